@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+// The CLI and its worker_threads sandbox entry are built to dist-cli/ so that
+// `npx toolstep` runs on plain Node without a TypeScript loader.
+export default defineConfig({
+  resolve: { alias: { toolstep: fileURLToPath(new URL('./src/sandbox/authoring.ts', import.meta.url)) } },
+  build: {
+    ssr: true,
+    outDir: 'dist-cli',
+    target: 'node20',
+    emptyOutDir: true,
+    rolldownOptions: {
+      input: { cli: 'src/cli/main.ts', 'node-sandbox.worker': 'src/sandbox/node-sandbox.worker.ts' },
+      output: { entryFileNames: '[name].js' },
+      checks: { bundlerTimings: false },
+    },
+  },
+})

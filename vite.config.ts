@@ -1,0 +1,19 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+
+// `toolstep` is the module name user code imports its authoring API from; in the
+// app and in tests it resolves to the same file the sandbox injects at run time.
+const authoring = fileURLToPath(new URL('./src/sandbox/authoring.ts', import.meta.url))
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { toolstep: authoring } },
+  worker: { format: 'es' },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  build: { chunkSizeWarningLimit: 8000, rolldownOptions: { checks: { bundlerTimings: false } } },
+  test: { include: ['src/**/*.test.{ts,tsx}'], environment: 'node', testTimeout: 20_000 },
+})
