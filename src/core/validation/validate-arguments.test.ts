@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { ToolSpec } from '../tools/types'
+import airlineTools from '../__fixtures__/tau-bench-airline-tools.json'
+import { validateArguments } from './validate-arguments'
+
+function spec(inputSchema: ToolSpec['inputSchema'], name = 'get_weather'): ToolSpec {
+  return { name, description: '', inputSchema }
+}
+
+const weather = spec(
+  z.toJSONSchema(
+    z.object({
+      city: z.string(),
+      days: z.number().int().min(1),
+      unit: z.enum(['c', 'f']).optional(),
+      note: z.string().nullable().optional(),
+      stops: z.array(z.object({ code: z.string() })).optional(),
+    }),
+  ) as ToolSpec['inputSchema'],
+)
+
+describe('validateArguments', () => {
+  it('accepts valid arguments', () => {
+    expect(validateArguments(weather, { city: 'Paris', days: 2, unit: 'c', note: null })).toEqual([])
+  })
+
+  it('phrases problems for the model', () => {
+    expect(validateArguments(weather, { days: 1.5, unit: 'k', foo: 1 })).toEqual([
+      '"city" is required',
+      'unknown argument "foo"',
+      '"days" must be integer',
+      '"unit" must be one of: "c", "f"',
+    ])
+  })
+
+  it('names nested fields by path', () => {
+    expect(validateArguments(weather, { city: 'x', days: 1, stops: [{ code: 'A' }, { code: 3, extra: true }, {}] })).toEqual([
+      'unknown argument "stops[1].extra"',
+      '"stops[1].code" must be string',
+      '"stops[2].code" is required',
+    ])
+  })
+
+  it('folds nullable unions into one sentence', () => {
+    const nullable = spec({ type: 'object', properties: { note: { anyOf: [{ type: 'string' }, { type: 'null' }] } } })
+    expect(validateArguments(nullable, { note: 3 })).toEqual(['"note" must be string or null'])
+    const typeArray = spec({ type: 'object', properties: { note: { type: ['string', 'null'] } } })
+    expect(validateArguments(typeArray, { note: 3 })).toEqual(['"note" must be string or null'])
+  })
+
+  it('reports numeric and length limits', () => {
+    expect(validateArguments(weather, { city: 'x', days: 0 })).toEqual(['"days" must be >= 1'])
+    const short = spec({ type: 'object', properties: { code: { type: 'string', minLength: 3, pattern: '^[A-Z]+$' } } })
+    expect(validateArguments(short, { code: 'ab' })).toEqual([
+      '"code" must be at least 3 characters long',
+      '"code" must match the pattern "^[A-Z]+$"',
+    ])
+  })
+
+  it('accepts draft-07 style OpenAI schemas, declared or not', () => {
+    const declared = spec({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } },
+      definitions: { unused: { type: 'string' } },
+      required: ['pair'],
+    })
+    expect(validateArguments(declared, { pair: ['a', 1] })).toEqual([])
+    expect(validateArguments(declared, { pair: ['a', 'b'] })).toEqual(['"pair[1]" must be number'])
+    const undeclaredTuple = spec({ type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } })
+    expect(validateArguments(undeclaredTuple, { pair: [1] })).toEqual(['"pair[0]" must be string'])
+  })
+
+  it('validates real tau-bench tool schemas', () => {
+    const book = airlineTools.find((tool) => tool.function.name === 'book_reservation')
+    expect(book).toBeDefined()
+    const bookSpec = spec(book!.function.parameters as ToolSpec['inputSchema'], 'book_reservation')
+    const problems = validateArguments(bookSpec, { user_id: 'mia_li_3668', flight_type: 'one way', flights: [{ flight_number: 'HAT136' }] })
+    expect(problems).toContain('"origin" is required')
+    expect(problems).toContain('"flight_type" must be one of: "one_way", "round_trip"')
+    expect(problems).toContain('"flights[0].date" is required')
+  })
+
+  it('treats a numeric-looking object key as a key, not an index', () => {
+    const keyed = spec({ type: 'object', properties: { map: { type: 'object', additionalProperties: { type: 'number' } } } })
+    expect(validateArguments(keyed, { map: { '0': 'x' } })).toEqual(['"map["0"]" must be number'])
+  })
+
+  it('reports a schema that does not compile instead of throwing', () => {
+    const broken = spec({ type: 'object', properties: { a: { type: 'no-such-type' } } }, 'broken')
+    const problems = validateArguments(broken, {})
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/^the input schema of tool "broken" is invalid/)
+  })
+
+  it('compiles each schema object once and tolerates shared $id', () => {
+    const first = spec({ $id: 'https://example.com/args', type: 'object', required: ['a'] })
+    const second = spec({ $id: 'https://example.com/args', type: 'object', required: ['b'] })
+    expect(validateArguments(first, {})).toEqual(['"a" is required'])
+    expect(validateArguments(second, {})).toEqual(['"b" is required'])
+    expect(validateArguments(first, { a: 1 })).toEqual([])
+  })
+
+  it('reports a wrong top-level shape against the arguments as a whole', () => {
+    const strict = spec({ type: 'object', minProperties: 1 })
+    expect(validateArguments(strict, {})).toEqual(['arguments must NOT have fewer than 1 properties'])
+  })
+})

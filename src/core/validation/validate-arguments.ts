@@ -1,0 +1,198 @@
+/**
+ * Checks a tool call's arguments against the tool's JSON Schema and phrases every problem
+ * so it can be written back to the model (`"city" is required`, `"days" must be integer`).
+ *
+ * Pure apart from a per-schema cache of compiled validators. Never throws on bad arguments
+ * or on a broken schema: both come back as problems.
+ */
+import Ajv2020 from 'ajv/dist/2020'
+import AjvDraft07 from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { JsonValue } from '../messages'
+import type { JsonSchema, ToolSpec } from '../tools/types'
+
+/*
+ * Ajv options shared by both drafts:
+ * - allErrors: the model should hear every problem at once, not fix them one retry at a time;
+ * - strict false: real-world schemas (OpenAI tools, hand-written ones) carry keywords Ajv
+ *   does not know, such as `title` variants or vendor extensions, and must still compile;
+ * - validateFormats false: Ajv ships no formats without ajv-formats, and an unknown `format`
+ *   must not make a whole tool unusable;
+ * - logger false: core code does not write to the console.
+ */
+const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const
+
+type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string }
+
+let ajv2020: Ajv2020 | undefined
+let ajv07: AjvDraft07 | undefined
+const cache = new WeakMap<JsonSchema, Compiled>()
+
+/** Draft 2020-12 is what `z.toJSONSchema()` emits; older drafts are recognised by `$schema`. */
+function isOlderDraft(schema: JsonSchema): boolean {
+  const declared = schema['$schema']
+  return typeof declared === 'string' && /draft-0[4-7]/.test(declared)
+}
+
+function compileWith(ajv: Ajv2020 | AjvDraft07, schema: JsonSchema): ValidateFunction {
+  // Compile a copy without `$schema` (Ajv 8 has no draft-04/06 meta-schema, and the draft is
+  // already chosen by the instance) and drop it from Ajv's registry right after: the returned
+  // function keeps working, two tools may share an `$id`, and edited schemas are not retained.
+  const { $schema: _ignored, ...copy } = schema
+  try {
+    return ajv.compile(copy)
+  } finally {
+    ajv.removeSchema(copy)
+  }
+}
+
+function compile(schema: JsonSchema): Compiled {
+  const cached = cache.get(schema)
+  if (cached) return cached
+  let compiled: Compiled
+  const draft07First = isOlderDraft(schema)
+  try {
+    compiled = { ok: true, validate: draft07First ? compileWith(draft07(), schema) : compileWith(draft2020(), schema) }
+  } catch (firstError) {
+    // OpenAI tool schemas rarely declare `$schema` but may use draft-07 forms (e.g. tuple
+    // `items: [...]`) that draft 2020-12 rejects, so try the other draft before giving up.
+    try {
+      compiled = { ok: true, validate: draft07First ? compileWith(draft2020(), schema) : compileWith(draft07(), schema) }
+    } catch {
+      compiled = { ok: false, error: firstError instanceof Error ? firstError.message : String(firstError) }
+    }
+  }
+  cache.set(schema, compiled)
+  return compiled
+}
+
+function draft2020(): Ajv2020 {
+  ajv2020 ??= new Ajv2020(AJV_OPTIONS)
+  return ajv2020
+}
+
+function draft07(): AjvDraft07 {
+  ajv07 ??= new AjvDraft07(AJV_OPTIONS)
+  return ajv07
+}
+
+/**
+ * Validate `args` against `spec.inputSchema`.
+ *
+ * @returns Problems phrased for the model, one per finding, deduplicated, in Ajv's order;
+ *   `[]` when the arguments are valid. Field paths are written `flights[0].date`. Examples:
+ *   `"city" is required`, `"days" must be integer`, `"unit" must be one of: "c", "f"`,
+ *   `unknown argument "foo"` (from `additionalProperties: false`). A schema that does not
+ *   compile yields a single problem starting with `the input schema of tool "name" is invalid`.
+ *
+ * Compiled validators are cached per schema object (a `WeakMap`), so pass the same
+ * `inputSchema` object each time to avoid recompiling.
+ */
+export function validateArguments(spec: ToolSpec, args: Record<string, JsonValue>): string[] {
+  const compiled = compile(spec.inputSchema)
+  if (!compiled.ok) return [`the input schema of tool "${spec.name}" is invalid (${compiled.error}), so its arguments cannot be checked`]
+  if (compiled.validate(args)) return []
+  return describeErrors(compiled.validate.errors ?? [], args)
+}
+
+/** Turns Ajv errors into model-facing sentences, folding `anyOf`/`oneOf` branch noise into one line. */
+function describeErrors(errors: readonly ErrorObject[], args: JsonValue): string[] {
+  const combinators = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+  const problems: string[] = []
+  for (const error of errors) {
+    // Errors from inside a failed anyOf/oneOf branch are reported once, by the combinator.
+    const owner = combinators.find((combinator) => combinator !== error && error.schemaPath.startsWith(`${combinator.schemaPath}/`))
+    if (owner) continue
+    const branches = combinators.includes(error)
+      ? errors.filter((branch) => branch.schemaPath.startsWith(`${error.schemaPath}/`))
+      : []
+    problems.push(describe(error, args, branches))
+  }
+  return [...new Set(problems)]
+}
+
+function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorObject[]): string {
+  const segments = pointerSegments(error.instancePath)
+  const subject = segments.length === 0 ? 'arguments' : `"${formatPath(segments, args)}"`
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'required':
+      return `"${formatPath([...segments, String(params['missingProperty'])], args)}" is required`
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const key = String(params['additionalProperty'] ?? params['unevaluatedProperty'])
+      return `unknown argument "${formatPath([...segments, key], args)}"`
+    }
+    case 'type':
+      return `${subject} must be ${typeList(params['type'])}`
+    case 'enum':
+      return `${subject} must be one of: ${(Array.isArray(params['allowedValues']) ? params['allowedValues'] : []).map((value) => JSON.stringify(value)).join(', ')}`
+    case 'const':
+      return `${subject} must be ${JSON.stringify(params['allowedValue'])}`
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${subject} must be ${String(params['comparison'])} ${String(params['limit'])}`
+    case 'minLength':
+      return `${subject} must be at least ${String(params['limit'])} characters long`
+    case 'maxLength':
+      return `${subject} must be at most ${String(params['limit'])} characters long`
+    case 'minItems':
+      return `${subject} must have at least ${String(params['limit'])} items`
+    case 'maxItems':
+      return `${subject} must have at most ${String(params['limit'])} items`
+    case 'pattern':
+      return `${subject} must match the pattern ${JSON.stringify(params['pattern'])}`
+    case 'anyOf':
+    case 'oneOf': {
+      // The common case is a nullable or union scalar: say "must be string or null".
+      const sameSpot = branches.every((branch) => branch.keyword === 'type' && branch.instancePath === error.instancePath)
+      if (branches.length > 0 && sameSpot) {
+        const types = branches.flatMap((branch) => [(branch.params as Record<string, unknown>)['type']].flat())
+        return `${subject} must be ${typeList([...new Set(types)])}`
+      }
+      return error.keyword === 'oneOf' && params['passingSchemas'] != null
+        ? `${subject} matches more than one of the allowed shapes`
+        : `${subject} does not match any of the allowed shapes`
+    }
+    default:
+      return `${subject} ${error.message ?? `fails the "${error.keyword}" rule`}`
+  }
+}
+
+function typeList(type: unknown): string {
+  const types = (Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : []).map(String)
+  if (types.length <= 1) return types[0] ?? 'valid'
+  return `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`
+}
+
+/** Splits an RFC 6901 JSON Pointer (`/flights/0/date`) into unescaped segments. */
+function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return []
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+}
+
+/**
+ * Writes segments as `flights[0].date`. Looks at the actual arguments to tell an array index
+ * from an object key that happens to be numeric, which a JSON Pointer cannot.
+ */
+function formatPath(segments: readonly string[], root: JsonValue): string {
+  let text = ''
+  let node: JsonValue | undefined = root
+  for (const segment of segments) {
+    if (Array.isArray(node)) {
+      text += `[${segment}]`
+      node = node[Number(segment)]
+      continue
+    }
+    // A top-level key is written as is (it is what the model named); deeper odd keys get brackets.
+    if (text === '') text = segment
+    else text += /^[A-Za-z_$][\w$]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, segment) ? node[segment] : undefined
+  }
+  return text
+}
