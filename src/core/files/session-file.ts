@@ -1,0 +1,46 @@
+/**
+ * The session file: a workspace plus the event log of one run
+ * (`{ "format": "toolstep.session", "version": 1, workspace, events }`).
+ * Re-importing it and folding the events gives the identical timeline.
+ */
+import { z } from 'zod'
+import { sessionEventSchema, type SessionEvent } from '../loop/events'
+import { workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
+import { formatZodError } from './zod-error'
+
+export const sessionFileSchema = z.object({
+  format: z.literal('toolstep.session'),
+  version: z.literal(1),
+  /** The workspace the run came from; `null` for a replayed foreign log. */
+  workspace: workspaceSchema.nullable(),
+  events: z.array(sessionEventSchema),
+})
+export type SessionFile = z.infer<typeof sessionFileSchema>
+
+/** Parses and validates session JSON text (already-parsed data is accepted too). Never throws. */
+export function readSession(input: string | unknown): ReadResult<SessionFile> {
+  let data: unknown = input
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input)
+    } catch (error) {
+      return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` }
+    }
+  }
+  const parsed = sessionFileSchema.safeParse(data)
+  if (!parsed.success) return { ok: false, error: `Not a Toolstep session: ${formatZodError(parsed.error)}` }
+  const gap = parsed.data.events.findIndex((e, i) => e.seq !== i)
+  if (gap >= 0) return { ok: false, error: `Not a Toolstep session: events[${gap}].seq: expected ${gap}` }
+  return { ok: true, value: parsed.data }
+}
+
+/** Serialises a session (2-space JSON, trailing newline). */
+export function writeSession(workspace: Workspace | null, events: readonly SessionEvent[]): string {
+  const file: SessionFile = { format: 'toolstep.session', version: 1, workspace, events: [...events] }
+  return `${JSON.stringify(file, null, 2)}\n`
+}
+
+/** True when parsed JSON claims to be a Toolstep session (used by import auto-detection). */
+export function looksLikeSession(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { format?: unknown }).format === 'toolstep.session'
+}

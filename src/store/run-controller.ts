@@ -1,0 +1,121 @@
+/**
+ * Run, Step, Back and Reset for the playground. Owns the live `LoopRunner` and the
+ * sandbox that runs the user's code; the UI calls these functions and reads `useRun`.
+ */
+import { LoopRunner } from '../core/loop/runner'
+import { buildSystemPrompt } from '../core/loop/system-prompt'
+import type { SessionEvent } from '../core/loop/events'
+import type { Workspace } from '../core/files/workspace-file'
+import { createBrowserSandbox, type BrowserSandbox } from '../sandbox/browser-sandbox'
+import { currentWorkspace } from './workspace-store'
+import { useRun } from './run-store'
+
+let runner: LoopRunner | null = null
+let sandbox: BrowserSandbox | null = null
+/** Bumped by reset so that late results of a discarded run are ignored. */
+let generation = 0
+
+function dispose(): void {
+  runner?.abort()
+  runner = null
+  sandbox?.dispose()
+  sandbox = null
+}
+
+/** Clears the timeline and stops any live run. */
+export function reset(): void {
+  generation += 1
+  dispose()
+  useRun.getState().reset()
+}
+
+/** Starts a fresh live run of the workspace: loads the code into a new sandbox and logs `session.started`. */
+async function startRun(workspace: Workspace): Promise<boolean> {
+  reset()
+  const mine = generation
+  useRun.setState({ status: 'loading', workspace, mode: 'live' })
+  const box = createBrowserSandbox()
+  const loaded = await box.load({ tools: workspace.tools, model: workspace.model })
+  if (mine !== generation) {
+    box.dispose()
+    return false
+  }
+  if (!loaded.ok) {
+    box.dispose()
+    useRun.setState({ status: 'idle', problem: loaded.error })
+    return false
+  }
+  sandbox = box
+  const { protocol, maxSteps, systemPrompt } = workspace.settings
+  runner = new LoopRunner({
+    model: box,
+    executor: box,
+    onEvent: () => {
+      if (mine !== generation || !runner) return
+      const events: SessionEvent[] = runner.events
+      useRun.setState({ events, cursor: events.length - 1, status: runner.stopped ? 'stopped' : useRun.getState().status })
+    },
+  })
+  runner.start({
+    protocol,
+    tools: loaded.tools,
+    maxSteps,
+    messages: [
+      { role: 'system', content: buildSystemPrompt(protocol, loaded.tools, systemPrompt) },
+      { role: 'user', content: workspace.input },
+    ],
+  })
+  return true
+}
+
+function needsFreshRun(): boolean {
+  const s = useRun.getState()
+  return s.mode !== 'live' || !runner || runner.stopped
+}
+
+/** Runs to the end: continues the current live run, or starts a new one. */
+export async function run(): Promise<void> {
+  const s = useRun.getState()
+  if (s.status === 'loading' || s.status === 'running') return
+  if (needsFreshRun() && !(await startRun(currentWorkspace()))) return
+  const mine = generation
+  useRun.setState({ status: 'running' })
+  while (runner && !runner.stopped && mine === generation) await runner.step()
+  if (mine === generation) useRun.setState({ status: 'stopped', cursor: useRun.getState().events.length - 1 })
+}
+
+/** Advances one phase: moves the cursor forward through logged events, or performs the next phase. */
+export async function step(): Promise<void> {
+  const s = useRun.getState()
+  if (s.status === 'loading' || s.status === 'running') return
+  if (s.cursor < s.events.length - 1) {
+    s.setCursor(s.cursor + 1)
+    return
+  }
+  if (s.mode === 'replay') return
+  if (needsFreshRun()) {
+    await startRun(currentWorkspace())
+    return
+  }
+  const mine = generation
+  useRun.setState({ status: 'running' })
+  await runner?.step()
+  if (mine === generation) useRun.setState({ status: runner?.stopped ? 'stopped' : 'idle' })
+}
+
+/** Moves the cursor back one phase (time travel; nothing is re-run). */
+export function back(): void {
+  const s = useRun.getState()
+  if (s.cursor > 0) s.setCursor(s.cursor - 1)
+}
+
+/** Stops a live run in progress with stop reason `aborted`. */
+export function stop(): void {
+  runner?.abort()
+}
+
+/** Shows a finished log (a re-imported session or a replayed conversation); no code runs. */
+export function showLog(events: SessionEvent[], mode: 'live' | 'replay', workspace: Workspace | null, cursor: number): void {
+  reset()
+  useRun.setState({ events, cursor: Math.min(cursor, events.length - 1), status: 'stopped', mode, workspace })
+}

@@ -1,0 +1,43 @@
+/**
+ * The session being looked at: its event log and the cursor. Everything the timeline
+ * and inspector show is a pure fold of `events[0..cursor]`.
+ */
+import { create } from 'zustand'
+import type { SessionEvent } from '../core/loop/events'
+import type { Workspace } from '../core/files/workspace-file'
+
+/** Where the user's code failed before the loop could run (syntax error, bad import…). */
+export interface CodeProblem {
+  file: string
+  message: string
+  line?: number
+  column?: number
+}
+
+export type RunStatus = 'idle' | 'loading' | 'running' | 'stopped'
+
+export interface RunState {
+  events: SessionEvent[]
+  /** Index of the event shown; -1 when the log is empty. */
+  cursor: number
+  status: RunStatus
+  /** Live run of the workspace, or replay of an imported log. */
+  mode: 'live' | 'replay'
+  /** Why the last Run/Step could not start, shown where it happened. */
+  problem: CodeProblem | null
+  /** The workspace the live run was started from (exported with the session). */
+  workspace: Workspace | null
+  setCursor(index: number): void
+  reset(): void
+}
+
+export const useRun = create<RunState>()((set) => ({
+  events: [],
+  cursor: -1,
+  status: 'idle',
+  mode: 'live',
+  problem: null,
+  workspace: null,
+  setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
+  reset: () => set({ events: [], cursor: -1, status: 'idle', problem: null, workspace: null, mode: 'live' }),
+}))

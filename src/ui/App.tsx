@@ -1,0 +1,106 @@
+import { useEffect, useState, type DragEvent } from 'react'
+import { back, run, step } from '../store/run-controller'
+import { importFile, type ImportOutcome } from '../store/import-controller'
+import { useRun } from '../store/run-store'
+import { EditorPanel } from './EditorPanel'
+import { Inspector } from './inspector/Inspector'
+import { ReplayBar } from './ReplayBar'
+import { StatusBar } from './StatusBar'
+import { Timeline } from './timeline/Timeline'
+import { Toolbar } from './Toolbar'
+
+/** The playground: editors on the left, timeline and inspector on the right. */
+export function App() {
+  const events = useRun((s) => s.events)
+  const cursor = useRun((s) => s.cursor)
+  const [toast, setToast] = useState<ImportOutcome | null>(null)
+  const [dragging, setDragging] = useState(false)
+
+  useEffect(() => {
+    if (!toast) return
+    const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 12000)
+    return () => clearTimeout(timer)
+  }, [toast])
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
+        event.preventDefault()
+        void run()
+      } else if (event.key === 'F10') {
+        event.preventDefault()
+        if (event.shiftKey) back()
+        else void step()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault()
+    setDragging(false)
+    const file = event.dataTransfer.files[0]
+    if (file) void importFile(file).then(setToast)
+  }
+
+  return (
+    <div
+      className="flex h-screen flex-col bg-slate-100 text-slate-900"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault()
+          setDragging(true)
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false)
+      }}
+      onDrop={onDrop}
+    >
+      <Toolbar onImported={setToast} />
+      <main className="grid min-h-0 flex-1 grid-cols-1 gap-0 md:grid-cols-[minmax(320px,40%)_1fr]">
+        <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">
+          <EditorPanel />
+        </section>
+        <section aria-label="Run" className="flex min-h-0 flex-col">
+          <StatusBar />
+          <ReplayBar />
+          <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(260px,34%)_1fr]">
+            <div className="min-h-0 border-r border-slate-200 bg-white">
+              <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
+            </div>
+            <div className="min-h-0 bg-slate-50">
+              {cursor >= 0 ? (
+                <Inspector events={events} cursor={cursor} />
+              ) : (
+                <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
+              )}
+            </div>
+          </div>
+        </section>
+      </main>
+      {dragging && (
+        <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
+          <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
+            Drop a session, workspace, OpenAI messages log or tools file
+          </div>
+        </div>
+      )}
+      {toast && (
+        <div
+          role={toast.ok ? 'status' : 'alert'}
+          data-testid="toast"
+          className={`fixed bottom-4 right-4 z-50 max-w-lg rounded-md px-4 py-3 text-sm shadow-lg ${toast.ok ? 'bg-slate-900 text-white' : 'bg-red-700 text-white'}`}
+        >
+          <div className="flex items-start gap-3">
+            <span className="whitespace-pre-wrap">{toast.message}</span>
+            <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={() => setToast(null)}>
+              ✕
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import { lazy, Suspense } from 'react'
+import { useRun } from '../store/run-store'
+import { useWorkspace } from '../store/workspace-store'
+
+const CodeEditor = lazy(() => import('./editors/CodeEditor'))
+
+function ProblemBanner({ file }: { file: string }) {
+  const problem = useRun((s) => s.problem)
+  if (!problem || problem.file !== file) return null
+  return (
+    <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
+      <span className="font-semibold">
+        Can&apos;t run: {problem.file}
+        {problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}
+      </span>{' '}
+      — {problem.message}
+    </div>
+  )
+}
+
+function FileEditor({ file, testId, value, onChange }: { file: string; testId: string; value: string; onChange(v: string): void }) {
+  const problem = useRun((s) => (s.problem?.file === file ? s.problem : null))
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-1 font-mono text-xs text-slate-600">
+        <span>{file}</span>
+      </div>
+      <ProblemBanner file={file} />
+      <div data-testid={testId} className="min-h-0 flex-1">
+        <Suspense fallback={<div className="p-3 text-sm text-slate-500">Loading editor…</div>}>
+          <CodeEditor path={file} value={value} onChange={onChange} problem={problem} />
+        </Suspense>
+      </div>
+    </div>
+  )
+}
+
+/** The user's input message and the two source files, tools.ts above model.ts. */
+export function EditorPanel() {
+  const tools = useWorkspace((s) => s.tools)
+  const model = useWorkspace((s) => s.model)
+  const input = useWorkspace((s) => s.input)
+  const problem = useRun((s) => s.problem)
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <label className="flex flex-col gap-1 border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
+        User message
+        <textarea
+          data-testid="user-input"
+          value={input}
+          rows={2}
+          onChange={(e) => useWorkspace.getState().setInput(e.target.value)}
+          className="resize-y rounded border border-slate-300 px-2 py-1 font-sans text-sm font-normal normal-case tracking-normal text-slate-900"
+        />
+      </label>
+      {problem && problem.file !== 'tools.ts' && problem.file !== 'model.ts' && (
+        <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
+          Can&apos;t run: {problem.message}
+        </div>
+      )}
+      <div className="flex min-h-0 flex-[3] flex-col border-b border-slate-200">
+        <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={(v) => useWorkspace.getState().setTools(v)} />
+      </div>
+      <div className="flex min-h-0 flex-[2] flex-col">
+        <FileEditor file="model.ts" testId="editor-model" value={model} onChange={(v) => useWorkspace.getState().setModel(v)} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,42 @@
+import { useMemo } from 'react'
+import { openConversation } from '../store/import-controller'
+import { useReplay } from '../store/replay-store'
+import { useRun } from '../store/run-store'
+
+/** Shown while replaying an imported log: which conversation, and how many anomalies it has. */
+export function ReplayBar() {
+  const fileName = useReplay((s) => s.fileName)
+  const conversations = useReplay((s) => s.conversations)
+  const selected = useReplay((s) => s.selected)
+  const toolsFileName = useReplay((s) => s.toolsFileName)
+  const mode = useRun((s) => s.mode)
+  const events = useRun((s) => s.events)
+  const anomalyCount = useMemo(() => events.reduce((n, e) => n + (e.anomalies?.length ?? 0), 0), [events])
+  if (mode !== 'replay' || conversations.length === 0) return null
+  return (
+    <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-sm">
+      <span className="font-medium text-amber-900">Replaying {fileName}</span>
+      <label className="flex items-center gap-1 text-slate-600">
+        Conversation
+        <select
+          data-testid="conversation-select"
+          value={selected}
+          onChange={(e) => openConversation(Number(e.target.value))}
+          className="max-w-[28rem] rounded border border-slate-300 bg-white px-1.5 py-0.5 text-sm"
+        >
+          {conversations.map((c, i) => (
+            <option key={i} value={i}>
+              {i + 1}. {c.label} ({c.messages.length} messages)
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className={anomalyCount ? 'font-medium text-red-700' : 'text-emerald-700'}>
+        {anomalyCount ? `${anomalyCount} anomal${anomalyCount === 1 ? 'y' : 'ies'} in this conversation` : 'No anomalies'}
+      </span>
+      <span className="text-xs text-slate-500">
+        {toolsFileName ? `Schemas from ${toolsFileName}` : 'Import an OpenAI tools file to also check calls against their schemas.'}
+      </span>
+    </div>
+  )
+}

@@ -1,0 +1,54 @@
+import { PHASE_OF } from '../core/loop/events'
+import { fold } from '../core/loop/machine'
+import { useRun } from '../store/run-store'
+import { useMemo } from 'react'
+
+/** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
+export function StatusBar() {
+  const events = useRun((s) => s.events)
+  const cursor = useRun((s) => s.cursor)
+  const status = useRun((s) => s.status)
+  const mode = useRun((s) => s.mode)
+  const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
+  const current = events[cursor]
+  const last = events.at(-1)
+  const finalState = useMemo(() => (last?.type === 'loop.stopped' ? fold(events) : null), [events, last])
+
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 text-sm">
+      <span>
+        <span className="text-slate-500">Phase </span>
+        <span data-testid="current-phase" className="font-mono font-semibold">{current ? PHASE_OF[current.type] : '—'}</span>
+      </span>
+      <span>
+        <span className="text-slate-500">Turn </span>
+        <span className="font-mono">{state.step}</span>
+      </span>
+      <span>
+        <span className="text-slate-500">Event </span>
+        <span className="font-mono">{cursor + 1}/{events.length}</span>
+      </span>
+      <span className="text-slate-500">{mode === 'replay' ? 'Replay' : status === 'loading' ? 'Loading code…' : status === 'running' ? 'Running…' : status === 'stopped' ? 'Finished' : events.length ? 'Paused' : 'Ready'}</span>
+      {finalState?.stop && (
+        <span className="flex items-center gap-1">
+          <span className="text-slate-500">Stop reason</span>
+          <span
+            data-testid="stop-reason"
+            className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${finalState.stop.reason === 'final_answer' ? 'bg-emerald-100 text-emerald-800' : 'bg-red-100 text-red-800'}`}
+            title={finalState.stop.detail}
+          >
+            {finalState.stop.reason}
+          </span>
+        </span>
+      )}
+      {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
+        <span className="flex min-w-0 flex-1 items-center gap-1">
+          <span className="shrink-0 text-slate-500">Answer</span>
+          <span data-testid="final-answer" className="truncate text-emerald-900" title={finalState.finalAnswer}>
+            {finalState.finalAnswer}
+          </span>
+        </span>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,131 @@
+import { useRef } from 'react'
+import { writeSession } from '../core/files/session-file'
+import { writeWorkspace } from '../core/files/workspace-file'
+import { protocols } from '../core/protocols/index'
+import { examples } from '../examples/index'
+import { back, reset, run, step, stop } from '../store/run-controller'
+import { importFile, type ImportOutcome } from '../store/import-controller'
+import { useRun } from '../store/run-store'
+import { currentWorkspace, useWorkspace } from '../store/workspace-store'
+import { download } from './download'
+
+const button =
+  'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
+const plain = `${button} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`
+const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`
+
+/** Top bar: example and protocol pickers, the step controls, import and export. */
+export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
+  const exampleId = useWorkspace((s) => s.exampleId)
+  const protocol = useWorkspace((s) => s.settings.protocol)
+  const maxSteps = useWorkspace((s) => s.settings.maxSteps)
+  const status = useRun((s) => s.status)
+  const mode = useRun((s) => s.mode)
+  const cursor = useRun((s) => s.cursor)
+  const count = useRun((s) => s.events.length)
+  const fileInput = useRef<HTMLInputElement>(null)
+  const busy = status === 'loading' || status === 'running'
+
+  function exportSession() {
+    const { events, workspace } = useRun.getState()
+    download(`toolstep-session-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`, writeSession(workspace, events))
+  }
+
+  return (
+    <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white">
+      <div className="mr-2 flex items-baseline gap-2">
+        <span className="text-lg font-bold tracking-tight">Toolstep</span>
+        <span className="hidden text-xs text-slate-400 lg:inline">decide → parse → validate → execute → backfill</span>
+      </div>
+      <label className="flex items-center gap-1 text-xs text-slate-300">
+        Example
+        <select
+          data-testid="example-select"
+          value={exampleId}
+          onChange={(e) => {
+            useWorkspace.getState().loadExample(e.target.value)
+            reset()
+          }}
+          className="rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+        >
+          {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
+          {examples.map((ex) => (
+            <option key={ex.id} value={ex.id}>
+              {ex.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-1 text-xs text-slate-300">
+        Wire format
+        <select
+          data-testid="protocol-select"
+          value={protocol}
+          onChange={(e) => useWorkspace.getState().setSettings({ protocol: e.target.value })}
+          className="rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+        >
+          {protocols.map((p) => (
+            <option key={p.id} value={p.id} title={p.description}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps">
+        Max steps
+        <input
+          type="number"
+          min={1}
+          max={100}
+          value={maxSteps}
+          onChange={(e) => {
+            const n = Number(e.target.value)
+            if (Number.isInteger(n) && n >= 1 && n <= 100) useWorkspace.getState().setSettings({ maxSteps: n })
+          }}
+          className="w-14 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+        />
+      </label>
+      <div className="mx-1 h-6 w-px bg-slate-700" />
+      <button data-testid="run" className={primary} disabled={busy} onClick={() => void run()} title="Run to the end (Ctrl+Enter)">
+        ▶ Run
+      </button>
+      {status === 'running' && (
+        <button className={plain} onClick={stop} title="Stop the run (stop reason: aborted)">
+          ■ Stop
+        </button>
+      )}
+      <button data-testid="step" className={plain} disabled={busy || (mode === 'replay' && cursor >= count - 1)} onClick={() => void step()} title="One phase forward (F10)">
+        Step ›
+      </button>
+      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={back} title="One phase back (Shift+F10)">
+        ‹ Back
+      </button>
+      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={reset} title="Clear the timeline">
+        ⟲ Reset
+      </button>
+      <div className="ml-auto flex items-center gap-2">
+        <input
+          ref={fileInput}
+          data-testid="import-file"
+          type="file"
+          accept=".json,.jsonl,application/json"
+          className="hidden"
+          onChange={(e) => {
+            const file = e.target.files?.[0]
+            e.target.value = ''
+            if (file) void importFile(file).then(onImported)
+          }}
+        />
+        <button className={plain} onClick={() => fileInput.current?.click()} title="Import a session, workspace, OpenAI messages log or tools file (or drop it on the page)">
+          Import…
+        </button>
+        <button className={plain} onClick={() => download('toolstep-workspace.json', writeWorkspace(currentWorkspace()))} title="Save tools.ts, model.ts, input and settings">
+          Export workspace
+        </button>
+        <button data-testid="export-session" className={plain} disabled={count === 0} onClick={exportSession} title="Save this run's event log">
+          Export session
+        </button>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,214 @@
+import { useMemo, useState, type ReactNode } from 'react'
+import type { SessionEvent } from '../../core/loop/events'
+import { PHASE_OF } from '../../core/loop/events'
+import { fold } from '../../core/loop/machine'
+import { fmtMs } from '../timeline/describe'
+import { MessageList } from './MessageList'
+import { RawOutput, type Highlight } from './RawOutput'
+
+type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
+
+/** The events of the turn the cursor is in: from its decide up to the cursor. */
+function currentTurn(events: readonly SessionEvent[], cursor: number): SessionEvent[] {
+  let start = cursor
+  while (start > 0 && events[start]!.type !== 'model.responded' && events[start]!.type !== 'model.failed' && events[start]!.type !== 'session.started') start -= 1
+  return events.slice(start, cursor + 1)
+}
+
+function Section({ title, active, children, testId }: { title: string; active: boolean; children: ReactNode; testId?: string }) {
+  return (
+    <section data-testid={testId} className={`rounded-md border p-2 ${active ? 'border-sky-400 bg-sky-50/40 shadow-sm' : 'border-slate-200 bg-white'}`}>
+      <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      {children}
+    </section>
+  )
+}
+
+/**
+ * What happened in the current turn, up to the cursor: the raw model output beside the
+ * calls parsed out of it, validation verdicts, tool results and the backfilled messages.
+ */
+export function Inspector({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
+  const [tab, setTab] = useState<'turn' | 'context'>('turn')
+  const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
+  const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
+  // The conversation the model saw at this decide: everything before the turn's backfill.
+  const contextMessages = useMemo(() => {
+    const turnStart = turn[0]?.seq ?? 0
+    return fold(events.slice(0, turnStart)).messages
+  }, [events, turn])
+  const current = events[cursor]
+  if (!current) return null
+  const phase = PHASE_OF[current.type]
+
+  const started = turn.find((e): e is Ev<'session.started'> => e.type === 'session.started')
+  const responded = turn.find((e): e is Ev<'model.responded'> => e.type === 'model.responded')
+  const failed = turn.find((e): e is Ev<'model.failed'> => e.type === 'model.failed')
+  const parsed = turn.find((e): e is Ev<'parse.completed'> => e.type === 'parse.completed')
+  const validated = turn.find((e): e is Ev<'validate.completed'> => e.type === 'validate.completed')
+  const finished = turn.filter((e): e is Ev<'tool.finished'> => e.type === 'tool.finished')
+  const backfilled = turn.find((e): e is Ev<'backfill.completed'> => e.type === 'backfill.completed')
+  const stopped = turn.find((e): e is Ev<'loop.stopped'> => e.type === 'loop.stopped')
+  const anomalies = turn.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
+
+  const highlights: Highlight[] = (parsed?.calls ?? []).flatMap((c, i) => [
+    { ...c.spans.call, kind: 'call' as const, call: i },
+    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
+    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
+  ])
+
+  return (
+    <div className="flex h-full flex-col">
+      <div role="tablist" className="flex gap-1 border-b border-slate-200 px-2 pt-1 text-sm">
+        {(['turn', 'context'] as const).map((t) => (
+          <button
+            key={t}
+            role="tab"
+            aria-selected={tab === t}
+            onClick={() => setTab(t)}
+            className={`rounded-t px-3 py-1 ${tab === t ? 'border border-b-white border-slate-200 bg-white font-medium text-slate-900' : 'text-slate-500 hover:text-slate-800'}`}
+          >
+            {t === 'turn' ? 'This turn' : `Model context (${contextMessages.length} messages)`}
+          </button>
+        ))}
+      </div>
+      <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-auto p-2">
+        {tab === 'context' ? (
+          <>
+            <p className="text-xs text-slate-500">Exactly what the model received at this turn&apos;s decide, and the tools it was offered.</p>
+            <MessageList messages={contextMessages} collapseSystem={false} />
+            <ToolList tools={state.tools} />
+          </>
+        ) : (
+          <>
+            {anomalies.length > 0 && (
+              <Section title="Anomalies" active>
+                <ul className="flex flex-col gap-1 text-xs">
+                  {anomalies.map((a, i) => (
+                    <li key={i} data-testid="anomaly-detail" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-800">
+                      <span className="font-mono font-semibold">{a.code}</span> — {a.detail} <span className="text-red-500">(event {a.seq})</span>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            )}
+            {started && (
+              <Section title={started.source === 'replay' ? 'Replayed conversation' : 'Start'} active={phase === 'start'}>
+                <p className="mb-1 text-xs text-slate-600">
+                  Protocol <span className="font-mono">{started.protocol}</span> · max {started.maxSteps} turns · {started.tools.length} tools offered
+                </p>
+                <MessageList messages={started.messages} />
+              </Section>
+            )}
+            {(responded || failed) && (
+              <div className="grid grid-cols-1 gap-2 xl:grid-cols-2">
+                <Section title={`Raw model output${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
+                  {failed ? (
+                    <p className="rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
+                  ) : (
+                    <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                  )}
+                </Section>
+                <Section title={parsed ? `Parsed · ${parsed.protocol}` : 'Parsed'} active={phase === 'parse'}>
+                  {!parsed ? (
+                    <p className="text-xs italic text-slate-400">Not parsed yet — Step to parse.</p>
+                  ) : (
+                    <div className="flex flex-col gap-1.5 text-xs">
+                      {parsed.detection && <p className="text-slate-500">Detected: {parsed.detection}</p>}
+                      {parsed.calls.map((c) => (
+                        <div key={c.id} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
+                          <div className="flex justify-between gap-2">
+                            <span className="font-mono font-semibold text-violet-900">{c.name}</span>
+                            <span className="font-mono text-slate-400">{c.id}</span>
+                          </div>
+                          <pre className="mt-0.5 whitespace-pre-wrap break-words font-mono text-slate-700">{JSON.stringify(c.arguments, null, 2)}</pre>
+                        </div>
+                      ))}
+                      {parsed.calls.length === 0 && parsed.errors.length === 0 && <p className="text-slate-600">No tool call: this is the final answer.</p>}
+                      {parsed.text && (
+                        <div>
+                          <div className="font-semibold text-slate-500">Text</div>
+                          <p className="whitespace-pre-wrap text-slate-800">{parsed.text}</p>
+                        </div>
+                      )}
+                      {parsed.repairs.map((r, i) => (
+                        <p key={`r${i}`} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
+                          repaired <span className="font-mono">{r.code}</span>: {r.message}
+                        </p>
+                      ))}
+                      {parsed.errors.map((e, i) => (
+                        <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+                          <span className="font-mono">{e.code}</span>: {e.message}
+                        </p>
+                      ))}
+                    </div>
+                  )}
+                </Section>
+              </div>
+            )}
+            {validated && (
+              <Section title="Validation" active={phase === 'validate'}>
+                <ul className="flex flex-col gap-1 text-xs">
+                  {validated.verdicts.map((v) => (
+                    <li key={v.callId} data-testid="verdict" data-ok={v.ok} className={v.ok ? 'text-emerald-700' : 'text-red-700'}>
+                      {v.ok ? '✓' : '✗'} <span className="font-mono">{v.name}</span> <span className="text-slate-400">[{v.callId}]</span>
+                      {v.problems.map((p, i) => (
+                        <div key={i} className="ml-4">{p}</div>
+                      ))}
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            )}
+            {finished.length > 0 && (
+              <Section title="Tool results" active={phase === 'execute'}>
+                <ul className="flex flex-col gap-1.5 text-xs">
+                  {finished.map((r) => (
+                    <li key={r.callId} data-testid="tool-result" data-error={r.error !== undefined} className={`rounded border p-1.5 ${r.error !== undefined ? 'border-red-300 bg-red-50' : 'border-emerald-200 bg-emerald-50'}`}>
+                      <div className="flex justify-between gap-2">
+                        <span className="font-mono font-semibold">{r.name}</span>
+                        <span className="text-slate-500">
+                          {r.timedOut ? 'timed out · ' : ''}
+                          {fmtMs(r.durationMs)} · <span className="font-mono">{r.callId}</span>
+                        </span>
+                      </div>
+                      <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono ${r.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>{r.error ?? r.result}</pre>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            )}
+            {backfilled && (
+              <Section title="Backfill · appended to the conversation" active={phase === 'backfill'}>
+                <MessageList messages={backfilled.messages} />
+              </Section>
+            )}
+            {stopped && (
+              <Section title="Stopped" active={phase === 'stop'}>
+                <p className="text-sm">
+                  Stop reason <span className="font-mono font-semibold">{stopped.reason}</span>
+                  {stopped.detail ? <span className="text-slate-600"> — {stopped.detail}</span> : null}
+                </p>
+                {state.finalAnswer !== null && <p className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
+              </Section>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  )
+}
+
+function ToolList({ tools }: { tools: readonly { name: string; description: string; inputSchema: unknown }[] }) {
+  return (
+    <details className="rounded border border-slate-200 bg-white p-2 text-xs">
+      <summary className="cursor-pointer font-semibold text-slate-600">Tools offered ({tools.length})</summary>
+      {tools.map((t) => (
+        <div key={t.name} className="mt-1">
+          <span className="font-mono font-semibold">{t.name}</span> — {t.description}
+          <pre className="whitespace-pre-wrap font-mono text-slate-600">{JSON.stringify(t.inputSchema, null, 2)}</pre>
+        </div>
+      ))}
+    </details>
+  )
+}

@@ -1,0 +1,128 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import type { SessionEvent } from '../../core/loop/events'
+import { describeEvent, type Tone } from './describe'
+
+const PHASE_STYLE: Record<string, string> = {
+  start: 'bg-slate-200 text-slate-700',
+  decide: 'bg-sky-100 text-sky-800',
+  parse: 'bg-violet-100 text-violet-800',
+  validate: 'bg-amber-100 text-amber-800',
+  confirm: 'bg-orange-100 text-orange-800',
+  execute: 'bg-emerald-100 text-emerald-800',
+  backfill: 'bg-slate-100 text-slate-700',
+  stop: 'bg-slate-800 text-white',
+}
+
+const TONE_STYLE: Record<Tone, string> = {
+  normal: 'text-slate-600',
+  ok: 'text-emerald-700',
+  warn: 'text-amber-700',
+  error: 'text-red-700 font-medium',
+}
+
+const ROW_HEIGHT = 44
+
+export interface TimelineProps {
+  events: readonly SessionEvent[]
+  cursor: number
+  onSelect(index: number): void
+}
+
+/**
+ * Every phase of the session, one row per event; the row at the cursor is `aria-current="step"`.
+ * Virtualised so replays of thousands of events scroll smoothly.
+ */
+export function Timeline({ events, cursor, onSelect }: TimelineProps) {
+  const parentRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  })
+
+  useEffect(() => {
+    if (cursor >= 0) virtualizer.scrollToIndex(cursor, { align: 'auto' })
+  }, [cursor, virtualizer])
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }
+    if (event.key in moves) onSelect(Math.max(0, Math.min(events.length - 1, cursor + (moves[event.key] ?? 0))))
+    else if (event.key === 'Home') onSelect(0)
+    else if (event.key === 'End') onSelect(events.length - 1)
+    else return
+    event.preventDefault()
+  }
+
+  if (events.length === 0) {
+    return (
+      <div data-testid="timeline" className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-sm text-slate-500">
+        <p className="font-medium text-slate-700">Nothing has run yet.</p>
+        <p>
+          Press <kbd className="rounded border border-slate-300 bg-white px-1">Run</kbd> to play the loop to the end, or{' '}
+          <kbd className="rounded border border-slate-300 bg-white px-1">Step</kbd> to go one phase at a time. Import a logged session to replay it.
+        </p>
+      </div>
+    )
+  }
+
+  return (
+    <div
+      ref={parentRef}
+      data-testid="timeline"
+      role="listbox"
+      aria-label="Timeline"
+      aria-activedescendant={cursor >= 0 ? `timeline-item-${cursor}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      className="h-full overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const event = events[row.index]!
+          const summary = describeEvent(event)
+          const current = row.index === cursor
+          const future = row.index > cursor
+          const anomalies = event.anomalies ?? []
+          return (
+            <div
+              key={row.key}
+              id={`timeline-item-${row.index}`}
+              data-testid="timeline-item"
+              data-phase={summary.phase}
+              data-tone={summary.tone}
+              role="option"
+              aria-selected={current}
+              aria-current={current ? 'step' : undefined}
+              onClick={() => onSelect(row.index)}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${
+                current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
+              } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
+            >
+              <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400">{row.index}</span>
+              <span className={`w-16 shrink-0 rounded px-1.5 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
+                {summary.phase}
+              </span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate font-medium text-slate-800">{summary.title}</span>
+                <span className={`block truncate text-xs ${TONE_STYLE[summary.tone]}`}>{summary.detail}</span>
+              </span>
+              {anomalies.length > 0 && (
+                <span
+                  data-testid="anomaly"
+                  data-code={anomalies.map((a) => a.code).join(' ')}
+                  title={anomalies.map((a) => `${a.code}: ${a.detail}`).join('\n')}
+                  className="shrink-0 rounded bg-red-600 px-1.5 py-0.5 text-[11px] font-semibold text-white"
+                >
+                  ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
+                </span>
+              )}
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

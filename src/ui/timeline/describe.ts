@@ -1,0 +1,49 @@
+/**
+ * One-line summaries of session events for the timeline. Pure, so the same words
+ * appear in the app and in tests.
+ */
+import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop/events'
+
+export type Tone = 'normal' | 'ok' | 'warn' | 'error'
+
+export interface EventSummary {
+  phase: Phase
+  title: string
+  detail: string
+  tone: Tone
+}
+
+export function describeEvent(event: SessionEvent): EventSummary {
+  const phase = PHASE_OF[event.type]
+  switch (event.type) {
+    case 'session.started':
+      return { phase, title: 'Start', detail: `${event.source === 'replay' ? 'replay · ' : ''}${event.tools.length} tools · ${event.protocol}`, tone: 'normal' }
+    case 'model.responded':
+      return { phase, title: `Decide · turn ${event.step + 1}`, detail: `${event.raw.length} chars${event.durationMs ? ` · ${fmtMs(event.durationMs)}` : ''}`, tone: 'normal' }
+    case 'model.failed':
+      return { phase, title: `Decide · turn ${event.step + 1}`, detail: `model failed: ${event.error}`, tone: 'error' }
+    case 'parse.completed': {
+      const n = event.calls.length
+      const what = n === 0 ? (event.errors.length ? 'malformed call' : 'no call: answer') : `${n} call${n === 1 ? '' : 's'}: ${event.calls.map((c) => c.name).join(', ')}`
+      const repairs = event.repairs.length ? ` · ${event.repairs.length} repair${event.repairs.length === 1 ? '' : 's'}` : ''
+      return { phase, title: 'Parse', detail: what + repairs, tone: event.errors.length ? 'error' : event.repairs.length ? 'warn' : 'normal' }
+    }
+    case 'validate.completed': {
+      const bad = event.verdicts.filter((v) => !v.ok).length
+      return { phase, title: 'Validate', detail: bad ? `${bad} of ${event.verdicts.length} invalid` : `${event.verdicts.length} valid`, tone: bad ? 'error' : 'ok' }
+    }
+    case 'tool.finished': {
+      const status = event.timedOut ? 'timed out' : event.error !== undefined ? 'error' : 'ok'
+      return { phase, title: `Execute · ${event.name}`, detail: `${status}${event.durationMs ? ` · ${fmtMs(event.durationMs)}` : ''}`, tone: event.error !== undefined ? 'error' : 'ok' }
+    }
+    case 'backfill.completed':
+      return { phase, title: 'Backfill', detail: `+${event.messages.length} message${event.messages.length === 1 ? '' : 's'}`, tone: 'normal' }
+    case 'loop.stopped':
+      return { phase, title: 'Stop', detail: event.reason, tone: event.reason === 'final_answer' ? 'ok' : 'error' }
+  }
+}
+
+/** Milliseconds for display: `850 ms`, `1.2 s`. */
+export function fmtMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
+}
