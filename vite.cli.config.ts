@@ -11,7 +11,7 @@ export default defineConfig({
     target: 'node20',
     emptyOutDir: true,
     rolldownOptions: {
-      input: { cli: 'src/cli/main.ts', 'node-sandbox.worker': 'src/sandbox/node-sandbox.worker.ts' },
+      input: { cli: 'src/cli/bin.ts', 'node-sandbox.worker': 'src/sandbox/node-sandbox.worker.ts' },
       output: { entryFileNames: '[name].js' },
       checks: { bundlerTimings: false },
     },

@@ -3,7 +3,7 @@
  * sandbox that runs the user's code; the UI calls these functions and reads `useRun`.
  */
 import { LoopRunner } from '../core/loop/runner'
-import { buildSystemPrompt } from '../core/loop/system-prompt'
+import { runInitFor } from '../core/loop/start'
 import type { SessionEvent } from '../core/loop/events'
 import type { Workspace } from '../core/files/workspace-file'
 import { createBrowserSandbox, type BrowserSandbox } from '../sandbox/browser-sandbox'
@@ -46,7 +46,6 @@ async function startRun(workspace: Workspace): Promise<boolean> {
     return false
   }
   sandbox = box
-  const { protocol, maxSteps, systemPrompt } = workspace.settings
   runner = new LoopRunner({
     model: box,
     executor: box,
@@ -56,15 +55,7 @@ async function startRun(workspace: Workspace): Promise<boolean> {
       useRun.setState({ events, cursor: events.length - 1, status: runner.stopped ? 'stopped' : useRun.getState().status })
     },
   })
-  runner.start({
-    protocol,
-    tools: loaded.tools,
-    maxSteps,
-    messages: [
-      { role: 'system', content: buildSystemPrompt(protocol, loaded.tools, systemPrompt) },
-      { role: 'user', content: workspace.input },
-    ],
-  })
+  runner.start(runInitFor(workspace, loaded.tools))
   return true
 }
 

@@ -2,7 +2,7 @@ import { useMemo, useState, type ReactNode } from 'react'
 import type { SessionEvent } from '../../core/loop/events'
 import { PHASE_OF } from '../../core/loop/events'
 import { fold } from '../../core/loop/machine'
-import { fmtMs } from '../timeline/describe'
+import { fmtMs } from '../../core/loop/describe'
 import { MessageList } from './MessageList'
 import { RawOutput, type Highlight } from './RawOutput'
 

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { SessionEvent } from '../../core/loop/events'
-import { describeEvent, type Tone } from './describe'
+import { describeEvent, type Tone } from '../../core/loop/describe'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',

@@ -1,0 +1,64 @@
+/**
+ * Shared test fixture: every test fails on a page error or console error, and on any
+ * request that leaves localhost (the app must work offline).
+ */
+import { test as base, expect, type Page } from '@playwright/test'
+
+const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
+
+export const test = base.extend<{ offline: { requests: string[]; errors: string[] } }>({
+  offline: [
+    async ({ context, page }, use) => {
+      const requests: string[] = []
+      const errors: string[] = []
+      context.on('request', (r) => requests.push(r.url()))
+      await context.route((url) => !LOCAL.test(url.href), (route) => route.abort())
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`)
+      })
+      await use({ requests, errors })
+      expect(requests.filter((u) => !LOCAL.test(u)), 'requests that left localhost').toEqual([])
+      expect(errors, 'page and console errors').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }
+
+/** Opens the app with a clean localStorage and waits for both editors. */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('/')
+  await page.evaluate(() => localStorage.clear())
+  await page.reload()
+  await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  await expect(page.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
+}
+
+/** Replaces a file's content through Monaco's model API (typing would be auto-indented). */
+export async function setEditor(page: Page, file: 'tools.ts' | 'model.ts', text: string): Promise<void> {
+  await page.evaluate(
+    ([path, value]) => {
+      const monaco = window.__monaco!
+      const model = monaco.editor.getModel(monaco.Uri.parse(`file:///${path}`))
+      if (!model) throw new Error(`no model for ${path}`)
+      model.setValue(value)
+    },
+    [file, text] as const,
+  )
+}
+
+export async function getEditor(page: Page, file: 'tools.ts' | 'model.ts'): Promise<string> {
+  return page.evaluate((path) => {
+    const monaco = window.__monaco!
+    return monaco.editor.getModel(monaco.Uri.parse(`file:///${path}`))!.getValue()
+  }, file)
+}
+
+/** The timeline's rows as "phase: title — detail" strings. */
+export async function timelineRows(page: Page): Promise<string[]> {
+  return page.getByTestId('timeline-item').evaluateAll((rows) =>
+    rows.map((r) => `${r.getAttribute('data-phase')}: ${(r as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`),
+  )
+}

@@ -1,0 +1,96 @@
+import { expect, getEditor, openApp, setEditor, test, timelineRows } from './fixtures'
+
+test('opens with the default example loaded and Monaco bundled', async ({ page }) => {
+  await openApp(page)
+  await expect(page.getByTestId('example-select')).toHaveValue('weather')
+  expect(await getEditor(page, 'tools.ts')).toContain('get_weather')
+  expect(await getEditor(page, 'tools.ts')).toContain('calculate')
+  expect(await getEditor(page, 'model.ts')).toContain('export default')
+  const protocols = await page.getByTestId('protocol-select').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))
+  expect(protocols).toEqual(expect.arrayContaining(['openai', 'json', 'xml-tag']))
+  await expect(page.getByTestId('timeline')).toContainText('Nothing has run yet')
+})
+
+for (const protocol of ['openai', 'json', 'xml-tag']) {
+  test(`runs the default example to a final answer speaking ${protocol}`, async ({ page }) => {
+    await openApp(page)
+    await page.getByTestId('protocol-select').selectOption(protocol)
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    await expect(page.getByTestId('final-answer')).not.toBeEmpty()
+    const phases = await page.getByTestId('timeline-item').evaluateAll((r) => r.map((x) => x.getAttribute('data-phase')))
+    expect(phases).toEqual(expect.arrayContaining(['start', 'decide', 'parse', 'validate', 'execute', 'backfill', 'stop']))
+    // Select the first decide: the raw output sits beside the parsed call, with the call highlighted.
+    await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+    await expect(page.getByTestId('raw-output')).toBeVisible()
+    await expect(page.getByTestId('parsed-call').first()).toHaveAttribute('data-tool-name', /get_weather|calculate|get_time/)
+    const name = await page.getByTestId('parsed-call').first().getAttribute('data-tool-name')
+    await expect(page.getByTestId('raw-output').locator('mark[data-kind="name"]').first()).toHaveText(name!)
+  })
+}
+
+test('Step advances one phase, Back returns one, Reset starts over', async ({ page }) => {
+  await openApp(page)
+  const current = page.locator('[data-testid="timeline-item"][aria-current="step"]')
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'start')
+  await expect(page.getByTestId('current-phase')).toHaveText('start')
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'decide')
+  await expect(page.getByTestId('raw-output')).toBeVisible()
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'parse')
+  await expect(page.getByTestId('parsed-call')).toHaveCount(1)
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'validate')
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'execute')
+  await expect(page.getByTestId('tool-result').first()).toBeVisible()
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'backfill')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(6)
+
+  await page.getByTestId('step-back').click()
+  await expect(current).toHaveAttribute('data-phase', 'execute')
+  await page.getByTestId('step-back').click()
+  await expect(current).toHaveAttribute('data-phase', 'validate')
+  // Nothing is re-run on the way back: the log keeps its six events.
+  await expect(page.getByTestId('timeline-item')).toHaveCount(6)
+  await page.getByTestId('step').click()
+  await expect(current).toHaveAttribute('data-phase', 'execute')
+
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  await page.getByTestId('reset').click()
+  await expect(page.getByTestId('timeline-item')).toHaveCount(0)
+  await expect(page.getByTestId('stop-reason')).toHaveCount(0)
+})
+
+test('a syntax error in tools.ts says why Run cannot start, and keeps the code', async ({ page }) => {
+  await openApp(page)
+  const broken = 'import { tool, z } from "toolstep"\nexport const broken = tool({\n  description: "oops",\n  inputSchema: z.object({}),\n  execute: async () => { return 1 +* 2 },\n})\n'
+  await setEditor(page, 'tools.ts', broken)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('code-problem')).toContainText('tools.ts:5')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(0)
+  expect(await getEditor(page, 'tools.ts')).toBe(broken)
+  // Reload: the work survives.
+  await page.reload()
+  await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  expect(await getEditor(page, 'tools.ts')).toBe(broken)
+})
+
+test('timeline rows follow the keyboard', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  const rows = await timelineRows(page)
+  await page.getByTestId('timeline').focus()
+  await page.keyboard.press('Home')
+  await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'start')
+  await page.keyboard.press('ArrowDown')
+  await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  await page.keyboard.press('End')
+  await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  expect(rows.length).toBeGreaterThan(8)
+})

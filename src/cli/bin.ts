@@ -1,0 +1,13 @@
+/** Process entry of the `toolstep` command (built to dist-cli/cli.js). */
+import { main } from './main'
+import { nodeIO } from './node-io'
+
+main(process.argv.slice(2), nodeIO).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    process.stderr.write(`toolstep: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 2
+  },
+)

@@ -1,0 +1,93 @@
+/**
+ * `toolstep run WORKSPACE.json [--max-steps N] [--json] [--quiet]` — runs a workspace exported
+ * from the playground in the Node sandbox (worker_threads) and prints the session.
+ * Exit 0 when the loop stopped with `final_answer`, 1 otherwise, 2 on usage or load errors.
+ */
+import { writeSession } from '../../core/files/session-file'
+import { readWorkspace } from '../../core/files/workspace-file'
+import { LoopRunner } from '../../core/loop/runner'
+import { runInitFor } from '../../core/loop/start'
+import type { SessionEvent } from '../../core/loop/events'
+import { createNodeSandbox } from '../../sandbox/node-sandbox'
+import type { CliIO } from '../io'
+import { describeEvent } from '../../core/loop/describe'
+
+const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--json]
+
+Runs the workspace (tools.ts, model.ts, input, settings) headless and prints each phase.
+  --max-steps N   override the workspace's maxSteps
+  --json          print the session file (toolstep.session) instead of a readable log
+Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors.
+`
+
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  let file: string | undefined
+  let maxSteps: number | undefined
+  let json = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--json') json = true
+    else if (arg === '--help' || arg === '-h') {
+      io.stdout(HELP)
+      return 0
+    } else if (arg === '--max-steps') {
+      const n = Number(argv[++i])
+      if (!Number.isInteger(n) || n < 1) {
+        io.stderr('toolstep run: --max-steps takes a whole number ≥ 1.\n')
+        return 2
+      }
+      maxSteps = n
+    } else if (arg.startsWith('-')) {
+      io.stderr(`toolstep run: unknown option "${arg}".\n\n${HELP}`)
+      return 2
+    } else if (file === undefined) file = arg
+    else {
+      io.stderr(`toolstep run: expected one workspace file, got also "${arg}".\n`)
+      return 2
+    }
+  }
+  if (!file) {
+    io.stderr(`toolstep run: missing WORKSPACE.json.\n\n${HELP}`)
+    return 2
+  }
+  let text: string
+  try {
+    text = await io.readFile(file)
+  } catch (error) {
+    io.stderr(`toolstep run: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 2
+  }
+  const workspace = readWorkspace(text)
+  if (!workspace.ok) {
+    io.stderr(`toolstep run: ${file}: ${workspace.error}\n`)
+    return 2
+  }
+  const sandbox = createNodeSandbox()
+  try {
+    const loaded = await sandbox.load({ tools: workspace.value.tools, model: workspace.value.model })
+    if (!loaded.ok) {
+      const where = loaded.error.line ? `${loaded.error.file}:${loaded.error.line}${loaded.error.column ? `:${loaded.error.column}` : ''}` : loaded.error.file
+      io.stderr(`toolstep run: ${where}: ${loaded.error.message}\n`)
+      return 2
+    }
+    const runner = new LoopRunner({
+      model: sandbox,
+      executor: sandbox,
+      onEvent: (event) => {
+        if (!json) io.stdout(formatEvent(event))
+      },
+    })
+    runner.start(runInitFor(workspace.value, loaded.tools, maxSteps))
+    await runner.run()
+    if (json) io.stdout(writeSession(workspace.value, runner.events))
+    else if (runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
+    return runner.state.stop?.reason === 'final_answer' ? 0 : 1
+  } finally {
+    await sandbox.dispose()
+  }
+}
+
+function formatEvent(event: SessionEvent): string {
+  const summary = describeEvent(event)
+  return `${String(event.seq).padStart(3)}  ${summary.phase.padEnd(8)} ${summary.title} — ${summary.detail}\n`
+}

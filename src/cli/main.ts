@@ -1,0 +1,48 @@
+/**
+ * `toolstep` — the headless side of Toolstep.
+ *
+ *   toolstep parse [FILE|-] [--protocol ID|auto] [--jsonl]
+ *   toolstep run WORKSPACE.json [--max-steps N] [--json]
+ *   toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json]
+ *
+ * Exit codes: 0 success, 1 the run or check did not pass, 2 usage or input errors.
+ */
+import type { CliIO } from './io'
+
+const USAGE = `Usage: toolstep <command> [options]
+
+Commands:
+  parse [FILE|-] [--protocol ID|auto] [--jsonl]   Parse raw model output into tool calls (JSON out)
+  run WORKSPACE.json [--max-steps N] [--json]      Run a workspace headless; exit 0 on final_answer
+  replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
+
+Run "toolstep <command> --help" for a command's options.
+`
+
+/** Dispatches to a command; resolves with the process exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case 'parse': {
+      const { parseCommand } = await import('./commands/parse')
+      return parseCommand(rest, io)
+    }
+    case 'run': {
+      const { runCommand } = await import('./commands/run')
+      return runCommand(rest, io)
+    }
+    case 'replay': {
+      const { replayCommand } = await import('./commands/replay')
+      return replayCommand(rest, io)
+    }
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      io.stdout(USAGE)
+      return command === undefined ? 2 : 0
+    default:
+      io.stderr(`toolstep: unknown command "${command}".\n\n${USAGE}`)
+      return 2
+  }
+}

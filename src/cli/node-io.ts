@@ -1,0 +1,14 @@
+import { readFile } from 'node:fs/promises'
+import type { CliIO } from './io'
+
+/** `CliIO` backed by the real process. */
+export const nodeIO: CliIO = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  readStdin: async () => {
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks).toString('utf8')
+  },
+  readFile: (path) => readFile(path, 'utf8'),
+}

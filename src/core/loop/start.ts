@@ -1,0 +1,22 @@
+/**
+ * How a live run of a workspace begins; shared by the playground and `toolstep run`
+ * so both produce the same session for the same workspace.
+ */
+import type { Workspace } from '../files/workspace-file'
+import type { ToolSpec } from '../tools/types'
+import type { RunInit } from './runner'
+import { buildSystemPrompt } from './system-prompt'
+
+/** The `RunInit` for a workspace whose tools.ts declared `tools`: system prompt, then the user input. */
+export function runInitFor(workspace: Pick<Workspace, 'settings' | 'input'>, tools: ToolSpec[], maxSteps?: number): RunInit {
+  const { protocol, systemPrompt } = workspace.settings
+  return {
+    protocol,
+    tools,
+    maxSteps: maxSteps ?? workspace.settings.maxSteps,
+    messages: [
+      { role: 'system', content: buildSystemPrompt(protocol, tools, systemPrompt) },
+      { role: 'user', content: workspace.input },
+    ],
+  }
+}
