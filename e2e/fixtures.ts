@@ -6,8 +6,8 @@ import { test as base, expect, type Page } from '@playwright/test'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 
-export const test = base.extend<{ offline: { requests: string[]; errors: string[] } }>({
-  offline: [
+export const test = base.extend<{ localOnly: void }>({
+  localOnly: [
     async ({ context, page }, use) => {
       const requests: string[] = []
       const errors: string[] = []
@@ -17,11 +17,11 @@ export const test = base.extend<{ offline: { requests: string[]; errors: string[
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`)
       })
-      await use({ requests, errors })
+      await use()
       expect(requests.filter((u) => !LOCAL.test(u)), 'requests that left localhost').toEqual([])
       expect(errors, 'page and console errors').toEqual([])
     },
-    { auto: true },
+    { auto: true, scope: 'test' },
   ],
 })
 
