@@ -1,0 +1,175 @@
+/**
+ * The authoring API that user code imports: `import { tool, z } from 'toolstep'`.
+ *
+ * `tools.ts` exports tools made with {@link tool} (named exports, or a default object whose keys
+ * are the tool names); `model.ts` default-exports a {@link ModelFunction}. The shape of `tool()`
+ * follows the Vercel AI SDK so a tool definition moves between the two unchanged.
+ *
+ * This module runs inside the sandbox (and in unit tests); it must stay free of DOM and Node APIs.
+ * Every export here is also declared in `authoring-types.ts` for the editor; a unit test keeps the
+ * two in sync.
+ */
+import { z } from 'zod'
+import type { NativeAssistantMessage } from '../core/loop/interfaces'
+import type { JsonValue, Message, ToolMessage } from '../core/messages'
+import type { ToolSpec } from '../core/tools/types'
+import { takeCallId } from './call-ids'
+import { TOOL_MARKER } from './tool-marker'
+
+export { z }
+export type {
+  AssistantMessage,
+  JsonValue,
+  Message,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from '../core/messages'
+export type { NativeAssistantMessage } from '../core/loop/interfaces'
+export type { ToolSpec } from '../core/tools/types'
+
+/** Second argument of `execute`, as in the Vercel AI SDK. */
+export interface ToolExecutionOptions {
+  /** The `tool_call_id` of the call being executed. */
+  toolCallId: string
+}
+
+/**
+ * A tool definition. `execute` receives the arguments after they were parsed by `inputSchema`
+ * (defaults applied); what it returns is written back to the model: a string as-is, anything else
+ * as JSON. Throwing (or rejecting) writes the error message back instead.
+ */
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = unknown> {
+  /** One-line description shown to the model. */
+  description: string
+  /** Zod schema of the arguments object; converted to JSON Schema for the model. */
+  inputSchema: Schema
+  /** Runs the tool. */
+  execute: (args: z.output<Schema>, options: ToolExecutionOptions) => Result | Promise<Result>
+  /** When true the loop asks the user to approve each call before it runs. */
+  dangerous?: boolean
+  /** Hard per-call timeout in ms (default 5000). On timeout the sandbox is stopped and restarted. */
+  timeoutMs?: number
+  /** Other names the model may use for this tool (e.g. a legacy name). */
+  aliases?: string[]
+}
+
+/**
+ * Defines a tool. Returns the definition itself (typed so that `execute`'s parameter is inferred
+ * from `inputSchema`), marked so the sandbox can tell tools from other exports.
+ * Does not validate: problems are reported with the tool's name when `tools.ts` is loaded.
+ */
+export function tool<Schema extends z.ZodType, Result>(
+  definition: ToolDefinition<Schema, Result>,
+): ToolDefinition<Schema, Result> {
+  if (typeof definition === 'object' && definition !== null) {
+    Object.defineProperty(definition, TOOL_MARKER, { value: true, enumerable: false })
+  }
+  return definition
+}
+
+/** What `model.ts`'s default export receives at each decide phase. */
+export interface ModelContext {
+  /** The conversation so far, system prompt first. */
+  messages: Message[]
+  /** The tools offered at this step. */
+  tools: ToolSpec[]
+  /** 0-based index of this decide phase within the run. */
+  step: number
+  /** Id of the wire format the model is expected to speak (`openai`, `json`, `xml-tag`, …). */
+  protocol: string
+}
+
+/**
+ * What a model returns: raw text (parsed by the chosen protocol) or a native assistant message
+ * in OpenAI Chat Completions shape (`tool_calls[].function.arguments` is a JSON string; an object
+ * is accepted and stringified for convenience).
+ */
+export type ModelResult = string | NativeAssistantMessage
+
+/** The shape of `model.ts`'s default export. May be async. */
+export type ModelFunction = (ctx: ModelContext) => ModelResult | Promise<ModelResult>
+
+/** One call for {@link callTools}. */
+export interface CallRequest {
+  /** Tool name as the model should write it. */
+  name: string
+  /**
+   * Arguments object, or a string written to the wire verbatim (to show what a parser does with
+   * malformed JSON).
+   */
+  arguments: { [key: string]: JsonValue } | string
+  /** `tool_call_id` for native messages; {@link nextCallId} when omitted. */
+  id?: string
+}
+
+/** Content of the latest user message, or `''` when there is none. */
+export function lastUserMessage(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]
+    if (message?.role === 'user') return message.content
+  }
+  return ''
+}
+
+/**
+ * The tool messages that end the conversation, i.e. the results the model has not answered yet,
+ * in call order. Empty when the conversation does not end with tool messages.
+ */
+export function toolResults(messages: readonly Message[]): ToolMessage[] {
+  let start = messages.length
+  while (start > 0 && messages[start - 1]?.role === 'tool') start -= 1
+  return messages.slice(start) as ToolMessage[]
+}
+
+/** The last of {@link toolResults}: the newest unanswered tool result, or `undefined`. */
+export function lastToolResult(messages: readonly Message[]): ToolMessage | undefined {
+  const results = toolResults(messages)
+  return results[results.length - 1]
+}
+
+/**
+ * A fresh `tool_call_id`, `call_<step>_<n>`: unique within a run and the same on every run of the
+ * same workspace, so sessions replay identically.
+ */
+export function nextCallId(): string {
+  return takeCallId()
+}
+
+/**
+ * Writes tool calls in the wire format `protocol` speaks, with optional prose:
+ * `openai` → a native assistant message with `tool_calls` (arguments as a JSON string);
+ * `xml-tag` and `hermes` → `<tool_call>{"name":…,"arguments":…}</tool_call>` per call;
+ * `json` and any other id → a fenced ```json {"tool":…,"arguments":…}``` block per call.
+ */
+export function callTools(protocol: string, calls: readonly CallRequest[], text?: string): ModelResult {
+  const argumentsText = (call: CallRequest) =>
+    typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)
+  if (protocol === 'openai') {
+    return {
+      role: 'assistant',
+      content: text ?? null,
+      tool_calls: calls.map((call) => ({
+        id: call.id ?? nextCallId(),
+        type: 'function' as const,
+        function: { name: call.name, arguments: argumentsText(call) },
+      })),
+    }
+  }
+  const blocks = calls.map((call) => {
+    const name = JSON.stringify(call.name)
+    return protocol === 'xml-tag' || protocol === 'hermes'
+      ? `<tool_call>{"name": ${name}, "arguments": ${argumentsText(call)}}</tool_call>`
+      : '```json\n{"tool": ' + name + ', "arguments": ' + argumentsText(call) + '}\n```'
+  })
+  return [text, ...blocks].filter((part) => part !== undefined && part !== '').join('\n\n')
+}
+
+/**
+ * A final answer (no tool call) in the shape `protocol` expects: a native assistant message for
+ * `openai`, plain text otherwise.
+ */
+export function answer(protocol: string, text: string): ModelResult {
+  return protocol === 'openai' ? { role: 'assistant', content: text } : text
+}

@@ -1,0 +1,58 @@
+/**
+ * The sandbox on Node (the `toolstep run` CLI and unit tests): user code runs in a worker thread.
+ *
+ * The worker file is found next to this module: `node-sandbox.worker.js` when running from the
+ * `dist-cli/` build, else `node-sandbox.worker.ts`, which is started through tsx's loader (tests,
+ * `tsx src/cli/main.ts`). Node cannot run a `.ts` worker by itself, and `execArgv: ['--import',
+ * 'tsx']` does not reach a worker's entry module on Node 20, so a tiny bootstrap registers tsx
+ * first and then imports the worker.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
+
+export type { LoadResult, Sandbox, SandboxOptions, SandboxSources } from './sandbox-host'
+export type { LoadedTool, SourceError } from './protocol'
+
+/** The Node sandbox: a {@link Sandbox} (`Model` + `ToolExecutor` + `load` + `dispose`). */
+export type NodeSandbox = Sandbox
+
+function createWorker(): Worker {
+  const built = new URL('./node-sandbox.worker.js', import.meta.url)
+  if (existsSync(fileURLToPath(built))) return new Worker(built)
+  const source = new URL('./node-sandbox.worker.ts', import.meta.url)
+  // The ESM build of tsx's API, by path: `require.resolve` would pick the CommonJS build, whose
+  // `register()` looks for its loader in the wrong place when imported from ESM.
+  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
+  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(source.href)}) })`
+  return new Worker(bootstrap, { eval: true })
+}
+
+/**
+ * Creates a Node sandbox. Same behaviour as the browser one. Call `dispose()` when done: a live
+ * worker keeps the process running.
+ */
+export function createNodeSandbox(options: SandboxOptions = {}): NodeSandbox {
+  const spawn: SpawnWorker = (events) => {
+    const worker = createWorker()
+    let terminated = false
+    worker.on('message', (data: unknown) => events.message(data))
+    // In a worker thread an uncaught error ends the thread, so every error is fatal.
+    worker.on('error', (error: Error) => events.error(`${error.name}: ${error.message}`, true))
+    worker.on('exit', (code) => {
+      if (!terminated) events.error(`the worker exited with code ${code}`, true)
+    })
+    return {
+      post: (message) => worker.postMessage(message),
+      terminate: () => {
+        terminated = true
+        void worker.terminate()
+      },
+    }
+  }
+  return createSandboxHost(spawn, options)
+}

@@ -1,0 +1,402 @@
+/**
+ * The host side of the sandbox, shared by the browser (Web Worker) and Node (worker_threads):
+ * request/reply bookkeeping, the hard per-call timeout, and terminate-and-respawn.
+ *
+ * A timeout is enforced by killing the worker, not by asking it to stop: that is the only way to
+ * stop `while (true) {}` or `await new Promise(() => {})`. The fresh worker gets the last loaded
+ * sources again, so the next call finds the same tools.
+ */
+import type { Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome } from '../core/loop/interfaces'
+import type { ToolCall } from '../core/messages'
+import { DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from '../core/tools/types'
+import {
+  sandboxToHostSchema,
+  type HostToSandbox,
+  type LoadedTool,
+  type SandboxToHost,
+  type SerializedError,
+  type SourceError,
+  type SourceFile,
+} from './protocol'
+
+/** Default hard timeout of one model call, ms. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
+/** Default hard timeout of loading one file (its top-level code), ms. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 10_000
+/** Default time a worker may take to boot and post `ready`, ms (generous: dev servers transform on first load). */
+export const DEFAULT_BOOT_TIMEOUT_MS = 15_000
+
+/** The user code to load. `model` may be omitted when only tools are needed (e.g. replay). */
+export interface SandboxSources {
+  /** Source of `tools.ts`. */
+  tools: string
+  /** Source of `model.ts`. */
+  model?: string
+}
+
+/**
+ * Outcome of {@link Sandbox.load}. `tools` holds whatever loaded (empty when `tools.ts` failed);
+ * `hasModel` says whether `model.ts` has a usable default export. On failure `errors` has one
+ * located error per file that failed (`tools.ts` first) and `error` is the first of them.
+ */
+export type LoadResult =
+  | { ok: true; tools: LoadedTool[]; hasModel: boolean }
+  | { ok: false; tools: LoadedTool[]; hasModel: boolean; error: SourceError; errors: SourceError[] }
+
+function loadFailed(tools: LoadedTool[], hasModel: boolean, first: SourceError, rest: SourceError[]): LoadResult {
+  return { ok: false, tools, hasModel, error: first, errors: [first, ...rest] }
+}
+
+/** Runs user code off the main thread. Implements the engine's `Model` and `ToolExecutor`. */
+export interface Sandbox extends Model, ToolExecutor {
+  /**
+   * Starts a fresh worker and loads `sources` into it (stopping the previous worker and failing
+   * its in-flight calls). Resolves with the loaded tools or the located errors; rejects only when
+   * the worker itself cannot start.
+   */
+  load(sources: SandboxSources): Promise<LoadResult>
+  /**
+   * Calls `model.ts`. Rejects with an `Error` whose message is shown to the user when the model
+   * throws, returns something that is not a model output, or exceeds the model timeout.
+   */
+  respond(request: ModelRequest): Promise<ModelOutput>
+  /**
+   * Runs one tool call under its timeout (`spec.timeoutMs`, else the tool's own, else 5000 ms).
+   * Never rejects: errors and timeouts are `{ ok: false }` outcomes whose `error` is written back to the model.
+   */
+  execute(call: ToolCall, spec: ToolSpec): Promise<ToolOutcome>
+  /** Stops the worker. Later calls fail; pending ones settle with an error. Idempotent. */
+  dispose(): void
+}
+
+/** Options shared by both sandbox flavours. All durations in ms. */
+export interface SandboxOptions {
+  /** Tool timeout when neither the call's spec nor the tool sets one. Default 5000. */
+  toolTimeoutMs?: number
+  /** Model call timeout. Default 10000. */
+  modelTimeoutMs?: number
+  /** Timeout for evaluating one file's top-level code. Default 10000. */
+  loadTimeoutMs?: number
+  /** Time allowed for a worker to post `ready`. Default 15000. */
+  bootTimeoutMs?: number
+  /** Monotonic clock for `durationMs`, ms. Default `performance.now`. */
+  now?: () => number
+  /** Called with errors the worker reports outside any call (e.g. thrown from a stray timer). */
+  onStrayError?: (message: string) => void
+}
+
+/** The minimum a worker must offer; one adapter per platform. */
+export interface WorkerEndpoint {
+  /** Sends one message to the worker. */
+  post(message: HostToSandbox): void
+  /** Stops the worker immediately. */
+  terminate(): void
+}
+
+/** Callbacks an endpoint reports to. */
+export interface WorkerEvents {
+  /** A message arrived (unvalidated). */
+  message(data: unknown): void
+  /** An error was reported. `fatal` means the worker is gone (it cannot answer any pending call). */
+  error(message: string, fatal: boolean): void
+}
+
+/** Starts one worker wired to `events`. */
+export type SpawnWorker = (events: WorkerEvents) => WorkerEndpoint
+
+type Reply =
+  | { status: 'reply'; message: SandboxToHost }
+  | { status: 'timeout' }
+  | { status: 'stopped'; reason: string }
+
+interface Pending {
+  settle(reply: Reply): void
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+interface Live {
+  endpoint: WorkerEndpoint
+  ready: Promise<void>
+  pending: Map<string, Pending>
+  /** Last load on this worker (it also resolves once the worker is usable). */
+  loaded: Promise<LoadResult>
+  alive: boolean
+  /** Cleared on stop so a dead worker's boot timer never keeps a Node process alive. */
+  bootTimer: ReturnType<typeof setTimeout> | undefined
+  /** Rejects `ready` if the worker is stopped before it booted, so nothing waits on it forever. */
+  abortBoot(reason: string): void
+}
+
+/** Error names the runtime uses for problems it found itself; their message alone is the clearest text. */
+const OWN_ERRORS = new Set(['UnknownToolError', 'InvalidArgumentsError', 'ResultSerializationError'])
+
+function formatError(error: SerializedError): string {
+  return OWN_ERRORS.has(error.name) ? error.message : `${error.name}: ${error.message}`
+}
+
+/**
+ * Creates a sandbox host over workers made by `spawn`. Platform entry points
+ * (`createBrowserSandbox`, `createNodeSandbox`) supply `spawn`.
+ */
+export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = {}): Sandbox {
+  const toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+  const modelTimeoutMs = options.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS
+  const loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS
+  const bootTimeoutMs = options.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS
+  const now = options.now ?? (() => performance.now())
+
+  let live: Live | undefined
+  let sources: SandboxSources | undefined
+  /** Set when loading hung: respawning would hang again, so calls fail with this instead. */
+  let loadFailure: LoadResult | undefined
+  let disposed = false
+  let nextId = 0
+
+  function stop(target: Live, reason: string): void {
+    if (!target.alive) return
+    target.alive = false
+    clearTimeout(target.bootTimer)
+    target.abortBoot(reason)
+    target.endpoint.terminate()
+    for (const [id, pending] of target.pending) {
+      target.pending.delete(id)
+      pending.settle({ status: 'stopped', reason })
+    }
+    if (live === target) live = undefined
+  }
+
+  function spawnLive(): Live {
+    let resolveReady!: () => void
+    let rejectReady!: (error: Error) => void
+    const ready = new Promise<void>((resolve, reject) => {
+      resolveReady = resolve
+      rejectReady = reject
+    })
+    let isReady = false
+    const target: Live = {
+      endpoint: undefined as unknown as WorkerEndpoint,
+      ready,
+      pending: new Map(),
+      loaded: Promise.resolve({ ok: true, tools: [], hasModel: false }),
+      alive: true,
+      bootTimer: undefined,
+      abortBoot: (reason) => rejectReady(new Error(reason)),
+    }
+    const bootTimer = setTimeout(() => {
+      rejectReady(new Error(`The sandbox worker did not start within ${bootTimeoutMs} ms.`))
+      stop(target, 'The sandbox worker did not start.')
+    }, bootTimeoutMs)
+    target.bootTimer = bootTimer
+    try {
+      target.endpoint = spawnEndpoint(target, () => isReady, {
+        ready() {
+          isReady = true
+          clearTimeout(bootTimer)
+          resolveReady()
+        },
+        failBoot(message) {
+          clearTimeout(bootTimer)
+          rejectReady(new Error(`The sandbox worker failed to start: ${message}`))
+        },
+      })
+    } catch (error) {
+      clearTimeout(bootTimer)
+      throw error
+    }
+    // A rejected boot is reported through `load`/calls; don't let it surface as unhandled here.
+    ready.catch(() => undefined)
+    return target
+  }
+
+  function spawnEndpoint(
+    target: Live,
+    isReady: () => boolean,
+    boot: { ready(): void; failBoot(message: string): void },
+  ): WorkerEndpoint {
+    return spawn({
+      message(data) {
+        if (!target.alive) return
+        const parsed = sandboxToHostSchema.safeParse(data)
+        if (!parsed.success) {
+          options.onStrayError?.(`Malformed message from the sandbox: ${parsed.error.message}`)
+          return
+        }
+        const message = parsed.data
+        if (message.type === 'ready') {
+          boot.ready()
+          return
+        }
+        const requestId = message.requestId
+        const pending = requestId === undefined ? undefined : target.pending.get(requestId)
+        if (!pending || requestId === undefined) {
+          if (message.type === 'protocol-error') options.onStrayError?.(message.message)
+          return
+        }
+        target.pending.delete(requestId)
+        pending.settle({ status: 'reply', message })
+      },
+      error(message, fatal) {
+        if (!target.alive) return
+        if (!isReady()) {
+          boot.failBoot(message)
+          stop(target, `The sandbox worker failed to start: ${message}`)
+        } else if (fatal) {
+          stop(target, `The sandbox worker stopped unexpectedly: ${message}`)
+        } else {
+          options.onStrayError?.(message)
+        }
+      },
+    })
+  }
+
+  /** Posts `message` once the worker is ready, and races the reply against `timeoutMs` (timer starts at post). */
+  async function request(target: Live, message: HostToSandbox, timeoutMs: number): Promise<Reply> {
+    await target.ready
+    if (!target.alive) return { status: 'stopped', reason: 'The sandbox was stopped.' }
+    return new Promise<Reply>((resolve) => {
+      const pending: Pending = {
+        settle(reply) {
+          clearTimeout(pending.timer)
+          resolve(reply)
+        },
+        timer: undefined,
+      }
+      target.pending.set(message.requestId, pending)
+      target.endpoint.post(message)
+      pending.timer = setTimeout(() => {
+        target.pending.delete(message.requestId)
+        resolve({ status: 'timeout' })
+      }, timeoutMs)
+    })
+  }
+
+  function newRequestId(): string {
+    nextId += 1
+    return `r${nextId}`
+  }
+
+  async function loadInto(target: Live, next: SandboxSources): Promise<LoadResult> {
+    await target.ready
+    const errors: SourceError[] = []
+    let tools: LoadedTool[] = []
+    let hasModel = false
+    const files: [SourceFile, string][] = [['tools.ts', next.tools]]
+    if (next.model !== undefined) files.push(['model.ts', next.model])
+    for (const [file, source] of files) {
+      const reply = await request(target, { type: 'load', requestId: newRequestId(), file, source }, loadTimeoutMs)
+      if (reply.status === 'timeout') {
+        stop(target, `${file} did not finish loading.`)
+        errors.push({
+          file,
+          message: `${file} did not finish loading within ${loadTimeoutMs} ms and was stopped (is there an endless loop at the top level?).`,
+        })
+        const [first, ...rest] = errors as [SourceError, ...SourceError[]]
+        const result = loadFailed(tools, hasModel, first, rest)
+        loadFailure = result
+        return result
+      }
+      if (reply.status === 'stopped') throw new Error(reply.reason)
+      if (reply.message.type !== 'loaded') throw new Error(`Unexpected reply "${reply.message.type}" to a load request.`)
+      if (reply.message.result.ok) {
+        tools = reply.message.result.tools
+        hasModel = reply.message.result.hasModel
+      } else {
+        errors.push(reply.message.result.error)
+      }
+    }
+    const [first, ...rest] = errors
+    return first === undefined ? { ok: true, tools, hasModel } : loadFailed(tools, hasModel, first, rest)
+  }
+
+  function start(next: SandboxSources): Live {
+    const target = spawnLive()
+    live = target
+    target.loaded = loadInto(target, next)
+    // Failures are delivered to whoever awaits `loaded`; keep the respawn path from raising unhandled rejections.
+    target.loaded.catch(() => undefined)
+    return target
+  }
+
+  /** The worker to run a call on: the live one, or a fresh one reloaded with the last sources. */
+  async function usable(): Promise<Live | string> {
+    if (disposed) return 'The sandbox was disposed.'
+    if (loadFailure) return loadFailure.ok ? 'The sandbox is not loaded.' : loadFailure.errors.map((error) => error.message).join(' ')
+    if (!sources) return 'Nothing is loaded in the sandbox yet.'
+    let target: Live
+    try {
+      target = live ?? start(sources)
+      await target.loaded
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error)
+    }
+    return target.alive ? target : 'The sandbox was stopped.'
+  }
+
+  /** Kills `target` after a timeout and starts its replacement right away, so the next call waits less. */
+  function killAndRespawn(target: Live, reasonForOthers: string): void {
+    stop(target, reasonForOthers)
+    if (!disposed && sources && !loadFailure) start(sources)
+  }
+
+  return {
+    async load(next) {
+      if (disposed) throw new Error('The sandbox was disposed.')
+      if (live) stop(live, 'The sandbox was reloaded.')
+      sources = { ...next }
+      loadFailure = undefined
+      return start(sources).loaded
+    },
+
+    async respond(modelRequest) {
+      const target = await usable()
+      if (typeof target === 'string') throw new Error(target)
+      const reply = await request(target, { type: 'call-model', requestId: newRequestId(), request: modelRequest }, modelTimeoutMs)
+      if (reply.status === 'timeout') {
+        killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
+        throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
+      }
+      if (reply.status === 'stopped') throw new Error(reply.reason)
+      const message = reply.message
+      if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
+      if (message.result.ok) return message.result.output as ModelOutput
+      const error = new Error(formatError(message.result.error))
+      if (message.result.error.stack) error.stack = message.result.error.stack
+      return Promise.reject(error)
+    },
+
+    async execute(call, spec) {
+      const started = now()
+      const elapsed = () => Math.max(0, Math.round(now() - started))
+      const target = await usable()
+      if (typeof target === 'string') return { ok: false, error: target, durationMs: elapsed(), timedOut: false }
+      const loaded = await target.loaded
+      const own = loaded.tools.find((tool) => tool.name === call.name || tool.aliases?.includes(call.name))
+      const timeoutMs = spec.timeoutMs ?? own?.timeoutMs ?? toolTimeoutMs
+      const callStarted = now()
+      const reply = await request(
+        target,
+        { type: 'execute-tool', requestId: newRequestId(), name: call.name, callId: call.id, arguments: call.arguments },
+        timeoutMs,
+      )
+      const durationMs = Math.max(0, Math.round(now() - callStarted))
+      if (reply.status === 'timeout') {
+        killAndRespawn(target, `Tool "${call.name}" timed out in the same sandbox, so this call was stopped too.`)
+        return { ok: false, error: `Tool "${call.name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
+      }
+      if (reply.status === 'stopped') return { ok: false, error: reply.reason, durationMs, timedOut: false }
+      const message = reply.message
+      if (message.type !== 'tool-result') {
+        return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }
+      }
+      return message.result.ok
+        ? { ok: true, result: message.result.result, durationMs }
+        : { ok: false, error: formatError(message.result.error), durationMs, timedOut: false }
+    },
+
+    dispose() {
+      if (disposed) return
+      disposed = true
+      if (live) stop(live, 'The sandbox was disposed.')
+    },
+  }
+}
