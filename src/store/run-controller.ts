@@ -6,12 +6,12 @@ import { LoopRunner } from '../core/loop/runner'
 import { runInitFor } from '../core/loop/start'
 import type { SessionEvent } from '../core/loop/events'
 import type { Workspace } from '../core/files/workspace-file'
-import { createBrowserSandbox, type BrowserSandbox } from '../sandbox/browser-sandbox'
+import { createBrowserSandbox, type Sandbox } from '../sandbox/browser-sandbox'
 import { currentWorkspace } from './workspace-store'
 import { useRun } from './run-store'
 
 let runner: LoopRunner | null = null
-let sandbox: BrowserSandbox | null = null
+let sandbox: Sandbox | null = null
 /** Bumped by reset so that late results of a discarded run are ignored. */
 let generation = 0
 
@@ -42,7 +42,7 @@ async function startRun(workspace: Workspace): Promise<boolean> {
   }
   if (!loaded.ok) {
     box.dispose()
-    useRun.setState({ status: 'idle', problem: loaded.error })
+    useRun.setState({ status: 'idle', problems: loaded.errors })
     return false
   }
   sandbox = box

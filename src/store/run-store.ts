@@ -23,8 +23,8 @@ export interface RunState {
   status: RunStatus
   /** Live run of the workspace, or replay of an imported log. */
   mode: 'live' | 'replay'
-  /** Why the last Run/Step could not start, shown where it happened. */
-  problem: CodeProblem | null
+  /** Why the last Run/Step could not start (one per file that failed), shown where it happened. */
+  problems: CodeProblem[]
   /** The workspace the live run was started from (exported with the session). */
   workspace: Workspace | null
   setCursor(index: number): void
@@ -36,8 +36,8 @@ export const useRun = create<RunState>()((set) => ({
   cursor: -1,
   status: 'idle',
   mode: 'live',
-  problem: null,
+  problems: [],
   workspace: null,
   setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
-  reset: () => set({ events: [], cursor: -1, status: 'idle', problem: null, workspace: null, mode: 'live' }),
+  reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live' }),
 }))

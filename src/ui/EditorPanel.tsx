@@ -5,8 +5,8 @@ import { useWorkspace } from '../store/workspace-store'
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
 function ProblemBanner({ file }: { file: string }) {
-  const problem = useRun((s) => s.problem)
-  if (!problem || problem.file !== file) return null
+  const problem = useRun((s) => s.problems.find((p) => p.file === file))
+  if (!problem) return null
   return (
     <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
       <span className="font-semibold">
@@ -19,7 +19,7 @@ function ProblemBanner({ file }: { file: string }) {
 }
 
 function FileEditor({ file, testId, value, onChange }: { file: string; testId: string; value: string; onChange(v: string): void }) {
-  const problem = useRun((s) => (s.problem?.file === file ? s.problem : null))
+  const problem = useRun((s) => s.problems.find((p) => p.file === file) ?? null)
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-1 font-mono text-xs text-slate-600">
@@ -40,7 +40,8 @@ export function EditorPanel() {
   const tools = useWorkspace((s) => s.tools)
   const model = useWorkspace((s) => s.model)
   const input = useWorkspace((s) => s.input)
-  const problem = useRun((s) => s.problem)
+  const problems = useRun((s) => s.problems)
+  const elsewhere = problems.filter((p) => p.file !== 'tools.ts' && p.file !== 'model.ts')
   return (
     <div className="flex h-full min-h-0 flex-col">
       <label className="flex flex-col gap-1 border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -53,11 +54,11 @@ export function EditorPanel() {
           className="resize-y rounded border border-slate-300 px-2 py-1 font-sans text-sm font-normal normal-case tracking-normal text-slate-900"
         />
       </label>
-      {problem && problem.file !== 'tools.ts' && problem.file !== 'model.ts' && (
-        <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          Can&apos;t run: {problem.message}
+      {elsewhere.map((p, i) => (
+        <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
+          Can&apos;t run: {p.message}
         </div>
-      )}
+      ))}
       <div className="flex min-h-0 flex-[3] flex-col border-b border-slate-200">
         <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={(v) => useWorkspace.getState().setTools(v)} />
       </div>

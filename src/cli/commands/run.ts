@@ -66,8 +66,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   try {
     const loaded = await sandbox.load({ tools: workspace.value.tools, model: workspace.value.model })
     if (!loaded.ok) {
-      const where = loaded.error.line ? `${loaded.error.file}:${loaded.error.line}${loaded.error.column ? `:${loaded.error.column}` : ''}` : loaded.error.file
-      io.stderr(`toolstep run: ${where}: ${loaded.error.message}\n`)
+      for (const error of loaded.errors) {
+        const where = error.line ? `${error.file}:${error.line}${error.column ? `:${error.column}` : ''}` : error.file
+        io.stderr(`toolstep run: ${where}: ${error.message}\n`)
+      }
       return 2
     }
     const runner = new LoopRunner({
@@ -83,7 +85,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     else if (runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
     return runner.state.stop?.reason === 'final_answer' ? 0 : 1
   } finally {
-    await sandbox.dispose()
+    sandbox.dispose()
   }
 }
 
