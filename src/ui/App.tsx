@@ -1,5 +1,6 @@
 import { useEffect, useState, type DragEvent } from 'react'
 import { back, run, step } from '../store/run-controller'
+import { watchCode } from '../store/code-check'
 import { importFile, type ImportOutcome } from '../store/import-controller'
 import { useRun } from '../store/run-store'
 import { EditorPanel } from './EditorPanel'
@@ -21,6 +22,8 @@ export function App() {
     const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 12000)
     return () => clearTimeout(timer)
   }, [toast])
+
+  useEffect(() => watchCode(), [])
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {

@@ -1,4 +1,6 @@
 import { lazy, Suspense } from 'react'
+import { buildSystemPrompt } from '../core/loop/system-prompt'
+import { useCodeCheck } from '../store/code-check'
 import { useRun } from '../store/run-store'
 import { useWorkspace } from '../store/workspace-store'
 
@@ -35,6 +37,35 @@ function FileEditor({ file, testId, value, onChange }: { file: string; testId: s
   )
 }
 
+/** The system prompt the model will receive with the current tools and wire format. */
+function SystemPromptPreview() {
+  const protocol = useWorkspace((s) => s.settings.protocol)
+  const base = useWorkspace((s) => s.settings.systemPrompt)
+  const tools = useCodeCheck((s) => s.tools)
+  const checking = useCodeCheck((s) => s.checking)
+  const prompt = buildSystemPrompt(protocol, tools, base)
+  return (
+    <details className="border-b border-slate-200 px-3 py-1.5 text-xs">
+      <summary className="cursor-pointer font-semibold uppercase tracking-wide text-slate-500">
+        System prompt <span className="font-normal normal-case text-slate-400">({protocol} · {tools.length} tools{checking ? ' · checking…' : ''})</span>
+      </summary>
+      <label className="mt-1 flex flex-col gap-1 text-slate-600">
+        Your text (placed before the generated tool instructions)
+        <textarea
+          data-testid="system-prompt-input"
+          rows={2}
+          value={base}
+          onChange={(e) => useWorkspace.getState().setSettings({ systemPrompt: e.target.value })}
+          className="rounded border border-slate-300 px-2 py-1 font-sans text-sm text-slate-900"
+        />
+      </label>
+      <pre data-testid="system-prompt" className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded border border-slate-200 bg-slate-50 p-2 font-mono text-[11px] text-slate-700">
+        {prompt || '(empty)'}
+      </pre>
+    </details>
+  )
+}
+
 /** The user's input message and the two source files, tools.ts above model.ts. */
 export function EditorPanel() {
   const tools = useWorkspace((s) => s.tools)
@@ -54,6 +85,7 @@ export function EditorPanel() {
           className="resize-y rounded border border-slate-300 px-2 py-1 font-sans text-sm font-normal normal-case tracking-normal text-slate-900"
         />
       </label>
+      <SystemPromptPreview />
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
           Can&apos;t run: {p.message}
