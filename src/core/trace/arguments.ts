@@ -1,0 +1,54 @@
+/**
+ * Reading a native tool call's `arguments` string. OpenAI sends arguments as a JSON-encoded
+ * string that the model wrote token by token, so it can be empty, invalid, not an object,
+ * or a JSON string that itself holds JSON (double-encoded). Import never fails on any of
+ * these; the anomaly checks report them.
+ */
+import type { JsonValue } from '../messages'
+
+/** Outcome of reading one `arguments` string. */
+export interface ArgumentsReading {
+  /** The arguments object; `{}` when the text held no usable object. */
+  arguments: Record<string, JsonValue>
+  /** Why the text could not be used, phrased as a sentence fragment (`not valid JSON (…)`). Absent when usable. */
+  problem?: string
+  /** True when the text was a JSON string holding a JSON object (the object is returned). */
+  doubleEncoded?: boolean
+}
+
+/**
+ * Parse a tool call's `arguments` text. Pure; never throws.
+ * An empty or all-whitespace string counts as `{}` without a problem: providers send `""`
+ * for calls to tools that take no arguments.
+ */
+export function readArguments(text: string): ArgumentsReading {
+  if (text.trim() === '') return { arguments: {} }
+  let parsed: JsonValue
+  try {
+    parsed = JSON.parse(text) as JsonValue
+  } catch (error) {
+    return { arguments: {}, problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }
+  }
+  if (isJsonObject(parsed)) return { arguments: parsed }
+  if (typeof parsed === 'string') {
+    try {
+      const inner = JSON.parse(parsed) as JsonValue
+      if (isJsonObject(inner)) return { arguments: inner, doubleEncoded: true }
+    } catch {
+      // Not double-encoded after all: fall through to "not an object".
+    }
+  }
+  return { arguments: {}, problem: `not a JSON object (got ${describeJson(parsed)})` }
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A short name for a JSON value's kind, for error messages: `array`, `null`, `string`, … */
+export function describeJson(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}

@@ -1,0 +1,161 @@
+/**
+ * Converting OpenAI Chat Completions data (messages, `tools`) into canonical types.
+ * Source of the formats: the Chat Completions API reference (request `messages` and
+ * `tools`, response `choices[].message`); the Responses API and Anthropic tool shapes are
+ * accepted for tool definitions because people paste whichever they have.
+ *
+ * Pure. Problems are thrown as `BadField` (path + problem) and turned into an error value
+ * by the public entry points, which never throw.
+ */
+import type { AssistantMessage, JsonValue, Message, ToolCall } from '../messages'
+import type { JsonSchema, ToolSpec } from '../tools/types'
+import { describeJson, isJsonObject, readArguments } from './arguments'
+
+/** A field that could not be read: where it is (`[3].traj[5].role`) and what is wrong with it. */
+export class BadField extends Error {
+  constructor(
+    /** JSON path of the field, e.g. `[3].traj[5].tool_calls[0].function.name`; `''` for the root. */
+    readonly path: string,
+    /** What is wrong, e.g. `expected a string, got number`. */
+    readonly problem: string,
+  ) {
+    super(`${path === '' ? 'the file' : path}: ${problem}`)
+    this.name = 'BadField'
+  }
+}
+
+/** Appends a key or index to a JSON path: `child('[3]', 'traj')` → `[3].traj`. */
+export function child(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`
+}
+
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const
+
+/**
+ * Convert an OpenAI messages array (found at `path`) into canonical messages.
+ * `developer` messages become `system`; content given as parts is joined; tool messages
+ * without a `name` take the name of the call they answer.
+ *
+ * @throws BadField for a field that is missing or of the wrong type.
+ */
+export function toCanonicalMessages(value: unknown, path: string): Message[] {
+  if (!Array.isArray(value)) throw new BadField(path, `expected an array of messages, got ${describeJson(value)}`)
+  const messages = value.map((item, index) => toCanonicalMessage(item, child(path, index), index))
+  fillToolNames(messages)
+  return messages
+}
+
+function toCanonicalMessage(value: unknown, path: string, index: number): Message {
+  if (!isJsonObject(value)) throw new BadField(path, `expected a message object, got ${describeJson(value)}`)
+  const role = value['role']
+  if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+    const got = role === undefined ? 'no "role"' : `role ${JSON.stringify(role)}`
+    throw new BadField(child(path, 'role'), `expected one of ${ROLES.map((name) => `"${name}"`).join(', ')}, got ${got}`)
+  }
+  const content = readContent(value['content'], child(path, 'content'))
+  switch (role) {
+    case 'system':
+    case 'developer':
+      return { role: 'system', content: content ?? '' }
+    case 'user':
+      return { role: 'user', content: content ?? '' }
+    case 'tool': {
+      const id = value['tool_call_id']
+      if (typeof id !== 'string') throw new BadField(child(path, 'tool_call_id'), `a tool message needs a string "tool_call_id", got ${describeJson(id)}`)
+      const name = value['name']
+      return { role: 'tool', tool_call_id: id, name: typeof name === 'string' ? name : '', content: content ?? '' }
+    }
+    default: {
+      const message: AssistantMessage = { role: 'assistant', content }
+      const calls = readToolCalls(value['tool_calls'], child(path, 'tool_calls'), index)
+      if (calls.length > 0) message.tool_calls = calls
+      return message
+    }
+  }
+}
+
+/** Content is a string, null/absent, or an array of parts (`{type:'text', text}` and others). */
+function readContent(value: unknown, path: string): string | null {
+  if (value === undefined || value === null) return null
+  if (typeof value === 'string') return value
+  if (!Array.isArray(value)) throw new BadField(path, `expected a string, null or an array of content parts, got ${describeJson(value)}`)
+  return value
+    .map((part, index) => {
+      if (typeof part === 'string') return part
+      if (!isJsonObject(part)) throw new BadField(child(path, index), `expected a content part object, got ${describeJson(part)}`)
+      const text = part['text']
+      if (typeof text === 'string') return text
+      // Images, audio and files cannot be shown as text; keep a marker so the turn is not silently empty.
+      return `[${typeof part['type'] === 'string' ? part['type'] : 'part'}]`
+    })
+    .join('')
+}
+
+function readToolCalls(value: unknown, path: string, messageIndex: number): ToolCall[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) throw new BadField(path, `expected an array of tool calls, got ${describeJson(value)}`)
+  return value.map((item, index) => {
+    const callPath = child(path, index)
+    if (!isJsonObject(item)) throw new BadField(callPath, `expected a tool call object, got ${describeJson(item)}`)
+    const fn = item['function']
+    if (!isJsonObject(fn)) throw new BadField(child(callPath, 'function'), `expected an object with "name" and "arguments", got ${describeJson(fn)}`)
+    const name = fn['name']
+    if (typeof name !== 'string') throw new BadField(child(child(callPath, 'function'), 'name'), `expected a string, got ${describeJson(name)}`)
+    const id = item['id']
+    const call: ToolCall = {
+      // A missing id cannot be paired with a result anyway; a stable generated one keeps the call visible.
+      id: typeof id === 'string' ? id : `call_${messageIndex}_${index}`,
+      name,
+      arguments: {},
+    }
+    const args = fn['arguments']
+    if (typeof args === 'string') {
+      call.rawArguments = args
+      call.arguments = readArguments(args).arguments
+    } else if (isJsonObject(args)) {
+      // Some loggers store the decoded object; keep it, and a string form for the wire view.
+      call.arguments = args
+      call.rawArguments = JSON.stringify(args)
+    } else if (args !== undefined && args !== null) {
+      throw new BadField(child(child(callPath, 'function'), 'arguments'), `expected a JSON string, got ${describeJson(args)}`)
+    }
+    return call
+  })
+}
+
+/** Tool messages that carried no `name` take the name of the most recent call with their id. */
+function fillToolNames(messages: Message[]): void {
+  const names = new Map<string, string>()
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name)
+    if (message.role === 'tool' && message.name === '') message.name = names.get(message.tool_call_id) ?? ''
+  }
+}
+
+/**
+ * Convert tool definitions (found at `path`) into ToolSpecs. Accepts the Chat Completions
+ * shape `{type:'function', function:{name, description, parameters}}`, the Responses API
+ * shape `{type:'function', name, parameters}`, Anthropic's `{name, input_schema}` and
+ * Toolstep's own `{name, inputSchema}`. A missing schema means "no arguments".
+ *
+ * @throws BadField for a definition without a name or with a schema that is not an object.
+ */
+export function toToolSpecs(value: unknown, path: string): ToolSpec[] {
+  if (!Array.isArray(value)) throw new BadField(path, `expected an array of tool definitions, got ${describeJson(value)}`)
+  return value.map((item, index) => {
+    const itemPath = child(path, index)
+    if (!isJsonObject(item)) throw new BadField(itemPath, `expected a tool definition object, got ${describeJson(item)}`)
+    const nested = item['function']
+    const definition = isJsonObject(nested) ? nested : item
+    const definitionPath = isJsonObject(nested) ? child(itemPath, 'function') : itemPath
+    const name = definition['name']
+    if (typeof name !== 'string' || name === '') throw new BadField(child(definitionPath, 'name'), `expected a tool name, got ${describeJson(name)}`)
+    const description = definition['description']
+    const schemaKey = ['parameters', 'input_schema', 'inputSchema'].find((key) => definition[key] !== undefined)
+    const schema: JsonValue = schemaKey === undefined ? { type: 'object', properties: {} } : (definition[schemaKey] ?? null)
+    if (!isJsonObject(schema)) throw new BadField(child(definitionPath, schemaKey ?? 'parameters'), `expected a JSON Schema object, got ${describeJson(schema)}`)
+    const spec: ToolSpec = { name, description: typeof description === 'string' ? description : '', inputSchema: schema as JsonSchema }
+    return spec
+  })
+}
