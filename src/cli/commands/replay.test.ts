@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { CliIO } from '../io'
+import { replayCommand } from './replay'
+
+const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))
+
+/** A CliIO over an in-memory file system that records what was written. */
+function fakeIO(files: Record<string, string> = {}, stdin = '') {
+  const out: string[] = []
+  const err: string[] = []
+  const io: CliIO = {
+    stdout: (text) => void out.push(text),
+    stderr: (text) => void err.push(text),
+    readStdin: () => Promise.resolve(stdin),
+    readFile: (path) => {
+      if (Object.hasOwn(files, path)) return Promise.resolve(files[path]!)
+      if (path.startsWith('/')) return Promise.resolve(readFileSync(path, 'utf8'))
+      return Promise.reject(new Error(`ENOENT: no such file or directory, open '${path}'`))
+    },
+  }
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') }
+}
+
+const small = JSON.stringify([
+  { role: 'user', content: 'Weather in Paris?' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_weather', arguments: '{"town":"Paris"}' } }] },
+  { role: 'tool', tool_call_id: 'a', name: 'get_weather', content: 'sunny' },
+  { role: 'tool', tool_call_id: 'zzz', name: 'get_weather', content: 'stray' },
+  { role: 'assistant', content: 'Sunny.' },
+])
+const tools = JSON.stringify([{ type: 'function', function: { name: 'get_weather', description: '', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }])
+
+describe('toolstep replay', () => {
+  it('prints the tau-bench summary as JSON with the contract numbers', async () => {
+    const fake = fakeIO()
+    expect(await replayCommand([fixturePath('tau-bench-gpt-4o-airline.json'), '--summary', '--json'], fake.io)).toBe(0)
+    const summary = JSON.parse(fake.stdout()) as { conversations: number; messages: number; toolCalls: number; toolResults: number; anomalies: { conversation: number; message: number; code: string; detail: string }[] }
+    expect(Object.keys(summary)).toEqual(['conversations', 'messages', 'toolCalls', 'toolResults', 'anomalies'])
+    expect([summary.conversations, summary.messages, summary.toolCalls, summary.toolResults]).toEqual([200, 5308, 1164, 1164])
+    expect(summary.anomalies.filter((anomaly) => anomaly.code === 'duplicate_tool_call_id')).toHaveLength(71)
+    expect(new Set(summary.anomalies.map((anomaly) => anomaly.conversation)).size).toBe(49)
+    expect(Object.keys(summary.anomalies[0]!)).toEqual(['conversation', 'message', 'code', 'detail'])
+    expect(fake.stderr()).toBe('')
+  })
+
+  it('checks calls against a tools file', async () => {
+    const fake = fakeIO({ 'log.json': small, 'tools.json': tools })
+    expect(await replayCommand(['log.json', '--tools', 'tools.json', '--summary', '--json'], fake.io)).toBe(0)
+    expect(JSON.parse(fake.stdout())).toEqual({
+      conversations: 1,
+      messages: 5,
+      toolCalls: 1,
+      toolResults: 2,
+      anomalies: [
+        { conversation: 0, message: 1, code: 'schema_violation', detail: 'get_weather: "city" is required' },
+        { conversation: 0, message: 3, code: 'orphan_tool_result', detail: 'no earlier call has tool_call_id "zzz"' },
+      ],
+    })
+  })
+
+  it('prints a readable summary', async () => {
+    const fake = fakeIO({ 'log.json': small })
+    expect(await replayCommand(['log.json', '--summary'], fake.io)).toBe(0)
+    expect(fake.stdout()).toBe(
+      [
+        'openai-messages: 1 conversation, 5 messages, 1 tool call, 2 tool results',
+        '1 anomaly in 1 conversation:',
+        '  orphan_tool_result         1',
+        '',
+        'conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('reads stdin and prints each conversation’s phases, with anomalies under their event', async () => {
+    const fake = fakeIO({}, small)
+    expect(await replayCommand(['-'], fake.io)).toBe(0)
+    const lines = fake.stdout().split('\n')
+    expect(lines[0]).toBe('# conversation 0 · conversation 0 · 5 messages')
+    expect(lines.some((line) => /^\s+\d+\s+execute\s+Execute · get_weather/.test(line))).toBe(true)
+    expect(lines).toContain('                ! orphan_tool_result: no earlier call has tool_call_id "zzz"')
+    expect(lines.some((line) => /stop\s+Stop — final_answer/.test(line))).toBe(true)
+  })
+
+  it('prints events as JSON, optionally for one conversation', async () => {
+    const fake = fakeIO()
+    expect(await replayCommand([fixturePath('tau-bench-gpt-4o-airline.json'), '--json', '--conversation', 'task-0-trial-0'], fake.io)).toBe(0)
+    const out = JSON.parse(fake.stdout()) as { format: string; conversations: { id: string; label: string; events: { type: string; seq: number }[] }[] }
+    expect(out.format).toBe('openai-conversations')
+    expect(out.conversations.map((conversation) => conversation.id)).toEqual(['task-0-trial-0'])
+    expect(out.conversations[0]!.events[0]).toMatchObject({ type: 'session.started', seq: 0 })
+    expect(out.conversations[0]!.events.at(-1)).toMatchObject({ type: 'loop.stopped' })
+  })
+
+  it('keeps log-wide conversation indexes when one conversation is summarised', async () => {
+    const fake = fakeIO()
+    expect(await replayCommand([fixturePath('tau-bench-gpt-4o-airline.json'), '--summary', '--json', '--conversation', '3'], fake.io)).toBe(0)
+    const summary = JSON.parse(fake.stdout()) as { conversations: number; anomalies: { conversation: number }[] }
+    expect(summary.conversations).toBe(1)
+    expect(summary.anomalies.length).toBeGreaterThan(0)
+    expect(summary.anomalies.every((anomaly) => anomaly.conversation === 3)).toBe(true)
+  })
+
+  it('replays a Toolstep session file as recorded', async () => {
+    const session = {
+      format: 'toolstep.session',
+      version: 1,
+      workspace: null,
+      events: [
+        { type: 'session.started', seq: 0, at: 0, source: 'live', protocol: 'json', tools: [], messages: [{ role: 'user', content: 'hi' }], maxSteps: 8 },
+        { type: 'model.responded', seq: 1, at: 1, step: 0, raw: 'Hello!', durationMs: 3 },
+        { type: 'parse.completed', seq: 2, at: 2, protocol: 'json', calls: [], text: 'Hello!', repairs: [], errors: [] },
+        { type: 'backfill.completed', seq: 3, at: 3, messages: [{ role: 'assistant', content: 'Hello!' }] },
+        { type: 'loop.stopped', seq: 4, at: 4, reason: 'final_answer' },
+      ],
+    }
+    const fake = fakeIO({ 'session.json': JSON.stringify(session) })
+    expect(await replayCommand(['session.json', '--summary', '--json'], fake.io)).toBe(0)
+    expect(JSON.parse(fake.stdout())).toEqual({ conversations: 1, messages: 2, toolCalls: 0, toolResults: 0, anomalies: [] })
+    const events = fakeIO({ 'session.json': JSON.stringify(session) })
+    expect(await replayCommand(['session.json', '--json'], events.io)).toBe(0)
+    expect((JSON.parse(events.stdout()) as { conversations: { events: unknown[] }[] }).conversations[0]!.events).toEqual(session.events)
+  })
+
+  it('exits 2 with a clear message on usage, read and import errors', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /missing LOG/],
+      [['a.json', 'b.json'], /expected one LOG file, got also "b.json"/],
+      [['a.json', '--frobnicate'], /unknown option "--frobnicate"/],
+      [['a.json', '--format', 'anthropic'], /--format takes one of auto, openai-messages, openai-conversations, toolstep-session \(got "anthropic"\)/],
+      [['missing.json'], /cannot read missing\.json: ENOENT/],
+      [['broken.json'], /broken\.json: Recognised an OpenAI Chat Completions messages array \(1 message\), but \[0\]\.role: /],
+      [['log.json', '--tools', 'bad-tools.json'], /bad-tools\.json: Not a usable tools file: \[0\]\.function\.name/],
+      [['log.json', '--conversation', '7'], /no conversation "7" \(the log has 1, indexed from 0\)/],
+      [['session.json'], /session\.json: Not a Toolstep session: /],
+    ]
+    for (const [argv, message] of cases) {
+      const fake = fakeIO({
+        'log.json': small,
+        'broken.json': '[{"role": "robot"}]',
+        'bad-tools.json': '[{"type": "function", "function": {}}]',
+        'session.json': '{"format": "toolstep.session", "version": 2}',
+      })
+      expect(await replayCommand(argv, fake.io), argv.join(' ')).toBe(2)
+      expect(fake.stderr(), argv.join(' ')).toMatch(message)
+      expect(fake.stdout()).toBe('')
+    }
+  })
+
+  it('prints help', async () => {
+    const fake = fakeIO()
+    expect(await replayCommand(['--help'], fake.io)).toBe(0)
+    expect(fake.stdout()).toMatch(/^Usage: toolstep replay LOG/)
+  })
+})

@@ -1,0 +1,248 @@
+/**
+ * `toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json] [--conversation ID]`
+ * — imports a logged session (OpenAI messages, a list of conversations, or a Toolstep session
+ * file), rebuilds the loop's phases and reports anomalies.
+ *
+ * Output: with `--summary --json`, exactly
+ * `{"conversations","messages","toolCalls","toolResults","anomalies":[{"conversation","message","code","detail"}]}`
+ * (0-based indexes); with `--summary`, the same as readable text; otherwise each conversation's
+ * phases, one line per event (or `{"format","conversations":[{"id","label","events"}]}` with `--json`).
+ * Exit 0 on success (anomalies do not fail the command), 2 on usage, read or import errors.
+ */
+import { readSession } from '../../core/files/session-file'
+import { describeEvent } from '../../core/loop/describe'
+import type { SessionEvent } from '../../core/loop/events'
+import type { Message } from '../../core/messages'
+import type { ToolSpec } from '../../core/tools/types'
+import {
+  importLog,
+  importOpenAITools,
+  LOG_FORMATS,
+  replayEvents,
+  summarize,
+  type LogFormat,
+  type ReplaySummary,
+} from '../../core/trace/index'
+import type { CliIO } from '../io'
+
+const HELP = `Usage: toolstep replay LOG [--format auto|${LOG_FORMATS.join('|')}] [--tools TOOLS.json] [--summary] [--json]
+
+Replays a logged tool-use session and reports anomalies (reused or unanswered tool_call_ids,
+orphan tool results, arguments that are not JSON; with tools, unknown tools and schema breaks).
+  LOG                 the log file, or - for standard input
+  --format F          force the log format instead of detecting it
+  --tools FILE        tool definitions in OpenAI "tools" format, to check calls against
+  --summary           print totals and the anomaly list instead of each conversation's phases
+  --json              machine-readable output
+  --conversation C    only this conversation (0-based index or id)
+Exit status: 0 on success, 2 on usage or import errors.
+`
+
+interface ReplayArgs {
+  log: string
+  format: 'auto' | LogFormat
+  tools?: string
+  summary: boolean
+  json: boolean
+  conversation?: string
+}
+
+/** A conversation ready to print: its events come from the log itself or are rebuilt from its messages. */
+interface Replayed {
+  id: string
+  label: string
+  messages: Message[]
+  tools?: ToolSpec[]
+  events: () => SessionEvent[]
+}
+
+/** Runs `toolstep replay`; resolves with the exit code. Writes only through `io`. */
+export async function replayCommand(argv: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(argv)
+  if ('help' in parsed) {
+    io.stdout(HELP)
+    return 0
+  }
+  if ('error' in parsed) {
+    io.stderr(`toolstep replay: ${parsed.error}\n\n${HELP}`)
+    return 2
+  }
+  const args = parsed
+
+  const text = await read(io, args.log)
+  if (!text.ok) {
+    io.stderr(`toolstep replay: cannot read ${args.log}: ${text.error}\n`)
+    return 2
+  }
+  let tools: ToolSpec[] | undefined
+  if (args.tools !== undefined) {
+    const toolsText = await read(io, args.tools)
+    if (!toolsText.ok) {
+      io.stderr(`toolstep replay: cannot read ${args.tools}: ${toolsText.error}\n`)
+      return 2
+    }
+    const imported = importOpenAITools(toolsText.value)
+    if (!imported.ok) {
+      io.stderr(`toolstep replay: ${args.tools}: ${imported.error}\n`)
+      return 2
+    }
+    tools = imported.tools
+  }
+
+  const log = importLog(text.value, { format: args.format })
+  if (!log.ok) {
+    io.stderr(`toolstep replay: ${args.log}: ${log.error}\n`)
+    return 2
+  }
+  let conversations: Replayed[]
+  if (log.format === 'toolstep-session') {
+    const session = readSession(log.session)
+    if (!session.ok) {
+      io.stderr(`toolstep replay: ${args.log}: ${session.error}\n`)
+      return 2
+    }
+    // A session already is a log of phases: print it as recorded, and check its messages.
+    const events = session.value.events
+    const started = events.find((event) => event.type === 'session.started')
+    conversations = [
+      {
+        id: '0',
+        label: 'session',
+        messages: messagesOf(events),
+        ...(started?.type === 'session.started' && started.tools.length > 0 ? { tools: started.tools } : {}),
+        events: () => events,
+      },
+    ]
+  } else {
+    conversations = log.conversations.map((conversation) => ({
+      id: conversation.id,
+      label: conversation.label,
+      messages: conversation.messages,
+      ...(conversation.tools ? { tools: conversation.tools } : {}),
+      events: () => replayEvents(conversation, tools ? { tools } : {}),
+    }))
+  }
+
+  let indexes = conversations.map((_, index) => index)
+  if (args.conversation !== undefined) {
+    const wanted = args.conversation
+    const found = conversations.findIndex((conversation, index) => conversation.id === wanted || String(index) === wanted)
+    if (found < 0) {
+      io.stderr(`toolstep replay: no conversation "${wanted}" (the log has ${conversations.length}, indexed from 0).\n`)
+      return 2
+    }
+    indexes = [found]
+  }
+
+  if (args.summary) {
+    const chosen = indexes.map((index) => conversations[index]!)
+    const summary = summarize(chosen, tools)
+    // Anomalies point at the conversation's index in the whole log, even when one was chosen.
+    const located: ReplaySummary = { ...summary, anomalies: summary.anomalies.map((anomaly) => ({ ...anomaly, conversation: indexes[anomaly.conversation] ?? anomaly.conversation })) }
+    io.stdout(args.json ? `${JSON.stringify(located)}\n` : formatSummary(log.format, located, conversations))
+    return 0
+  }
+  if (args.json) {
+    const out = { format: log.format, conversations: indexes.map((index) => ({ id: conversations[index]!.id, label: conversations[index]!.label, events: conversations[index]!.events() })) }
+    io.stdout(`${JSON.stringify(out)}\n`)
+    return 0
+  }
+  for (const index of indexes) io.stdout(formatConversation(index, conversations[index]!))
+  return 0
+}
+
+function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { help: true } {
+  let log: string | undefined
+  let format: ReplayArgs['format'] = 'auto'
+  let tools: string | undefined
+  let conversation: string | undefined
+  let summary = false
+  let json = false
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const value = (): string | undefined => inline ?? argv[++index]
+    switch (flag) {
+      case '--help':
+      case '-h':
+        return { help: true }
+      case '--summary':
+        summary = true
+        break
+      case '--json':
+        json = true
+        break
+      case '--format': {
+        const chosen = value()
+        if (chosen !== 'auto' && !(LOG_FORMATS as readonly (string | undefined)[]).includes(chosen)) {
+          return { error: `--format takes one of auto, ${LOG_FORMATS.join(', ')}${chosen === undefined ? '' : ` (got "${chosen}")`}.` }
+        }
+        format = chosen as ReplayArgs['format']
+        break
+      }
+      case '--tools':
+        tools = value()
+        if (tools === undefined) return { error: '--tools takes a file name.' }
+        break
+      case '--conversation':
+        conversation = value()
+        if (conversation === undefined) return { error: '--conversation takes an index or an id.' }
+        break
+      default:
+        if (arg.startsWith('-') && arg !== '-') return { error: `unknown option "${arg}".` }
+        if (log !== undefined) return { error: `expected one LOG file, got also "${arg}".` }
+        log = arg
+    }
+  }
+  if (log === undefined) return { error: 'missing LOG (a file name, or - for standard input).' }
+  return { log, format, summary, json, ...(tools !== undefined ? { tools } : {}), ...(conversation !== undefined ? { conversation } : {}) }
+}
+
+async function read(io: CliIO, path: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+  try {
+    return { ok: true, value: path === '-' ? await io.readStdin() : await io.readFile(path) }
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The conversation a recorded session holds: its leading messages, then everything backfilled. */
+function messagesOf(events: readonly SessionEvent[]): Message[] {
+  return events.flatMap((event) => (event.type === 'session.started' || event.type === 'backfill.completed' ? event.messages : []))
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+function formatSummary(format: LogFormat, summary: ReplaySummary, conversations: readonly Replayed[]): string {
+  const lines = [
+    `${format}: ${plural(summary.conversations, 'conversation')}, ${plural(summary.messages, 'message')}, ${plural(summary.toolCalls, 'tool call')}, ${plural(summary.toolResults, 'tool result')}`,
+  ]
+  if (summary.anomalies.length === 0) {
+    lines.push('No anomalies.')
+    return `${lines.join('\n')}\n`
+  }
+  const affected = new Set(summary.anomalies.map((anomaly) => anomaly.conversation)).size
+  const count = summary.anomalies.length
+  lines.push(`${count} ${count === 1 ? 'anomaly' : 'anomalies'} in ${plural(affected, 'conversation')}:`)
+  const byCode = new Map<string, number>()
+  for (const anomaly of summary.anomalies) byCode.set(anomaly.code, (byCode.get(anomaly.code) ?? 0) + 1)
+  for (const [code, count] of byCode) lines.push(`  ${code.padEnd(26)} ${count}`)
+  lines.push('')
+  for (const anomaly of summary.anomalies) {
+    const conversation = conversations[anomaly.conversation]
+    lines.push(`conversation ${anomaly.conversation} (${conversation?.label ?? '?'}), message ${anomaly.message}: ${anomaly.code}: ${anomaly.detail}`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function formatConversation(index: number, conversation: Replayed): string {
+  const lines = [`# conversation ${index} · ${conversation.label} · ${plural(conversation.messages.length, 'message')}`]
+  for (const event of conversation.events()) {
+    const summary = describeEvent(event)
+    lines.push(`${String(event.seq).padStart(4)}  ${summary.phase.padEnd(8)} ${summary.title} — ${summary.detail}`)
+    for (const flag of event.anomalies ?? []) lines.push(`${' '.repeat(16)}! ${flag.code}: ${flag.detail}`)
+  }
+  return `${lines.join('\n')}\n\n`
+}
