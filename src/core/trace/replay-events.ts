@@ -92,7 +92,8 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
       at: 0,
       protocol: REPLAY_PROTOCOL,
       calls: calls.map((call, index) => ({ ...call, spans: wire.spans[index] ?? { call: { start: 0, end: 0 } } })),
-      text: assistant.content ?? '',
+      // Trimmed like the openai protocol's parse, so a replayed turn and a live one fold alike.
+      text: (assistant.content ?? '').trim(),
       repairs: calls.flatMap((call, index) =>
         readings[index]?.doubleEncoded
           ? [{ code: 'double_encoded', message: `decoded the arguments of ${call.name} twice: they were a JSON string holding JSON`, span: wire.spans[index]?.arguments }]
