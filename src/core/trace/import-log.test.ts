@@ -145,6 +145,39 @@ describe('importLog: broken files', () => {
   })
 })
 
+describe('importLog: never throws', () => {
+  const odd = [
+    'null',
+    '"text"',
+    '[null]',
+    '[[1]]',
+    '\uFEFF[]',
+    '[{"role":"assistant","tool_calls":[null]}]',
+    '[{"role":"assistant","tool_calls":{"id":"a"}}]',
+    '[{"role":"assistant","tool_calls":[{"function":{"name":"x","arguments":5}}]}]',
+    '{"messages":[{"role":"tool","tool_call_id":1}]}',
+    '[{"traj":[{"role":"user","content":{"a":1}}]}]',
+    '[{"__proto__":{"polluted":true},"messages":[]}]',
+    '{"messages":[],"tools":"nope"}',
+    '[{"messages":[{"role":"user","content":[1]}]}]',
+    '['.repeat(100000),
+  ]
+  it.each(odd)('returns a result for %#', (text) => {
+    for (const format of ['auto', 'openai-messages', 'openai-conversations', 'toolstep-session'] as const) {
+      const result = importLog(text, { format })
+      expect(typeof result.ok).toBe('boolean')
+      if (!result.ok) expect(result.error.length).toBeGreaterThan(0)
+    }
+    expect(typeof importOpenAITools(text).ok).toBe('boolean')
+  })
+
+  it('keeps a "__proto__" field as data', () => {
+    const result = imported('[{"__proto__":null,"task_id":1,"messages":[]}]')
+    expect(Object.getPrototypeOf(result.conversations[0]!.meta)).toBe(Object.prototype)
+    expect(Object.hasOwn(result.conversations[0]!.meta, '__proto__')).toBe(true)
+  })
+})
+
 describe('importOpenAITools', () => {
   it('reads the 14 tau-bench airline tools', () => {
     const result = importOpenAITools(fixture('tau-bench-airline-tools.json'))

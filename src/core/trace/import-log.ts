@@ -191,11 +191,10 @@ function readConversation(value: JsonValue, path: string, index: number): Import
 }
 
 function scalars(record: Record<string, JsonValue>): ImportedConversation['meta'] {
-  const meta: ImportedConversation['meta'] = {}
-  for (const [key, value] of Object.entries(record)) {
-    if (value === null || typeof value !== 'object') meta[key] = value
-  }
-  return meta
+  // fromEntries defines own properties, so a logged "__proto__" key stays a plain field.
+  return Object.fromEntries(
+    Object.entries(record).filter((entry): entry is [string, string | number | boolean | null] => entry[1] === null || typeof entry[1] !== 'object'),
+  )
 }
 
 /** Id and label from the record's own id, or τ-bench's `task_id` / `trial` / `reward`. */
