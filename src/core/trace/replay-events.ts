@@ -59,8 +59,8 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     return found.length > 0 ? { anomalies: found } : {}
   }
 
-  const turnStarts = messages.flatMap((message, index) => (message.role === 'assistant' ? [index] : []))
-  const firstTurn = turnStarts[0] ?? messages.length
+  const turns = messages.flatMap((message, index) => (message.role === 'assistant' ? [{ start: index, assistant: message }] : []))
+  const firstTurn = turns[0]?.start ?? messages.length
   const events: SessionEvent[] = []
   let seq = 0
 
@@ -73,13 +73,12 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     protocol: REPLAY_PROTOCOL,
     tools: [...(tools ?? [])],
     messages: [...leading],
-    maxSteps: Math.max(1, turnStarts.length),
+    maxSteps: Math.max(1, turns.length),
     ...mergeFlags(leading.map((_, index) => flagsAt(index))),
   })
 
-  turnStarts.forEach((start, step) => {
-    const assistant = messages[start] as AssistantMessage
-    const end = turnStarts[step + 1] ?? messages.length
+  turns.forEach(({ start, assistant }, step) => {
+    const end = turns[step + 1]?.start ?? messages.length
     const calls = assistant.tool_calls ?? []
     const wire = toWire(assistant)
     const validating = tools !== undefined && tools.length > 0 && calls.length > 0
@@ -141,7 +140,7 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     })
   })
 
-  const last = turnStarts.length > 0 ? (messages[turnStarts[turnStarts.length - 1] ?? 0] as AssistantMessage) : undefined
+  const last = turns[turns.length - 1]?.assistant
   const lastCalls = last?.tool_calls ?? []
   if (last && lastCalls.length === 0) {
     events.push({ type: 'loop.stopped', seq: seq++, at: 0, reason: 'final_answer' })
