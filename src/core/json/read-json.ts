@@ -1,0 +1,599 @@
+/**
+ * A lenient JSON reader for model output.
+ *
+ * Models write JSON that `JSON.parse` rejects in a handful of recurring ways (Python reprs,
+ * trailing commas, raw newlines in strings, output cut off before the closers). This reader
+ * accepts those, names every leniency it applied as a {@link JsonRepair}, and reports where
+ * each value sits in the input so callers can highlight it. It is pure, never throws, and runs
+ * in one forward pass over the input (an explicit stack instead of recursion, so deep nesting
+ * cannot overflow the call stack).
+ */
+import type { JsonValue } from '../messages'
+import type { Span } from '../protocols/types'
+
+/** Names of the leniencies the reader applies. */
+export type JsonRepairCode =
+  | 'single_quotes'
+  | 'python_literal'
+  | 'trailing_comma'
+  | 'unquoted_key'
+  | 'unescaped_newline'
+  | 'control_character'
+  | 'invalid_escape'
+  | 'missing_comma'
+  | 'missing_closer'
+
+/** A leniency that was applied, with the range of input it applied to (UTF-16 offsets). */
+export interface JsonRepair {
+  code: JsonRepairCode
+  /** Human-readable explanation. */
+  message: string
+  span: Span
+}
+
+/**
+ * Why reading failed.
+ * - `truncated`: the input ended before the value was complete (inside a string, after a key,
+ *   after a comma, in a number). Never repaired: a shortened value would change meaning.
+ * - `invalid_json`: a character that cannot continue the value.
+ * - `too_deep`: nesting beyond {@link JsonReadOptions.maxDepth}.
+ */
+export interface JsonReadError {
+  code: 'truncated' | 'invalid_json' | 'too_deep'
+  /** Says which character was wrong and what was expected; fit to send back to a model. */
+  message: string
+  /** Offset (UTF-16) where the problem was detected; `text.length` when the input ended. */
+  offset: number
+}
+
+/** Where one value sits in the input, and (down to the requested depth) where its children sit. */
+export interface JsonSpanNode {
+  /** The whole value: quotes, brackets and braces included. */
+  span: Span
+  /** For objects within the span depth: members in input order (a repeated key appears twice). */
+  members?: JsonMemberSpan[]
+  /** For arrays within the span depth: one node per item. */
+  items?: JsonSpanNode[]
+}
+
+/** Spans of one object member. */
+export interface JsonMemberSpan {
+  /** The decoded key. */
+  key: string
+  /** The key as written, quotes included. */
+  keySpan: Span
+  value: JsonSpanNode
+}
+
+/** Options of {@link readJson}. */
+export interface JsonReadOptions {
+  /**
+   * How many container levels record the spans of their children: 0 records only the root's
+   * span, 1 also its members or items, and so on. Default 0.
+   */
+  spanDepth?: number
+  /** Deepest nesting accepted before failing with `too_deep`. Default 512. */
+  maxDepth?: number
+}
+
+/** A value was read. */
+export interface JsonReadSuccess {
+  ok: true
+  value: JsonValue
+  /** Offset of the value's first character (leading whitespace skipped). */
+  start: number
+  /** Offset just past the value (past any closers that had to be supplied: `text.length`). */
+  end: number
+  repairs: JsonRepair[]
+  spans: JsonSpanNode
+}
+
+/** No value could be read. */
+export interface JsonReadFailure {
+  ok: false
+  error: JsonReadError
+  /** Offset of the value's first character. */
+  start: number
+  /** Where reading stopped (equals `error.offset`). */
+  end: number
+  repairs: JsonRepair[]
+  /**
+   * For `truncated`: the value read so far, with open containers closed and a cut string kept
+   * as far as it went. Lets callers say which call was cut off; never to be used as a result.
+   */
+  partial?: JsonValue
+}
+
+/** Result of {@link readJson}. */
+export type JsonReadResult = JsonReadSuccess | JsonReadFailure
+
+type JsonObject = { [key: string]: JsonValue }
+
+interface ObjectFrame {
+  kind: 'object'
+  value: JsonObject
+  start: number
+  node: JsonSpanNode | undefined
+  /** Key whose value is being read. */
+  key: string
+  keySpan: Span
+}
+
+interface ArrayFrame {
+  kind: 'array'
+  value: JsonValue[]
+  start: number
+  node: JsonSpanNode | undefined
+}
+
+type Frame = ObjectFrame | ArrayFrame
+
+const QUOTE = 0x22
+const APOSTROPHE = 0x27
+const BACKSLASH = 0x5c
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const COMMA = 0x2c
+const COLON = 0x3a
+const MINUS = 0x2d
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0xfeff || code === 0xa0
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
+function isIdentifierStart(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x24
+}
+
+function isIdentifierPart(code: number): boolean {
+  return isIdentifierStart(code) || isDigit(code) || code === MINUS
+}
+
+/** Quotes a character for an error message, naming invisible ones. */
+export function describeChar(text: string, offset: number): string {
+  if (offset >= text.length) return 'the end of the input'
+  const code = text.codePointAt(offset) ?? 0
+  if (code === 0x0a) return 'a line break'
+  if (code === 0x09) return 'a tab'
+  if (code < 0x20) return `control character U+${code.toString(16).padStart(4, '0').toUpperCase()}`
+  return `'${String.fromCodePoint(code)}'`
+}
+
+/** A short, single-line excerpt of `text` from `start`, for messages. */
+export function excerpt(text: string, start: number, length = 24): string {
+  const slice = text.slice(start, start + length).replace(/\s+/g, ' ')
+  return start + length < text.length ? `${slice}…` : slice
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  "'": "'",
+}
+
+const LITERALS: Record<string, { value: JsonValue; python: boolean }> = {
+  true: { value: true, python: false },
+  false: { value: false, python: false },
+  null: { value: null, python: false },
+  True: { value: true, python: true },
+  False: { value: false, python: true },
+  None: { value: null, python: true },
+}
+
+class Failure {
+  constructor(
+    readonly code: JsonReadError['code'],
+    readonly message: string,
+    readonly offset: number,
+    /** A cut string's content so far, for the partial value. */
+    readonly cutString?: string,
+  ) {}
+}
+
+/**
+ * Reads one JSON value starting at `start` (leading whitespace is skipped) and stops right after
+ * it, so trailing prose is left to the caller.
+ *
+ * Accepted beyond JSON, each recorded as a repair: single-quoted strings, Python `True`/`False`/
+ * `None`, trailing commas, unquoted keys (`[A-Za-z_$][\w$-]*`), raw newlines and control
+ * characters in strings, unknown escapes (kept verbatim), a missing comma before a quoted key or
+ * an array item, and closers missing at the end of the input after a complete value.
+ *
+ * Not accepted: input ending inside a string, after a key, colon or comma, or inside a number
+ * that is not the root value (`truncated`); anything else that cannot continue the value
+ * (`invalid_json`). Pure; never throws; linear in the length read.
+ *
+ * @param text the whole input; offsets in the result are into this string (UTF-16 code units)
+ * @param start offset to read from
+ */
+export function readJson(text: string, start = 0, options: JsonReadOptions = {}): JsonReadResult {
+  const spanDepth = options.spanDepth ?? 0
+  const maxDepth = options.maxDepth ?? 512
+  const length = text.length
+  const repairs: JsonRepair[] = []
+  const stack: Frame[] = []
+  let pos = start
+  while (pos < length && isWhitespace(text.charCodeAt(pos))) pos++
+  const valueStart = pos
+
+  // One repair per code keeps a Python dict from producing a line per quote; the span is the first place.
+  const repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; message: string }>()
+  const repair = (code: JsonRepairCode, message: string, from: number, to: number): void => {
+    const seen = repeats.get(code)
+    if (seen) {
+      seen.count++
+      seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
+      return
+    }
+    const entry: JsonRepair = { code, message, span: { start: from, end: to } }
+    repeats.set(code, { repair: entry, count: 1, message })
+    repairs.push(entry)
+  }
+
+  const skipWhitespace = (): void => {
+    while (pos < length && isWhitespace(text.charCodeAt(pos))) pos++
+  }
+
+  /** Reads a string whose opening quote is at `pos`; leaves `pos` after the closing quote. */
+  const readString = (): string => {
+    const quoteAt = pos
+    const quote = text.charCodeAt(pos)
+    if (quote === APOSTROPHE) repair('single_quotes', 'Read single-quoted strings as JSON strings.', pos, pos)
+    let out = ''
+    let chunk = pos + 1
+    let i = pos + 1
+    let sawNewline = false
+    let sawControl = false
+    for (;;) {
+      if (i >= length) {
+        out += text.slice(chunk, i)
+        throw new Failure(
+          'truncated',
+          `The JSON ends inside the string that starts at offset ${quoteAt} (${excerpt(text, quoteAt)}): expected a closing ${quote === QUOTE ? '"' : "'"} before the end.`,
+          length,
+          out,
+        )
+      }
+      const code = text.charCodeAt(i)
+      if (code === quote) {
+        out += text.slice(chunk, i)
+        pos = i + 1
+        if (quote === APOSTROPHE) {
+          const first = repeats.get('single_quotes')?.repair
+          if (first && first.span.start === quoteAt) first.span.end = pos
+        }
+        return out
+      }
+      if (code === BACKSLASH) {
+        out += text.slice(chunk, i)
+        if (i + 1 >= length) {
+          throw new Failure(
+            'truncated',
+            `The JSON ends inside an escape sequence at offset ${i} in the string that starts at offset ${quoteAt}.`,
+            length,
+            out,
+          )
+        }
+        const escaped = text[i + 1] ?? ''
+        const simple = SIMPLE_ESCAPES[escaped]
+        if (simple !== undefined && (escaped !== "'" || quote === APOSTROPHE)) {
+          out += simple
+          i += 2
+        } else if (escaped === 'u') {
+          if (i + 6 > length) {
+            throw new Failure(
+              'truncated',
+              `The JSON ends inside the \\u escape at offset ${i}: expected four hex digits.`,
+              length,
+              out,
+            )
+          }
+          const hex = text.slice(i + 2, i + 6)
+          if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+            out += String.fromCharCode(parseInt(hex, 16))
+            i += 6
+          } else {
+            repair('invalid_escape', `Kept the invalid escape \\u${hex} verbatim.`, i, i + 2)
+            out += '\\u'
+            i += 2
+          }
+        } else {
+          // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
+          // character, so keep both rather than guess.
+          repair('invalid_escape', `Kept the unknown escape \\${escaped} verbatim.`, i, i + 2)
+          out += escaped === "'" ? "'" : `\\${escaped}`
+          i += 2
+        }
+        chunk = i
+        continue
+      }
+      if (code < 0x20) {
+        if (code === 0x0a || code === 0x0d) {
+          if (!sawNewline) repair('unescaped_newline', 'Kept a raw line break inside a string.', i, i + 1)
+          sawNewline = true
+        } else if (!sawControl) {
+          repair('control_character', 'Kept a raw control character inside a string.', i, i + 1)
+          sawControl = true
+        }
+      }
+      i++
+    }
+  }
+
+  /** Reads a number at `pos`. */
+  const readNumber = (): number => {
+    const numberStart = pos
+    let i = pos
+    if (text.charCodeAt(i) === MINUS) i++
+    const digitsStart = i
+    while (i < length && isDigit(text.charCodeAt(i))) i++
+    if (i === digitsStart) {
+      if (i >= length) throw new Failure('truncated', `The JSON ends after '-' at offset ${numberStart}: expected digits.`, length)
+      throw new Failure('invalid_json', `Expected a digit after '-' at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+    }
+    if (text.charCodeAt(i) === 0x2e) {
+      i++
+      const fractionStart = i
+      while (i < length && isDigit(text.charCodeAt(i))) i++
+      if (i === fractionStart) {
+        if (i >= length) throw new Failure('truncated', `The JSON ends inside the number at offset ${numberStart}: expected digits after '.'.`, length)
+        throw new Failure('invalid_json', `Expected a digit after '.' in the number at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+      }
+    }
+    const exponent = text.charCodeAt(i)
+    if (exponent === 0x65 || exponent === 0x45) {
+      i++
+      const sign = text.charCodeAt(i)
+      if (sign === 0x2b || sign === MINUS) i++
+      const exponentStart = i
+      while (i < length && isDigit(text.charCodeAt(i))) i++
+      if (i === exponentStart) {
+        if (i >= length) throw new Failure('truncated', `The JSON ends inside the exponent of the number at offset ${numberStart}.`, length)
+        throw new Failure('invalid_json', `Expected a digit in the exponent of the number at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+      }
+    }
+    pos = i
+    return Number(text.slice(numberStart, i))
+  }
+
+  /** Reads `true`/`false`/`null` or their Python spellings at `pos`. */
+  const readLiteral = (): JsonValue => {
+    const wordStart = pos
+    let i = pos
+    while (i < length && isIdentifierPart(text.charCodeAt(i))) i++
+    const word = text.slice(wordStart, i)
+    const literal = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined
+    if (literal) {
+      if (literal.python) repair('python_literal', `Read Python ${word} as ${String(literal.value)}.`, wordStart, i)
+      pos = i
+      return literal.value
+    }
+    if (i >= length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
+      throw new Failure('truncated', `The JSON ends inside '${word}' at offset ${wordStart}.`, length)
+    }
+    throw new Failure(
+      'invalid_json',
+      `Expected a value at offset ${wordStart}, found '${excerpt(word, 0, 20)}' (strings must be quoted).`,
+      wordStart,
+    )
+  }
+
+  /** Closes every open container at the end of input (the caller checked the last value was complete). */
+  const closeAllAtEnd = (): JsonValue => {
+    const closers = stack
+      .map((frame) => (frame.kind === 'object' ? '}' : ']'))
+      .reverse()
+      .join('')
+    repair('missing_closer', `Added the missing ${closers} at the end of the input.`, length, length)
+    let value: JsonValue = null
+    let node: JsonSpanNode | undefined
+    while (stack.length > 0) {
+      const frame = stack.pop() as Frame
+      value = frame.value
+      if (frame.node) frame.node.span.end = length
+      node = frame.node
+      const parent = stack[stack.length - 1]
+      if (parent) attach(parent, value, node, frame.start, length)
+    }
+    return value
+  }
+
+  const attach = (frame: Frame, value: JsonValue, node: JsonSpanNode | undefined, from: number, to: number): void => {
+    if (frame.kind === 'object') {
+      // A plain assignment to `__proto__` would replace the prototype instead of adding a key.
+      if (frame.key === '__proto__') {
+        Object.defineProperty(frame.value, frame.key, { value, enumerable: true, writable: true, configurable: true })
+      } else {
+        frame.value[frame.key] = value
+      }
+      frame.node?.members?.push({ key: frame.key, keySpan: frame.keySpan, value: node ?? { span: { start: from, end: to } } })
+    } else {
+      frame.value.push(value)
+      frame.node?.items?.push(node ?? { span: { start: from, end: to } })
+    }
+  }
+
+  /** The value read so far, for a truncated read. */
+  const partialValue = (failure: Failure): JsonValue | undefined => {
+    if (stack.length === 0) return failure.cutString
+    let value: JsonValue | undefined = failure.cutString
+    for (let index = stack.length - 1; index >= 0; index--) {
+      const frame = stack[index] as Frame
+      if (value !== undefined) {
+        if (frame.kind === 'object' && frame.key !== '') frame.value[frame.key] = value
+        else if (frame.kind === 'array') frame.value.push(value)
+      }
+      value = frame.value
+    }
+    return value
+  }
+
+  /** Reads an object key at `pos` (after whitespace) and the colon after it. */
+  const readKey = (frame: ObjectFrame): void => {
+    // Cleared first so a key cut off mid-string is not mistaken for the previous member's value.
+    frame.key = ''
+    const keyStart = pos
+    const code = text.charCodeAt(pos)
+    let key: string
+    if (code === QUOTE || code === APOSTROPHE) {
+      key = readString()
+    } else if (isIdentifierStart(code)) {
+      while (pos < length && isIdentifierPart(text.charCodeAt(pos))) pos++
+      key = text.slice(keyStart, pos)
+      repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, pos)
+    } else {
+      throw new Failure('invalid_json', `Expected a property name in double quotes at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+    }
+    const keyEnd = pos
+    skipWhitespace()
+    if (pos >= length) throw new Failure('truncated', `The JSON ends after the key "${key}": expected ':' and a value.`, length)
+    if (text.charCodeAt(pos) !== COLON) {
+      throw new Failure('invalid_json', `Expected ':' after the key "${key}" at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+    }
+    pos++
+    frame.key = key
+    frame.keySpan = { start: keyStart, end: keyEnd }
+  }
+
+  const run = (): JsonReadResult => {
+    if (pos >= length) throw new Failure('truncated', 'Expected a JSON value, found the end of the input.', length)
+    // Each turn of the outer loop reads one value at `pos`; containers push a frame and continue.
+    for (;;) {
+      skipWhitespace()
+      if (pos >= length) {
+        const frame = stack[stack.length - 1]
+        const where = frame?.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
+        throw new Failure('truncated', `The JSON ends where ${where} was expected.`, length)
+      }
+      const code = text.charCodeAt(pos)
+      const depth = stack.length
+      const from = pos
+      let value: JsonValue
+      let node: JsonSpanNode | undefined
+      let isNumber = false
+      if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        if (depth >= maxDepth) throw new Failure('too_deep', `Nesting deeper than ${maxDepth} levels at offset ${pos}.`, pos)
+        const containerNode: JsonSpanNode | undefined = depth <= spanDepth ? { span: { start: pos, end: pos } } : undefined
+        if (containerNode && depth < spanDepth) {
+          if (code === OPEN_BRACE) containerNode.members = []
+          else containerNode.items = []
+        }
+        pos++
+        skipWhitespace()
+        if (code === OPEN_BRACE) {
+          const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: pos, end: pos } }
+          stack.push(frame)
+          if (pos >= length) throw new Failure('truncated', `The JSON ends right after '{' at offset ${from}.`, length)
+          if (text.charCodeAt(pos) !== CLOSE_BRACE) {
+            readKey(frame)
+            continue
+          }
+        } else {
+          stack.push({ kind: 'array', value: [], start: from, node: containerNode })
+          if (pos >= length) throw new Failure('truncated', `The JSON ends right after '[' at offset ${from}.`, length)
+          if (text.charCodeAt(pos) !== CLOSE_BRACKET) continue
+        }
+        // An empty container: fall through to the closing logic below with nothing to attach.
+        pos++
+        const frame = stack.pop() as Frame
+        value = frame.value
+        node = frame.node
+        if (node) node.span.end = pos
+      } else if (code === QUOTE || code === APOSTROPHE) {
+        value = readString()
+      } else if (code === MINUS || isDigit(code)) {
+        value = readNumber()
+        isNumber = true
+      } else if (isIdentifierStart(code)) {
+        value = readLiteral()
+      } else {
+        throw new Failure('invalid_json', `Expected a JSON value at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+      }
+
+      // Attach the value, then close every container that ends here.
+      let valueFrom = from
+      for (;;) {
+        const frame = stack[stack.length - 1]
+        if (!frame) {
+          return { ok: true, value, start: valueStart, end: pos, repairs, spans: node ?? { span: { start: valueFrom, end: pos } } }
+        }
+        attach(frame, value, node, valueFrom, pos)
+        const valueEnd = pos
+        skipWhitespace()
+        if (pos >= length) {
+          if (isNumber && valueEnd === length) {
+            throw new Failure('truncated', `The JSON ends inside the number at offset ${valueFrom}: it may have been cut off.`, length)
+          }
+          const root = stack[0]?.node ?? { span: { start: valueStart, end: length } }
+          const closed = closeAllAtEnd()
+          return { ok: true, value: closed, start: valueStart, end: length, repairs, spans: root }
+        }
+        let next = text.charCodeAt(pos)
+        const closer = frame.kind === 'object' ? CLOSE_BRACE : CLOSE_BRACKET
+        if (next === COMMA) {
+          const commaAt = pos
+          pos++
+          skipWhitespace()
+          if (pos >= length) throw new Failure('truncated', `The JSON ends after ',' at offset ${commaAt}: expected another ${frame.kind === 'object' ? 'member' : 'item'}.`, length)
+          next = text.charCodeAt(pos)
+          if (next !== closer) {
+            if (frame.kind === 'object') readKey(frame)
+            break
+          }
+          repair('trailing_comma', `Ignored the trailing comma at offset ${commaAt}.`, commaAt, commaAt + 1)
+        } else if (next !== closer) {
+          const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || isDigit(next) || next === MINUS
+          if (startsItem) {
+            repair('missing_comma', `Supplied a missing ',' before offset ${pos}.`, pos, pos)
+            if (frame.kind === 'object') readKey(frame)
+            break
+          }
+          const expected = frame.kind === 'object' ? "',' or '}'" : "',' or ']'"
+          const after = frame.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
+          throw new Failure('invalid_json', `Expected ${expected} after ${after} at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+        }
+        pos++
+        stack.pop()
+        value = frame.value
+        node = frame.node
+        if (node) node.span.end = pos
+        valueFrom = frame.start
+        isNumber = false
+      }
+    }
+  }
+
+  try {
+    return run()
+  } catch (caught) {
+    if (!(caught instanceof Failure)) {
+      // Only a bug can get here; report it as a value so callers still never see an exception.
+      const message = caught instanceof Error ? caught.message : String(caught)
+      return { ok: false, error: { code: 'invalid_json', message: `Internal reader error: ${message}`, offset: pos }, start: valueStart, end: pos, repairs }
+    }
+    const failure: JsonReadFailure = {
+      ok: false,
+      error: { code: caught.code, message: caught.message, offset: caught.offset },
+      start: valueStart,
+      end: caught.offset,
+      repairs,
+    }
+    if (caught.code === 'truncated') {
+      const partial = partialValue(caught)
+      if (partial !== undefined) failure.partial = partial
+    }
+    return failure
+  }
+}
