@@ -1,0 +1,33 @@
+/**
+ * The raw-output fixtures and the protocol each `format` maps to, shared by the protocol tests
+ * and the CLI tests.
+ */
+import fixtures from '../__fixtures__/raw-outputs.json'
+import type { JsonValue } from '../messages'
+
+/** One case of `__fixtures__/raw-outputs.json`. */
+export interface FixtureCase {
+  id: string
+  format: string
+  raw: string
+  expected: { calls: { name: string; arguments: Record<string, JsonValue> }[]; text: string | null }
+  expect_error?: boolean
+  kind?: string
+  note?: string
+}
+
+/** Fixture `format` → protocol id. */
+export const FORMAT_PROTOCOLS: Readonly<Record<string, string>> = {
+  openai_native: 'openai',
+  json: 'json',
+  xml_tag: 'xml-tag',
+  hermes: 'xml-tag',
+}
+
+/** Every fixture case. */
+export const fixtureCases: readonly FixtureCase[] = fixtures as FixtureCase[]
+
+/** The protocol a case is written in, or undefined when no protocol covers it yet. */
+export function protocolOf(testCase: FixtureCase): string | undefined {
+  return Object.hasOwn(FORMAT_PROTOCOLS, testCase.format) ? FORMAT_PROTOCOLS[testCase.format] : undefined
+}

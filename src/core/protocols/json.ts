@@ -1,0 +1,124 @@
+/**
+ * `json`: a JSON tool-call object (or an array of them) somewhere in prose, as in the hand-written
+ * tool-use designs that ask the model to "answer with {"tool": …, "arguments": …}".
+ */
+import { findJsonValues, type JsonReadSuccess } from '../json'
+import type { JsonValue } from '../messages'
+import { isJsonObject, lowerFirst, readCallObject, type CallReading } from './shared/call-object'
+import { renderInstructions } from './shared/instructions'
+import { ParseBuilder } from './shared/parse-builder'
+import { fenceAround } from './shared/scan'
+import type { ParseResult, Protocol, Span } from './types'
+
+/** Options of {@link parseJsonCalls}. */
+export interface JsonCallsOptions {
+  /** Offset to start looking from (what comes before is left to the caller). */
+  from?: number
+  /** Report "prose around the call" as a repair. Default true. */
+  reportProse?: boolean
+}
+
+function readValue(builder: ParseBuilder, found: JsonReadSuccess): CallReading[] {
+  const { value, spans } = found
+  if (Array.isArray(value)) {
+    if (value.length === 0 || !value.every(isJsonObject)) return [{ kind: 'data' }]
+    const readings = value.map((item, index) => readCallObject(builder.raw, item, spans.items?.[index], 'prose'))
+    return readings.some((reading) => reading.kind !== 'data') ? readings : [{ kind: 'data' }]
+  }
+  return [readCallObject(builder.raw, value, spans, 'prose')]
+}
+
+function truncatedCallName(partial: JsonValue | undefined): string | undefined {
+  const candidates = Array.isArray(partial) ? partial : [partial]
+  for (const candidate of candidates) {
+    if (!isJsonObject(candidate)) continue
+    for (const key of ['tool', 'tool_name', 'name'] as const) {
+      const name = candidate[key]
+      if (typeof name === 'string') return name
+    }
+    const inner = candidate.function
+    if (isJsonObject(inner) && typeof inner.name === 'string') return inner.name
+    if (typeof inner === 'string') return inner
+  }
+  return undefined
+}
+
+/**
+ * Finds the tool-call objects in `builder.view` and records them on the builder: calls, the
+ * `{"tool": "none"}` marker, fences around them, separators between them, and a call cut off by
+ * the end of the output (error `truncated`). JSON that is not call-shaped is left as text.
+ */
+export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOptions = {}): void {
+  const view = builder.view
+  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0 })
+  let lastEnd = options.from ?? 0
+  let lastWasCall = false
+  for (const value of found.values) {
+    const readings = readValue(builder, value)
+    if (readings.every((reading) => reading.kind === 'data')) continue
+    let span: Span = { start: value.start, end: value.end }
+    const fence = fenceAround(view, value.start, value.end, lastEnd)
+    if (fence) {
+      span = fence
+      builder.addRepair('fence_stripped', 'Removed the Markdown code fence around the call.', fence)
+    }
+    // Separators between consecutive calls (`; `, `, `) belong to the markup, not the text.
+    if (lastWasCall && /^[\s;,]*$/.test(view.slice(lastEnd, span.start))) builder.consume(lastEnd, span.start)
+    builder.consume(span.start, span.end)
+    for (const repair of value.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+    for (const reading of readings) {
+      if (reading.kind === 'call') {
+        builder.addCall(reading.call)
+        for (const repair of reading.repairs) builder.repairs.push(repair)
+      } else if (reading.kind === 'error') {
+        builder.addError(reading.error.code, reading.error.message, reading.error.span)
+      }
+    }
+    lastEnd = span.end
+    lastWasCall = true
+  }
+  const truncated = found.truncated
+  if (truncated) {
+    const name = truncatedCallName(truncated.partial)
+    if (name !== undefined) {
+      const span = { start: truncated.start, end: view.length }
+      const fence = fenceAround(view, truncated.start, view.length, lastEnd)
+      builder.consume(fence ? fence.start : span.start, span.end)
+      builder.addError('truncated', `The call to "${name}" was cut off: ${lowerFirst(truncated.error.message)}`, span)
+    }
+  }
+  if ((options.reportProse ?? true) && builder.calls.length > 0 && builder.text() !== '') {
+    builder.addRepair('prose_ignored', 'Kept the prose around the call as text.')
+  }
+}
+
+/** Parses output in the `json` format. Pure; never throws; linear in `raw.length`. */
+export function parseJson(raw: string): ParseResult {
+  const builder = new ParseBuilder(raw, 'json')
+  collectJsonCalls(builder)
+  return builder.result()
+}
+
+const example = '{"tool": "get_weather", "arguments": {"city": "Paris"}}'
+
+/** `json` protocol: `{"tool": NAME, "arguments": {…}}` objects (or arrays of them) in prose; `{"tool": "none"}` = no call. */
+export const json: Protocol = {
+  id: 'json',
+  label: 'JSON object',
+  description: 'A {"tool", "arguments"} JSON object (or an array of them) in prose, fenced or not.',
+  native: false,
+  parse: parseJson,
+  instructions: (tools) =>
+    renderInstructions(
+      tools,
+      [
+        'To call a tool, answer with one JSON object: {"tool": "<tool name>", "arguments": {<arguments>}}.',
+        'To call several tools at once, answer with a JSON array of such objects.',
+        'You may add "reasoning": "<why>" to the object. Do not write anything after the JSON.',
+        'When no tool is needed, answer in plain text (or with {"tool": "none"}).',
+        'Tool results come back in the next user message; then continue.',
+      ],
+      (name, args) => JSON.stringify({ tool: name, arguments: args }),
+    ),
+  example,
+}

@@ -1,0 +1,215 @@
+/**
+ * Reading a tool call out of a JSON object, in the key spellings models use:
+ * `{"tool"|"tool_name"|"name"|"function": NAME, "arguments"|"parameters"|"args"|"input"|"params": {…}}`,
+ * plus the OpenAI nesting `{"function": {"name", "arguments"}}` and arguments double-encoded as a
+ * JSON string.
+ */
+import { readJson, type JsonSpanNode } from '../../json'
+import type { JsonValue } from '../../messages'
+import type { ParseError, ParsedCall, Repair, Span } from '../types'
+
+type JsonObject = { [key: string]: JsonValue }
+
+/** Keys that name the tool, in order of precedence. */
+export const NAME_KEYS = ['tool', 'tool_name', 'name', 'function'] as const
+/** Keys that hold the arguments, in order of precedence. */
+export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'params'] as const
+/** Keys that may ride along in a call object without being arguments. */
+const CALL_METADATA_KEYS = new Set(['reasoning', 'thought', 'thoughts', 'id', 'type', 'tool_call_id', 'call_id', 'index'])
+/** Tool names that mean "no call". */
+const NO_CALL_NAMES = new Set(['none', 'null', ''])
+
+/**
+ * How sure the surrounding syntax is that the object is a call: `wrapped` (inside `<tool_call>`,
+ * after `[TOOL_CALLS]`, …) reads any object as a call and reports what is missing; `prose` only
+ * reads objects that look like calls, and leaves other JSON as data.
+ */
+export type CallContext = 'prose' | 'wrapped'
+
+/** What an object turned out to be. */
+export type CallReading =
+  | { kind: 'call'; call: ParsedCall; repairs: Repair[] }
+  | { kind: 'no_call' }
+  | { kind: 'data' }
+  | { kind: 'error'; error: ParseError; name?: string }
+
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function memberNode(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
+  const members = node?.members
+  if (!members) return undefined
+  for (let index = members.length - 1; index >= 0; index--) {
+    const member = members[index]
+    if (member && member.key === key) return member.value
+  }
+  return undefined
+}
+
+/** The span of a string value without its quotes. */
+export function stringContentSpan(raw: string, span: Span): Span {
+  const first = raw.charCodeAt(span.start)
+  const quoted = (first === 0x22 || first === 0x27) && span.end - span.start >= 2
+  return quoted ? { start: span.start + 1, end: span.end - 1 } : span
+}
+
+/** `Text` → `text`, for embedding a sentence in another. */
+export function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
+}
+
+/** Outcome of {@link decodeArguments}. */
+export type DecodedArguments =
+  | { ok: true; arguments: JsonObject; repairs: Repair[]; raw?: string }
+  | { ok: false; error: ParseError }
+
+/**
+ * Turns an `arguments` value into an object: objects as they are, `null`/missing/`""` as `{}`,
+ * and a string holding JSON (once or twice encoded) decoded leniently.
+ *
+ * @param value the arguments as found
+ * @param span where they sit in the raw output (repairs inside an encoded string point at it)
+ * @param name the tool name, for messages
+ */
+export function decodeArguments(value: JsonValue | undefined, span: Span | undefined, name: string): DecodedArguments {
+  const repairs: Repair[] = []
+  let current: JsonValue | undefined = value
+  let raw: string | undefined
+  for (let layer = 0; layer < 4; layer++) {
+    if (current === undefined || current === null) return { ok: true, arguments: {}, repairs }
+    if (isJsonObject(current)) return raw === undefined ? { ok: true, arguments: current, repairs } : { ok: true, arguments: current, repairs, raw }
+    if (typeof current !== 'string') {
+      const kind = Array.isArray(current) ? 'an array' : `a ${typeof current}`
+      return {
+        ok: false,
+        error: { code: 'invalid_arguments', message: `The arguments of "${name}" must be a JSON object, but they are ${kind}.`, ...(span ? { span } : {}) },
+      }
+    }
+    raw ??= current
+    if (current.trim() === '') return { ok: true, arguments: {}, repairs, raw }
+    const read = readJson(current, 0)
+    if (!read.ok) {
+      const problem = lowerFirst(read.error.message)
+      const truncated = read.error.code === 'truncated'
+      const where = layer === 0 ? '' : ' (after decoding them from a string)'
+      return {
+        ok: false,
+        error: {
+          code: truncated ? 'truncated' : 'invalid_arguments',
+          message: truncated
+            ? `The arguments of "${name}" were cut off${where}: ${problem} Offsets count from the start of the arguments.`
+            : `The arguments of "${name}" are not valid JSON${where}: ${problem} Offsets count from the start of the arguments.`,
+          ...(span ? { span } : {}),
+        },
+      }
+    }
+    const rest = current.slice(read.end).trim()
+    if (rest !== '') {
+      return {
+        ok: false,
+        error: {
+          code: 'invalid_arguments',
+          message: `The arguments of "${name}" have extra text after the JSON value at offset ${read.end}: "${rest.slice(0, 24)}".`,
+          ...(span ? { span } : {}),
+        },
+      }
+    }
+    for (const repair of read.repairs) repairs.push(span ? { code: repair.code, message: repair.message, span } : { code: repair.code, message: repair.message })
+    // One layer of string encoding is either normal (OpenAI) or reported by the caller; more is a repair here.
+    if (layer > 0) {
+      repairs.push({ code: 'double_encoded', message: `Decoded the arguments of "${name}", which were JSON encoded twice.`, ...(span ? { span } : {}) })
+    }
+    current = read.value
+  }
+  return { ok: false, error: { code: 'invalid_arguments', message: `The arguments of "${name}" are encoded too many times.`, ...(span ? { span } : {}) } }
+}
+
+/**
+ * Reads a call from a JSON object.
+ *
+ * @param raw the raw output the spans point into
+ * @param value the object (any JSON value is accepted; non-objects are data, or an error when wrapped)
+ * @param node its spans, read with a span depth of at least 1 from the object
+ * @param context see {@link CallContext}
+ * @param encodedArgumentsAreNormal true for formats whose arguments are always a JSON string
+ *   (OpenAI); otherwise a string is a double-encoding repair
+ */
+export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode | undefined, context: CallContext, encodedArgumentsAreNormal = false): CallReading {
+  if (!isJsonObject(value)) {
+    if (context === 'prose') return { kind: 'data' }
+    return { kind: 'error', error: { code: 'invalid_call', message: 'Expected a JSON object with "name" and "arguments".', ...(node ? { span: node.span } : {}) } }
+  }
+  const keys = Object.keys(value)
+  const nameKey = NAME_KEYS.find((key) => Object.hasOwn(value, key))
+  const argumentsKey = ARGUMENT_KEYS.find((key) => Object.hasOwn(value, key))
+  const callSpan = node?.span
+  const repairs: Repair[] = []
+
+  if (nameKey === 'function' && isJsonObject(value.function)) {
+    const inner = readCallObject(raw, value.function, memberNode(node, 'function'), 'wrapped', true)
+    if (inner.kind === 'call') {
+      if (callSpan) inner.call.spans.call = callSpan
+      const id = value.id
+      if (typeof id === 'string' && id !== '') inner.call.id = id
+    }
+    return inner
+  }
+  if (nameKey === undefined) {
+    if (context === 'prose') return { kind: 'data' }
+    return { kind: 'error', error: { code: 'missing_name', message: 'The call has no "name": expected {"name": "<tool>", "arguments": {…}}.', ...(callSpan ? { span: callSpan } : {}) } }
+  }
+  const nameValue = value[nameKey]
+  if (context === 'prose') {
+    if (typeof nameValue !== 'string' && nameValue !== null) return { kind: 'data' }
+    // `name` is an ordinary data key ({"name": "Ada", "age": 36}); only call-shaped objects count.
+    const looksLikeCall = nameKey !== 'name' || argumentsKey !== undefined || keys.every((key) => key === nameKey || CALL_METADATA_KEYS.has(key))
+    if (!looksLikeCall) return { kind: 'data' }
+  }
+  if (nameValue === null || (typeof nameValue === 'string' && NO_CALL_NAMES.has(nameValue.trim().toLowerCase()))) return { kind: 'no_call' }
+  if (typeof nameValue !== 'string') {
+    return { kind: 'error', error: { code: 'missing_name', message: `The "${nameKey}" of the call must be a string.`, ...(callSpan ? { span: callSpan } : {}) } }
+  }
+  const name = nameValue.trim()
+  const nameNode = memberNode(node, nameKey)
+  const nameSpan = nameNode ? stringContentSpan(raw, nameNode.span) : undefined
+
+  let argumentsValue: JsonValue | undefined
+  let argumentsSpan: Span | undefined
+  if (argumentsKey !== undefined) {
+    argumentsValue = value[argumentsKey]
+    const argumentsNode = memberNode(node, argumentsKey)
+    if (argumentsNode) argumentsSpan = typeof argumentsValue === 'string' ? stringContentSpan(raw, argumentsNode.span) : argumentsNode.span
+    if (keys.indexOf(argumentsKey) < keys.indexOf(nameKey)) {
+      repairs.push({ code: 'key_order', message: `Read "${argumentsKey}" written before "${nameKey}".`, ...(callSpan ? { span: callSpan } : {}) })
+    }
+  } else {
+    const extra = keys.filter((key) => key !== nameKey && !CALL_METADATA_KEYS.has(key))
+    if (extra.length > 0) {
+      const flattened: JsonObject = {}
+      for (const key of extra) flattened[key] = value[key] ?? null
+      argumentsValue = flattened
+      repairs.push({ code: 'flattened_arguments', message: `Read the keys ${extra.map((key) => `"${key}"`).join(', ')} beside "${nameKey}" as the arguments.`, ...(callSpan ? { span: callSpan } : {}) })
+    }
+  }
+
+  const decoded = decodeArguments(argumentsValue, argumentsSpan, name)
+  if (!decoded.ok) return { kind: 'error', error: decoded.error, name }
+  if (typeof argumentsValue === 'string' && argumentsValue.trim() !== '' && !encodedArgumentsAreNormal) {
+    repairs.unshift({ code: 'double_encoded', message: `Decoded the arguments of "${name}" from a JSON string.`, ...(argumentsSpan ? { span: argumentsSpan } : {}) })
+  }
+  repairs.push(...decoded.repairs)
+
+  const call: ParsedCall = {
+    name,
+    arguments: decoded.arguments,
+    spans: { call: callSpan ?? { start: 0, end: 0 } },
+  }
+  if (nameSpan) call.spans.name = nameSpan
+  if (argumentsSpan) call.spans.arguments = argumentsSpan
+  if (decoded.raw !== undefined) call.rawArguments = decoded.raw
+  else if (argumentsSpan && argumentsKey !== undefined) call.rawArguments = raw.slice(argumentsSpan.start, argumentsSpan.end)
+  const id = value.id ?? value.tool_call_id
+  if (typeof id === 'string' && id !== '') call.id = id
+  return { kind: 'call', call, repairs }
+}

@@ -1,0 +1,154 @@
+/**
+ * What every text protocol does around its own syntax: hide reasoning blocks from the scanner,
+ * collect calls, repairs and errors, and turn what no call consumed into the user-visible text.
+ */
+import type { ParseError, ParseResult, ParsedCall, Repair, Span } from '../types'
+
+/** Reasoning blocks: their content never yields calls and is not user-visible text. */
+const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
+  ['<think>', '</think>'],
+  ['<thinking>', '</thinking>'],
+  ['<|START_THINKING|>', '<|END_THINKING|>'],
+]
+
+/**
+ * Control tokens that leak into decoded output (end of turn, end of sequence, tool-call prefixes)
+ * and are never part of the visible text.
+ */
+const CONTROL_TOKENS: readonly string[] = [
+  '<|python_tag|>',
+  '<|eom_id|>',
+  '<|eot_id|>',
+  '<|end_of_text|>',
+  '<|im_end|>',
+  '<|endoftext|>',
+  '<|end|>',
+  '<|return|>',
+  '<|call|>',
+  '<｜end▁of▁sentence｜>',
+  '</s>',
+]
+
+/**
+ * Finds reasoning blocks (`<think>…</think>` and the like). An unclosed opener runs to the end of
+ * the output; a closer with no opener before it (chat templates that put `<think>` in the prompt)
+ * makes everything before it reasoning. Linear: each block is found with one `indexOf`.
+ */
+export function findReasoningSpans(raw: string): Span[] {
+  const spans: Span[] = []
+  let pos = 0
+  for (;;) {
+    const lt = raw.indexOf('<', pos)
+    if (lt < 0) break
+    let matched = false
+    for (const [open, close] of REASONING_TAGS) {
+      if (raw.startsWith(open, lt)) {
+        const closeAt = raw.indexOf(close, lt + open.length)
+        const end = closeAt < 0 ? raw.length : closeAt + close.length
+        spans.push({ start: lt, end })
+        pos = end
+        matched = true
+        break
+      }
+      if (spans.length === 0 && raw.startsWith(close, lt)) {
+        spans.push({ start: 0, end: lt + close.length })
+        pos = lt + close.length
+        matched = true
+        break
+      }
+    }
+    if (!matched) pos = lt + 1
+  }
+  return spans
+}
+
+/** Replaces the given ranges with spaces, keeping every offset the same. */
+export function blank(raw: string, spans: readonly Span[]): string {
+  if (spans.length === 0) return raw
+  let out = ''
+  let pos = 0
+  for (const span of spans) {
+    out += raw.slice(pos, span.start) + ' '.repeat(span.end - span.start)
+    pos = span.end
+  }
+  return out + raw.slice(pos)
+}
+
+/** Removes control tokens from a piece of visible text. */
+export function stripControlTokens(text: string): string {
+  let out = text
+  for (const token of CONTROL_TOKENS) if (out.includes(token)) out = out.split(token).join('')
+  return out
+}
+
+/**
+ * Builds one {@link ParseResult}. `view` is the raw output with reasoning blanked out, so scanners
+ * that read it cannot find calls inside reasoning while every offset still points into `raw`.
+ */
+export class ParseBuilder {
+  /** The raw output with reasoning blocks replaced by spaces (same length, same offsets). */
+  readonly view: string
+  readonly calls: ParsedCall[] = []
+  readonly repairs: Repair[] = []
+  readonly errors: ParseError[] = []
+  private readonly consumed: Span[] = []
+
+  constructor(
+    readonly raw: string,
+    readonly protocol: string,
+  ) {
+    const reasoning = findReasoningSpans(raw)
+    this.view = blank(raw, reasoning)
+    this.consumed.push(...reasoning)
+  }
+
+  /** Marks a range as markup (a call, a marker, a fence) so it is not part of the text. */
+  consume(start: number, end: number): void {
+    if (end > start) this.consumed.push({ start, end })
+  }
+
+  addCall(call: ParsedCall): void {
+    this.calls.push(call)
+  }
+
+  addRepair(code: string, message: string, span?: Span): void {
+    this.repairs.push(span ? { code, message, span } : { code, message })
+  }
+
+  addError(code: string, message: string, span?: Span): void {
+    this.errors.push(span ? { code, message, span } : { code, message })
+  }
+
+  /** The visible text: everything not consumed, without control tokens, each piece trimmed. */
+  text(): string {
+    const spans = [...this.consumed].sort((a, b) => a.start - b.start)
+    const pieces: string[] = []
+    let pos = 0
+    const take = (end: number): void => {
+      if (end <= pos) return
+      const piece = stripControlTokens(this.raw.slice(pos, end)).trim()
+      if (piece !== '') pieces.push(piece)
+    }
+    for (const span of spans) {
+      take(span.start)
+      pos = Math.max(pos, span.end)
+    }
+    take(this.raw.length)
+    return pieces.join('\n')
+  }
+
+  result(): ParseResult {
+    return { protocol: this.protocol, calls: this.calls, text: this.text(), repairs: this.repairs, errors: this.errors }
+  }
+}
+
+/** Offset of the first non-whitespace character at or after `pos` (or `text.length`). */
+export function skipSpace(text: string, pos: number): number {
+  let i = pos
+  while (i < text.length) {
+    const code = text.charCodeAt(i)
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) break
+    i++
+  }
+  return i
+}

@@ -1,0 +1,307 @@
+/**
+ * The tag family of formats, read by one scanner because models mix them freely:
+ * - `<tool>{…}</tool>`, `<tool_call>{…}</tool_call>` (Hermes, Qwen 2.5/3), `<function_call>{…}</function_call>`;
+ * - `<function=NAME>{…}</function>` (Llama 3.1 custom tools);
+ * - `<tool_call><function=NAME><parameter=KEY>value</parameter>…</function></tool_call>` (Qwen3-Coder);
+ * - `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>value</arg_value>…</tool_call>` (GLM-4.5).
+ */
+import { readJson } from '../../json'
+import type { JsonValue } from '../../messages'
+import type { ParsedCall, Span } from '../types'
+import { decodeArguments, isJsonObject, lowerFirst, readCallObject } from './call-object'
+import { type ParseBuilder, skipSpace } from './parse-builder'
+import { ForwardFinder, readNameEnd } from './scan'
+
+const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call'] as const
+
+type JsonObject = { [key: string]: JsonValue }
+
+/** A tag value: a JSON object or array when it reads as one, otherwise the text itself. */
+function tagValue(text: string): JsonValue {
+  const trimmed = text.trim()
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    const read = readJson(trimmed)
+    if (read.ok && read.end === trimmed.length && read.repairs.length === 0) return read.value
+  }
+  return text
+}
+
+/** Strips exactly one line break at each end (Qwen3-Coder puts values on their own lines). */
+function stripOneNewline(text: string): string {
+  let out = text
+  if (out.startsWith('\r\n')) out = out.slice(2)
+  else if (out.startsWith('\n')) out = out.slice(1)
+  if (out.endsWith('\r\n')) out = out.slice(0, -2)
+  else if (out.endsWith('\n')) out = out.slice(0, -1)
+  return out
+}
+
+class TagScanner {
+  private readonly view: string
+  private readonly finder: ForwardFinder
+
+  constructor(private readonly builder: ParseBuilder) {
+    this.view = builder.view
+    this.finder = new ForwardFinder(builder.view)
+  }
+
+  run(): void {
+    const view = this.view
+    let pos = 0
+    while (pos < view.length) {
+      const lt = view.indexOf('<', pos)
+      if (lt < 0) break
+      let next: number | undefined
+      if (view.startsWith('<function=', lt)) {
+        next = this.readFunctionTag(lt)
+      } else {
+        const tag = WRAPPER_TAGS.find((name) => view.startsWith(`<${name}>`, lt))
+        if (tag) next = this.readWrapper(lt, tag)
+      }
+      if (next !== undefined) this.builder.consume(lt, next)
+      pos = next ?? lt + 1
+    }
+  }
+
+  private cutOff(name: string | undefined, message: string, start: number): number {
+    const subject = name === undefined ? 'The tool call' : `The call to "${name}"`
+    this.builder.addError('truncated', `${subject} was cut off: ${lowerFirst(message)}`, { start, end: this.view.length })
+    return this.view.length
+  }
+
+  /** After a call's body: the close tag, or a named repair when it is missing. Returns the end of the call. */
+  private expectClose(close: string, open: string | undefined, bodyEnd: number): number {
+    const view = this.view
+    const after = skipSpace(view, bodyEnd)
+    if (view.startsWith(close, after)) return after + close.length
+    if (after >= view.length) {
+      this.builder.addRepair('missing_close_tag', `Read the call without its ${close}, which the output ended before.`, { start: bodyEnd, end: bodyEnd })
+      return view.length
+    }
+    const closeAt = this.finder.next(close, bodyEnd)
+    const nextOpen = open === undefined ? -1 : this.finder.next(open, bodyEnd)
+    if (closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen)) {
+      this.builder.addRepair('extra_text_in_tag', `Ignored the text between the call and ${close}.`, { start: bodyEnd, end: closeAt })
+      return closeAt + close.length
+    }
+    this.builder.addRepair('missing_close_tag', `Read the call without its ${close}; the text after it is prose.`, { start: bodyEnd, end: bodyEnd })
+    return bodyEnd
+  }
+
+  private readWrapper(lt: number, tag: string): number {
+    const view = this.view
+    const open = `<${tag}>`
+    const close = `</${tag}>`
+    const bodyStart = skipSpace(view, lt + open.length)
+    if (bodyStart >= view.length) return this.cutOff(undefined, `the output ends right after ${open}.`, lt)
+    const code = view.charCodeAt(bodyStart)
+    if (code === 0x7b || code === 0x5b) {
+      const read = readJson(view, bodyStart, { spanDepth: 3 })
+      if (!read.ok) {
+        if (read.error.code === 'truncated') {
+          const partial = read.partial
+          const first = Array.isArray(partial) ? partial[partial.length - 1] : partial
+          const name = isJsonObject(first) && typeof first.name === 'string' ? first.name : undefined
+          return this.cutOff(name, read.error.message, lt)
+        }
+        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: bodyStart, end: read.error.offset })
+        const closeAt = this.finder.next(close, bodyStart)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      const items = Array.isArray(read.value) ? read.value : [read.value]
+      items.forEach((item, index) => {
+        const node = Array.isArray(read.value) ? read.spans.items?.[index] : read.spans
+        const reading = readCallObject(this.builder.raw, item, node, 'wrapped')
+        if (reading.kind === 'call') {
+          this.builder.addCall(reading.call)
+          for (const repair of reading.repairs) this.builder.repairs.push(repair)
+        } else if (reading.kind === 'error') {
+          this.builder.addError(reading.error.code, reading.error.message, reading.error.span)
+        }
+      })
+      return this.expectClose(close, open, read.end)
+    }
+    if (view.startsWith('<function=', bodyStart)) {
+      const end = this.readFunctionTag(bodyStart)
+      if (end === undefined) {
+        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
+        const closeAt = this.finder.next(close, bodyStart)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      return end >= view.length ? end : this.expectClose(close, open, end)
+    }
+    if (view.startsWith(close, bodyStart)) {
+      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
+      return bodyStart + close.length
+    }
+    const nameEnd = readNameEnd(view, bodyStart)
+    if (nameEnd > bodyStart) return this.readNamedBody(lt, bodyStart, nameEnd, close, open)
+    this.builder.addError(
+      'invalid_json',
+      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
+      { start: bodyStart, end: bodyStart + 1 },
+    )
+    const closeAt = this.finder.next(close, bodyStart)
+    return closeAt < 0 ? view.length : closeAt + close.length
+  }
+
+  private pushCall(call: ParsedCall): void {
+    this.builder.addCall(call)
+  }
+
+  /** `<tool_call>NAME` followed by `<arg_key>/<arg_value>` pairs (GLM-4.5) or a JSON object (GLM-4). */
+  private readNamedBody(lt: number, nameStart: number, nameEnd: number, close: string, open: string): number {
+    const view = this.view
+    const name = view.slice(nameStart, nameEnd)
+    let pos = skipSpace(view, nameEnd)
+    const args: JsonObject = {}
+    let argsSpan: Span | undefined
+    if (view.charCodeAt(pos) === 0x7b) {
+      const read = readJson(view, pos)
+      if (!read.ok) {
+        if (read.error.code === 'truncated') return this.cutOff(name, read.error.message, lt)
+        this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${read.error.message}`, { start: pos, end: read.error.offset })
+        const closeAt = this.finder.next(close, pos)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      const decoded = decodeArguments(read.value, read.spans.span, name)
+      if (!decoded.ok) {
+        this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+      } else {
+        this.pushCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: lt, end: read.end }, name: { start: nameStart, end: nameEnd }, arguments: read.spans.span } })
+      }
+      const end = this.expectClose(close, open, read.end)
+      const last = this.builder.calls[this.builder.calls.length - 1]
+      if (decoded.ok && last) last.spans.call.end = end
+      return end
+    }
+    for (;;) {
+      pos = skipSpace(view, pos)
+      if (view.startsWith('<arg_key>', pos)) {
+        const keyStart = pos + '<arg_key>'.length
+        const keyEnd = this.finder.next('</arg_key>', keyStart)
+        if (keyEnd < 0) return this.cutOff(name, `the output ends inside <arg_key> at offset ${pos}.`, lt)
+        const key = view.slice(keyStart, keyEnd).trim()
+        pos = skipSpace(view, keyEnd + '</arg_key>'.length)
+        if (!view.startsWith('<arg_value>', pos)) {
+          if (pos >= view.length) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
+          this.builder.addError('invalid_call', `Expected <arg_value> after the key "${key}" at offset ${pos}.`, { start: pos, end: pos })
+          const closeAt = this.finder.next(close, pos)
+          return closeAt < 0 ? view.length : closeAt + close.length
+        }
+        const valueStart = pos + '<arg_value>'.length
+        const valueEnd = this.finder.next('</arg_value>', valueStart)
+        if (valueEnd < 0) return this.cutOff(name, `the output ends inside the <arg_value> of "${key}" (expected </arg_value>).`, lt)
+        argsSpan = { start: argsSpan?.start ?? keyStart - '<arg_key>'.length, end: valueEnd + '</arg_value>'.length }
+        setMember(args, key, tagValue(view.slice(valueStart, valueEnd)))
+        pos = valueEnd + '</arg_value>'.length
+        continue
+      }
+      break
+    }
+    const end = this.expectClose(close, open, pos)
+    const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: { start: nameStart, end: nameEnd } } }
+    if (argsSpan) {
+      call.spans.arguments = argsSpan
+      call.rawArguments = view.slice(argsSpan.start, argsSpan.end)
+    }
+    this.pushCall(call)
+    return end
+  }
+
+  /** `<function=NAME>` with a JSON body (Llama 3.1) or `<parameter=KEY>` elements (Qwen3-Coder). Undefined when not a tag. */
+  private readFunctionTag(lt: number): number | undefined {
+    const view = this.view
+    const nameStart = lt + '<function='.length
+    const nameEnd = readNameEnd(view, nameStart)
+    if (nameEnd === nameStart || view.charCodeAt(nameEnd) !== 0x3e) return undefined
+    const name = view.slice(nameStart, nameEnd)
+    const close = '</function>'
+    let pos = skipSpace(view, nameEnd + 1)
+    const nameSpan = { start: nameStart, end: nameEnd }
+    if (view.startsWith(close, pos)) {
+      this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: pos + close.length }, name: nameSpan } })
+      return pos + close.length
+    }
+    if (pos >= view.length) {
+      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without arguments or </function>.`, { start: view.length, end: view.length })
+      this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: view.length }, name: nameSpan } })
+      return view.length
+    }
+    if (view.charCodeAt(pos) === 0x7b) {
+      const read = readJson(view, pos)
+      if (!read.ok) {
+        if (read.error.code === 'truncated') return this.cutOff(name, read.error.message, lt)
+        this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${read.error.message}`, { start: pos, end: read.error.offset })
+        const closeAt = this.finder.next(close, pos)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      const end = this.expectClose(close, undefined, read.end)
+      const decoded = decodeArguments(read.value, read.spans.span, name)
+      if (!decoded.ok) {
+        this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+        return end
+      }
+      this.pushCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: lt, end }, name: nameSpan, arguments: read.spans.span } })
+      return end
+    }
+    const args: JsonObject = {}
+    let argsSpan: Span | undefined
+    for (;;) {
+      pos = skipSpace(view, pos)
+      if (!view.startsWith('<parameter=', pos)) break
+      const keyStart = pos + '<parameter='.length
+      let gt = keyStart
+      while (gt < view.length && view.charCodeAt(gt) !== 0x3e && view.charCodeAt(gt) !== 0x0a) gt++
+      if (view.charCodeAt(gt) !== 0x3e) {
+        if (gt >= view.length) return this.cutOff(name, `the output ends inside <parameter= at offset ${pos}.`, lt)
+        this.builder.addError('invalid_call', `Expected '>' after <parameter= at offset ${keyStart}.`, { start: pos, end: pos })
+        const closeAt = this.finder.next(close, pos)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      const key = view.slice(keyStart, gt).trim()
+      const valueStart = gt + 1
+      const ends = [this.finder.next('</parameter>', valueStart), this.finder.next('<parameter=', valueStart), this.finder.next(close, valueStart)].filter((at) => at >= 0)
+      if (ends.length === 0) return this.cutOff(name, `the output ends inside the value of "${key}" (expected </parameter>).`, lt)
+      const valueEnd = Math.min(...ends)
+      setMember(args, key, tagValue(stripOneNewline(view.slice(valueStart, valueEnd))))
+      pos = view.startsWith('</parameter>', valueEnd) ? valueEnd + '</parameter>'.length : valueEnd
+      if (!view.startsWith('</parameter>', valueEnd)) {
+        this.builder.addRepair('missing_close_tag', `Read the parameter "${key}" without its </parameter>.`, { start: valueEnd, end: valueEnd })
+      }
+      argsSpan = { start: argsSpan?.start ?? keyStart - '<parameter='.length, end: pos }
+    }
+    let end: number
+    if (view.startsWith(close, pos)) end = pos + close.length
+    else if (pos >= view.length) {
+      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without its </function>.`, { start: pos, end: pos })
+      end = view.length
+    } else {
+      this.builder.addError('invalid_call', `Expected <parameter=KEY> or </function> in the call to "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: pos, end: pos + 1 })
+      const closeAt = this.finder.next(close, pos)
+      return closeAt < 0 ? view.length : closeAt + close.length
+    }
+    const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: nameSpan } }
+    if (argsSpan) {
+      call.spans.arguments = argsSpan
+      call.rawArguments = view.slice(argsSpan.start, argsSpan.end)
+    }
+    this.pushCall(call)
+    return end
+  }
+}
+
+function setMember(target: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+}
+
+/**
+ * Finds every tag-wrapped call in `builder.view` and records calls, repairs, errors and the
+ * consumed markup on the builder. Pure apart from the builder; never throws; linear.
+ */
+export function collectTaggedCalls(builder: ParseBuilder): void {
+  new TagScanner(builder).run()
+}
