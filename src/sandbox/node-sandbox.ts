@@ -20,10 +20,21 @@ export type { LoadedTool, SourceError } from './protocol'
 /** The Node sandbox: a {@link Sandbox} (`Model` + `ToolExecutor` + `load` + `dispose`). */
 export type NodeSandbox = Sandbox
 
+/**
+ * Where the built worker may sit relative to this module's code: beside it (`dist-cli/cli.js`),
+ * or one level up when the bundler put this module in a shared chunk (`dist-cli/assets/*.js`).
+ */
+const BUILT_WORKER_CANDIDATES = ['./node-sandbox.worker.js', '../node-sandbox.worker.js']
+
 function createWorker(): Worker {
-  const built = new URL('./node-sandbox.worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(built))) return new Worker(built)
+  for (const candidate of BUILT_WORKER_CANDIDATES) {
+    const built = new URL(candidate, import.meta.url)
+    if (existsSync(fileURLToPath(built))) return new Worker(built)
+  }
   const source = new URL('./node-sandbox.worker.ts', import.meta.url)
+  if (!existsSync(fileURLToPath(source))) {
+    throw new Error(`The sandbox worker was not found next to ${fileURLToPath(import.meta.url)}; run \`npm run build:cli\` first.`)
+  }
   // The ESM build of tsx's API, by path: `require.resolve` would pick the CommonJS build, whose
   // `register()` looks for its loader in the wrong place when imported from ESM.
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
