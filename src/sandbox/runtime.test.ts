@@ -59,7 +59,7 @@ export default { a, b: tool({ description: 'B', inputSchema: z.object({}), execu
         `export const a = tool({ description: 'A', inputSchema: z.object({}), execute: () => 'a' })
 export default { a: tool({ description: 'other A', inputSchema: z.object({}), execute: () => 'b' }) }`,
     )
-    expect(result).toEqual({ ok: false, error: { file: 'tools.ts', message: expect.stringContaining('"a" is defined twice') } })
+    expect(result).toEqual({ ok: false, error: { file: 'tools.ts', line: 2, column: 14, message: expect.stringContaining('"a" is defined twice') } })
   })
 
   it.each([
@@ -73,6 +73,11 @@ export default { a: tool({ description: 'other A', inputSchema: z.object({}), ex
     const { result } = loadTools(header + source)
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.message).toContain(message)
+  })
+
+  it('places an invalid tool on its definition', () => {
+    const { result } = loadTools(header + `export default {\n  ok: tool({ description: 'x', inputSchema: z.object({}), execute: () => 1 }),\n  'bad.one': tool({ description: 'x', inputSchema: z.number(), execute: () => 1 }),\n}`)
+    expect(result).toMatchObject({ ok: false, error: { line: 4, column: 4, message: expect.stringContaining('Tool "bad.one"') } })
   })
 
   it('locates syntax errors (1-based line and column)', () => {

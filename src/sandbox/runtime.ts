@@ -61,9 +61,31 @@ interface RuntimeTool {
   execute: (args: unknown, options: authoring.ToolExecutionOptions) => unknown
 }
 
-/** Thrown while collecting tools; carries no location because it is about a value, not a line. */
+/** Thrown while collecting tools. Names the tool when there is one, so the error can be placed on its definition. */
 class ToolDefinitionError extends Error {
   override name = 'ToolDefinitionError'
+  constructor(
+    message: string,
+    readonly toolName?: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Best-effort line of a tool's definition (`export const name =`, `name:` or `'name':`): the error
+ * is about a value, so no stack frame points at it.
+ */
+function definitionLine(source: string, name: string): { line?: number; column?: number } {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+  const pattern = new RegExp(`(?:\\b(?:const|let|var|function)\\s+${escaped}\\b|(?:^|[\\s{,])["']?${escaped}["']?\\s*:)`)
+  const lines = source.split('\n')
+  for (let index = 0; index < lines.length; index += 1) {
+    const text = lines[index] as string
+    const match = pattern.exec(text)
+    if (match) return { line: index + 1, column: text.indexOf(name, match.index) + 1 }
+  }
+  return {}
 }
 
 /** Creates an empty runtime. */
@@ -94,7 +116,8 @@ export function createRuntime(): SandboxRuntime {
         model = findModel(evaluated.exports)
       }
     } catch (error) {
-      return { ok: false, error: { file, message: serializeError(error).message } }
+      const where = error instanceof ToolDefinitionError && error.toolName ? definitionLine(source, error.toolName) : {}
+      return { ok: false, error: { file, ...where, message: serializeError(error).message } }
     }
     return { ok: true, tools: currentTools(), hasModel: model !== undefined }
   }
@@ -277,7 +300,7 @@ function collectTools(exports: Record<string, unknown>): { tools: Map<string, Ru
     }
     for (const [key, value] of Object.entries(fallback)) {
       if (!isToolLike(value)) {
-        throw new ToolDefinitionError(`"${key}" in the default export is not a tool; wrap it with tool({ description, inputSchema, execute }).`)
+        throw new ToolDefinitionError(`"${key}" in the default export is not a tool; wrap it with tool({ description, inputSchema, execute }).`, key)
       }
       candidates.push([key, value])
     }
@@ -289,7 +312,7 @@ function collectTools(exports: Record<string, unknown>): { tools: Map<string, Ru
     if (seen.has(name)) {
       // `export const a = tool(…); export default { a }` names the same tool twice: not a clash.
       if (seen.get(name) === definition) continue
-      throw new ToolDefinitionError(`Tool "${name}" is defined twice (as a named export and in the default export).`)
+      throw new ToolDefinitionError(`Tool "${name}" is defined twice (as a named export and in the default export).`, name)
     }
     seen.set(name, definition)
     tools.set(name, checkTool(name, definition))
@@ -299,7 +322,7 @@ function collectTools(exports: Record<string, unknown>): { tools: Map<string, Ru
   for (const [name, entry] of tools) {
     for (const alias of entry.spec.aliases ?? []) {
       if (tools.has(alias) || aliases.has(alias)) {
-        throw new ToolDefinitionError(`Alias "${alias}" of tool "${name}" is already the name or alias of another tool.`)
+        throw new ToolDefinitionError(`Alias "${alias}" of tool "${name}" is already the name or alias of another tool.`, name)
       }
       aliases.set(alias, name)
     }
@@ -310,7 +333,7 @@ function collectTools(exports: Record<string, unknown>): { tools: Map<string, Ru
 /** Checks one definition and converts its schema. Throws a {@link ToolDefinitionError} that names the tool. */
 function checkTool(name: string, definition: Record<PropertyKey, unknown>): RuntimeTool {
   const fail = (problem: string): never => {
-    throw new ToolDefinitionError(`Tool "${name}": ${problem}`)
+    throw new ToolDefinitionError(`Tool "${name}": ${problem}`, name)
   }
   if (!TOOL_NAME.test(name)) fail('names may only use letters, digits, "_", "-" and ".", at most 64 characters.')
   const { description, inputSchema, execute, dangerous, timeoutMs, aliases } = definition
