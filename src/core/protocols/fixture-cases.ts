@@ -22,6 +22,22 @@ export const FORMAT_PROTOCOLS: Readonly<Record<string, string>> = {
   json: 'json',
   xml_tag: 'xml-tag',
   hermes: 'xml-tag',
+  bracket: 'bracket',
+  pipe: 'pipe',
+  mistral: 'mistral',
+  llama3_json: 'llama3-json',
+  pythonic: 'pythonic',
+  deepseek: 'deepseek',
+  granite: 'granite',
+}
+
+/** `mixed_other` cases name their family in the case id's kind. */
+const MIXED_OTHER: Readonly<Record<string, string>> = {
+  kimi_k2_sections: 'kimi-k2',
+  glm45_arg_key_value: 'glm45',
+  qwen3_coder_xml_multiline: 'qwen3-coder',
+  command_r_action_block: 'command-r',
+  gpt_oss_harmony_commentary: 'harmony',
 }
 
 /** Every fixture case. */
@@ -29,5 +45,6 @@ export const fixtureCases: readonly FixtureCase[] = fixtures as FixtureCase[]
 
 /** The protocol a case is written in, or undefined when no protocol covers it yet. */
 export function protocolOf(testCase: FixtureCase): string | undefined {
+  if (testCase.format === 'mixed_other') return Object.hasOwn(MIXED_OTHER, testCase.kind ?? '') ? MIXED_OTHER[testCase.kind ?? ''] : undefined
   return Object.hasOwn(FORMAT_PROTOCOLS, testCase.format) ? FORMAT_PROTOCOLS[testCase.format] : undefined
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fixtureCases, protocolOf, type FixtureCase } from './fixture-cases'
-import { getProtocol, protocols } from './index'
+import { detectProtocol, getProtocol, protocols } from './index'
 import type { ParseResult } from './types'
 
 const covered = fixtureCases.filter((testCase) => protocolOf(testCase) !== undefined)
@@ -37,6 +37,21 @@ describe('fixture cases', () => {
     expectMatches(result, testCase)
     expect(result.detection).toBeTruthy()
     expect(result.protocol).not.toBe('auto')
+  })
+})
+
+describe('auto detection', () => {
+  // Both read {"name", "parameters"} the same way; a bare one at the start is Llama 3's shape.
+  const equivalent = (id: string) => (id === 'llama3-json' ? 'json' : id)
+
+  it.each(covered.map((testCase) => [testCase.id, testCase] as const))('%s is detected as its format', (_id, testCase) => {
+    const { protocol, reason } = detectProtocol(testCase.raw)
+    expect(equivalent(protocol.id)).toBe(equivalent(protocolOf(testCase) ?? ''))
+    expect(reason).not.toBe('')
+  })
+
+  it('says when it found no call syntax', () => {
+    expect(getProtocol('auto')?.parse('Just an answer.')).toMatchObject({ protocol: 'json', calls: [], text: 'Just an answer.', detection: expect.stringContaining('No tool-call syntax') })
   })
 })
 
@@ -130,7 +145,8 @@ describe('registry', () => {
   it('has unique ids and looks them up safely', () => {
     const ids = protocols.map((protocol) => protocol.id)
     expect(new Set(ids).size).toBe(ids.length)
-    expect(ids.slice(0, 4)).toEqual(['auto', 'openai', 'json', 'xml-tag'])
+    expect(ids.slice(0, 2)).toEqual(['auto', 'openai'])
+    for (const id of ['json', 'xml-tag', 'anthropic', 'bracket', 'pipe', 'mistral', 'llama3-json', 'pythonic', 'deepseek', 'granite']) expect(ids).toContain(id)
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '']) expect(getProtocol(name)).toBeUndefined()
   })
 

@@ -1,0 +1,82 @@
+/**
+ * `anthropic`: the native Anthropic Messages assistant message,
+ * `{"role": "assistant", "content": [{"type": "text", "text"}, {"type": "tool_use", "id", "name", "input": {…}}]}`,
+ * serialised as JSON (a bare content-block array is accepted too). Arguments are an object.
+ */
+import { readJson, type JsonSpanNode } from '../json'
+import type { JsonValue } from '../messages'
+import { decodeArguments, isJsonObject, stringContentSpan } from './shared/call-object'
+import { renderInstructions } from './shared/instructions'
+import { ParseBuilder } from './shared/parse-builder'
+import type { ParseResult, ParsedCall, Protocol } from './types'
+
+function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
+  const members = node?.members ?? []
+  for (let index = members.length - 1; index >= 0; index--) if (members[index]?.key === key) return members[index]?.value
+  return undefined
+}
+
+/** The content blocks of an Anthropic message (or a bare block array), or undefined when `value` is not one. */
+export function anthropicBlocks(value: JsonValue): JsonValue[] | undefined {
+  const content = isJsonObject(value) ? value.content : value
+  if (!Array.isArray(content)) return undefined
+  const typed = content.every((block) => isJsonObject(block) && typeof block.type === 'string')
+  return typed && content.length > 0 ? content : undefined
+}
+
+/** Parses a native Anthropic assistant message. Pure; never throws; linear in `raw.length`. */
+export function parseAnthropic(raw: string): ParseResult {
+  const builder = new ParseBuilder(raw, 'anthropic')
+  const read = readJson(raw, 0, { spanDepth: 3 })
+  const blocks = read.ok && raw.slice(read.end).trim() === '' ? anthropicBlocks(read.value) : undefined
+  if (!read.ok || !blocks) return { protocol: 'anthropic', calls: [], text: raw.trim(), repairs: [], errors: [] }
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  const blocksNode = Array.isArray(read.value) ? read.spans : member(read.spans, 'content')
+  const texts: string[] = []
+  blocks.forEach((block, index) => {
+    if (!isJsonObject(block)) return
+    const node = blocksNode?.items?.[index]
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+    if (block.type !== 'tool_use') return
+    const name = typeof block.name === 'string' ? block.name : ''
+    if (name === '') {
+      builder.addError('missing_name', `Content block ${index} is a tool_use without a "name".`, node?.span)
+      return
+    }
+    const inputNode = member(node, 'input')
+    const decoded = decodeArguments(block.input, inputNode?.span, name)
+    if (!decoded.ok) {
+      builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+      return
+    }
+    const nameNode = member(node, 'name')
+    const call: ParsedCall = { name, arguments: decoded.arguments, spans: { call: node?.span ?? { start: 0, end: raw.length } } }
+    if (nameNode) call.spans.name = stringContentSpan(raw, nameNode.span)
+    if (inputNode) {
+      call.spans.arguments = inputNode.span
+      call.rawArguments = raw.slice(inputNode.span.start, inputNode.span.end)
+    }
+    if (typeof block.id === 'string') call.id = block.id
+    builder.addCall(call)
+  })
+  return { protocol: 'anthropic', calls: builder.calls, text: texts.join('\n').trim(), repairs: builder.repairs, errors: builder.errors }
+}
+
+/** `anthropic` protocol: native `tool_use` content blocks. */
+export const anthropic: Protocol = {
+  id: 'anthropic',
+  label: 'Anthropic tool_use (native)',
+  description: 'Native Anthropic message: content blocks of type text and tool_use (input is an object).',
+  native: true,
+  parse: parseAnthropic,
+  instructions: (tools) =>
+    renderInstructions(
+      tools,
+      [
+        'Call tools through the API\'s native tool use: a "tool_use" content block with "id", "name" and "input" (an object).',
+        'Each result comes back as a "tool_result" block whose "tool_use_id" is the call\'s id.',
+      ],
+      (name, args) => JSON.stringify({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name, input: args }] }, null, 2),
+    ),
+  example: JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] }),
+}

@@ -1,0 +1,45 @@
+/**
+ * `glm4`: GLM-4 (9B chat) tool calls, the tool name alone on the first line and its JSON arguments
+ * on the next: `get_weather\n{"city": "Paris"}`.
+ */
+import { readJson } from '../json'
+import { decodeArguments, lowerFirst } from './shared/call-object'
+import { defineTextProtocol } from './shared/define'
+import { type ParseBuilder, skipSpace } from './shared/parse-builder'
+
+/** Reads `NAME\n{…}` at the start of the output (after whitespace). */
+function collect(builder: ParseBuilder): void {
+  const view = builder.view
+  const nameStart = skipSpace(view, 0)
+  const match = /^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n/.exec(view.slice(nameStart, nameStart + 160))
+  if (!match) return
+  const name = match[0].trim()
+  const argsAt = skipSpace(view, nameStart + match[0].length)
+  if (view.charCodeAt(argsAt) !== 0x7b) return
+  const read = readJson(view, argsAt)
+  if (!read.ok) {
+    const cut = read.error.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsAt, end: cut ? view.length : read.error.offset })
+    builder.consume(nameStart, cut ? view.length : argsAt)
+    return
+  }
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  const decoded = decodeArguments(read.value, read.spans.span, name)
+  builder.consume(nameStart, read.end)
+  if (!decoded.ok) {
+    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    return
+  }
+  builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: nameStart, end: read.end }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })
+}
+
+/** `glm4` protocol: the tool name on one line, JSON arguments on the next. */
+export const glm4 = defineTextProtocol({
+  id: 'glm4',
+  label: 'GLM-4 name + JSON',
+  description: 'GLM-4: the tool name alone on the first line, JSON arguments on the next.',
+  collect,
+  rules: ['To call a tool, write only its name on the first line and its arguments as a JSON object on the next line.'],
+  renderCall: (name, args) => `${name}\n${JSON.stringify(args)}`,
+  example: 'get_weather\n{"city": "Paris"}',
+})

@@ -1,0 +1,95 @@
+/**
+ * `mistral`: Mistral's `[TOOL_CALLS]` token, followed either by a JSON array of
+ * `{"name", "arguments", "id"?}` (tokenizer v3, Mistral 7B v0.3, Nemo) or by
+ * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call.
+ */
+import { readJson } from '../json'
+import { decodeArguments, lowerFirst } from './shared/call-object'
+import { defineTextProtocol } from './shared/define'
+import { type ParseBuilder, skipSpace } from './shared/parse-builder'
+import { readNameEnd } from './shared/scan'
+import { readWrappedJson } from './shared/wrapped-json'
+import type { ParsedCall } from './types'
+
+const MARKER = '[TOOL_CALLS]'
+
+/** Reads `NAME[CALL_ID]ID[ARGS]{…}` at `start`; returns the end of the call. */
+function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): number {
+  const view = builder.view
+  const nameStart = skipSpace(view, start)
+  const nameEnd = readNameEnd(view, nameStart)
+  if (nameEnd === nameStart) {
+    if (nameStart >= view.length) {
+      builder.addError('truncated', `The output ends right after ${MARKER}: expected a tool name or a JSON array.`, { start: markerAt, end: view.length })
+      return view.length
+    }
+    builder.addError('invalid_call', `Expected a tool name or a JSON array after ${MARKER} at offset ${nameStart}, found '${view[nameStart] ?? ''}'.`, { start: markerAt, end: nameStart })
+    return nameStart
+  }
+  const name = view.slice(nameStart, nameEnd)
+  let pos = nameEnd
+  let id: string | undefined
+  if (view.startsWith('[CALL_ID]', pos)) {
+    const idStart = pos + '[CALL_ID]'.length
+    const idEnd = readNameEnd(view, idStart)
+    id = view.slice(idStart, idEnd)
+    pos = idEnd
+  }
+  if (!view.startsWith('[ARGS]', pos)) {
+    if (pos >= view.length) {
+      builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
+      return view.length
+    }
+    builder.addError('invalid_call', `Expected [ARGS] after the tool name "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: markerAt, end: pos })
+    return pos
+  }
+  const argsStart = skipSpace(view, pos + '[ARGS]'.length)
+  const read = readJson(view, argsStart)
+  if (!read.ok) {
+    const cut = read.error.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsStart, end: cut ? view.length : read.error.offset })
+    return cut ? view.length : read.error.offset
+  }
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  const decoded = decodeArguments(read.value, read.spans.span, name)
+  if (!decoded.ok) {
+    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    return read.end
+  }
+  const call: ParsedCall = {
+    name,
+    arguments: decoded.arguments,
+    rawArguments: view.slice(read.start, read.end),
+    spans: { call: { start: markerAt, end: read.end }, name: { start: nameStart, end: nameEnd }, arguments: read.spans.span },
+  }
+  if (id) call.id = id
+  builder.addCall(call)
+  return read.end
+}
+
+function collect(builder: ParseBuilder): void {
+  const view = builder.view
+  let pos = 0
+  for (;;) {
+    const at = view.indexOf(MARKER, pos)
+    if (at < 0) return
+    const after = at + MARKER.length
+    const end = readWrappedJson(builder, after, MARKER) ?? readNamedCall(builder, at, after)
+    builder.consume(at, end)
+    pos = Math.max(end, after)
+  }
+}
+
+/** `mistral` protocol: `[TOOL_CALLS][{"name", "arguments"}]` or `[TOOL_CALLS]NAME[ARGS]{…}`. */
+export const mistral = defineTextProtocol({
+  id: 'mistral',
+  label: 'Mistral [TOOL_CALLS]',
+  description: 'Mistral: [TOOL_CALLS] then a JSON array of {"name", "arguments"}, or NAME[ARGS]{…} per call.',
+  collect,
+  rules: [
+    'To call tools, write [TOOL_CALLS] followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',
+    'Write nothing after the array.',
+  ],
+  renderCall: (name, args) => `${MARKER}${JSON.stringify([{ name, arguments: args }])}`,
+  example: '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+})

@@ -1,0 +1,177 @@
+/**
+ * `pythonic`: Python call syntax, as Llama 3.2/4 and several small models emit it:
+ * `[get_weather(city="Paris"), add(a=1, b=2)]`, also without the brackets and as `f(...); g(...)`.
+ * Arguments are keyword arguments with Python literals (single/double/triple-quoted strings,
+ * `True`/`False`/`None`, numbers, lists, dicts, nesting); Markdown-escaped names (`get\_weather`)
+ * are unescaped.
+ */
+import { readJson } from '../json'
+import type { JsonValue } from '../messages'
+import { lowerFirst } from './shared/call-object'
+import { defineTextProtocol } from './shared/define'
+import { type ParseBuilder, skipSpace } from './shared/parse-builder'
+import type { ParsedCall, Repair } from './types'
+
+type Attempt =
+  | { ok: true; call: ParsedCall; end: number; repairs: Repair[] }
+  | { ok: false; offset: number; truncated?: { name: string; message: string } }
+
+function isNameStart(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f
+}
+
+function isNamePart(code: number): boolean {
+  return isNameStart(code) || (code >= 0x30 && code <= 0x39) || code === 0x2e
+}
+
+/** Reads a (possibly `\_`-escaped, dotted) name at `pos`; returns its end, or `pos` when there is none. */
+function readName(text: string, pos: number): number {
+  if (!isNameStart(text.charCodeAt(pos)) && !(text.charCodeAt(pos) === 0x5c && text.charCodeAt(pos + 1) === 0x5f)) return pos
+  let i = pos
+  for (;;) {
+    const code = text.charCodeAt(i)
+    if (isNamePart(code)) i++
+    else if (code === 0x5c && text.charCodeAt(i + 1) === 0x5f) i += 2
+    else return i
+  }
+}
+
+/** Reads one Python literal at `pos`: triple-quoted strings here, everything else through the lenient JSON reader. */
+function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; end: number; repairs: Repair[] } | { ok: false; offset: number; truncated: boolean; message: string } {
+  for (const quote of ['"""', "'''"]) {
+    if (text.startsWith(quote, pos)) {
+      const close = text.indexOf(quote, pos + 3)
+      if (close < 0) return { ok: false, offset: text.length, truncated: true, message: `The text ends inside the triple-quoted string that starts at offset ${pos}: expected ${quote}.` }
+      return { ok: true, value: text.slice(pos + 3, close), end: close + 3, repairs: [] }
+    }
+  }
+  const read = readJson(text, pos)
+  if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
+  // Python spells these with capitals; JSON-style repairs of them are expected here, not leniency.
+  const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes')
+  return { ok: true, value: read.value, end: read.end, repairs }
+}
+
+/** Reads `name(key=value, …)` at `pos`. */
+function readCall(text: string, pos: number): Attempt {
+  const nameEnd = readName(text, pos)
+  if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
+  const name = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  const args: { [key: string]: JsonValue } = {}
+  const repairs: Repair[] = []
+  const argsStart = nameEnd + 1
+  let i = skipSpace(text, argsStart)
+  const cut = (message: string): Attempt => ({ ok: false, offset: text.length, truncated: { name, message } })
+  for (;;) {
+    if (i >= text.length) return cut(`the text ends inside the arguments: expected ')'.`)
+    if (text.charCodeAt(i) === 0x29) break
+    const keyEnd = readName(text, i)
+    if (keyEnd === i) return { ok: false, offset: i }
+    const key = text.slice(i, keyEnd)
+    let j = skipSpace(text, keyEnd)
+    if (j >= text.length) return cut(`the text ends after the argument name "${key}": expected '='.`)
+    if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
+    j = skipSpace(text, j + 1)
+    const literal = readLiteral(text, j)
+    if (!literal.ok) return literal.truncated ? cut(lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
+    Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
+    repairs.push(...literal.repairs)
+    i = skipSpace(text, literal.end)
+    if (i >= text.length) return cut(`the text ends after the argument "${key}": expected ',' or ')'.`)
+    const code = text.charCodeAt(i)
+    if (code === 0x2c) i = skipSpace(text, i + 1)
+    else if (code !== 0x29) return { ok: false, offset: i }
+  }
+  const end = i + 1
+  const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameEnd }, arguments: { start: argsStart, end: i } } }
+  return { ok: true, call, end, repairs }
+}
+
+/** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
+function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false } } {
+  const view = builder.view
+  const calls: Attempt[] = []
+  let i = pos
+  let end = pos
+  for (;;) {
+    const attempt = readCall(view, i)
+    if (!attempt.ok) {
+      if (calls.length === 0 || attempt.truncated) return { failed: attempt }
+      break
+    }
+    calls.push(attempt)
+    end = attempt.end
+    const next = skipSpace(view, attempt.end)
+    const code = view.charCodeAt(next)
+    if (code === 0x2c || code === 0x3b) {
+      end = next + 1
+      i = skipSpace(view, next + 1)
+      continue
+    }
+    break
+  }
+  if (inList) {
+    const close = skipSpace(view, end)
+    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close } }
+    end = close + 1
+  }
+  for (const attempt of calls) {
+    if (!attempt.ok) continue
+    builder.addCall(attempt.call)
+    builder.repairs.push(...attempt.repairs)
+  }
+  return { end, count: calls.length }
+}
+
+function collect(builder: ParseBuilder): void {
+  const view = builder.view
+  let pos = 0
+  while (pos < view.length) {
+    const code = view.charCodeAt(pos)
+    const previous = pos > 0 ? view.charCodeAt(pos - 1) : 0x20
+    const inList = code === 0x5b
+    const startsName = (isNameStart(code) || code === 0x5c) && !isNamePart(previous)
+    if (!inList && !startsName) {
+      pos++
+      continue
+    }
+    const result = readSequence(builder, inList ? skipSpace(view, pos + 1) : pos, inList)
+    if ('failed' in result) {
+      const failed = result.failed
+      if (failed.truncated) {
+        builder.addError('truncated', `The call to "${failed.truncated.name}" was cut off: ${failed.truncated.message}`, { start: pos, end: view.length })
+        builder.consume(pos, view.length)
+        return
+      }
+      // Skip the rest of the word so each position is tried once.
+      pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
+      continue
+    }
+    builder.consume(pos, result.end)
+    pos = result.end
+  }
+}
+
+function pythonLiteral(value: JsonValue): string {
+  if (value === null) return 'None'
+  if (value === true) return 'True'
+  if (value === false) return 'False'
+  if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(', ')}]`
+  if (typeof value === 'object') return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${pythonLiteral(item)}`).join(', ')}}`
+  return JSON.stringify(value)
+}
+
+/** `pythonic` protocol: `[name(key=value, …), …]`. */
+export const pythonic = defineTextProtocol({
+  id: 'pythonic',
+  label: 'Pythonic calls',
+  description: 'Python call syntax: [get_weather(city="Paris"), add(a=1, b=2)] with Python literals.',
+  collect,
+  rules: [
+    'To call tools, answer with a Python list of calls: [tool_name(key=value, …), …].',
+    'Use keyword arguments only, with Python literals (strings, numbers, True/False/None, lists, dicts).',
+    'Write nothing else when you call tools.',
+  ],
+  renderCall: (name, args) => `[${name}(${Object.entries(args).map(([key, value]) => `${key}=${pythonLiteral(value)}`).join(', ')})]`,
+  example: '[get_weather(city="Paris"), get_time(timezone="Europe/Paris")]',
+})

@@ -1,0 +1,138 @@
+/**
+ * The two `[TOOL: …]` formats of the hand-written designs, read by one scanner because they
+ * share the opening: `[TOOL: name] [ARGS: {…}]` (bracket) and `[TOOL:name|key=value|…]` (pipe).
+ */
+import { readJson } from '../../json'
+import type { JsonValue } from '../../messages'
+import type { ParsedCall } from '../types'
+import { decodeArguments, lowerFirst } from './call-object'
+import { type ParseBuilder, skipSpace } from './parse-builder'
+import { readNameEnd } from './scan'
+
+const OPEN = '[TOOL'
+
+function skipBlanks(text: string, pos: number): number {
+  let i = pos
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++
+  return i
+}
+
+/** Reads `|key=value|…]` starting at the first `|`; returns the end of the call. */
+function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { start: number; end: number }, pipeAt: number): number {
+  const view = builder.view
+  // Values may hold `=`, parentheses, operators and balanced brackets (`a[1]`); the call ends at
+  // the first `]` outside brackets.
+  let depth = 0
+  let end = -1
+  for (let i = pipeAt; i < view.length; i++) {
+    const code = view.charCodeAt(i)
+    if (code === 0x5b) depth++
+    else if (code === 0x5d) {
+      if (depth === 0) {
+        end = i
+        break
+      }
+      depth--
+    }
+  }
+  if (end < 0) {
+    builder.addError('truncated', `The call to "${name}" was cut off: expected ']' to close [TOOL:${name}|…].`, { start: at, end: view.length })
+    return view.length
+  }
+  const args: { [key: string]: JsonValue } = {}
+  let segmentStart = pipeAt + 1
+  for (let i = pipeAt + 1; i <= end; i++) {
+    if (i < end && view.charCodeAt(i) !== 0x7c) continue
+    const segment = view.slice(segmentStart, i)
+    if (segment.trim() !== '') {
+      const equals = segment.indexOf('=')
+      if (equals < 0) {
+        builder.addError('invalid_arguments', `Expected key=value in the call to "${name}" at offset ${segmentStart}, found "${segment.trim()}".`, { start: segmentStart, end: i })
+      } else {
+        const key = segment.slice(0, equals).trim()
+        Object.defineProperty(args, key, { value: segment.slice(equals + 1).trim(), enumerable: true, writable: true, configurable: true })
+      }
+    }
+    segmentStart = i + 1
+  }
+  builder.addCall({ name, arguments: args, rawArguments: view.slice(pipeAt + 1, end), spans: { call: { start: at, end: end + 1 }, name: nameSpan, arguments: { start: pipeAt + 1, end } } })
+  return end + 1
+}
+
+/** Reads an optional `[ARGS: {…}]` after `[TOOL: name]`; returns the end of the call. */
+function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan: { start: number; end: number }, toolEnd: number): number {
+  const view = builder.view
+  const argsAt = skipSpace(view, toolEnd)
+  const call: ParsedCall = { name, arguments: {}, spans: { call: { start: at, end: toolEnd }, name: nameSpan } }
+  if (!view.startsWith('[ARGS', argsAt)) {
+    builder.addCall(call)
+    return toolEnd
+  }
+  const colon = skipBlanks(view, argsAt + '[ARGS'.length)
+  if (view.charCodeAt(colon) !== 0x3a) {
+    builder.addCall(call)
+    return toolEnd
+  }
+  const jsonAt = skipSpace(view, colon + 1)
+  const read = readJson(view, jsonAt)
+  if (!read.ok) {
+    const cut = read.error.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: jsonAt, end: cut ? view.length : read.error.offset })
+    return cut ? view.length : read.error.offset
+  }
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  const decoded = decodeArguments(read.value, read.spans.span, name)
+  let end = skipSpace(view, read.end)
+  if (view.charCodeAt(end) === 0x5d) end++
+  else {
+    builder.addRepair('missing_closer', `Read [ARGS: …] of "${name}" without its closing ']'.`, { start: read.end, end: read.end })
+    end = read.end
+  }
+  if (!decoded.ok) {
+    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    return end
+  }
+  call.arguments = decoded.arguments
+  call.rawArguments = view.slice(read.start, read.end)
+  call.spans = { call: { start: at, end }, name: nameSpan, arguments: read.spans.span }
+  builder.addCall(call)
+  return end
+}
+
+/** Finds every `[TOOL: …]` call (either form) and records it on the builder. Linear. */
+export function collectToolBrackets(builder: ParseBuilder): void {
+  const view = builder.view
+  let pos = 0
+  for (;;) {
+    const at = view.indexOf(OPEN, pos)
+    if (at < 0) return
+    const colon = skipBlanks(view, at + OPEN.length)
+    if (view.charCodeAt(colon) !== 0x3a) {
+      pos = at + 1
+      continue
+    }
+    const nameStart = skipBlanks(view, colon + 1)
+    const nameEnd = readNameEnd(view, nameStart)
+    const next = skipBlanks(view, nameEnd)
+    const name = view.slice(nameStart, nameEnd).replace(/\\_/g, '_')
+    const nameSpan = { start: nameStart, end: nameEnd }
+    let end: number
+    if (nameEnd === nameStart || next >= view.length) {
+      if (next < view.length) {
+        pos = at + 1
+        continue
+      }
+      builder.addError('truncated', `The output ends inside [TOOL: …] at offset ${at}: expected a tool name and ']'.`, { start: at, end: view.length })
+      end = view.length
+    } else if (view.charCodeAt(next) === 0x5d) {
+      end = readArgsBlock(builder, at, name, nameSpan, next + 1)
+    } else if (view.charCodeAt(next) === 0x7c) {
+      end = readPipe(builder, at, name, nameSpan, next)
+    } else {
+      builder.addError('invalid_call', `Expected ']' or '|' after the tool name "${name}" at offset ${next}, found '${view[next] ?? ''}'.`, { start: at, end: next })
+      end = next
+    }
+    builder.consume(at, end)
+    pos = Math.max(end, at + 1)
+  }
+}

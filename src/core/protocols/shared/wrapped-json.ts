@@ -1,0 +1,85 @@
+/**
+ * Reading the JSON that follows a format's marker (`[TOOL_CALLS]`, `<|tool_call|>`, `functools`,
+ * `<|START_ACTION|>`): one call object or an array of them, every object taken as a call.
+ */
+import { readJson } from '../../json'
+import { isJsonObject, lowerFirst, readCallObject } from './call-object'
+import { type ParseBuilder, skipSpace } from './parse-builder'
+
+/**
+ * Reads calls from the JSON value at `start` (after whitespace) and records them on the builder.
+ * Returns the offset after the value, `view.length` when it was cut off (error `truncated`), or
+ * `undefined` when no JSON value starts there (nothing recorded).
+ *
+ * @param marker the marker before the value, for messages
+ */
+export function readWrappedJson(builder: ParseBuilder, start: number, marker: string): number | undefined {
+  const view = builder.view
+  const at = skipSpace(view, start)
+  const code = view.charCodeAt(at)
+  if (code !== 0x7b && code !== 0x5b) return undefined
+  const read = readJson(view, at, { spanDepth: 3 })
+  if (!read.ok) {
+    if (read.error.code === 'truncated') {
+      const partial = read.partial
+      const last = Array.isArray(partial) ? partial[partial.length - 1] : partial
+      const nameValue = isJsonObject(last) ? (last.name ?? last.tool_name ?? last.tool) : undefined
+      const subject = typeof nameValue === 'string' ? `The call to "${nameValue}"` : `The tool call after ${marker}`
+      builder.addError('truncated', `${subject} was cut off: ${lowerFirst(read.error.message)}`, { start: at, end: view.length })
+      return view.length
+    }
+    builder.addError('invalid_json', `The JSON after ${marker} is not valid: ${lowerFirst(read.error.message)}`, { start: at, end: read.error.offset })
+    return read.error.offset
+  }
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  const items = Array.isArray(read.value) ? read.value : [read.value]
+  items.forEach((item, index) => {
+    const node = Array.isArray(read.value) ? read.spans.items?.[index] : read.spans
+    const reading = readCallObject(builder.raw, item, node, 'wrapped')
+    if (reading.kind === 'call') {
+      builder.addCall(reading.call)
+      for (const repair of reading.repairs) builder.repairs.push(repair)
+    } else if (reading.kind === 'error') {
+      builder.addError(reading.error.code, reading.error.message, reading.error.span)
+    }
+  })
+  return read.end
+}
+
+/**
+ * Parses formats of the shape "marker, then JSON call(s), then optionally an end marker":
+ * every occurrence of `marker` starts calls; what lies outside is text.
+ */
+export function collectMarkedJson(builder: ParseBuilder, marker: string, endMarker?: string): void {
+  const view = builder.view
+  let pos = 0
+  for (;;) {
+    const at = view.indexOf(marker, pos)
+    if (at < 0) return
+    const after = at + marker.length
+    const end = readWrappedJson(builder, after, marker)
+    if (end === undefined) {
+      // A word marker (`functools`) can be ordinary prose; only a special token promises a call.
+      if (!marker.startsWith('<') && !marker.startsWith('[')) {
+        pos = after
+        continue
+      }
+      if (skipSpace(view, after) >= view.length) {
+        builder.addError('truncated', `The output ends right after ${marker}: expected the tool call JSON.`, { start: at, end: view.length })
+        builder.consume(at, view.length)
+        return
+      }
+      builder.addError('invalid_call', `Expected a JSON object or array after ${marker} at offset ${skipSpace(view, after)}.`, { start: at, end: after })
+      builder.consume(at, after)
+      pos = after
+      continue
+    }
+    let stop = end
+    if (endMarker !== undefined) {
+      const next = skipSpace(view, end)
+      if (view.startsWith(endMarker, next)) stop = next + endMarker.length
+    }
+    builder.consume(at, stop)
+    pos = Math.max(stop, after)
+  }
+}
