@@ -4,6 +4,7 @@ import { defineConfig } from 'vite'
 // The CLI and its worker_threads sandbox entry are built to dist-cli/ so that
 // `npx toolstep` runs on plain Node without a TypeScript loader.
 export default defineConfig({
+  publicDir: false,
   resolve: { alias: { toolstep: fileURLToPath(new URL('./src/sandbox/authoring.ts', import.meta.url)) } },
   build: {
     ssr: true,

@@ -18,9 +18,11 @@ test('replays the tau-bench log: choose a conversation, step, see the duplicate 
   await expect(page.getByTestId('raw-output')).toBeVisible()
   await page.getByTestId('step').click()
   await expect(current).toHaveAttribute('data-phase', 'parse')
+  // The reuse is far down the conversation: jump to it.
+  await page.getByTestId('next-anomaly').click()
   const anomaly = page.getByTestId('anomaly').filter({ hasText: 'duplicate_tool_call_id' })
-  await expect(anomaly.first()).toBeAttached()
-  await anomaly.first().click()
+  await expect(anomaly.first()).toBeVisible()
+  await expect(current.getByTestId('anomaly')).toContainText('duplicate_tool_call_id')
   await expect(page.getByTestId('anomaly-detail').first()).toContainText('duplicate_tool_call_id')
   await expect(page.getByTestId('anomaly-detail').first()).toContainText('call_B1wTKndCK0SgWj4uYElOR9nt')
 })

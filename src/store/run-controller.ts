@@ -56,6 +56,7 @@ async function startRun(workspace: Workspace): Promise<boolean> {
     },
   })
   runner.start(runInitFor(workspace, loaded.tools))
+  useRun.setState({ status: 'idle' })
   return true
 }
 

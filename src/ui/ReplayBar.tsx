@@ -11,7 +11,10 @@ export function ReplayBar() {
   const toolsFileName = useReplay((s) => s.toolsFileName)
   const mode = useRun((s) => s.mode)
   const events = useRun((s) => s.events)
+  const cursor = useRun((s) => s.cursor)
   const anomalyCount = useMemo(() => events.reduce((n, e) => n + (e.anomalies?.length ?? 0), 0), [events])
+  const nextAnomaly = events.findIndex((e, i) => i > cursor && (e.anomalies?.length ?? 0) > 0)
+  const previousAnomaly = events.findLastIndex((e, i) => i < cursor && (e.anomalies?.length ?? 0) > 0)
   if (mode !== 'replay' || conversations.length === 0) return null
   return (
     <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-sm">
@@ -34,6 +37,26 @@ export function ReplayBar() {
       <span className={anomalyCount ? 'font-medium text-red-700' : 'text-emerald-700'}>
         {anomalyCount ? `${anomalyCount} anomal${anomalyCount === 1 ? 'y' : 'ies'} in this conversation` : 'No anomalies'}
       </span>
+      {anomalyCount > 0 && (
+        <span className="flex gap-1">
+          <button
+            data-testid="previous-anomaly"
+            disabled={previousAnomaly < 0}
+            onClick={() => useRun.getState().setCursor(previousAnomaly)}
+            className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
+          >
+            ‹ Previous anomaly
+          </button>
+          <button
+            data-testid="next-anomaly"
+            disabled={nextAnomaly < 0}
+            onClick={() => useRun.getState().setCursor(nextAnomaly)}
+            className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
+          >
+            Next anomaly ›
+          </button>
+        </span>
+      )}
       <span className="text-xs text-slate-500">
         {toolsFileName ? `Schemas from ${toolsFileName}` : 'Import an OpenAI tools file to also check calls against their schemas.'}
       </span>
