@@ -10,6 +10,7 @@ test('export the run as a session file and re-import it: the identical timeline'
   const answer = await page.getByTestId('final-answer').innerText()
 
   const download = page.waitForEvent('download')
+  await page.getByTestId('export-menu').click()
   await page.getByTestId('export-session').click()
   const file = await (await download).path()
   const text = await readFile(file, 'utf8')

@@ -49,7 +49,7 @@ export function App() {
 
   return (
     <div
-      className="flex h-screen flex-col bg-slate-100 text-slate-900"
+      className="flex h-screen flex-col overflow-hidden bg-slate-100 text-slate-900"
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) {
           e.preventDefault()
@@ -62,14 +62,14 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={setToast} />
-      <main className="grid min-h-0 flex-1 grid-cols-1 gap-0 md:grid-cols-[minmax(320px,40%)_1fr]">
+      <main className="grid min-h-0 flex-1 grid-cols-1 gap-0 md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]">
         <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">
           <EditorPanel />
         </section>
-        <section aria-label="Run" className="flex min-h-0 flex-col">
+        <section aria-label="Run" className="flex min-h-0 min-w-0 flex-col">
           <StatusBar />
           <ReplayBar />
-          <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(260px,34%)_1fr]">
+          <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
             <div className="min-h-0 border-r border-slate-200 bg-white">
               <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
             </div>

@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
@@ -12,6 +12,7 @@ import { download } from './download'
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
 const plain = `${button} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`
+const quiet = `${button} border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700`
 const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`
 
 /** Top bar: example and protocol pickers, the step controls, import and export. */
@@ -24,6 +25,24 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   const cursor = useRun((s) => s.cursor)
   const count = useRun((s) => s.events.length)
   const fileInput = useRef<HTMLInputElement>(null)
+  const [exportOpen, setExportOpen] = useState(false)
+  const exportMenu = useRef<HTMLDetailsElement>(null)
+
+  useEffect(() => {
+    if (!exportOpen) return
+    const close = (event: Event) => {
+      if (!exportMenu.current?.contains(event.target as Node)) setExportOpen(false)
+    }
+    const escape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setExportOpen(false)
+    }
+    document.addEventListener('pointerdown', close)
+    document.addEventListener('keydown', escape)
+    return () => {
+      document.removeEventListener('pointerdown', close)
+      document.removeEventListener('keydown', escape)
+    }
+  }, [exportOpen])
   const busy = status === 'loading' || status === 'running'
 
   function exportSession() {
@@ -35,7 +54,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
     <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white">
       <div className="mr-2 flex items-baseline gap-2">
         <span className="text-lg font-bold tracking-tight">Toolstep</span>
-        <span className="hidden text-xs text-slate-400 lg:inline">decide → parse → validate → execute → backfill</span>
+        <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
       </div>
       <label className="flex items-center gap-1 text-xs text-slate-300">
         Example
@@ -46,7 +65,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             useWorkspace.getState().loadExample(e.target.value)
             reset()
           }}
-          className="rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-48 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
         >
           {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
           {examples.map((ex) => (
@@ -62,7 +81,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           data-testid="protocol-select"
           value={protocol}
           onChange={(e) => useWorkspace.getState().setSettings({ protocol: e.target.value })}
-          className="rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-48 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
         >
           {protocols.map((p) => (
             <option key={p.id} value={p.id} title={p.description}>
@@ -103,7 +122,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
       <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={reset} title="Clear the timeline">
         ⟲ Reset
       </button>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex items-center gap-1.5">
         <input
           ref={fileInput}
           data-testid="import-file"
@@ -116,15 +135,37 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (file) void importFile(file).then(onImported)
           }}
         />
-        <button className={plain} onClick={() => fileInput.current?.click()} title="Import a session, workspace, OpenAI messages log or tools file (or drop it on the page)">
+        <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, OpenAI messages log or tools file (or drop it on the page)">
           Import…
         </button>
-        <button className={plain} onClick={() => download('toolstep-workspace.json', writeWorkspace(currentWorkspace()))} title="Save tools.ts, model.ts, input and settings">
-          Export workspace
-        </button>
-        <button data-testid="export-session" className={plain} disabled={count === 0} onClick={exportSession} title="Save this run's event log">
-          Export session
-        </button>
+        <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>
+          <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`}>
+            Export ▾
+          </summary>
+          <div className="absolute right-0 z-30 mt-1 flex w-64 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">
+            <button
+              data-testid="export-workspace"
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100"
+              onClick={() => {
+                download('toolstep-workspace.json', writeWorkspace(currentWorkspace()))
+                setExportOpen(false)
+              }}
+            >
+              Workspace <span className="text-xs text-slate-500">— code, input, settings (for toolstep run)</span>
+            </button>
+            <button
+              data-testid="export-session"
+              disabled={count === 0}
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+              onClick={() => {
+                exportSession()
+                setExportOpen(false)
+              }}
+            >
+              Session <span className="text-xs text-slate-500">— this run&apos;s event log, re-importable</span>
+            </button>
+          </div>
+        </details>
       </div>
     </header>
   )

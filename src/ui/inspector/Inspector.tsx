@@ -101,7 +101,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               </Section>
             )}
             {(responded || failed) && (
-              <div className="grid grid-cols-1 gap-2 xl:grid-cols-2">
+              <div className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
                 <Section title={`Raw model output${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
                   {failed ? (
                     <p className="rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
@@ -121,7 +121,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                             <span className="font-mono font-semibold text-violet-900">{c.name}</span>
                             <span className="font-mono text-slate-400">{c.id}</span>
                           </div>
-                          <pre className="mt-0.5 whitespace-pre-wrap break-words font-mono text-slate-700">{JSON.stringify(c.arguments, null, 2)}</pre>
+                          <pre className="mt-0.5 whitespace-pre-wrap [overflow-wrap:anywhere] font-mono text-slate-700">{JSON.stringify(c.arguments, null, 2)}</pre>
                         </div>
                       ))}
                       {parsed.calls.length === 0 && parsed.errors.length === 0 && <p className="text-slate-600">No tool call: this is the final answer.</p>}
@@ -172,7 +172,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                           {fmtMs(r.durationMs)} · <span className="font-mono">{r.callId}</span>
                         </span>
                       </div>
-                      <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap break-words font-mono ${r.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>{r.error ?? r.result}</pre>
+                      <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] font-mono ${r.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>{r.error ?? r.result}</pre>
                     </li>
                   ))}
                 </ul>

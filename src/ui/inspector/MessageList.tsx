@@ -22,14 +22,14 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
             {m.role === 'system' && collapseSystem ? (
               <details>
                 <summary className="cursor-pointer text-slate-500">system prompt ({m.content.length} chars)</summary>
-                <pre className="whitespace-pre-wrap font-mono text-slate-700">{m.content}</pre>
+                <pre className="whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{m.content}</pre>
               </details>
             ) : m.content ? (
-              <pre className={`whitespace-pre-wrap break-words font-sans ${error ? 'text-red-700' : 'text-slate-800'}`}>{m.content}</pre>
+              <pre className={`whitespace-pre-wrap [overflow-wrap:anywhere] font-sans ${error ? 'text-red-700' : 'text-slate-800'}`}>{m.content}</pre>
             ) : null}
             {m.role === 'assistant' &&
               m.tool_calls?.map((c) => (
-                <div key={c.id} className="mt-0.5 font-mono text-slate-700">
+                <div key={c.id} className="mt-0.5 font-mono text-slate-700 [overflow-wrap:anywhere]">
                   → {c.name}({JSON.stringify(c.arguments)}) <span className="text-slate-400">[{c.id}]</span>
                 </div>
               ))}

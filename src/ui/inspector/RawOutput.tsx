@@ -31,7 +31,7 @@ export function RawOutput({ raw, highlights }: { raw: string; highlights: readon
     return { start, end, top }
   })
   return (
-    <pre data-testid="raw-output" className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800">
+    <pre data-testid="raw-output" className="max-h-80 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800">
       {raw.length === 0 ? <span className="italic text-slate-400">(empty output)</span> : null}
       {pieces.map((p) =>
         p.top ? (

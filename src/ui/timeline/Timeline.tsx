@@ -114,7 +114,7 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
                   data-testid="anomaly"
                   data-code={anomalies.map((a) => a.code).join(' ')}
                   title={anomalies.map((a) => `${a.code}: ${a.detail}`).join('\n')}
-                  className="shrink-0 rounded bg-red-600 px-1.5 py-0.5 text-[11px] font-semibold text-white"
+                  className="max-w-[45%] shrink-0 truncate rounded bg-red-600 px-1.5 py-0.5 text-[11px] font-semibold text-white"
                 >
                   ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
                 </span>
