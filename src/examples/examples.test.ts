@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../core/loop/events'
 import { LoopRunner } from '../core/loop/runner'
 import { runInitFor } from '../core/loop/start'
+import { formats } from '../core/protocols/index'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { defaultExample, examples, findExample, type Example } from './index'
 
@@ -75,4 +76,17 @@ describe('hanging-tool in the Node sandbox', () => {
     expect(finished[2]?.result).toContain('Lisbon')
     expect(state.stop?.reason).toBe('final_answer')
   })
+})
+
+// The wire-format picker lists every format: the default example must work in each of them.
+describe('the weather example in every wire format', () => {
+  const textValued = new Set(['pipe', 'qwen3-coder', 'glm45'])
+  for (const format of formats.filter((f) => !PROTOCOLS.includes(f.id as (typeof PROTOCOLS)[number]))) {
+    it(`${format.id}: calls both tools, then answers`, async () => {
+      const { state, finished } = await run(findExample('weather') as Example, format.id)
+      expect(finished.map((event) => event.name)).toEqual(['get_weather', 'calculate'])
+      if (!textValued.has(format.id)) expect(finished.every((event) => event.error === undefined)).toBe(true)
+      expect(state.stop?.reason).toBe('final_answer')
+    })
+  }
 })

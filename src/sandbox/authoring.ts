@@ -13,6 +13,7 @@ import { z } from 'zod'
 import type { NativeAssistantMessage } from '../core/loop/interfaces'
 import type { JsonValue, Message, ToolMessage } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
+import { getProtocol } from '../core/protocols/index'
 import { takeCallId } from './call-ids'
 import { TOOL_MARKER } from './tool-marker'
 
@@ -141,7 +142,8 @@ export function nextCallId(): string {
  * Writes tool calls in the wire format `protocol` speaks, with optional prose:
  * `openai` → a native assistant message with `tool_calls` (arguments as a JSON string);
  * `xml-tag` and `hermes` → `<tool_call>{"name":…,"arguments":…}</tool_call>` per call;
- * `json` and any other id → a fenced ```json {"tool":…,"arguments":…}``` block per call.
+ * `json` → a fenced ```json {"tool":…,"arguments":…}``` block per call (string arguments verbatim);
+ * any other id → that protocol's own markup (`Protocol.render`; string arguments are decoded first).
  */
 export function callTools(protocol: string, calls: readonly CallRequest[], text?: string): ModelResult {
   const argumentsText = (call: CallRequest) =>
@@ -157,13 +159,33 @@ export function callTools(protocol: string, calls: readonly CallRequest[], text?
       })),
     }
   }
-  const blocks = calls.map((call) => {
-    const name = JSON.stringify(call.name)
-    return protocol === 'xml-tag' || protocol === 'hermes'
-      ? `<tool_call>{"name": ${name}, "arguments": ${argumentsText(call)}}</tool_call>`
-      : '```json\n{"tool": ' + name + ', "arguments": ' + argumentsText(call) + '}\n```'
-  })
-  return [text, ...blocks].filter((part) => part !== undefined && part !== '').join('\n\n')
+  // json and xml-tag keep string arguments verbatim, so examples can show malformed JSON on the wire.
+  if (protocol === 'json' || protocol === 'xml-tag' || protocol === 'hermes') {
+    const blocks = calls.map((call) => {
+      const name = JSON.stringify(call.name)
+      return protocol === 'json'
+        ? '```json\n{"tool": ' + name + ', "arguments": ' + argumentsText(call) + '}\n```'
+        : `<tool_call>{"name": ${name}, "arguments": ${argumentsText(call)}}</tool_call>`
+    })
+    return [text, ...blocks].filter((part) => part !== undefined && part !== '').join('\n\n')
+  }
+  // Every other format writes its own markup (Protocol.render); unknown ids fall back to Hermes tags.
+  const target = getProtocol(protocol) ?? getProtocol('xml-tag')
+  const rendered = calls.map((call) => ({
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? parseArguments(call.arguments) : call.arguments,
+    ...(call.id === undefined ? {} : { id: call.id }),
+  }))
+  return target ? target.render({ ...(text === undefined ? {} : { text }), calls: rendered }) : ''
+}
+
+function parseArguments(text: string): Record<string, JsonValue> {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {}
+  } catch {
+    return {}
+  }
 }
 
 /**

@@ -79,4 +79,16 @@ export const anthropic: Protocol = {
       (name, args) => JSON.stringify({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name, input: args }] }, null, 2),
     ),
   example: JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] }),
+  render: ({ text, calls }) =>
+    JSON.stringify(
+      {
+        role: 'assistant',
+        content: [
+          ...(text ? [{ type: 'text', text }] : []),
+          ...calls.map((call, i) => ({ type: 'tool_use', id: call.id ?? `toolu_${i + 1}`, name: call.name, input: call.arguments })),
+        ],
+      },
+      null,
+      2,
+    ),
 }

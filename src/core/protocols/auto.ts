@@ -129,4 +129,6 @@ export const auto: Protocol = {
   parse: parseAuto,
   instructions: (tools) => json.instructions(tools),
   example: xmlTag.example,
+  // A model told to speak "auto" gets json's instructions, so it writes json.
+  render: (output) => json.render(output),
 }

@@ -5,6 +5,7 @@
 import { readJson } from '../json'
 import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
+import type { Protocol } from './types'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 
 /** Reads `NAME\n{…}` at the start of the output (after whitespace). */
@@ -34,7 +35,7 @@ function collect(builder: ParseBuilder): void {
 }
 
 /** `glm4` protocol: the tool name on one line, JSON arguments on the next. */
-export const glm4 = defineTextProtocol({
+const base = defineTextProtocol({
   id: 'glm4',
   label: 'GLM-4 name + JSON',
   description: 'GLM-4: the tool name alone on the first line, JSON arguments on the next.',
@@ -43,3 +44,9 @@ export const glm4 = defineTextProtocol({
   renderCall: (name, args) => `${name}\n${JSON.stringify(args)}`,
   example: 'get_weather\n{"city": "Paris"}',
 })
+
+/** GLM-4 output is only the call: prose beside it would be read as the tool name, so `render` leaves it out. */
+export const glm4: Protocol = {
+  ...base,
+  render: ({ text, calls }) => (calls.length > 0 ? base.render({ calls: calls.slice(0, 1) }) : (text ?? '')),
+}

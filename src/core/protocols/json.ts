@@ -8,7 +8,7 @@ import { isJsonObject, lowerFirst, readCallObject, type CallReading } from './sh
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
-import type { ParseResult, Protocol, Span } from './types'
+import { joinOutput, type ParseResult, type Protocol, type Span } from './types'
 
 /** Options of {@link parseJsonCalls}. */
 export interface JsonCallsOptions {
@@ -121,4 +121,9 @@ export const json: Protocol = {
       (name, args) => JSON.stringify({ tool: name, arguments: args }),
     ),
   example,
+  render: ({ text, calls }) => {
+    const objects = calls.map((call) => ({ tool: call.name, arguments: call.arguments }))
+    if (objects.length === 0) return text ?? ''
+    return joinOutput(text, ['```json\n' + JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 2) + '\n```'])
+  },
 }

@@ -91,4 +91,16 @@ export const openai: Protocol = {
         JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, null, 2),
     ),
   example: JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }),
+  render: ({ text, calls }) =>
+    JSON.stringify(
+      {
+        role: 'assistant',
+        content: text || null,
+        ...(calls.length > 0
+          ? { tool_calls: calls.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+          : {}),
+      },
+      null,
+      2,
+    ),
 }

@@ -71,4 +71,20 @@ export interface Protocol {
   instructions(tools: readonly ToolSpec[]): string
   /** An example raw output in this format (for the picker's "load example"). */
   example: string
+  /**
+   * Writes a well-formed output in this format: prose, then the calls. The inverse of `parse`
+   * (parsing the result gives back `calls`); mock models use it through `callTools`.
+   */
+  render(output: RenderableOutput): string
+}
+
+/** What `Protocol.render` writes: optional prose and the calls, in order. */
+export interface RenderableOutput {
+  text?: string
+  calls: readonly { name: string; arguments: Record<string, JsonValue>; id?: string }[]
+}
+
+/** Joins prose and rendered calls with blank lines, skipping empty parts. */
+export function joinOutput(text: string | undefined, parts: readonly string[]): string {
+  return [text, ...parts].filter((part): part is string => part !== undefined && part !== '').join('\n\n')
 }

@@ -5,7 +5,7 @@
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { collectTaggedCalls } from './shared/tags'
-import type { ParseResult, Protocol } from './types'
+import { joinOutput, type ParseResult, type Protocol } from './types'
 
 /**
  * Parses tag-wrapped calls. Several tags are several calls; a close tag missing at the end of a
@@ -38,4 +38,6 @@ export const xmlTag: Protocol = {
       (name, args) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`,
     ),
   example: 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+  render: ({ text, calls }) =>
+    joinOutput(text, calls.map((call) => `<tool_call>\n${JSON.stringify({ name: call.name, arguments: call.arguments })}\n</tool_call>`)),
 }

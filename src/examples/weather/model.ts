@@ -1,4 +1,4 @@
-import { lastUserMessage, nextCallId, type ModelContext, type ModelResult, type ToolMessage } from 'toolstep'
+import { callTools, lastUserMessage, nextCallId, type ModelContext, type ModelResult, type ToolMessage } from 'toolstep'
 
 // A scripted stand-in for an LLM. For each thing the question asks about it calls one tool, one per
 // step; once every result is back it answers from them. Edit it to see how the loop reacts.
@@ -35,9 +35,12 @@ function callTool(protocol: string, call: PlannedCall, text: string): ModelResul
       }
     case 'xml-tag':
       return `${text}\n<tool_call>{"name": ${JSON.stringify(call.name)}, "arguments": ${args}}</tool_call>`
-    default:
-      // `json`: a JSON object in prose, fenced the way chat models usually write it.
+    case 'json':
+      // A JSON object in prose, fenced the way chat models usually write it.
       return `${text}\n\n\`\`\`json\n{"tool": ${JSON.stringify(call.name)}, "arguments": ${args}}\n\`\`\``
+    default:
+      // Any other format: Toolstep writes the call in that format's own markup.
+      return callTools(protocol, [{ name: call.name, arguments: call.arguments }], text)
   }
 }
 

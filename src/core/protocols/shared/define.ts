@@ -5,7 +5,7 @@
 import type { JsonValue } from '../../messages'
 import { renderInstructions } from './instructions'
 import { ParseBuilder } from './parse-builder'
-import type { ParseResult, Protocol } from '../types'
+import { joinOutput, type ParseResult, type Protocol } from '../types'
 
 /** What a text format supplies. */
 export interface TextProtocolSpec {
@@ -36,5 +36,6 @@ export function defineTextProtocol(spec: TextProtocolSpec): Protocol {
     parse,
     instructions: (tools) => renderInstructions(tools, spec.rules, spec.renderCall),
     example: spec.example,
+    render: ({ text, calls }) => joinOutput(text, calls.map((call) => spec.renderCall(call.name, call.arguments))),
   }
 }

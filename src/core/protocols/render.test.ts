@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { protocols } from './index'
+import type { RenderableOutput } from './types'
+
+const typed: RenderableOutput[] = [
+  { calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
+  { text: 'Let me check both.', calls: [{ name: 'get_weather', arguments: { city: 'Zürich', unit: 'celsius' } }, { name: 'get_time', arguments: { timezone: 'Asia/Tokyo' } }] },
+  { calls: [{ name: 'list_printers', arguments: {} }] },
+  { calls: [{ name: 'add', arguments: { a: 1, b: 2.5, flags: [true, false], note: null, nested: { q: 'say "hi" } done' } } }] },
+]
+// Formats whose argument values are text on the wire (the serving stack converts them using the schema).
+const textValued = new Set(['pipe', 'qwen3-coder', 'glm45'])
+const stringsOnly = typed.filter((o) => o.calls.every((c) => Object.values(c.arguments).every((v) => typeof v === 'string')))
+// GLM-4 puts the name on its own line: one call per output, no prose before it.
+const single = new Set(['glm4'])
+
+describe('Protocol.render', () => {
+  for (const protocol of protocols) {
+    it(`${protocol.id}: parse(render(output)) gives the calls back`, () => {
+      let cases = textValued.has(protocol.id) ? stringsOnly : typed
+      if (single.has(protocol.id)) cases = cases.filter((o) => o.calls.length === 1 && !o.text)
+      expect(cases.length).toBeGreaterThan(0)
+      for (const output of cases) {
+        const raw = protocol.render(output)
+        const parsed = protocol.parse(raw)
+        expect(parsed.errors, raw).toEqual([])
+        expect(parsed.calls.map((c) => ({ name: c.name, arguments: c.arguments })), raw).toEqual(output.calls)
+        if (output.text && !protocol.native) expect(parsed.text, raw).toBe(output.text)
+      }
+    })
+  }
+})
