@@ -7,6 +7,7 @@
  * boundary (the worker is: it can be terminated and has no access to the page), so user code may
  * use any global the worker has; it just cannot `require` anything but `toolstep` and `zod`.
  */
+import { parse as parseScript } from 'acorn'
 import { transform } from 'sucrase'
 import { z } from 'zod'
 import type { ModelOutput, ModelRequest } from '../core/loop/interfaces'
@@ -189,7 +190,8 @@ function evaluateModule(file: SourceFile, source: string): Evaluated {
     run(module.exports, require, module)
   } catch (error) {
     const serialized = serializeError(error)
-    return { ok: false, error: { file, ...locate(file, error), message: `${serialized.name}: ${serialized.message}` } }
+    const where = error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error)
+    return { ok: false, error: { file, ...where, message: `${serialized.name}: ${serialized.message}` } }
   }
   return { ok: true, exports: module.exports }
 }
@@ -204,6 +206,21 @@ function syntaxError(file: SourceFile, error: unknown): SourceError {
       ? { line: Number(loc.line), column: Math.max(1, Number(loc.column)) }
       : {}
   return { file, ...position, message: `SyntaxError: ${message}` }
+}
+
+/**
+ * Where a syntax error sits that the transpiler let through (sucrase strips types without
+ * validating all syntax, and `new Function` reports no position). acorn re-parses the output,
+ * whose lines match the user's because sucrase keeps them; columns may be off by stripped types.
+ */
+function locateSyntaxError(code: string): { line: number; column: number } | undefined {
+  try {
+    parseScript(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true })
+  } catch (error) {
+    const loc = typeof error === 'object' && error !== null && 'loc' in error ? (error as { loc?: { line: number; column: number } }).loc : undefined
+    if (loc) return { line: loc.line, column: loc.column + 1 }
+  }
+  return undefined
 }
 
 /**

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { writeWorkspace } from '../../core/files/workspace-file'
+import { readSession } from '../../core/files/session-file'
+import { findExample, type Example } from '../../examples/index'
+import type { CliIO } from '../io'
+import { runCommand } from './run'
+
+function io(files: Record<string, string>) {
+  const out: string[] = []
+  const err: string[] = []
+  const fake: CliIO = {
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    readStdin: async () => '',
+    readFile: async (path) => {
+      const text = files[path]
+      if (text === undefined) throw new Error(`ENOENT: no such file, open '${path}'`)
+      return text
+    },
+  }
+  return { fake, out: () => out.join(''), err: () => err.join('') }
+}
+
+function workspaceOf(id: string, protocol?: string, tools?: string): string {
+  const example = findExample(id) as Example
+  return writeWorkspace({
+    tools: tools ?? example.tools,
+    model: example.model,
+    input: example.input,
+    settings: { protocol: protocol ?? example.protocol, maxSteps: example.maxSteps ?? 8, systemPrompt: '' },
+  })
+}
+
+describe('toolstep run', () => {
+  it('runs a workspace to final_answer, exit 0, printing each phase and the answer', async () => {
+    const { fake, out } = io({ 'w.json': workspaceOf('weather', 'xml-tag') })
+    expect(await runCommand(['w.json'], fake)).toBe(0)
+    expect(out()).toMatch(/execute\s+Execute · get_weather — ok/)
+    expect(out()).toMatch(/Final answer: In Paris it is/)
+  })
+
+  it('--json prints a session file that re-imports', async () => {
+    const { fake, out } = io({ 'w.json': workspaceOf('weather', 'openai') })
+    expect(await runCommand(['w.json', '--json'], fake)).toBe(0)
+    const session = readSession(out())
+    expect(session.ok).toBe(true)
+    if (session.ok) expect(session.value.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
+  })
+
+  it('exits 1 when the loop stops for another reason (max_steps), and --max-steps overrides', async () => {
+    const { fake, out } = io({ 'w.json': workspaceOf('never-answers') })
+    expect(await runCommand(['w.json', '--max-steps', '2', '--json'], fake)).toBe(1)
+    const session = readSession(out())
+    expect(session.ok && session.value.events.filter((e) => e.type === 'model.responded')).toHaveLength(2)
+  })
+
+  it('exits 2 with the located error when tools.ts does not compile', async () => {
+    const { fake, err } = io({ 'w.json': workspaceOf('weather', 'json', "import { tool } from 'toolstep'\nexport const x = tool({ description: 'x',, })\n") })
+    expect(await runCommand(['w.json'], fake)).toBe(2)
+    expect(err()).toMatch(/tools\.ts:2:\d+/)
+  })
+
+  it('exits 2 on usage errors and unreadable or invalid files', async () => {
+    const { fake, err } = io({ 'bad.json': '{"format":"toolstep.workspace","version":1}' })
+    expect(await runCommand([], fake)).toBe(2)
+    expect(await runCommand(['missing.json'], fake)).toBe(2)
+    expect(await runCommand(['bad.json'], fake)).toBe(2)
+    expect(err()).toMatch(/tools: /)
+    expect(await runCommand(['bad.json', '--max-steps', 'x'], fake)).toBe(2)
+    expect(await runCommand(['--frobnicate'], fake)).toBe(2)
+  })
+})
