@@ -94,3 +94,19 @@ test('timeline rows follow the keyboard', async ({ page }) => {
   await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
   expect(rows.length).toBeGreaterThan(8)
 })
+
+test('the editor knows the toolstep API: no errors on the example, a type error is marked', async ({ page }) => {
+  await openApp(page)
+  const markers = () =>
+    page.evaluate(() => {
+      const monaco = window.__monaco!
+      const uri = monaco.Uri.parse('file:///tools.ts')
+      return monaco.editor.getModelMarkers({ resource: uri }).map((m) => `${m.startLineNumber}: ${m.message}`)
+    })
+  // The TypeScript worker takes a moment to check.
+  await page.waitForTimeout(2500)
+  expect(await markers()).toEqual([])
+  const source = await getEditor(page, 'tools.ts')
+  await setEditor(page, 'tools.ts', `${source}\nexport const broken = tool({ description: 'x', inputSchema: z.object({ n: z.number() }), execute: ({ n }) => n.toUpperCase() })\n`)
+  await expect.poll(async () => (await markers()).join('\n'), { timeout: 20_000 }).toMatch(/toUpperCase/)
+})
