@@ -46,3 +46,47 @@ export type ToolOutcome =
 export interface ToolExecutor {
   execute(call: ToolCall, spec: ToolSpec): Promise<ToolOutcome>
 }
+
+/** Picks which tools are offered at a decide (a user-written `route` in tools.ts). */
+export interface ToolRouter {
+  /** Names of the tools to offer, or `null` when no router is defined (offer all). Rejects with an Error naming the problem. */
+  route(request: ModelRequest): Promise<string[] | null>
+}
+
+/** Shortens a long tool result (a user-written `summarize` in tools.ts). */
+export interface ResultSummarizer {
+  /** The shortened result, or `null` when no summarizer is defined. Rejects with an Error naming the problem. */
+  summarize(result: string, context: { tool: string; maxChars: number }): Promise<string | null>
+}
+
+/** One tool call made by code-as-action code. */
+export interface CodeToolCall {
+  name: string
+  arguments: Record<string, unknown>
+  /** Result as text (JSON unless the tool returned a string). */
+  result?: string
+  error?: string
+  /** Wall time of the call, ms. */
+  durationMs: number
+}
+
+/** Outcome of running a code-as-action block. */
+export interface CodeOutcome {
+  ok: boolean
+  /** What the code printed with console.log/info/warn/error, one line per call, capped at `maxOutputChars`. */
+  output: string
+  /** Error thrown by the code (or the timeout message). */
+  error?: string
+  /** Tool calls the code made, in the order they were made. */
+  calls: CodeToolCall[]
+  /** Wall time, ms. */
+  durationMs: number
+  timedOut: boolean
+  /** True when `output` was cut at `maxOutputChars`. */
+  truncated: boolean
+}
+
+/** Runs a JavaScript/TypeScript block with the tools in scope as async functions (code-as-action). */
+export interface CodeRunner {
+  runCode(code: string, options: { timeoutMs: number; maxOutputChars: number }): Promise<CodeOutcome>
+}

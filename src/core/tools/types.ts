@@ -19,6 +19,10 @@ export interface ToolSpec {
   dangerous?: boolean
   /** Per-call timeout in ms (default 5000). */
   timeoutMs?: number
+  /** Other names the model may call this tool by (e.g. a legacy name). */
+  aliases?: string[]
+  /** Argument aliases: `{ city_name: 'city' }` renames `city_name` to `city` before validation. */
+  argumentAliases?: Record<string, string>
 }
 
 export const toolSpecSchema = z.object({
@@ -27,6 +31,8 @@ export const toolSpecSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   dangerous: z.boolean().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  aliases: z.array(z.string()).optional(),
+  argumentAliases: z.record(z.string(), z.string()).optional(),
 })
 
 /** Default per-call tool timeout, ms. */
