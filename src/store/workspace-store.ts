@@ -4,8 +4,9 @@
  */
 import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
-import type { Settings, Workspace } from '../core/files/workspace-file'
+import { settingsSchema, type Settings, type Workspace } from '../core/files/workspace-file'
 import { DEFAULT_MAX_STEPS } from '../core/loop/runner'
+import { loopSettings, type LoopSettings } from '../core/loop/settings'
 import { defaultExample, examples } from '../examples/index'
 
 export interface WorkspaceState {
@@ -19,6 +20,8 @@ export interface WorkspaceState {
   setModel(source: string): void
   setInput(input: string): void
   setSettings(patch: Partial<Settings>): void
+  /** Changes loop behaviours; nested objects are replaced whole. */
+  setLoop(patch: Partial<LoopSettings>): void
   loadExample(id: string): void
   loadWorkspace(workspace: Workspace): void
 }
@@ -29,7 +32,12 @@ function fromExample(id: string): Pick<WorkspaceState, 'tools' | 'model' | 'inpu
     tools: example.tools,
     model: example.model,
     input: example.input,
-    settings: { protocol: example.protocol, maxSteps: example.maxSteps ?? DEFAULT_MAX_STEPS, systemPrompt: example.systemPrompt ?? '' },
+    settings: {
+      protocol: example.protocol,
+      maxSteps: example.maxSteps ?? DEFAULT_MAX_STEPS,
+      systemPrompt: example.systemPrompt ?? '',
+      loop: loopSettings((example as { settings?: unknown }).settings),
+    },
     exampleId: example.id,
   }
 }
@@ -42,6 +50,7 @@ export const useWorkspace = create<WorkspaceState>()(
       setModel: (model) => set({ model }),
       setInput: (input) => set({ input }),
       setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
+      setLoop: (patch) => set((s) => ({ settings: { ...s.settings, loop: { ...s.settings.loop, ...patch } } })),
       loadExample: (id) => set(fromExample(id)),
       loadWorkspace: (w) => set({ tools: w.tools, model: w.model, input: w.input, settings: w.settings, exampleId: 'custom' }),
     }),
@@ -49,6 +58,20 @@ export const useWorkspace = create<WorkspaceState>()(
       name: 'toolstep.workspace',
       version: 1,
       storage: createJSONStorage(() => localStorage),
+      // Stored state from an older version, or edited by hand, is validated field by field:
+      // whatever fails keeps its current value instead of breaking the app.
+      merge: (persisted, current) => {
+        const stored = (typeof persisted === 'object' && persisted !== null ? persisted : {}) as Partial<WorkspaceState>
+        const settings = settingsSchema.safeParse(stored.settings)
+        return {
+          ...current,
+          ...(typeof stored.tools === 'string' ? { tools: stored.tools } : {}),
+          ...(typeof stored.model === 'string' ? { model: stored.model } : {}),
+          ...(typeof stored.input === 'string' ? { input: stored.input } : {}),
+          ...(typeof stored.exampleId === 'string' ? { exampleId: stored.exampleId } : {}),
+          ...(settings.success ? { settings: settings.data } : {}),
+        }
+      },
       partialize: (s) => ({ tools: s.tools, model: s.model, input: s.input, settings: s.settings, exampleId: s.exampleId }),
     },
   ),

@@ -3,6 +3,7 @@
  * (`{ "format": "toolstep.workspace", "version": 1, tools, model, settings, input }`).
  */
 import { z } from 'zod'
+import { DEFAULT_LOOP_SETTINGS, loopSettingsSchema, type LoopSettings } from '../loop/settings'
 import { formatZodError } from './zod-error'
 
 /** Loop settings saved with a workspace. */
@@ -13,8 +14,12 @@ export const settingsSchema = z.object({
   maxSteps: z.number().int().min(1).max(100),
   /** Extra system prompt text placed before the generated tool instructions. */
   systemPrompt: z.string().default(''),
+  /** Loop behaviours (validation policy, retries, parallel calls, …); missing fields take defaults. */
+  loop: loopSettingsSchema.default(DEFAULT_LOOP_SETTINGS),
 })
 export type Settings = z.infer<typeof settingsSchema>
+/** Settings as written by hand or by older files: `loop` (and its fields) may be missing. */
+export type SettingsInput = Omit<Settings, 'loop'> & { loop?: LoopSettings }
 
 export const workspaceSchema = z.object({
   format: z.literal('toolstep.workspace'),
@@ -45,7 +50,8 @@ export function readWorkspace(text: string): ReadResult<Workspace> {
 }
 
 /** Serialises a workspace with stable key order (2-space JSON, trailing newline). */
-export function writeWorkspace(workspace: Omit<Workspace, 'format' | 'version'>): string {
-  const file: Workspace = { format: 'toolstep.workspace', version: 1, tools: workspace.tools, model: workspace.model, settings: workspace.settings, input: workspace.input }
+export function writeWorkspace(workspace: Omit<Workspace, 'format' | 'version' | 'settings'> & { settings: SettingsInput }): string {
+  const settings: Settings = { ...workspace.settings, loop: workspace.settings.loop ?? DEFAULT_LOOP_SETTINGS }
+  const file: Workspace = { format: 'toolstep.workspace', version: 1, tools: workspace.tools, model: workspace.model, settings, input: workspace.input }
   return `${JSON.stringify(file, null, 2)}\n`
 }

@@ -20,6 +20,7 @@ const parsedCallSchema = z.object({
   name: z.string(),
   arguments: z.record(z.string(), jsonValueSchema),
   rawArguments: z.string().optional(),
+  dependsOn: z.array(z.string()).optional(),
   spans: z.object({ call: spanSchema, name: spanSchema.optional(), arguments: spanSchema.optional() }),
 })
 

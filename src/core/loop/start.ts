@@ -2,13 +2,13 @@
  * How a live run of a workspace begins; shared by the playground and `toolstep run`
  * so both produce the same session for the same workspace.
  */
-import type { Workspace } from '../files/workspace-file'
+import type { SettingsInput } from '../files/workspace-file'
 import type { ToolSpec } from '../tools/types'
 import type { RunInit } from './runner'
 import { buildSystemPrompt } from './system-prompt'
 
 /** The `RunInit` for a workspace whose tools.ts declared `tools`: system prompt, then the user input. */
-export function runInitFor(workspace: Pick<Workspace, 'settings' | 'input'>, tools: ToolSpec[], maxSteps?: number): RunInit {
+export function runInitFor(workspace: { settings: SettingsInput; input: string }, tools: ToolSpec[], maxSteps?: number): RunInit {
   const { protocol, systemPrompt } = workspace.settings
   return {
     protocol,

@@ -21,6 +21,8 @@ export interface ParsedCall {
   id?: string
   /** The arguments text as it appeared (for native formats, the `arguments` string). */
   rawArguments?: string
+  /** Ids of calls in the same output that must finish before this one runs (`"dependsOn"` in JSON call objects). */
+  dependsOn?: string[]
   /** Where the whole call, its name and its arguments sit in the raw output. */
   spans: { call: Span; name?: Span; arguments?: Span }
 }

@@ -15,7 +15,7 @@ export const NAME_KEYS = ['tool', 'tool_name', 'name', 'function'] as const
 /** Keys that hold the arguments, in order of precedence. */
 export const ARGUMENT_KEYS = ['arguments', 'parameters', 'args', 'input', 'params'] as const
 /** Keys that may ride along in a call object without being arguments. */
-const CALL_METADATA_KEYS = new Set(['reasoning', 'thought', 'thoughts', 'id', 'type', 'tool_call_id', 'call_id', 'index'])
+const CALL_METADATA_KEYS = new Set(['reasoning', 'thought', 'thoughts', 'id', 'type', 'tool_call_id', 'call_id', 'index', 'dependsOn', 'depends_on'])
 /** Tool names that mean "no call". */
 const NO_CALL_NAMES = new Set(['none', 'null', ''])
 
@@ -211,5 +211,11 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
   else if (argumentsSpan && argumentsKey !== undefined) call.rawArguments = raw.slice(argumentsSpan.start, argumentsSpan.end)
   const id = value.id ?? value.tool_call_id
   if (typeof id === 'string' && id !== '') call.id = id
+  // Calls in one output may order themselves: {"id": "b", "dependsOn": ["a"], …}.
+  const dependsOn = value.dependsOn ?? value.depends_on
+  if (Array.isArray(dependsOn)) {
+    const ids = dependsOn.filter((item): item is string => typeof item === 'string' && item !== '')
+    if (ids.length > 0) call.dependsOn = ids
+  }
   return { kind: 'call', call, repairs }
 }
