@@ -19,7 +19,12 @@ export function describeEvent(event: SessionEvent): EventSummary {
     case 'session.started':
       return { phase, title: 'Start', detail: `${event.source === 'replay' ? 'replay · ' : ''}${event.tools.length} tools · ${event.protocol}`, tone: 'normal' }
     case 'model.responded':
-      return { phase, title: `Decide · turn ${event.step + 1}`, detail: `${event.raw.length} chars${event.durationMs ? ` · ${fmtMs(event.durationMs)}` : ''}`, tone: 'normal' }
+      return {
+        phase,
+        title: `Decide · turn ${event.step + 1}${event.finalTurn ? ' (tools disabled)' : ''}`,
+        detail: [`${event.raw.length} chars`, event.durationMs ? fmtMs(event.durationMs) : '', event.offeredTools ? `${event.offeredTools.length} tools offered` : '', event.window ? `window ${event.window.to - event.window.from} msgs` : ''].filter(Boolean).join(' · '),
+        tone: 'normal',
+      }
     case 'model.failed':
       return { phase, title: `Decide · turn ${event.step + 1}`, detail: `model failed: ${event.error}`, tone: 'error' }
     case 'parse.completed': {
@@ -30,11 +35,24 @@ export function describeEvent(event: SessionEvent): EventSummary {
     }
     case 'validate.completed': {
       const bad = event.verdicts.filter((v) => !v.ok).length
-      return { phase, title: 'Validate', detail: bad ? `${bad} of ${event.verdicts.length} invalid` : `${event.verdicts.length} valid`, tone: bad ? 'error' : 'ok' }
+      const changed = event.verdicts.filter((v) => v.coercions?.length || v.warnings?.length || (v.resolution && v.resolution !== 'exact')).length
+      const notes = [changed ? `${changed} adjusted` : '', event.warnings?.length ? event.warnings.map((w) => w.code).join(', ') : ''].filter(Boolean).join(' · ')
+      const detail = (bad ? `${bad} of ${event.verdicts.length} invalid` : `${event.verdicts.length} valid`) + (notes ? ` · ${notes}` : '')
+      return { phase, title: 'Validate', detail, tone: bad ? 'error' : notes ? 'warn' : 'ok' }
+    }
+    case 'confirm.requested':
+      return { phase, title: 'Confirm', detail: `waiting for approval of ${event.callIds.length} call${event.callIds.length === 1 ? '' : 's'}`, tone: 'warn' }
+    case 'confirm.decided': {
+      const denied = event.decisions.filter((d) => d.decision === 'deny').length
+      const word = { approve: 'approved', deny: 'denied', edit: 'edited' } as const
+      return { phase, title: 'Confirm', detail: event.decisions.map((d) => word[d.decision]).join(', '), tone: denied ? 'warn' : 'ok' }
     }
     case 'tool.finished': {
-      const status = event.timedOut ? 'timed out' : event.error !== undefined ? 'error' : 'ok'
-      return { phase, title: `Execute · ${event.name}`, detail: `${status}${event.durationMs ? ` · ${fmtMs(event.durationMs)}` : ''}`, tone: event.error !== undefined ? 'error' : 'ok' }
+      const status = event.declined ? 'declined' : event.timedOut ? 'timed out' : event.error !== undefined ? 'error' : event.truncated ? 'ok · truncated' : event.summarized ? 'ok · summarised' : 'ok'
+      const extra = [event.fault ? `fault: ${event.fault}` : '', event.attempts && event.attempts > 1 ? `${event.attempts} attempts` : '', event.injection?.length ? 'injection flagged' : ''].filter(Boolean)
+      const title = event.parentCallId ? `↳ ${event.name} (from code)` : `Execute · ${event.name}`
+      const tone: Tone = event.error !== undefined ? 'error' : event.declined || event.injection?.length || event.truncated ? 'warn' : 'ok'
+      return { phase, title, detail: [status, event.durationMs ? fmtMs(event.durationMs) : '', ...extra].filter(Boolean).join(' · '), tone }
     }
     case 'backfill.completed':
       return { phase, title: 'Backfill', detail: `+${event.messages.length} message${event.messages.length === 1 ? '' : 's'}`, tone: 'normal' }

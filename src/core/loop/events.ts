@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { jsonValueSchema, messageSchema, toolCallSchema } from '../messages'
 import { toolSpecSchema } from '../tools/types'
+import { loopSettingsSchema } from './settings'
 
 const spanSchema = z.object({ start: z.number().int(), end: z.number().int() })
 
@@ -29,16 +30,42 @@ const issueSchema = z.object({ code: z.string(), message: z.string(), span: span
 /** Verdict of the validate phase for one call. */
 export const verdictSchema = z.object({
   callId: z.string(),
+  /** The tool's real name when the call resolved to one, else the name as written. */
   name: z.string(),
   ok: z.boolean(),
   /** Problems found, phrased for the model (e.g. `"city" is required`). Empty when ok. */
   problems: z.array(z.string()),
+  /** How the name was resolved (`exact`, `alias`, `normalized`, `fuzzy`); absent when it was not. */
+  resolution: z.enum(['exact', 'alias', 'normalized', 'fuzzy']).optional(),
+  /** The arguments the tool will receive, after aliases, dropped unknowns and coercions. */
+  arguments: z.record(z.string(), jsonValueSchema).optional(),
+  /** Changes applied to the arguments (`"days": "3" → 3`). */
+  coercions: z.array(z.string()).optional(),
+  /** Non-fatal notes (`dropped unknown argument "foo"`). */
+  warnings: z.array(z.string()).optional(),
+  /** The tool is marked dangerous: the user must approve the call. */
+  confirm: z.boolean().optional(),
 })
 export type Verdict = z.infer<typeof verdictSchema>
 
 /** A flag raised on a replayed message (e.g. `duplicate_tool_call_id`). */
 export const anomalySchema = z.object({ code: z.string(), detail: z.string() })
 export type AnomalyFlag = z.infer<typeof anomalySchema>
+
+/** A live-run warning that did not stop the loop (e.g. `repeated_call` in warn mode). */
+export const warningSchema = z.object({ code: z.string(), detail: z.string() })
+export type Warning = z.infer<typeof warningSchema>
+
+/** The user's answer to a confirmation request for one call. */
+export const decisionSchema = z.object({
+  callId: z.string(),
+  decision: z.enum(['approve', 'deny', 'edit']),
+  /** The edited arguments, for `edit`. */
+  arguments: z.record(z.string(), jsonValueSchema).optional(),
+})
+export type Decision = z.infer<typeof decisionSchema>
+
+const spanTextSchema = z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })
 
 const base = {
   /** Position in the log, from 0. */
@@ -47,6 +74,8 @@ const base = {
   at: z.number(),
   /** Anomalies found on this step when the session is a replay. */
   anomalies: z.array(anomalySchema).optional(),
+  /** Warnings raised on this step of a live run. */
+  warnings: z.array(warningSchema).optional(),
 }
 
 export const sessionEventSchema = z.discriminatedUnion('type', [
@@ -59,6 +88,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     /** The conversation so far: system prompt and user input (live), or the log's leading messages (replay). */
     messages: z.array(messageSchema),
     maxSteps: z.number().int().positive(),
+    /** Loop behaviours in force; defaults when absent. */
+    settings: loopSettingsSchema.optional(),
   }),
   z.object({
     ...base,
@@ -67,6 +98,12 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     /** The output exactly as received; native messages are serialised as JSON. */
     raw: z.string(),
     durationMs: z.number(),
+    /** Names of the tools offered at this decide (after routing); all tools when absent. */
+    offeredTools: z.array(z.string()).optional(),
+    /** The slice `[from, to)` of the conversation sent (the system prompt is always sent too); all when absent. */
+    window: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
+    /** The last turn after max steps, asked with tools disabled. */
+    finalTurn: z.boolean().optional(),
   }),
   z.object({ ...base, type: z.literal('model.failed'), step: z.number().int(), error: z.string(), durationMs: z.number() }),
   z.object({
@@ -79,7 +116,15 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     errors: z.array(issueSchema),
     detection: z.string().optional(),
   }),
-  z.object({ ...base, type: z.literal('validate.completed'), verdicts: z.array(verdictSchema) }),
+  z.object({
+    ...base,
+    type: z.literal('validate.completed'),
+    verdicts: z.array(verdictSchema),
+    /** Set when repeated-call detection stops the loop. */
+    repeated: z.object({ name: z.string(), count: z.number().int() }).optional(),
+  }),
+  z.object({ ...base, type: z.literal('confirm.requested'), callIds: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal('confirm.decided'), decisions: z.array(decisionSchema) }),
   z.object({
     ...base,
     type: z.literal('tool.finished'),
@@ -92,6 +137,27 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     timedOut: z.boolean(),
     truncated: z.boolean(),
+    /** Position of the call in the model's output (issue order), from 0. */
+    index: z.number().int().optional(),
+    /** When the call started, ms after the execute phase began (for lanes). */
+    startOffsetMs: z.number().optional(),
+    /** Times the call was run (2 after a retry on timeout). */
+    attempts: z.number().int().optional(),
+    /** Fault injected into this call. */
+    fault: z.string().optional(),
+    /** Length of the result before shaping, chars. */
+    originalChars: z.number().int().optional(),
+    /** The result was replaced by the `summarize` hook's output. */
+    summarized: z.boolean().optional(),
+    /** The result was wrapped as untrusted content. */
+    wrapped: z.boolean().optional(),
+    /** Instruction-like text found in the result (offsets into `result`). */
+    injection: z.array(spanTextSchema).optional(),
+    /** The user declined the call. */
+    declined: z.boolean().optional(),
+    /** For a call made by code-as-action code: the id of the code block's call. Not backfilled on its own. */
+    parentCallId: z.string().optional(),
+    arguments: z.record(z.string(), jsonValueSchema).optional(),
   }),
   z.object({ ...base, type: z.literal('backfill.completed'), messages: z.array(messageSchema) }),
   z.object({ ...base, type: z.literal('loop.stopped'), reason: stopReasonSchema, detail: z.string().optional() }),
@@ -109,6 +175,8 @@ export const PHASE_OF: Record<SessionEventType, Phase> = {
   'model.failed': 'decide',
   'parse.completed': 'parse',
   'validate.completed': 'validate',
+  'confirm.requested': 'confirm',
+  'confirm.decided': 'confirm',
   'tool.finished': 'execute',
   'backfill.completed': 'backfill',
   'loop.stopped': 'stop',

@@ -65,7 +65,8 @@ describe('loop engine', () => {
   })
 
   it('stops with max_steps when the model never answers', async () => {
-    const { r } = runner(scripted([call('get_weather', { city: 'Oslo' })]))
+    // Different arguments each turn, so repeated-call detection does not stop it first.
+    const { r } = runner(scripted([(req) => call('get_weather', { city: `Oslo ${req.step}` })]))
     await r.run()
     expect(r.state.stop).toMatchObject({ reason: 'max_steps' })
     expect(r.events.filter((e) => e.type === 'model.responded')).toHaveLength(3)

@@ -4,11 +4,12 @@
  * the caller's `Model` and `ToolExecutor`.
  */
 import type { ToolSpec } from '../tools/types'
-import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/types'
 import type { Message } from '../messages'
-import type { NewSessionEvent, SessionEvent } from './events'
-import type { Model, ModelOutput, ToolExecutor } from './interfaces'
-import { apply, initialLoopState, nextEffects, type Effect, type LoopState } from './machine'
+import type { Decision, NewSessionEvent, SessionEvent } from './events'
+import { executeCalls } from './execute-calls'
+import type { CodeRunner, Model, ModelOutput, ResultSummarizer, ToolExecutor, ToolRouter } from './interfaces'
+import { apply, initialLoopState, nextEffects, type Effect, type LoopState, type RunnableCall } from './machine'
+import type { LoopSettings } from './settings'
 
 /** How a run starts. */
 export interface RunInit {
@@ -18,19 +19,36 @@ export interface RunInit {
   messages: Message[]
   /** Model turns allowed before stopping with `max_steps` (default 8). */
   maxSteps?: number
+  /** Loop behaviours; defaults when absent. */
+  settings?: LoopSettings
 }
+
+/** Asks the user to approve, deny or edit calls to dangerous tools; resolves with one decision per call. */
+export type ConfirmHandler = (calls: RunnableCall[]) => Promise<Decision[]>
 
 export interface RunnerOptions {
   model: Model
   executor: ToolExecutor
+  /** Picks the tools offered at each decide; all tools when absent. */
+  router?: ToolRouter
+  /** Shortens long results when `resultShaping` is `summarize`. */
+  summarizer?: ResultSummarizer
+  /** Runs code-as-action blocks. */
+  codeRunner?: CodeRunner
+  /** Asked before dangerous tools run; without one every such call is denied. */
+  confirm?: ConfirmHandler
   /** Current time in ms since the epoch; injected so tests and replays are deterministic. */
   clock?: () => number
+  /** Waits `ms` (injected latency faults); injected so tests need not wait. */
+  sleep?: (ms: number) => Promise<void>
   /** Called after every appended event. */
   onEvent?: (event: SessionEvent, state: LoopState) => void
 }
 
 /** Default number of model turns before `max_steps`. */
 export const DEFAULT_MAX_STEPS = 8
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
  * Drives one run. `step()` performs exactly one effect (one phase) and resolves with
@@ -71,6 +89,7 @@ export class LoopRunner {
       tools: init.tools,
       messages: init.messages,
       maxSteps: init.maxSteps ?? DEFAULT_MAX_STEPS,
+      ...(init.settings ? { settings: init.settings } : {}),
     })
   }
 
@@ -108,32 +127,49 @@ export class LoopRunner {
         return [this.append(effect.event)]
       case 'call_model': {
         const started = this.clock()
+        const { request } = effect
         let output: ModelOutput
+        let offeredTools: string[] | undefined
         try {
-          output = await this.options.model.respond(effect.request)
+          const routed = !effect.finalTurn && this.options.router ? await this.options.router.route(request) : null
+          if (routed) offeredTools = routed
+          const tools = routed ? request.tools.filter((t) => routed.includes(t.name)) : request.tools
+          output = await this.options.model.respond({ ...request, tools })
         } catch (error) {
           if (this.aborted) return []
-          return [this.append({ type: 'model.failed', step: effect.request.step, error: errorMessage(error), durationMs: this.clock() - started })]
+          return [this.append({ type: 'model.failed', step: request.step, error: errorMessage(error), durationMs: this.clock() - started })]
         }
         if (this.aborted) return []
-        return [this.append({ type: 'model.responded', step: effect.request.step, raw: rawOutput(output), durationMs: this.clock() - started })]
+        const windowed = effect.window.from > request.messages.findIndex((m) => m.role !== 'system')
+        return [
+          this.append({
+            type: 'model.responded',
+            step: request.step,
+            raw: rawOutput(output),
+            durationMs: this.clock() - started,
+            ...(offeredTools ? { offeredTools } : {}),
+            ...(windowed ? { window: effect.window } : {}),
+            ...(effect.finalTurn ? { finalTurn: true } : {}),
+          }),
+        ]
+      }
+      case 'confirm': {
+        const decisions = this.options.confirm
+          ? await this.options.confirm(effect.calls)
+          : effect.calls.map((c): Decision => ({ callId: c.call.id, decision: 'deny' }))
+        if (this.aborted) return []
+        return [this.append({ type: 'confirm.decided', decisions })]
       }
       case 'run_tools': {
-        // Parallel calls run concurrently; results are logged in call order.
-        const outcomes = await Promise.all(
-          effect.calls.map(async ({ call, spec, problems }) => {
-            if (!spec || problems.length > 0) {
-              const error = spec ? `Invalid arguments for "${spec.name}": ${problems.join('; ')}` : problems.join('; ')
-              return { callId: call.id, name: call.name, error, durationMs: 0, timedOut: false }
-            }
-            const outcome = await this.options.executor.execute(call, { ...spec, timeoutMs: spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS })
-            return outcome.ok
-              ? { callId: call.id, name: spec.name, result: outcome.result, durationMs: outcome.durationMs, timedOut: false }
-              : { callId: call.id, name: spec.name, error: outcome.error, durationMs: outcome.durationMs, timedOut: outcome.timedOut }
-          }),
-        )
+        const finished = await executeCalls(effect.calls, effect.settings, effect.step, {
+          executor: this.options.executor,
+          ...(this.options.codeRunner ? { codeRunner: this.options.codeRunner } : {}),
+          ...(this.options.summarizer ? { summarizer: this.options.summarizer } : {}),
+          clock: this.clock,
+          sleep: this.options.sleep ?? realSleep,
+        })
         if (this.aborted) return []
-        return outcomes.map((o) => this.append({ type: 'tool.finished', truncated: false, ...o }))
+        return finished.map((event) => this.append(event))
       }
     }
   }

@@ -14,6 +14,7 @@ export function runInitFor(workspace: { settings: SettingsInput; input: string }
     protocol,
     tools,
     maxSteps: maxSteps ?? workspace.settings.maxSteps,
+    ...(workspace.settings.loop ? { settings: workspace.settings.loop } : {}),
     messages: [
       { role: 'system', content: buildSystemPrompt(protocol, tools, systemPrompt) },
       { role: 'user', content: workspace.input },

@@ -1,0 +1,207 @@
+/**
+ * The execute phase: runs one turn's calls in dependency order, concurrently or one after
+ * another, with retries, injected faults and result shaping, and returns one `tool.finished`
+ * event per call (plus one per tool call made by code-as-action code), in call order.
+ */
+import type { JsonValue } from '../messages'
+import type { ToolSpec } from '../tools/types'
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/types'
+import type { NewSessionEvent } from './events'
+import { faultFor, GARBAGE_RESULT, hugeResult } from './faults'
+import type { CodeRunner, ResultSummarizer, ToolExecutor, ToolOutcome } from './interfaces'
+import type { RunnableCall } from './machine'
+import { RUN_CODE } from './parse-turn'
+import type { LoopSettings } from './settings'
+import { truncateResult, wrapUntrusted } from './shape-result'
+
+type Finished = Extract<NewSessionEvent, { type: 'tool.finished' }>
+
+export interface ExecuteDeps {
+  executor: ToolExecutor
+  codeRunner?: CodeRunner
+  summarizer?: ResultSummarizer
+  /** ms since the epoch. */
+  clock: () => number
+  /** Waits `ms`; injected so tests of injected latency need not wait. */
+  sleep: (ms: number) => Promise<void>
+}
+
+/** The text written back when the user declines a call. */
+export const DECLINED_RESULT = 'The user declined to run this call.'
+
+/**
+ * Orders calls so each runs after the calls it `dependsOn`. Returns waves of call indices
+ * (every call of a wave may run concurrently) and the problems of calls that can never run
+ * (unknown dependency ids, cycles).
+ */
+export function planWaves(calls: readonly RunnableCall[]): { waves: number[][]; problems: Map<number, string> } {
+  const byId = new Map(calls.map((c, i) => [c.call.id, i]))
+  const problems = new Map<number, string>()
+  calls.forEach((c, i) => {
+    const unknown = c.dependsOn.filter((id) => !byId.has(id))
+    if (unknown.length > 0) problems.set(i, `depends on unknown call id ${unknown.map((id) => `"${id}"`).join(', ')}`)
+  })
+  const done = new Set<number>()
+  const waves: number[][] = []
+  while (done.size + problems.size < calls.length) {
+    const wave = calls
+      .map((_, i) => i)
+      .filter((i) => !done.has(i) && !problems.has(i) && calls[i]!.dependsOn.every((id) => done.has(byId.get(id)!)))
+    if (wave.length === 0) {
+      // Whatever is left waits on itself through a chain: a cycle, or on a call that cannot run.
+      const stuck = calls.map((_, i) => i).filter((i) => !done.has(i) && !problems.has(i))
+      const unrunnable = new Set(problems.keys())
+      const cycle = `dependency cycle between ${stuck.map((i) => `"${calls[i]!.call.id}"`).join(', ')}`
+      for (const i of stuck) {
+        const blocked = calls[i]!.dependsOn.some((id) => unrunnable.has(byId.get(id)!))
+        problems.set(i, blocked ? 'depends on a call that cannot run' : cycle)
+      }
+      break
+    }
+    wave.forEach((i) => done.add(i))
+    waves.push(wave)
+  }
+  return { waves, problems }
+}
+
+/** Runs the calls of one turn. Never rejects: every failure becomes that call's error. */
+export async function executeCalls(calls: readonly RunnableCall[], settings: LoopSettings, step: number, deps: ExecuteDeps): Promise<Finished[]> {
+  const phaseStart = deps.clock()
+  const { waves, problems } = planWaves(calls)
+  const finished = new Map<number, Finished[]>()
+  const failed = new Set<string>()
+  for (const [index, problem] of problems) finished.set(index, [notRun(calls[index]!, `Not run: ${problem}.`, phaseStart, deps.clock())])
+
+  const runOne = async (index: number) => {
+    const runnable = calls[index]!
+    const start = deps.clock()
+    const blockedBy = runnable.dependsOn.find((id) => failed.has(id))
+    let events: Finished[]
+    if (blockedBy) events = [notRun(runnable, `Not run: the call "${blockedBy}" it depends on failed.`, phaseStart, start)]
+    else events = await runCall(runnable, settings, step, deps, phaseStart)
+    const own = events[events.length - 1]!
+    if (own.error !== undefined) failed.add(runnable.call.id)
+    finished.set(index, events)
+  }
+
+  for (const wave of waves) {
+    if (settings.execution === 'parallel') await Promise.all(wave.map(runOne))
+    else for (const index of wave) await runOne(index)
+  }
+  return calls.flatMap((_, index) => finished.get(index) ?? [])
+}
+
+function base(runnable: RunnableCall): Pick<Finished, 'type' | 'callId' | 'name' | 'index' | 'arguments' | 'truncated' | 'timedOut'> {
+  return { type: 'tool.finished', callId: runnable.call.id, name: runnable.call.name, index: runnable.index, arguments: runnable.call.arguments, truncated: false, timedOut: false }
+}
+
+function notRun(runnable: RunnableCall, error: string, phaseStart: number, now: number): Finished {
+  return { ...base(runnable), error, durationMs: 0, startOffsetMs: now - phaseStart }
+}
+
+async function runCall(runnable: RunnableCall, settings: LoopSettings, step: number, deps: ExecuteDeps, phaseStart: number): Promise<Finished[]> {
+  const start = deps.clock()
+  const startOffsetMs = start - phaseStart
+  const { spec } = runnable
+  if (runnable.call.name === RUN_CODE && settings.codeAsAction) return runCode(runnable, settings, deps, startOffsetMs)
+  if (!spec || runnable.problems.length > 0) {
+    const error = spec ? `Invalid arguments for "${spec.name}": ${runnable.problems.join('; ')}` : runnable.problems.join('; ')
+    return [{ ...base(runnable), error, durationMs: 0, startOffsetMs }]
+  }
+  if (runnable.decision?.decision === 'deny') return [{ ...base(runnable), result: DECLINED_RESULT, declined: true, durationMs: 0, startOffsetMs }]
+  const args: Record<string, JsonValue> = runnable.decision?.decision === 'edit' && runnable.decision.arguments ? runnable.decision.arguments : runnable.call.arguments
+  const call = { ...runnable.call, arguments: args }
+  const timeoutMs = spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+  const fault = faultFor(settings.faults, spec.name, step)
+
+  const attempt = async (): Promise<ToolOutcome> => {
+    if (fault?.kind === 'fail') return { ok: false, error: `Injected fault: "${spec.name}" failed.`, durationMs: 0, timedOut: false }
+    if (fault?.kind === 'timeout') return { ok: false, error: `Tool "${spec.name}" timed out after ${timeoutMs} ms and was stopped (injected fault).`, durationMs: timeoutMs, timedOut: true }
+    if (fault?.kind === 'latency') await deps.sleep(fault.latencyMs ?? 1500)
+    const outcome = await deps.executor.execute(call, { ...spec, timeoutMs } satisfies ToolSpec)
+    if (outcome.ok && fault?.kind === 'huge') return { ...outcome, result: hugeResult(outcome.result) }
+    if (outcome.ok && fault?.kind === 'garbage') return { ...outcome, result: GARBAGE_RESULT }
+    return outcome
+  }
+
+  let outcome = await attempt()
+  let attempts = 1
+  if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
+    outcome = await attempt()
+    attempts = 2
+  }
+  const durationMs = deps.clock() - start
+  const common = { ...base(runnable), arguments: args, durationMs, startOffsetMs, ...(attempts > 1 ? { attempts } : {}), ...(fault ? { fault: fault.kind } : {}) }
+  if (!outcome.ok) return [{ ...common, error: outcome.error, timedOut: outcome.timedOut }]
+  return [{ ...common, ...(await shape(outcome.result, spec.name, settings, deps)) }]
+}
+
+/** Applies `maxResultChars` (truncate or summarize) and untrusted wrapping to a result. */
+async function shape(result: string, tool: string, settings: LoopSettings, deps: ExecuteDeps): Promise<Pick<Finished, 'result' | 'truncated' | 'originalChars' | 'summarized' | 'wrapped' | 'injection'>> {
+  let text = result
+  const extra: Pick<Finished, 'truncated' | 'originalChars' | 'summarized'> = { truncated: false }
+  if (result.length > settings.maxResultChars) {
+    extra.originalChars = result.length
+    let summary: string | null = null
+    if (settings.resultShaping === 'summarize' && deps.summarizer) {
+      try {
+        summary = await deps.summarizer.summarize(result, { tool, maxChars: settings.maxResultChars })
+      } catch (error) {
+        summary = null
+        text = `${truncateResult(result, settings.maxResultChars)}\n[summarize() failed: ${error instanceof Error ? error.message : String(error)}]`
+      }
+    }
+    if (summary !== null) {
+      text = summary
+      extra.summarized = true
+    } else if (text === result) text = truncateResult(result, settings.maxResultChars)
+    extra.truncated = !extra.summarized
+  }
+  if (!settings.untrustedWrapping) return { result: text, ...extra }
+  const wrapped = wrapUntrusted(text)
+  return { result: wrapped.text, ...extra, wrapped: true, ...(wrapped.injection.length ? { injection: wrapped.injection } : {}) }
+}
+
+async function runCode(runnable: RunnableCall, settings: LoopSettings, deps: ExecuteDeps, startOffsetMs: number): Promise<Finished[]> {
+  const code = runnable.call.arguments.code
+  if (!deps.codeRunner || typeof code !== 'string') {
+    return [{ ...base(runnable), error: deps.codeRunner ? 'The code block is empty.' : 'Code-as-action is not available here.', durationMs: 0, startOffsetMs }]
+  }
+  const outcome = await deps.codeRunner.runCode(code, { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS, maxOutputChars: settings.maxCodeOutputChars })
+  let offset = startOffsetMs
+  const nested: Finished[] = outcome.calls.map((c, i) => {
+    const event: Finished = {
+      type: 'tool.finished',
+      callId: `${runnable.call.id}.${i + 1}`,
+      parentCallId: runnable.call.id,
+      name: c.name,
+      arguments: jsonObject(c.arguments),
+      durationMs: c.durationMs,
+      startOffsetMs: offset,
+      timedOut: false,
+      truncated: false,
+      ...(c.error !== undefined ? { error: c.error } : { result: c.result ?? '' }),
+    }
+    offset += c.durationMs
+    return event
+  })
+  const output = outcome.output === '' ? '(no output)' : outcome.output
+  const own: Finished = {
+    ...base(runnable),
+    durationMs: outcome.durationMs,
+    startOffsetMs,
+    timedOut: outcome.timedOut,
+    truncated: outcome.truncated,
+    ...(outcome.ok ? { result: output } : { error: `${outcome.error ?? 'The code failed.'}\nOutput so far:\n${output}` }),
+  }
+  return [...nested, own]
+}
+
+function jsonObject(value: Record<string, unknown>): Record<string, JsonValue> {
+  try {
+    const parsed: unknown = JSON.parse(JSON.stringify(value))
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, JsonValue>) : {}
+  } catch {
+    return {}
+  }
+}

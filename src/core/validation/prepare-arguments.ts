@@ -1,0 +1,97 @@
+/**
+ * The argument policy applied before a call runs: argument aliases, unknown arguments
+ * (dropped with a warning or rejected), safe coercions, then JSON Schema validation.
+ * Everything it changes is recorded, so the timeline can show it and the model can be told.
+ */
+import type { JsonValue } from '../messages'
+import type { JsonSchema, ToolSpec } from '../tools/types'
+import { validateArguments } from './validate-arguments'
+
+export interface ArgumentPolicy {
+  unknownArguments: 'drop' | 'reject'
+  coerce: boolean
+}
+
+export interface PreparedArguments {
+  /** The arguments the tool will receive. */
+  arguments: Record<string, JsonValue>
+  /** What was changed, e.g. `"days": "3" → 3`, `renamed "city_name" → "city"`. */
+  coercions: string[]
+  /** Non-fatal notes, e.g. `dropped unknown argument "foo"`. */
+  warnings: string[]
+  /** Why the call cannot run, phrased for the model. Empty when it can. */
+  problems: string[]
+}
+
+function properties(schema: JsonSchema): Record<string, JsonSchema> | undefined {
+  const props = schema.properties
+  return typeof props === 'object' && props !== null && !Array.isArray(props) ? (props as Record<string, JsonSchema>) : undefined
+}
+
+function types(schema: JsonSchema | undefined): string[] {
+  if (!schema) return []
+  const own = Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === 'string') : typeof schema.type === 'string' ? [schema.type] : []
+  const variants = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])]
+  return [...own, ...variants.flatMap((v) => (typeof v === 'object' && v !== null ? types(v as JsonSchema) : []))]
+}
+
+/** A safe coercion of `value` to what `schema` wants, or `undefined` when none applies. */
+function coerce(value: JsonValue, schema: JsonSchema | undefined): { value: JsonValue } | undefined {
+  const wanted = types(schema)
+  if (typeof value !== 'string' || wanted.length === 0 || wanted.includes('string')) return undefined
+  const text = value.trim()
+  if ((wanted.includes('integer') || wanted.includes('number')) && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text)) {
+    const number = Number(text)
+    if (Number.isFinite(number) && (wanted.includes('number') || Number.isInteger(number))) return { value: number }
+  }
+  if (wanted.includes('boolean') && (text === 'true' || text === 'false')) return { value: text === 'true' }
+  if (wanted.includes('null') && text === 'null') return { value: null }
+  if ((wanted.includes('object') && text.startsWith('{')) || (wanted.includes('array') && text.startsWith('['))) {
+    try {
+      const parsed = JSON.parse(text) as JsonValue
+      if (typeof parsed === 'object' && parsed !== null) return { value: parsed }
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/** Applies the policy to one call's arguments. Pure; never throws. */
+export function prepareArguments(spec: ToolSpec, input: Record<string, JsonValue>, policy: ArgumentPolicy): PreparedArguments {
+  const coercions: string[] = []
+  const warnings: string[] = []
+  const problems: string[] = []
+  const args: Record<string, JsonValue> = {}
+  const declared = properties(spec.inputSchema)
+  for (const [key, value] of Object.entries(input)) {
+    const target = spec.argumentAliases && Object.hasOwn(spec.argumentAliases, key) ? spec.argumentAliases[key]! : key
+    if (target !== key) {
+      if (Object.hasOwn(input, target)) {
+        warnings.push(`dropped "${key}": both it and "${target}" were given`)
+        continue
+      }
+      coercions.push(`renamed "${key}" → "${target}"`)
+    }
+    args[target] = value
+  }
+  if (declared) {
+    for (const key of Object.keys(args)) {
+      if (Object.hasOwn(declared, key)) continue
+      if (policy.unknownArguments === 'reject') problems.push(`unknown argument "${key}" (expected: ${Object.keys(declared).join(', ') || 'none'})`)
+      else warnings.push(`dropped unknown argument "${key}"`)
+      delete args[key]
+    }
+    if (policy.coerce) {
+      for (const [key, value] of Object.entries(args)) {
+        const coerced = coerce(value, declared[key])
+        if (coerced) {
+          coercions.push(`"${key}": ${JSON.stringify(value)} → ${JSON.stringify(coerced.value)}`)
+          args[key] = coerced.value
+        }
+      }
+    }
+  }
+  if (problems.length === 0) problems.push(...validateArguments(spec, args))
+  return { arguments: args, coercions, warnings, problems }
+}
