@@ -185,13 +185,19 @@ declare module 'toolstep' {
 
   /** A tool as offered to the model. */
   export interface ToolSpec {
+    /** Full name, e.g. 'get_weather' or 'weather.current'. */
     name: string
     description: string
     /** JSON Schema of the arguments object. */
     inputSchema: { [key: string]: unknown }
+    /** The loop asks the user before each call. */
     dangerous?: boolean
     /** Per-call timeout in ms. */
     timeoutMs?: number
+    /** Other names the model may call this tool by. */
+    aliases?: string[]
+    /** Argument renames applied before validation: { city_name: 'city' }. */
+    argumentAliases?: { [alias: string]: string }
   }
 
   /** An assistant message in OpenAI Chat Completions shape; arguments is a JSON string. */
@@ -209,18 +215,22 @@ declare module 'toolstep' {
 
   /** A tool definition (Vercel AI SDK shape plus Toolstep's flags). */
   export interface ToolDefinition<Schema extends z.ZodTypeAny = z.ZodTypeAny, Result = unknown> {
+    /** Full tool name ('weather.current'), when it should differ from the export's key (and namespace). */
+    name?: string
     /** One-line description shown to the model. */
     description: string
     /** Zod schema of the arguments object. */
     inputSchema: Schema
     /** Runs the tool; the return value is written back (strings as-is, anything else as JSON). Throw to report an error. */
     execute: (args: z.output<Schema>, options: ToolExecutionOptions) => Result | Promise<Result>
-    /** Ask the user before each call. */
+    /** Ask the user to approve, deny or edit each call before it runs (confirm phase). */
     dangerous?: boolean
-    /** Hard per-call timeout in ms (default 5000). */
+    /** Hard per-call timeout in ms (default 5000). On timeout the sandbox is stopped and restarted. */
     timeoutMs?: number
-    /** Other names the model may use for this tool. */
+    /** Other names the model may use for this tool (e.g. a legacy name). */
     aliases?: string[]
+    /** Other names for arguments, mapped to the real one: { city_name: 'city' }. */
+    argumentAliases?: { [alias: string]: string }
   }
 
   /** Defines a tool; execute's argument type is inferred from inputSchema. */
@@ -241,6 +251,29 @@ declare module 'toolstep' {
   export type ModelResult = string | NativeAssistantMessage
   /** The shape of model.ts's default export. */
   export type ModelFunction = (ctx: ModelContext) => ModelResult | Promise<ModelResult>
+
+  /** What the route hook receives: export function route({ messages, tools, step }: RouteContext): string[] */
+  export interface RouteContext {
+    /** The conversation so far, system prompt first. */
+    messages: Message[]
+    /** Every tool tools.ts declares. */
+    tools: ToolSpec[]
+    /** 0-based index of this decide phase. */
+    step: number
+    /** Wire format id. */
+    protocol: string
+  }
+  /** The route hook: names of the tools to offer at this step (aliases and namespace names accepted). */
+  export type RouteFunction = (ctx: RouteContext) => readonly string[] | Promise<readonly string[]>
+  /** What the summarize hook receives besides the result. */
+  export interface SummarizeContext {
+    /** Name of the tool that produced the result. */
+    tool: string
+    /** The result budget, in characters. */
+    maxChars: number
+  }
+  /** The summarize hook: export function summarize(result: string, ctx: SummarizeContext): string */
+  export type SummarizeFunction = (result: string, ctx: SummarizeContext) => string | Promise<string>
 
   /** One call for callTools. */
   export interface CallRequest {

@@ -42,6 +42,11 @@ export interface ToolExecutionOptions {
  * as JSON. Throwing (or rejecting) writes the error message back instead.
  */
 export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = unknown> {
+  /**
+   * Full name of the tool (`'weather.current'`), when it should differ from the export it is
+   * found under. Without it the name is the export's key, prefixed by its namespace object's key.
+   */
+  name?: string
   /** One-line description shown to the model. */
   description: string
   /** Zod schema of the arguments object; converted to JSON Schema for the model. */
@@ -54,6 +59,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = u
   timeoutMs?: number
   /** Other names the model may use for this tool (e.g. a legacy name). */
   aliases?: string[]
+  /**
+   * Other names the model may use for an argument, mapped to the real one: `{ city_name: 'city' }`
+   * renames `city_name` to `city` before validation (when `city` itself is absent).
+   */
+  argumentAliases?: Record<string, string>
 }
 
 /**
@@ -91,6 +101,42 @@ export type ModelResult = string | NativeAssistantMessage
 
 /** The shape of `model.ts`'s default export. May be async. */
 export type ModelFunction = (ctx: ModelContext) => ModelResult | Promise<ModelResult>
+
+/**
+ * What the `route` hook of `tools.ts` receives at each decide phase:
+ * `export function route({ messages, tools, step }: RouteContext): string[]`.
+ */
+export interface RouteContext {
+  /** The conversation so far, system prompt first (after the context window is applied). */
+  messages: Message[]
+  /** Every tool `tools.ts` declares; the hook returns the names of those to offer. */
+  tools: ToolSpec[]
+  /** 0-based index of this decide phase within the run. */
+  step: number
+  /** Id of the wire format the model is expected to speak. */
+  protocol: string
+}
+
+/**
+ * The shape of the `route` hook: returns the names of the tools to offer at this step (sync or
+ * async). Aliases are accepted; a namespace name (`'weather'`) offers every tool in it. An unknown
+ * name is an error, and so is taking longer than the model timeout.
+ */
+export type RouteFunction = (ctx: RouteContext) => readonly string[] | Promise<readonly string[]>
+
+/** What the `summarize` hook of `tools.ts` receives besides the result. */
+export interface SummarizeContext {
+  /** Name of the tool that produced the result. */
+  tool: string
+  /** The result budget, in characters: the summary should be at most this long. */
+  maxChars: number
+}
+
+/**
+ * The shape of the `summarize` hook: shortens a tool result that is longer than the budget
+ * (sync or async). Must return a string.
+ */
+export type SummarizeFunction = (result: string, ctx: SummarizeContext) => string | Promise<string>
 
 /** One call for {@link callTools}. */
 export interface CallRequest {

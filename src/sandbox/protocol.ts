@@ -36,10 +36,53 @@ export const serializedErrorSchema = z.object({
 /** An `Error` as plain data: `{name, message, stack}`. */
 export type SerializedError = z.infer<typeof serializedErrorSchema>
 
-/** A tool as loaded from `tools.ts`: its {@link ToolSpec} plus the other names it answers to. */
-export const loadedToolSchema = toolSpecSchema.extend({ aliases: z.array(z.string()).optional() })
-/** A loaded tool: `ToolSpec` plus optional `aliases`. Assignable to `ToolSpec`. */
+/**
+ * A tool as loaded from `tools.ts`: its {@link ToolSpec}, including the other names it answers to
+ * (`aliases`) and the argument renames applied before validation (`argumentAliases`).
+ */
+export const loadedToolSchema = toolSpecSchema
+/** A loaded tool: a `ToolSpec` (with `aliases` / `argumentAliases` when the tool declares them). */
 export type LoadedTool = z.infer<typeof loadedToolSchema>
+
+/** Which optional hooks `tools.ts` exports. */
+export const hooksSchema = z.object({
+  /** `export function route({ messages, tools, step })`: picks the tools offered at each step. */
+  route: z.boolean(),
+  /** `export function summarize(result, { tool, maxChars })`: shortens long tool results. */
+  summarize: z.boolean(),
+})
+/** Which optional hooks `tools.ts` exports. */
+export type Hooks = z.infer<typeof hooksSchema>
+
+/** One tool call made by code-as-action code (wire form of `CodeToolCall`). */
+export const codeToolCallSchema = z.object({
+  /** Tool name as called (`weather.current` for a namespaced tool). */
+  name: z.string(),
+  /** Arguments as passed by the code, made JSON-safe. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** Result as text: a string as-is, anything else as JSON. */
+  result: z.string().optional(),
+  /** Error message when the call failed. */
+  error: z.string().optional(),
+  /** Wall time of the call, ms. */
+  durationMs: z.number().nonnegative(),
+})
+
+/** What the worker reports when a code block has finished (the host adds timing and `timedOut`). */
+export const codeRunResultSchema = z.object({
+  /** False when the code threw (or could not be compiled). */
+  ok: z.boolean(),
+  /** Captured console lines joined with `\n`, capped at the requested `maxOutputChars`. */
+  output: z.string(),
+  /** True when `output` was cut at the cap. */
+  truncated: z.boolean(),
+  /** Message of the error the code threw, with its line in the block when known. */
+  error: z.string().optional(),
+  /** Tool calls the code made, in the order they were made. */
+  calls: z.array(codeToolCallSchema),
+})
+/** Wire form of a finished code block. */
+export type CodeRunResult = z.infer<typeof codeRunResultSchema>
 
 /** OpenAI Chat Completions assistant message, as `model.ts` may return it. */
 export const nativeAssistantMessageSchema = z.object({
@@ -86,6 +129,18 @@ export const hostToSandboxSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     arguments: z.record(z.string(), jsonValueSchema),
   }),
+  /** Call the `route` hook of `tools.ts`. */
+  z.object({ type: z.literal('route'), requestId, request: modelRequestSchema }),
+  /** Call the `summarize` hook of `tools.ts`. `maxChars` is the result budget, characters. */
+  z.object({
+    type: z.literal('summarize'),
+    requestId,
+    result: z.string(),
+    tool: z.string(),
+    maxChars: z.number().int().nonnegative(),
+  }),
+  /** Run a code-as-action block with the tools in scope. `maxOutputChars` caps captured console output. */
+  z.object({ type: z.literal('run-code'), requestId, code: z.string(), maxOutputChars: z.number().int().nonnegative() }),
 ])
 /** A message the host sends to the sandbox. */
 export type HostToSandbox = z.infer<typeof hostToSandboxSchema>
@@ -98,7 +153,7 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
     type: z.literal('loaded'),
     requestId,
     result: z.discriminatedUnion('ok', [
-      z.object({ ok: z.literal(true), tools: z.array(loadedToolSchema), hasModel: z.boolean() }),
+      z.object({ ok: z.literal(true), tools: z.array(loadedToolSchema), hasModel: z.boolean(), hooks: hooksSchema }),
       z.object({ ok: z.literal(false), error: sourceErrorSchema }),
     ]),
   }),
@@ -118,6 +173,37 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
       z.object({ ok: z.literal(false), error: serializedErrorSchema }),
     ]),
   }),
+  z.object({
+    type: z.literal('route-result'),
+    requestId,
+    result: z.discriminatedUnion('ok', [
+      /** `names` is null when tools.ts has no `route` hook. */
+      z.object({ ok: z.literal(true), names: z.array(z.string()).nullable() }),
+      z.object({ ok: z.literal(false), error: serializedErrorSchema }),
+    ]),
+  }),
+  z.object({
+    type: z.literal('summarize-result'),
+    requestId,
+    result: z.discriminatedUnion('ok', [
+      /** `summary` is null when tools.ts has no `summarize` hook. */
+      z.object({ ok: z.literal(true), summary: z.string().nullable() }),
+      z.object({ ok: z.literal(false), error: serializedErrorSchema }),
+    ]),
+  }),
+  /**
+   * Sent while a code block runs, so that what it printed and called survives a timeout (the
+   * worker is killed, so the final result never comes). `output` is the text appended to the
+   * captured output (already capped); `call` is a finished tool call.
+   */
+  z.object({
+    type: z.literal('code-progress'),
+    requestId,
+    output: z.string().optional(),
+    truncated: z.boolean().optional(),
+    call: codeToolCallSchema.optional(),
+  }),
+  z.object({ type: z.literal('code-result'), requestId, result: codeRunResultSchema }),
   /** The sandbox could not understand a request (a bug in the host, not in user code). */
   z.object({ type: z.literal('protocol-error'), requestId: z.string().optional(), message: z.string() }),
 ])

@@ -27,6 +27,7 @@ export const LIMIT = 3
     expect(result).toEqual({
       ok: true,
       hasModel: false,
+      hooks: { route: false, summarize: false },
       tools: [
         {
           name: 'get_weather',
@@ -59,7 +60,16 @@ export default { a, b: tool({ description: 'B', inputSchema: z.object({}), execu
         `export const a = tool({ description: 'A', inputSchema: z.object({}), execute: () => 'a' })
 export default { a: tool({ description: 'other A', inputSchema: z.object({}), execute: () => 'b' }) }`,
     )
-    expect(result).toEqual({ ok: false, error: { file: 'tools.ts', line: 2, column: 14, message: expect.stringContaining('"a" is defined twice') } })
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        file: 'tools.ts',
+        line: 3,
+        column: 18,
+        message:
+          'Tool "a" is defined twice: by the named export "a" (line 2) and by "a" in the default export (line 3). Tool names must be unique; rename one of them.',
+      },
+    })
   })
 
   it.each([

@@ -6,11 +6,23 @@
  * stop `while (true) {}` or `await new Promise(() => {})`. The fresh worker gets the last loaded
  * sources again, so the next call finds the same tools.
  */
-import type { Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome } from '../core/loop/interfaces'
+import type {
+  CodeOutcome,
+  CodeRunner,
+  CodeToolCall,
+  Model,
+  ModelOutput,
+  ModelRequest,
+  ResultSummarizer,
+  ToolExecutor,
+  ToolOutcome,
+  ToolRouter,
+} from '../core/loop/interfaces'
 import type { ToolCall } from '../core/messages'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from '../core/tools/types'
 import {
   sandboxToHostSchema,
+  type Hooks,
   type HostToSandbox,
   type LoadedTool,
   type SandboxToHost,
@@ -36,19 +48,26 @@ export interface SandboxSources {
 
 /**
  * Outcome of {@link Sandbox.load}. `tools` holds whatever loaded (empty when `tools.ts` failed);
- * `hasModel` says whether `model.ts` has a usable default export. On failure `errors` has one
- * located error per file that failed (`tools.ts` first) and `error` is the first of them.
+ * `hasModel` says whether `model.ts` has a usable default export; `hooks` which of the optional
+ * `route` / `summarize` hooks `tools.ts` exports. On failure `errors` has one located error per
+ * file that failed (`tools.ts` first) and `error` is the first of them.
  */
 export type LoadResult =
-  | { ok: true; tools: LoadedTool[]; hasModel: boolean }
-  | { ok: false; tools: LoadedTool[]; hasModel: boolean; error: SourceError; errors: SourceError[] }
+  | { ok: true; tools: LoadedTool[]; hasModel: boolean; hooks: Hooks }
+  | { ok: false; tools: LoadedTool[]; hasModel: boolean; hooks: Hooks; error: SourceError; errors: SourceError[] }
 
-function loadFailed(tools: LoadedTool[], hasModel: boolean, first: SourceError, rest: SourceError[]): LoadResult {
-  return { ok: false, tools, hasModel, error: first, errors: [first, ...rest] }
+const NO_HOOKS: Hooks = { route: false, summarize: false }
+
+function loadFailed(tools: LoadedTool[], hasModel: boolean, hooks: Hooks, first: SourceError, rest: SourceError[]): LoadResult {
+  return { ok: false, tools, hasModel, hooks, error: first, errors: [first, ...rest] }
 }
 
-/** Runs user code off the main thread. Implements the engine's `Model` and `ToolExecutor`. */
-export interface Sandbox extends Model, ToolExecutor {
+/**
+ * Runs user code off the main thread. Implements the engine's `Model`, `ToolExecutor`,
+ * `ToolRouter` (the `route` hook), `ResultSummarizer` (the `summarize` hook) and `CodeRunner`
+ * (code-as-action).
+ */
+export interface Sandbox extends Model, ToolExecutor, ToolRouter, ResultSummarizer, CodeRunner {
   /**
    * Starts a fresh worker and loads `sources` into it (stopping the previous worker and failing
    * its in-flight calls). Resolves with the loaded tools or the located errors; rejects only when
@@ -65,6 +84,28 @@ export interface Sandbox extends Model, ToolExecutor {
    * Never rejects: errors and timeouts are `{ ok: false }` outcomes whose `error` is written back to the model.
    */
   execute(call: ToolCall, spec: ToolSpec): Promise<ToolOutcome>
+  /**
+   * Calls `export function route({ messages, tools, step, protocol })` of tools.ts and resolves
+   * with the canonical names of the tools to offer (aliases resolved, a namespace name expanded to
+   * its tools), or `null` when tools.ts exports no `route`. Rejects with an `Error` when the hook
+   * throws, returns something other than an array of strings, returns unknown names (the message
+   * names them), or exceeds the model timeout (the worker is then restarted).
+   */
+  route(request: ModelRequest): Promise<string[] | null>
+  /**
+   * Calls `export function summarize(result, { tool, maxChars })` of tools.ts and resolves with
+   * its string, or `null` when tools.ts exports no `summarize`. `maxChars` is in characters.
+   * Rejects with an `Error` when the hook throws, returns a non-string, or exceeds the model timeout.
+   */
+  summarize(result: string, context: { tool: string; maxChars: number }): Promise<string | null>
+  /**
+   * Runs a code-as-action block (TypeScript allowed) with only the loaded tools in scope as async
+   * functions and a capturing `console`. `timeoutMs` (ms) bounds the whole block: when it is
+   * exceeded the worker is killed and restarted, and the outcome has `timedOut: true` with the
+   * output and calls captured until then. `maxOutputChars` caps the captured output (characters).
+   * Never rejects.
+   */
+  runCode(code: string, options: { timeoutMs: number; maxOutputChars: number }): Promise<CodeOutcome>
   /** Stops the worker. Later calls fail; pending ones settle with an error. Idempotent. */
   dispose(): void
 }
@@ -111,6 +152,8 @@ type Reply =
 
 interface Pending {
   settle(reply: Reply): void
+  /** Hears interim messages for this request (`code-progress`) without settling it. */
+  progress?: ((message: SandboxToHost) => void) | undefined
   timer: ReturnType<typeof setTimeout> | undefined
 }
 
@@ -128,10 +171,17 @@ interface Live {
 }
 
 /** Error names the runtime uses for problems it found itself; their message alone is the clearest text. */
-const OWN_ERRORS = new Set(['UnknownToolError', 'InvalidArgumentsError', 'ResultSerializationError'])
+const OWN_ERRORS = new Set(['UnknownToolError', 'InvalidArgumentsError', 'ResultSerializationError', 'InvalidRouteError', 'InvalidSummaryError'])
 
 function formatError(error: SerializedError): string {
   return OWN_ERRORS.has(error.name) ? error.message : `${error.name}: ${error.message}`
+}
+
+/** An `Error` for a hook failure: `route() in tools.ts threw TypeError: …`, or the runtime's own message. */
+function hookError(hook: string, error: SerializedError): Error {
+  const result = new Error(OWN_ERRORS.has(error.name) ? error.message : `${hook} in tools.ts threw ${formatError(error)}`)
+  if (error.stack) result.stack = error.stack
+  return result
 }
 
 /**
@@ -177,7 +227,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       endpoint: undefined as unknown as WorkerEndpoint,
       ready,
       pending: new Map(),
-      loaded: Promise.resolve({ ok: true, tools: [], hasModel: false }),
+      loaded: Promise.resolve({ ok: true, tools: [], hasModel: false, hooks: NO_HOOKS }),
       alive: true,
       bootTimer: undefined,
       abortBoot: (reason) => rejectReady(new Error(reason)),
@@ -232,6 +282,10 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           if (message.type === 'protocol-error') options.onStrayError?.(message.message)
           return
         }
+        if (message.type === 'code-progress') {
+          pending.progress?.(message)
+          return
+        }
         target.pending.delete(requestId)
         pending.settle({ status: 'reply', message })
       },
@@ -250,7 +304,12 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
   }
 
   /** Posts `message` once the worker is ready, and races the reply against `timeoutMs` (timer starts at post). */
-  async function request(target: Live, message: HostToSandbox, timeoutMs: number): Promise<Reply> {
+  async function request(
+    target: Live,
+    message: HostToSandbox,
+    timeoutMs: number,
+    progress?: (message: SandboxToHost) => void,
+  ): Promise<Reply> {
     await target.ready
     if (!target.alive) return { status: 'stopped', reason: 'The sandbox was stopped.' }
     return new Promise<Reply>((resolve) => {
@@ -259,6 +318,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           clearTimeout(pending.timer)
           resolve(reply)
         },
+        progress,
         timer: undefined,
       }
       target.pending.set(message.requestId, pending)
@@ -280,6 +340,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     const errors: SourceError[] = []
     let tools: LoadedTool[] = []
     let hasModel = false
+    let hooks = NO_HOOKS
     const files: [SourceFile, string][] = [['tools.ts', next.tools]]
     if (next.model !== undefined) files.push(['model.ts', next.model])
     for (const [file, source] of files) {
@@ -291,7 +352,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           message: `${file} did not finish loading within ${loadTimeoutMs} ms and was stopped (is there an endless loop at the top level?).`,
         })
         const [first, ...rest] = errors as [SourceError, ...SourceError[]]
-        const result = loadFailed(tools, hasModel, first, rest)
+        const result = loadFailed(tools, hasModel, hooks, first, rest)
         loadFailure = result
         return result
       }
@@ -300,12 +361,13 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (reply.message.result.ok) {
         tools = reply.message.result.tools
         hasModel = reply.message.result.hasModel
+        hooks = reply.message.result.hooks
       } else {
         errors.push(reply.message.result.error)
       }
     }
     const [first, ...rest] = errors
-    return first === undefined ? { ok: true, tools, hasModel } : loadFailed(tools, hasModel, first, rest)
+    return first === undefined ? { ok: true, tools, hasModel, hooks } : loadFailed(tools, hasModel, hooks, first, rest)
   }
 
   function start(next: SandboxSources): Live {
@@ -391,6 +453,91 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       return message.result.ok
         ? { ok: true, result: message.result.result, durationMs }
         : { ok: false, error: formatError(message.result.error), durationMs, timedOut: false }
+    },
+
+    async route(modelRequest) {
+      const target = await usable()
+      if (typeof target === 'string') throw new Error(target)
+      // No round trip when there is no hook: the engine asks at every decide.
+      if (!(await target.loaded).hooks.route) return null
+      const reply = await request(target, { type: 'route', requestId: newRequestId(), request: modelRequest }, modelTimeoutMs)
+      if (reply.status === 'timeout') {
+        killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
+        throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
+      }
+      if (reply.status === 'stopped') throw new Error(reply.reason)
+      const message = reply.message
+      if (message.type !== 'route-result') throw new Error(`Unexpected reply "${message.type}" to a route call.`)
+      if (message.result.ok) return message.result.names
+      throw hookError('route()', message.result.error)
+    },
+
+    async summarize(result, context) {
+      const target = await usable()
+      if (typeof target === 'string') throw new Error(target)
+      if (!(await target.loaded).hooks.summarize) return null
+      const reply = await request(
+        target,
+        { type: 'summarize', requestId: newRequestId(), result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) },
+        modelTimeoutMs,
+      )
+      if (reply.status === 'timeout') {
+        killAndRespawn(target, 'summarize() timed out, so the sandbox was restarted.')
+        throw new Error(`summarize() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
+      }
+      if (reply.status === 'stopped') throw new Error(reply.reason)
+      const message = reply.message
+      if (message.type !== 'summarize-result') throw new Error(`Unexpected reply "${message.type}" to a summarize call.`)
+      if (message.result.ok) return message.result.summary
+      throw hookError('summarize()', message.result.error)
+    },
+
+    async runCode(code, { timeoutMs, maxOutputChars }) {
+      const started = now()
+      const elapsed = () => Math.max(0, Math.round(now() - started))
+      // What the worker reported so far: the only record left if it has to be killed.
+      let output = ''
+      let truncated = false
+      const calls: CodeToolCall[] = []
+      const failed = (error: string, timedOut: boolean): CodeOutcome => ({
+        ok: false,
+        output,
+        error,
+        calls: [...calls],
+        durationMs: elapsed(),
+        timedOut,
+        truncated,
+      })
+      const target = await usable()
+      if (typeof target === 'string') return failed(target, false)
+      const reply = await request(
+        target,
+        { type: 'run-code', requestId: newRequestId(), code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) },
+        timeoutMs,
+        (message) => {
+          if (message.type !== 'code-progress') return
+          if (message.output !== undefined) output += message.output
+          if (message.truncated) truncated = true
+          if (message.call) calls.push(message.call)
+        },
+      )
+      if (reply.status === 'timeout') {
+        killAndRespawn(target, 'A code block timed out in the same sandbox, so this call was stopped too.')
+        return failed(`The code did not finish within ${timeoutMs} ms and was stopped.`, true)
+      }
+      if (reply.status === 'stopped') return failed(reply.reason, false)
+      const message = reply.message
+      if (message.type !== 'code-result') return failed(`Unexpected reply "${message.type}" to a code block.`, false)
+      const result = message.result
+      return {
+        ok: result.ok,
+        output: result.output,
+        ...(result.error === undefined ? {} : { error: result.error }),
+        calls: result.calls,
+        durationMs: elapsed(),
+        timedOut: false,
+        truncated: result.truncated,
+      }
     },
 
     dispose() {

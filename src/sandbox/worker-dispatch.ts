@@ -35,6 +35,27 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
           .executeTool(message.name, message.arguments, message.callId)
           .then((result) => post({ type: 'tool-result', requestId: message.requestId, result }))
         return
+      case 'route':
+        void runtime.callRoute(message.request).then((result) => post({ type: 'route-result', requestId: message.requestId, result }))
+        return
+      case 'summarize':
+        void runtime
+          .callSummarize(message.result, { tool: message.tool, maxChars: message.maxChars })
+          .then((result) => post({ type: 'summarize-result', requestId: message.requestId, result }))
+        return
+      case 'run-code': {
+        const { requestId } = message
+        void runtime
+          .runCode(message.code, { maxOutputChars: message.maxOutputChars }, (progress) =>
+            post(
+              progress.kind === 'output'
+                ? { type: 'code-progress', requestId, output: progress.text, truncated: progress.truncated }
+                : { type: 'code-progress', requestId, call: progress.call },
+            ),
+          )
+          .then((result) => post({ type: 'code-result', requestId, result }))
+        return
+      }
     }
   }
 }

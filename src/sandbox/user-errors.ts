@@ -1,0 +1,108 @@
+/**
+ * Turning what user code throws into located, serialisable errors: positions in the user's own
+ * lines (not the wrapper's), stacks trimmed to the user's frames, and zod issues phrased briefly.
+ * Shared by module loading (`tools.ts`, `model.ts`) and code-as-action blocks.
+ */
+import { parse as parseScript } from 'acorn'
+import type { z } from 'zod'
+import type { SerializedError, SourceError, SourceFile } from './protocol'
+
+/** Turns a sucrase error (`Error transforming tools.ts: Unexpected token (2:12)`, `loc` 1-based) into a SourceError. */
+export function syntaxError(file: SourceFile, error: unknown): SourceError {
+  const raw = error instanceof Error ? error.message : String(error)
+  const message = raw.replace(/^Error transforming [^:]*: /, '').replace(/ \(\d+:\d+\)$/, '')
+  const loc = typeof error === 'object' && error !== null && 'loc' in error ? error.loc : undefined
+  const position =
+    typeof loc === 'object' && loc !== null && 'line' in loc && 'column' in loc
+      ? { line: Number(loc.line), column: Math.max(1, Number(loc.column)) }
+      : {}
+  return { file, ...position, message: `SyntaxError: ${message}` }
+}
+
+/**
+ * Where a syntax error sits that the transpiler let through (sucrase strips types without
+ * validating all syntax, and `new Function` reports no position). acorn re-parses the output,
+ * whose lines match the user's because sucrase keeps them; columns may be off by stripped types.
+ */
+export function locateSyntaxError(code: string): { line: number; column: number } | undefined {
+  try {
+    parseScript(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true })
+  } catch (error) {
+    const loc = typeof error === 'object' && error !== null && 'loc' in error ? (error as { loc?: { line: number; column: number } }).loc : undefined
+    if (loc) return { line: loc.line, column: loc.column + 1 }
+  }
+  return undefined
+}
+
+/**
+ * How many lines `new Function` puts before the body, measured rather than assumed because
+ * engines differ (V8 adds two: `function anonymous(…\n) {\n`).
+ */
+export const FUNCTION_LINE_OFFSET: number = (() => {
+  try {
+    new Function('throw new Error()\n//# sourceURL=toolstep-probe.js')()
+  } catch (error) {
+    const match = /toolstep-probe\.js:(\d+)/.exec(error instanceof Error ? (error.stack ?? '') : '')
+    if (match) return Number(match[1]) - 1
+  }
+  return 2
+})()
+
+function framePattern(file: SourceFile): RegExp {
+  return new RegExp(`${file.replace('.', '\\.')}:(\\d+):(\\d+)`, 'g')
+}
+
+/** Position of the innermost frame of `error`'s stack that is in `file`, in the user's coordinates. */
+export function locate(file: SourceFile, error: unknown): { line?: number; column?: number } {
+  const stack = error instanceof Error ? (error.stack ?? '') : ''
+  const match = framePattern(file).exec(stack)
+  if (!match) return {}
+  const line = Number(match[1]) - FUNCTION_LINE_OFFSET
+  return line >= 1 ? { line, column: Number(match[2]) } : {}
+}
+
+/**
+ * Keeps the message lines and the frames in user files (the runtime's own frames say nothing to
+ * the user), with line numbers corrected to the user's source.
+ */
+function cleanStack(stack: string): string {
+  const lines = stack.split('\n')
+  const firstFrame = lines.findIndex((line) => /^\s+at |@/.test(line))
+  if (firstFrame === -1) return stack
+  const frames = lines
+    .slice(firstFrame)
+    .filter((line) => /(tools|model)\.ts:\d+/.test(line))
+    .map((line) =>
+      line.replace(/(tools|model)\.ts:(\d+):(\d+)/g, (_all, name: string, row: string, column: string) =>
+        `${name}.ts:${Math.max(1, Number(row) - FUNCTION_LINE_OFFSET)}:${column}`,
+      ),
+    )
+  return [...lines.slice(0, firstFrame), ...frames].join('\n')
+}
+
+/** Flattens anything thrown into `{name, message, stack}`; non-errors become `Error` with their string form. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof Error) {
+    const serialized: SerializedError = { name: error.name || 'Error', message: error.message }
+    if (error.stack) serialized.stack = cleanStack(error.stack)
+    return serialized
+  }
+  let message: string
+  try {
+    message = typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
+  } catch {
+    message = String(error)
+  }
+  return { name: 'Error', message }
+}
+
+/** `city: expected string, received number; unit: …` — short enough to send back to the model. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map(String).join('.')
+      const message = issue.message.replace(/^Invalid input: /, '')
+      return path ? `${path}: ${message}` : message
+    })
+    .join('; ')
+}
