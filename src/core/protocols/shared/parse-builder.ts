@@ -5,7 +5,7 @@
 import type { ParseError, ParseResult, ParsedCall, Repair, Span } from '../types'
 
 /** Reasoning blocks: their content never yields calls and is not user-visible text. */
-const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
+export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
   ['<think>', '</think>'],
   ['<thinking>', '</thinking>'],
   ['<|START_THINKING|>', '<|END_THINKING|>'],
@@ -15,7 +15,7 @@ const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
  * Control tokens that leak into decoded output (end of turn, end of sequence, tool-call prefixes)
  * and are never part of the visible text.
  */
-const CONTROL_TOKENS: readonly string[] = [
+export const CONTROL_TOKENS: readonly string[] = [
   '<|python_tag|>',
   '<|eom_id|>',
   '<|eot_id|>',

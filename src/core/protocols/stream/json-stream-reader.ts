@@ -1,0 +1,402 @@
+/**
+ * An incremental, lenient JSON reader: it consumes text in pieces of any size and keeps the
+ * value read so far as a live tree that grows in place. The streaming parsers use it to show a
+ * call's arguments while they are still arriving.
+ *
+ * It accepts what the one-shot `readJson` accepts (single quotes, Python literals, trailing
+ * commas, unquoted keys, raw line breaks, unknown escapes kept verbatim, a missing comma before a
+ * key or an item) but names no repairs and records no spans: its readings are provisional, and
+ * the final result of a stream always comes from the one-shot parser.
+ */
+import type { JsonValue } from '../../messages'
+
+type JsonObject = { [key: string]: JsonValue }
+type Container = JsonObject | JsonValue[]
+
+interface Frame {
+  container: Container
+  isArray: boolean
+  /** Key whose value is being read (objects only). */
+  key: string
+}
+
+/** Receives the pieces of one string value as they are decoded. */
+export interface StringSink {
+  piece(text: string): void
+  end(): void
+}
+
+// States of the reader. Numbers rather than strings: the main loop switches on them per character.
+const VALUE = 0
+const KEY = 1
+const COLON = 2
+const AFTER_VALUE = 3
+const STRING = 4
+const ESCAPE = 5
+const UNICODE = 6
+const NUMBER = 7
+const WORD = 8
+const DONE = 9
+const FAILED = 10
+
+const QUOTE = 0x22
+const APOSTROPHE = 0x27
+const BACKSLASH = 0x5c
+
+const DOUBLE_QUOTED_SPECIAL = /["\\]/g
+const SINGLE_QUOTED_SPECIAL = /['\\]/g
+const NUMBER_SHAPE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', "'": "'" }
+
+const LITERALS: Readonly<Record<string, JsonValue>> = { true: true, false: false, null: null, True: true, False: false, None: null }
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0xfeff || code === 0xa0
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
+function isIdentifierStart(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x24
+}
+
+function isIdentifierPart(code: number): boolean {
+  return isIdentifierStart(code) || isDigit(code) || code === 0x2d
+}
+
+function isNumberPart(code: number): boolean {
+  return isDigit(code) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d
+}
+
+function isHex(code: number): boolean {
+  return isDigit(code) || (code >= 0x61 && code <= 0x66) || (code >= 0x41 && code <= 0x46)
+}
+
+/** Sets a member; `__proto__` becomes an own key instead of replacing the prototype. */
+function setMember(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  else target[key] = value
+}
+
+/**
+ * Reads one JSON object or array from consecutive pieces of text.
+ *
+ * Call {@link write} with each piece; the value read so far is {@link root}, a live tree: strings
+ * grow as they arrive, containers are attached when they open, numbers and literals appear once
+ * they end. Work per character is constant (amortised over a string's pieces), so reading a value
+ * costs time linear in its length however it is split. Never throws.
+ */
+export class JsonStreamReader {
+  /** The root object or array, once its opener has been read; grows in place. */
+  root: Container | undefined
+  /** `open` while more input can continue the value; `done` after the root's closer; `failed` on a character that cannot continue it. */
+  status: 'open' | 'done' | 'failed' = 'open'
+  /** When `failed`: what was wrong. */
+  error = ''
+  /**
+   * Called when a string value (not a key) starts; the sink it returns receives that string's
+   * decoded pieces. Lets a caller parse a JSON-encoded string (OpenAI `arguments`) as it arrives.
+   */
+  onStringStart: ((reader: JsonStreamReader) => StringSink | undefined) | undefined
+
+  private state = VALUE
+  private readonly stack: Frame[] = []
+  /** A closer may follow (right after an opener, or after a trailing comma). */
+  private closeAllowed = false
+  private text = ''
+  private quote = QUOTE
+  private stringIsKey = false
+  private slotContainer: Container | undefined
+  private slotKey: string | number = 0
+  private sink: StringSink | undefined
+  private word = ''
+  private wordIsKey = false
+  private hex = ''
+
+  constructor(private readonly maxDepth = 512) {}
+
+  /** How many containers are open. */
+  get depth(): number {
+    return this.stack.length
+  }
+
+  /** The open container at `level` (0 = root). */
+  containerAt(level: number): Container | undefined {
+    return this.stack[level]?.container
+  }
+
+  /** The key being read in the open container at `level` (0 = root), or `undefined` for arrays. */
+  keyAt(level: number): string | undefined {
+    const frame = this.stack[level]
+    return frame && !frame.isArray ? frame.key : undefined
+  }
+
+  /** True while the string at `container[key]` is still being read (its closing quote not yet seen). */
+  isReading(container: Container, key: string | number): boolean {
+    return (this.state === STRING || this.state === ESCAPE || this.state === UNICODE) && !this.stringIsKey && this.slotContainer === container && this.slotKey === key
+  }
+
+  /**
+   * Reads `chunk` from `from`. Returns where reading stopped: `chunk.length` while the value is
+   * still open, the index just past the root's closer when it completes, or the index of the
+   * offending character when it fails (that character is not consumed).
+   */
+  write(chunk: string, from = 0): number {
+    const length = chunk.length
+    let i = from
+    while (i < length && this.status === 'open') {
+      const state = this.state
+      if (state === STRING) {
+        const special = this.quote === QUOTE ? DOUBLE_QUOTED_SPECIAL : SINGLE_QUOTED_SPECIAL
+        special.lastIndex = i
+        const match = special.exec(chunk)
+        const stop = match ? match.index : length
+        if (stop > i) this.appendString(chunk.slice(i, stop))
+        if (!match) return length
+        i = stop + 1
+        if (chunk.charCodeAt(stop) === BACKSLASH) this.state = ESCAPE
+        else this.endString()
+        continue
+      }
+      const code = chunk.charCodeAt(i)
+      switch (state) {
+        case ESCAPE: {
+          const char = chunk[i] ?? ''
+          i++
+          const simple = SIMPLE_ESCAPES[char]
+          if (char === 'u') {
+            this.hex = ''
+            this.state = UNICODE
+            continue
+          }
+          this.appendString(simple ?? `\\${char}`)
+          this.state = STRING
+          continue
+        }
+        case UNICODE: {
+          if (!isHex(code)) {
+            // Kept verbatim, as the one-shot reader does; the character is read again as content.
+            this.appendString(`\\u${this.hex}`)
+            this.state = STRING
+            continue
+          }
+          this.hex += chunk[i]
+          i++
+          if (this.hex.length === 4) {
+            this.appendString(String.fromCharCode(parseInt(this.hex, 16)))
+            this.state = STRING
+          }
+          continue
+        }
+        case NUMBER: {
+          if (isNumberPart(code)) {
+            this.word += chunk[i]
+            i++
+            continue
+          }
+          if (!NUMBER_SHAPE.test(this.word)) return this.fail(`'${this.word}' is not a number.`, i)
+          this.attach(Number(this.word))
+          continue
+        }
+        case WORD: {
+          if (isIdentifierPart(code)) {
+            this.word += chunk[i]
+            i++
+            continue
+          }
+          if (this.wordIsKey) {
+            this.setKey(this.word)
+            continue
+          }
+          if (!Object.hasOwn(LITERALS, this.word)) return this.fail(`Expected a value, found '${this.word.slice(0, 20)}'.`, i)
+          this.attach(LITERALS[this.word] ?? null)
+          continue
+        }
+        default:
+          break
+      }
+      if (isWhitespace(code)) {
+        i++
+        continue
+      }
+      if (state === VALUE) {
+        if (code === 0x7b || code === 0x5b) {
+          if (this.stack.length >= this.maxDepth) return this.fail(`Nesting deeper than ${this.maxDepth} levels.`, i)
+          const isArray = code === 0x5b
+          const container: Container = isArray ? [] : {}
+          if (this.root === undefined) this.root = container
+          else this.attachContainer(container)
+          this.stack.push({ container, isArray, key: '' })
+          this.state = isArray ? VALUE : KEY
+          this.closeAllowed = true
+          i++
+          continue
+        }
+        if (this.root === undefined) return this.fail('Expected { or [.', i)
+        if (code === QUOTE || code === APOSTROPHE) {
+          this.startString(code, false)
+          i++
+          continue
+        }
+        if (code === 0x2d || isDigit(code)) {
+          this.word = chunk[i] ?? ''
+          this.state = NUMBER
+          i++
+          continue
+        }
+        if (isIdentifierStart(code)) {
+          this.word = chunk[i] ?? ''
+          this.wordIsKey = false
+          this.state = WORD
+          i++
+          continue
+        }
+        if (code === 0x5d && this.closeAllowed && this.top()?.isArray) {
+          i = this.close(i)
+          continue
+        }
+        return this.fail(`Expected a JSON value, found '${chunk[i] ?? ''}'.`, i)
+      }
+      if (state === KEY) {
+        if (code === QUOTE || code === APOSTROPHE) {
+          this.startString(code, true)
+          i++
+          continue
+        }
+        if (isIdentifierStart(code)) {
+          this.word = chunk[i] ?? ''
+          this.wordIsKey = true
+          this.state = WORD
+          i++
+          continue
+        }
+        if (code === 0x7d && this.closeAllowed) {
+          i = this.close(i)
+          continue
+        }
+        return this.fail(`Expected a property name, found '${chunk[i] ?? ''}'.`, i)
+      }
+      if (state === COLON) {
+        if (code !== 0x3a) return this.fail(`Expected ':', found '${chunk[i] ?? ''}'.`, i)
+        this.state = VALUE
+        this.closeAllowed = false
+        i++
+        continue
+      }
+      // AFTER_VALUE
+      const frame = this.top()
+      if (!frame) return this.fail('Unexpected state.', i)
+      if (code === 0x2c) {
+        this.state = frame.isArray ? VALUE : KEY
+        this.closeAllowed = true
+        i++
+        continue
+      }
+      if (code === (frame.isArray ? 0x5d : 0x7d)) {
+        i = this.close(i)
+        continue
+      }
+      // A missing comma before a quoted key or an item, as the one-shot reader supplies it.
+      const startsItem = frame.isArray ? code === QUOTE || code === 0x7b || code === 0x5b || code === 0x2d || isDigit(code) : code === QUOTE
+      if (!startsItem) return this.fail(`Expected ',' or '${frame.isArray ? ']' : '}'}', found '${chunk[i] ?? ''}'.`, i)
+      this.state = frame.isArray ? VALUE : KEY
+      this.closeAllowed = false
+    }
+    return i
+  }
+
+  private top(): Frame | undefined {
+    return this.stack[this.stack.length - 1]
+  }
+
+  private fail(message: string, at: number): number {
+    this.status = 'failed'
+    this.state = FAILED
+    this.error = message
+    if (this.sink) {
+      this.sink.end()
+      this.sink = undefined
+    }
+    return at
+  }
+
+  /** Closes the innermost container at the closer at `at`; returns the index after it. */
+  private close(at: number): number {
+    this.stack.pop()
+    if (this.stack.length === 0) {
+      this.status = 'done'
+      this.state = DONE
+    } else {
+      this.state = AFTER_VALUE
+    }
+    return at + 1
+  }
+
+  private attachContainer(container: Container): void {
+    const frame = this.top()
+    if (!frame) return
+    if (frame.isArray) (frame.container as JsonValue[]).push(container)
+    else setMember(frame.container as JsonObject, frame.key, container)
+  }
+
+  /** Attaches a finished scalar to the innermost container. */
+  private attach(value: JsonValue): void {
+    const frame = this.top()
+    if (frame) {
+      if (frame.isArray) (frame.container as JsonValue[]).push(value)
+      else setMember(frame.container as JsonObject, frame.key, value)
+    }
+    this.state = AFTER_VALUE
+  }
+
+  private setKey(key: string): void {
+    const frame = this.top()
+    if (frame) frame.key = key
+    this.state = COLON
+  }
+
+  private startString(quote: number, isKey: boolean): void {
+    this.quote = quote
+    this.stringIsKey = isKey
+    this.text = ''
+    this.state = STRING
+    if (isKey) return
+    // The string is attached at once so the live tree shows it while it grows.
+    const frame = this.top()
+    if (!frame) return
+    this.slotContainer = frame.container
+    if (frame.isArray) {
+      const items = frame.container as JsonValue[]
+      this.slotKey = items.length
+      items.push('')
+    } else {
+      this.slotKey = frame.key
+      setMember(frame.container as JsonObject, frame.key, '')
+    }
+    this.sink = this.onStringStart?.(this)
+  }
+
+  private appendString(piece: string): void {
+    // `+=` builds a rope in V8, so a long string arriving in small pieces is not copied each time.
+    this.text += piece
+    if (this.stringIsKey) return
+    const container = this.slotContainer
+    if (Array.isArray(container)) container[this.slotKey as number] = this.text
+    else if (container) setMember(container, this.slotKey as string, this.text)
+    this.sink?.piece(piece)
+  }
+
+  private endString(): void {
+    if (this.stringIsKey) {
+      this.setKey(this.text)
+      return
+    }
+    this.sink?.end()
+    this.sink = undefined
+    this.slotContainer = undefined
+    this.state = AFTER_VALUE
+  }
+}

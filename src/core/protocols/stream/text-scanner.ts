@@ -1,0 +1,390 @@
+/**
+ * Incremental scanners for the text formats whose calls are JSON: `json` / `llama3-json` (call
+ * objects in prose) and `xml-tag` (JSON or `<function=NAME>{…}` inside tags). They keep their
+ * state between chunks and look at each character a constant number of times.
+ */
+import type { JsonValue } from '../../messages'
+import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContext } from '../shared/call-object'
+import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
+import { JsonStreamReader } from './json-stream-reader'
+import { ProseText } from './prose-text'
+import type { StreamingCall } from './types'
+
+/** What an incremental scanner offers the stream parser. */
+export interface IncrementalScanner {
+  /** Consumes the next chunk. */
+  write(chunk: string): void
+  /** True once the output took a shape the scanner does not follow; the caller re-parses instead. */
+  readonly gaveUp: boolean
+  /** Calls complete so far (append-only between {@link clear}s, which replace the array). */
+  readonly calls: readonly StreamingCall[]
+  /** The call being written, if any. */
+  forming(): StreamingCall | undefined
+  /** The prose so far. */
+  text(): string
+}
+
+const WRAPPER_TAGS = ['<tool_call>', '<tool>', '<function_call>'] as const
+const FUNCTION_TAG = '<function='
+const NO_CALL_NAMES = new Set(['none', 'null', ''])
+/** A `<function=` name longer than this is not a tool name; the scanner gives up rather than buffer it. */
+const MAX_NAME = 256
+
+// Scanner modes. Plain numbers: `write` switches on them for every run of characters.
+const Mode = { Prose: 0, Reasoning: 1, Json: 2, TagBody: 3, FunctionName: 4, FunctionBody: 5, AfterBody: 6, GaveUp: 7 } as const
+type Mode = (typeof Mode)[keyof typeof Mode]
+
+type TokenMatch =
+  | { kind: 'reasoning'; length: number; close: string }
+  | { kind: 'reasoning_close'; length: number }
+  | { kind: 'control'; length: number }
+  | { kind: 'wrapper'; length: number; close: string }
+  | { kind: 'function'; length: number }
+
+/** A {@link StreamingCall} from a finished reading. */
+function streamingCall(name: string, args: Record<string, JsonValue>, id: string | undefined): StreamingCall {
+  return id === undefined ? { name, arguments: args, complete: true } : { name, arguments: args, id, complete: true }
+}
+
+/**
+ * The call an open object is becoming: the name once its string has ended, the arguments object
+ * as far as it has been read. Constant time (a fixed set of key lookups), so it can run per chunk.
+ */
+export function formingCall(reader: JsonStreamReader, value: JsonValue | undefined, requireName: boolean): StreamingCall | undefined {
+  if (!isJsonObject(value)) return undefined
+  let name: string | undefined
+  let named = false
+  let args: JsonValue | undefined
+  for (const key of NAME_KEYS) {
+    if (!Object.hasOwn(value, key)) continue
+    const candidate = value[key]
+    if (key === 'function' && isJsonObject(candidate)) {
+      named = Object.hasOwn(candidate, 'name')
+      const inner = candidate.name
+      if (typeof inner === 'string' && !reader.isReading(candidate, 'name')) name = inner.trim()
+      args = candidate.arguments
+      break
+    }
+    named = true
+    if (typeof candidate === 'string' && !reader.isReading(value, key)) name = candidate.trim()
+    break
+  }
+  if (name !== undefined && NO_CALL_NAMES.has(name.toLowerCase())) return undefined
+  if (args === undefined) {
+    for (const key of ARGUMENT_KEYS) {
+      if (Object.hasOwn(value, key)) {
+        args = value[key]
+        break
+      }
+    }
+  }
+  if (requireName && !named && args === undefined) return undefined
+  return { name, arguments: isJsonObject(args) ? args : {}, complete: false }
+}
+
+/**
+ * Scans `json` (call objects in prose) or `xml-tag` output chunk by chunk.
+ *
+ * A token split across chunks (`<tool_` + `call>`) is carried over: at most the length of the
+ * longest token, so each character is looked at a bounded number of times. JSON is read by a
+ * {@link JsonStreamReader}. Constructs it does not follow (Qwen3-Coder and GLM bodies inside
+ * `<tool_call>`, invalid JSON inside a tag) make it give up, and the stream parser falls back to
+ * re-parsing.
+ */
+export class TextScanner implements IncrementalScanner {
+  calls: StreamingCall[] = []
+  private readonly prose = new ProseText()
+  private mode: Mode = Mode.Prose
+  private carry = ''
+  private reasoningClose = ''
+  private sawReasoning = false
+  private reader: JsonStreamReader | undefined
+  private readerContext: CallContext = 'prose'
+  /** The raw text of a JSON value found in prose, restored as prose if it is not a call. */
+  private candidateRaw = ''
+  /** Close tags still expected after a tag's body, innermost first. */
+  private closeTags: string[] = []
+  /** The tool name from `<function=NAME>`, or `undefined` for a wrapper with a JSON body. */
+  private functionName: string | undefined
+  private readonly special: RegExp
+
+  constructor(private readonly tags: boolean) {
+    this.special = tags ? /</g : /[{[<]/g
+  }
+
+  get gaveUp(): boolean {
+    return this.mode === Mode.GaveUp
+  }
+
+  write(chunk: string): void {
+    const work = this.carry === '' ? chunk : this.carry + chunk
+    this.carry = ''
+    const length = work.length
+    let i = 0
+    while (i < length) {
+      switch (this.mode) {
+        case Mode.Prose: {
+          const special = this.special
+          special.lastIndex = i
+          const match = special.exec(work)
+          const stop = match ? match.index : length
+          if (stop > i) this.prose.add(work.slice(i, stop))
+          if (!match) return
+          if (work.charCodeAt(stop) !== 0x3c) {
+            this.startJson('prose', undefined)
+            i = stop
+            continue
+          }
+          const token = this.matchToken(work, stop)
+          if (token === 'partial') {
+            this.carry = work.slice(stop)
+            return
+          }
+          if (token === undefined) {
+            this.prose.add('<')
+            i = stop + 1
+            continue
+          }
+          i = stop + token.length
+          this.onToken(token)
+          continue
+        }
+        case Mode.Reasoning: {
+          const close = this.reasoningClose
+          const at = work.indexOf(close, i)
+          if (at < 0) {
+            // Keep the tail that may be the start of the closer.
+            this.carry = work.slice(Math.max(i, length - close.length + 1))
+            return
+          }
+          i = at + close.length
+          this.mode = Mode.Prose
+          continue
+        }
+        case Mode.Json: {
+          const reader = this.reader
+          if (!reader) {
+            this.mode = Mode.GaveUp
+            return
+          }
+          const end = reader.write(work, i)
+          if (this.readerContext === 'prose') this.candidateRaw += work.slice(i, end)
+          i = end
+          if (reader.status === 'done') this.finishJson(reader)
+          else if (reader.status === 'failed') this.failJson()
+          continue
+        }
+        case Mode.TagBody:
+        case Mode.FunctionBody: {
+          i = skipSpace(work, i)
+          if (i >= length) return
+          const code = work.charCodeAt(i)
+          if (code === 0x7b || (code === 0x5b && this.mode === Mode.TagBody)) {
+            this.startJson('wrapped', this.functionName)
+            continue
+          }
+          if (this.mode === Mode.TagBody && code === 0x3c) {
+            if (work.startsWith(FUNCTION_TAG, i)) {
+              i += FUNCTION_TAG.length
+              this.closeTags.unshift('</function>')
+              this.functionName = ''
+              this.mode = Mode.FunctionName
+              continue
+            }
+            if (length - i < FUNCTION_TAG.length && FUNCTION_TAG.startsWith(work.slice(i))) {
+              this.carry = work.slice(i)
+              return
+            }
+          }
+          // A Qwen3-Coder / GLM body, or something malformed: leave it to the one-shot parser.
+          this.mode = Mode.GaveUp
+          return
+        }
+        case Mode.FunctionName: {
+          const gt = work.indexOf('>', i)
+          const end = gt < 0 ? length : gt
+          this.functionName = (this.functionName ?? '') + work.slice(i, end)
+          if (this.functionName.length > MAX_NAME || this.functionName.includes('\n')) {
+            this.mode = Mode.GaveUp
+            return
+          }
+          if (gt < 0) return
+          this.functionName = this.functionName.trim()
+          i = gt + 1
+          this.mode = Mode.FunctionBody
+          continue
+        }
+        case Mode.AfterBody: {
+          i = skipSpace(work, i)
+          if (i >= length) return
+          const close = this.closeTags[0]
+          if (close === undefined) {
+            this.mode = Mode.Prose
+            continue
+          }
+          if (work.startsWith(close, i)) {
+            i += close.length
+            this.closeTags.shift()
+            continue
+          }
+          if (length - i < close.length && close.startsWith(work.slice(i))) {
+            this.carry = work.slice(i)
+            return
+          }
+          // The close tag is missing: what follows is prose (the one-shot parser names the repair).
+          this.closeTags = []
+          this.mode = Mode.Prose
+          continue
+        }
+        default:
+          return
+      }
+    }
+  }
+
+  forming(): StreamingCall | undefined {
+    switch (this.mode) {
+      case Mode.Json: {
+        const reader = this.reader
+        if (!reader || reader.root === undefined) return undefined
+        if (this.functionName !== undefined) {
+          return { name: this.functionName, arguments: isJsonObject(reader.root) ? reader.root : {}, complete: false }
+        }
+        const root = reader.root
+        const target = Array.isArray(root) ? root[root.length - 1] : root
+        return formingCall(reader, target, this.readerContext === 'prose')
+      }
+      case Mode.TagBody:
+      case Mode.FunctionName:
+        return { name: undefined, arguments: {}, complete: false }
+      case Mode.FunctionBody:
+        return { name: this.functionName, arguments: {}, complete: false }
+      default:
+        return undefined
+    }
+  }
+
+  text(): string {
+    return this.prose.value
+  }
+
+  private matchToken(work: string, at: number): TokenMatch | 'partial' | undefined {
+    const rest = work.length - at
+    let partial = false
+    const check = (token: string): boolean => {
+      if (work.startsWith(token, at)) return true
+      if (rest < token.length && token.startsWith(work.slice(at))) partial = true
+      return false
+    }
+    for (const [open, close] of REASONING_TAGS) {
+      if (check(open)) return { kind: 'reasoning', length: open.length, close }
+      if (!this.sawReasoning && check(close)) return { kind: 'reasoning_close', length: close.length }
+    }
+    for (const token of CONTROL_TOKENS) if (check(token)) return { kind: 'control', length: token.length }
+    if (this.tags) {
+      for (const tag of WRAPPER_TAGS) if (check(tag)) return { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` }
+      if (check(FUNCTION_TAG)) return { kind: 'function', length: FUNCTION_TAG.length }
+    }
+    return partial ? 'partial' : undefined
+  }
+
+  private onToken(token: TokenMatch): void {
+    switch (token.kind) {
+      case 'reasoning':
+        this.sawReasoning = true
+        this.reasoningClose = token.close
+        this.mode = Mode.Reasoning
+        return
+      case 'reasoning_close':
+        // A closer with no opener (the template opened the block in the prompt): all so far was reasoning.
+        this.sawReasoning = true
+        this.prose.clear()
+        this.calls = []
+        return
+      case 'control':
+        return
+      case 'wrapper':
+        this.prose.separate()
+        this.closeTags = [token.close]
+        this.functionName = undefined
+        this.mode = Mode.TagBody
+        return
+      case 'function':
+        this.prose.separate()
+        this.closeTags = ['</function>']
+        this.functionName = ''
+        this.mode = Mode.FunctionName
+        return
+    }
+  }
+
+  /** Starts reading a JSON value; the caller leaves its position at the opener, which Json mode reads next. */
+  private startJson(context: CallContext, name: string | undefined): void {
+    this.reader = new JsonStreamReader()
+    this.readerContext = context
+    this.candidateRaw = ''
+    this.functionName = name
+    this.mode = Mode.Json
+  }
+
+  private finishJson(reader: JsonStreamReader): void {
+    const root = reader.root
+    this.reader = undefined
+    if (this.readerContext === 'wrapped') {
+      this.mode = Mode.AfterBody
+      if (this.functionName !== undefined) {
+        if (isJsonObject(root)) this.calls.push(streamingCall(this.functionName, root, undefined))
+        return
+      }
+      const items = Array.isArray(root) ? root : root === undefined ? [] : [root]
+      for (const item of items) this.addReading(item, 'wrapped')
+      return
+    }
+    this.mode = Mode.Prose
+    const items: JsonValue[] = Array.isArray(root) ? root : root === undefined ? [] : [root]
+    const callShaped = items.length > 0 && items.every(isJsonObject)
+    const before = this.calls.length
+    let recognised = false
+    if (callShaped) {
+      for (const item of items) {
+        const reading = readCallObject('', item, undefined, 'prose')
+        if (reading.kind !== 'data') recognised = true
+        if (reading.kind === 'call') this.calls.push(streamingCall(reading.call.name, reading.call.arguments, reading.call.id))
+      }
+    }
+    if (!recognised) {
+      this.calls.length = before
+      this.prose.add(this.candidateRaw)
+    } else {
+      this.prose.separate()
+    }
+    this.candidateRaw = ''
+  }
+
+  private addReading(item: JsonValue, context: CallContext): void {
+    const reading = readCallObject('', item, undefined, context)
+    if (reading.kind === 'call') this.calls.push(streamingCall(reading.call.name, reading.call.arguments, reading.call.id))
+  }
+
+  private failJson(): void {
+    this.reader = undefined
+    if (this.readerContext === 'wrapped') {
+      this.mode = Mode.GaveUp
+      return
+    }
+    // Not JSON after all: what was read is prose, and scanning resumes at the offending character.
+    this.prose.add(this.candidateRaw)
+    this.candidateRaw = ''
+    this.mode = Mode.Prose
+  }
+}
+
+function skipSpace(text: string, from: number): number {
+  let i = from
+  while (i < text.length) {
+    const code = text.charCodeAt(i)
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) break
+    i++
+  }
+  return i
+}

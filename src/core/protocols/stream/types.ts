@@ -1,0 +1,64 @@
+/**
+ * What a streaming parser shows while a model's output is still arriving.
+ */
+import type { JsonValue } from '../../messages'
+import type { ParseResult } from '../types'
+
+/** A call in a {@link StreamSnapshot}: complete, or still being written. */
+export interface StreamingCall {
+  /**
+   * Tool name; `undefined` while it is still being written (a half-written name would be shown
+   * as a different tool).
+   */
+  name: string | undefined
+  /**
+   * Arguments as far as known. For a call being formed this is a live object that later pushes
+   * extend in place: open strings hold what has arrived, numbers and literals appear once ended.
+   */
+  arguments: Record<string, JsonValue>
+  /** `tool_call_id`, when the format carries one and it has been read. */
+  id?: string
+  /** False for the call whose markup is still open. */
+  complete: boolean
+}
+
+/**
+ * The best reading of the output received so far, returned after every chunk.
+ *
+ * Snapshots are cheap to produce and therefore share structure: the `calls` array and the forming
+ * call's `arguments` may be extended by later pushes (an entry already listed is not changed).
+ * Copy what must stay fixed. The authoritative reading is {@link StreamParser.end}.
+ */
+export interface StreamSnapshot {
+  /** Id of the protocol being read (for `auto`, the one detected at the last re-parse). */
+  protocol: string
+  /** UTF-16 code units received so far. */
+  received: number
+  /** Calls whose markup is complete, in order. */
+  calls: readonly StreamingCall[]
+  /** The call still being written, if any (`complete: false`). */
+  forming: StreamingCall | undefined
+  /**
+   * Prose so far: text outside calls, reasoning blocks and control tokens. Markdown fence lines
+   * are left out while streaming; the final result trims each piece and keeps fences that are
+   * not around a call, so it may differ in whitespace and fences.
+   */
+  text: string
+  /**
+   * How this snapshot was produced: `incremental` (a scanner that keeps state between chunks) or
+   * `reparse` (the one-shot parser re-run on the buffer, at most after every quarter of growth, so
+   * a snapshot may lag behind the last chunks).
+   */
+  reading: 'incremental' | 'reparse'
+}
+
+/** An incremental parser for one output. See {@link createStreamParser}. */
+export interface StreamParser {
+  /** Consumes the next piece of output (any size, split anywhere, even inside a surrogate pair). */
+  push(chunk: string): StreamSnapshot
+  /**
+   * The final result: exactly `protocol.parse` of everything pushed so far, whatever the chunking.
+   * Pushing after `end()` continues the same output.
+   */
+  end(): ParseResult
+}
