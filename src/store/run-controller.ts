@@ -7,6 +7,7 @@ import { runInitFor } from '../core/loop/start'
 import type { SessionEvent } from '../core/loop/events'
 import type { Workspace } from '../core/files/workspace-file'
 import { createBrowserSandbox, type Sandbox } from '../sandbox/browser-sandbox'
+import { askUser, denyPending } from './confirm-store'
 import { currentWorkspace } from './workspace-store'
 import { useRun } from './run-store'
 
@@ -16,6 +17,7 @@ let sandbox: Sandbox | null = null
 let generation = 0
 
 function dispose(): void {
+  denyPending()
   runner?.abort()
   runner = null
   sandbox?.dispose()
@@ -49,6 +51,10 @@ async function startRun(workspace: Workspace): Promise<boolean> {
   runner = new LoopRunner({
     model: box,
     executor: box,
+    router: box,
+    summarizer: box,
+    codeRunner: box,
+    confirm: askUser,
     onEvent: () => {
       if (mine !== generation || !runner) return
       const events: SessionEvent[] = runner.events
@@ -103,6 +109,7 @@ export function back(): void {
 
 /** Stops a live run in progress with stop reason `aborted`. */
 export function stop(): void {
+  denyPending()
   runner?.abort()
 }
 

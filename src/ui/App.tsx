@@ -3,6 +3,7 @@ import { back, run, step } from '../store/run-controller'
 import { watchCode } from '../store/code-check'
 import { importFile, type ImportOutcome } from '../store/import-controller'
 import { useRun } from '../store/run-store'
+import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ReplayBar } from './ReplayBar'
@@ -83,6 +84,7 @@ export function App() {
           </div>
         </section>
       </main>
+      <ConfirmDialog />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">

@@ -3,6 +3,7 @@ import { buildSystemPrompt } from '../core/loop/system-prompt'
 import { useCodeCheck } from '../store/code-check'
 import { useRun } from '../store/run-store'
 import { useWorkspace } from '../store/workspace-store'
+import { LoopSettingsPanel } from './LoopSettingsPanel'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
@@ -86,6 +87,7 @@ export function EditorPanel() {
         />
       </label>
       <SystemPromptPreview />
+      <LoopSettingsPanel />
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
           Can&apos;t run: {p.message}

@@ -3,6 +3,7 @@ import type { ToolSpec } from '../tools/types'
 import type { Decision, SessionEvent } from './events'
 import type { CodeRunner, Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome, ToolRouter } from './interfaces'
 import { FINAL_TURN_NOTICE } from './machine'
+import { requestAt } from './request-at'
 import { LoopRunner, type RunnerOptions } from './runner'
 import { loopSettings } from './settings'
 
@@ -146,6 +147,8 @@ describe('5. loop control', () => {
     expect(last.messages.at(-1)).toEqual({ role: 'user', content: FINAL_TURN_NOTICE })
     expect(r.state.stop?.reason).toBe('max_steps')
     expect(r.state.finalAnswer).toBe('Best I can say: 42.')
+    const lastDecide = r.events.findLastIndex((e) => e.type === 'model.responded')
+    expect(requestAt(r.events, lastDecide)).toEqual({ messages: last.messages, tools: [] })
   })
 })
 
@@ -288,6 +291,10 @@ describe('10. context window', () => {
       expect(request.messages[1]?.role).not.toBe('tool')
       expect(request.messages.length).toBeLessThanOrEqual(4)
     }
+    // The inspector rebuilds exactly what the model received from the log.
+    r.events.forEach((e, i) => {
+      if (e.type === 'model.responded') expect(requestAt(r.events, i).messages).toEqual(model.requests[e.step]!.messages)
+    })
     const window = of(r.events, 'model.responded').at(-1)!.window!
     expect(window.to).toBe(10)
     expect(window.to - window.from).toBeLessThanOrEqual(3)
@@ -303,6 +310,8 @@ describe('11. routing', () => {
     expect(model.requests[1]!.tools).toHaveLength(3)
     expect(of(r.events, 'model.responded')[0]!.offeredTools).toEqual(['search'])
     expect(of(r.events, 'model.responded')[1]!.offeredTools).toBeUndefined()
+    const first = r.events.findIndex((e) => e.type === 'model.responded')
+    expect(requestAt(r.events, first).tools.map((t) => t.name)).toEqual(['search'])
   })
 })
 

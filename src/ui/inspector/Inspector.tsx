@@ -2,9 +2,11 @@ import { useMemo, useState, type ReactNode } from 'react'
 import type { SessionEvent } from '../../core/loop/events'
 import { PHASE_OF } from '../../core/loop/events'
 import { fold } from '../../core/loop/machine'
+import { requestAt } from '../../core/loop/request-at'
 import { fmtMs } from '../../core/loop/describe'
 import { MessageList } from './MessageList'
 import { RawOutput, type Highlight } from './RawOutput'
+import { ToolResults } from './ToolResults'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -32,11 +34,12 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const [tab, setTab] = useState<'turn' | 'context'>('turn')
   const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
   const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
-  // The conversation the model saw at this decide: everything before the turn's backfill.
-  const contextMessages = useMemo(() => {
-    const turnStart = turn[0]?.seq ?? 0
-    return fold(events.slice(0, turnStart)).messages
-  }, [events, turn])
+  // Exactly what the model received at this turn's decide (window, routing and final turn applied).
+  const context = useMemo(() => {
+    const decide = turn.find((e) => e.type === 'model.responded' || e.type === 'model.failed')
+    return requestAt(events, decide ? decide.seq : cursor)
+  }, [events, turn, cursor])
+  const contextMessages = context.messages
   const current = events[cursor]
   if (!current) return null
   const phase = PHASE_OF[current.type]
@@ -47,6 +50,9 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const parsed = turn.find((e): e is Ev<'parse.completed'> => e.type === 'parse.completed')
   const validated = turn.find((e): e is Ev<'validate.completed'> => e.type === 'validate.completed')
   const finished = turn.filter((e): e is Ev<'tool.finished'> => e.type === 'tool.finished')
+  const confirmRequested = turn.find((e): e is Ev<'confirm.requested'> => e.type === 'confirm.requested')
+  const confirmDecided = turn.find((e): e is Ev<'confirm.decided'> => e.type === 'confirm.decided')
+  const warnings = turn.flatMap((e) => e.warnings ?? [])
   const backfilled = turn.find((e): e is Ev<'backfill.completed'> => e.type === 'backfill.completed')
   const stopped = turn.find((e): e is Ev<'loop.stopped'> => e.type === 'loop.stopped')
   const anomalies = turn.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
@@ -77,10 +83,21 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
           <>
             <p className="text-xs text-slate-500">Exactly what the model received at this turn&apos;s decide, and the tools it was offered.</p>
             <MessageList messages={contextMessages} collapseSystem={false} />
-            <ToolList tools={state.tools} />
+            <ToolList tools={context.tools} />
           </>
         ) : (
           <>
+            {warnings.length > 0 && (
+              <Section title="Warnings" active>
+                <ul className="flex flex-col gap-1 text-xs">
+                  {warnings.map((w, i) => (
+                    <li key={i} data-testid="warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-900">
+                      <span className="font-mono font-semibold">{w.code}</span> — {w.detail}
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            )}
             {anomalies.length > 0 && (
               <Section title="Anomalies" active>
                 <ul className="flex flex-col gap-1 text-xs">
@@ -152,30 +169,48 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   {validated.verdicts.map((v) => (
                     <li key={v.callId} data-testid="verdict" data-ok={v.ok} className={v.ok ? 'text-emerald-700' : 'text-red-700'}>
                       {v.ok ? '✓' : '✗'} <span className="font-mono">{v.name}</span> <span className="text-slate-400">[{v.callId}]</span>
+                      {v.resolution && v.resolution !== 'exact' && (
+                        <span data-testid="resolution" className="ml-2 rounded bg-sky-100 px-1 text-sky-800">
+                          name resolved by {v.resolution}
+                        </span>
+                      )}
+                      {v.confirm && <span className="ml-2 rounded bg-orange-100 px-1 text-orange-800">needs confirmation</span>}
                       {v.problems.map((p, i) => (
                         <div key={i} className="ml-4">{p}</div>
+                      ))}
+                      {v.coercions?.map((c, i) => (
+                        <div key={`c${i}`} data-testid="coercion" className="ml-4 text-amber-700">
+                          coerced: {c}
+                        </div>
+                      ))}
+                      {v.warnings?.map((w, i) => (
+                        <div key={`w${i}`} className="ml-4 text-amber-700">
+                          warning: {w}
+                        </div>
                       ))}
                     </li>
                   ))}
                 </ul>
               </Section>
             )}
+            {confirmRequested && (
+              <Section title="Confirm" active={phase === 'confirm'}>
+                {confirmDecided ? (
+                  <ul className="text-xs">
+                    {confirmDecided.decisions.map((d) => (
+                      <li key={d.callId} data-testid="decision" data-decision={d.decision}>
+                        <span className="font-mono">{d.callId}</span>: {d.decision === 'approve' ? 'approved' : d.decision === 'deny' ? 'denied' : `edited → ${JSON.stringify(d.arguments)}`}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="text-xs text-orange-800">Waiting for the user to approve, deny or edit {confirmRequested.callIds.length} call{confirmRequested.callIds.length === 1 ? '' : 's'}.</p>
+                )}
+              </Section>
+            )}
             {finished.length > 0 && (
               <Section title="Tool results" active={phase === 'execute'}>
-                <ul className="flex flex-col gap-1.5 text-xs">
-                  {finished.map((r) => (
-                    <li key={r.callId} data-testid="tool-result" data-error={r.error !== undefined} className={`rounded border p-1.5 ${r.error !== undefined ? 'border-red-300 bg-red-50' : 'border-emerald-200 bg-emerald-50'}`}>
-                      <div className="flex justify-between gap-2">
-                        <span className="font-mono font-semibold">{r.name}</span>
-                        <span className="text-slate-500">
-                          {r.timedOut ? 'timed out · ' : ''}
-                          {fmtMs(r.durationMs)} · <span className="font-mono">{r.callId}</span>
-                        </span>
-                      </div>
-                      <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] font-mono ${r.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>{r.error ?? r.result}</pre>
-                    </li>
-                  ))}
-                </ul>
+                <ToolResults events={finished} />
               </Section>
             )}
             {backfilled && (

@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'react'
+import type { Decision } from '../core/loop/events'
+import type { JsonValue } from '../core/messages'
+import { useConfirm } from '../store/confirm-store'
+
+type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: string; error: string | null }
+
+/**
+ * Modal shown when the loop reaches `confirm`: each call to a dangerous tool is approved,
+ * denied, or approved with edited arguments. Every call gets a decision, so every call gets a result.
+ */
+export function ConfirmDialog() {
+  const pending = useConfirm((s) => s.pending)
+  const [choices, setChoices] = useState<Record<string, Choice>>({})
+  const firstButton = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    if (!pending) return
+    setChoices(Object.fromEntries(pending.calls.map((c) => [c.call.id, { decision: 'approve' } as Choice])))
+    firstButton.current?.focus()
+  }, [pending])
+
+  if (!pending) return null
+
+  function submit() {
+    if (!pending) return
+    const decisions: Decision[] = []
+    for (const c of pending.calls) {
+      const choice = choices[c.call.id] ?? { decision: 'approve' }
+      if (choice.decision !== 'edit') {
+        decisions.push({ callId: c.call.id, decision: choice.decision })
+        continue
+      }
+      try {
+        const parsed = JSON.parse(choice.text) as unknown
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The arguments must be a JSON object.')
+        decisions.push({ callId: c.call.id, decision: 'edit', arguments: parsed as Record<string, JsonValue> })
+      } catch (error) {
+        setChoices((all) => ({ ...all, [c.call.id]: { ...choice, error: error instanceof Error ? error.message : String(error) } }))
+        return
+      }
+    }
+    pending.resolve(decisions)
+  }
+
+  const all = (decision: 'approve' | 'deny') => pending.resolve(pending.calls.map((c) => ({ callId: c.call.id, decision })))
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
+      <div role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl" onKeyDown={(e) => e.key === 'Escape' && all('deny')}>
+        <h2 id="confirm-title" className="text-lg font-semibold text-slate-900">
+          Run {pending.calls.length === 1 ? 'this call' : `these ${pending.calls.length} calls`} to a dangerous tool?
+        </h2>
+        <p className="mb-3 text-sm text-slate-600">The tool is marked <code>dangerous: true</code>. A denied call is written back to the model as declined by the user.</p>
+        <ul className="flex max-h-[60vh] flex-col gap-3 overflow-auto">
+          {pending.calls.map((c) => {
+            const choice = choices[c.call.id] ?? { decision: 'approve' }
+            return (
+              <li key={c.call.id} data-testid="confirm-call" data-tool-name={c.call.name} className="rounded border border-orange-200 bg-orange-50 p-2">
+                <div className="flex items-center justify-between gap-2">
+                  <span className="font-mono text-sm font-semibold">{c.call.name}</span>
+                  <span className="font-mono text-xs text-slate-500">{c.call.id}</span>
+                </div>
+                {choice.decision === 'edit' ? (
+                  <>
+                    <textarea
+                      data-testid="confirm-arguments"
+                      aria-label={`Arguments for ${c.call.name}`}
+                      value={choice.text}
+                      rows={5}
+                      onChange={(e) => setChoices((all) => ({ ...all, [c.call.id]: { decision: 'edit', text: e.target.value, error: null } }))}
+                      className="mt-1 w-full rounded border border-slate-300 p-1 font-mono text-xs"
+                    />
+                    {choice.error && <p className="text-xs text-red-700">{choice.error}</p>}
+                  </>
+                ) : (
+                  <pre className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.call.arguments, null, 2)}</pre>
+                )}
+                <div role="radiogroup" aria-label={`Decision for ${c.call.name}`} className="mt-2 flex gap-3 text-sm">
+                  {(['approve', 'deny', 'edit'] as const).map((d) => (
+                    <label key={d} className="flex items-center gap-1">
+                      <input
+                        type="radio"
+                        name={`decision-${c.call.id}`}
+                        data-testid={`confirm-${d}`}
+                        checked={choice.decision === d}
+                        onChange={() =>
+                          setChoices((all) => ({ ...all, [c.call.id]: d === 'edit' ? { decision: 'edit', text: JSON.stringify(c.call.arguments, null, 2), error: null } : { decision: d } }))
+                        }
+                      />
+                      {d === 'approve' ? 'Approve' : d === 'deny' ? 'Deny' : 'Edit arguments'}
+                    </label>
+                  ))}
+                </div>
+              </li>
+            )
+          })}
+        </ul>
+        <div className="mt-4 flex justify-end gap-2">
+          <button className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" onClick={() => all('deny')}>
+            Deny all
+          </button>
+          <button ref={firstButton} data-testid="confirm-submit" className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700" onClick={submit}>
+            Continue
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,214 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { getProtocol } from '../core/protocols/index'
+import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop/settings'
+import { useCodeCheck } from '../store/code-check'
+import { useWorkspace } from '../store/workspace-store'
+
+const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
+
+function Row({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
+  return (
+    <label className="flex items-center justify-between gap-2 py-0.5" title={hint}>
+      <span className="text-slate-700">{label}</span>
+      {children}
+    </label>
+  )
+}
+
+function NumberInput({ id, value, min, max, onChange }: { id: string; value: number; min: number; max: number; onChange(n: number): void }) {
+  return (
+    <input
+      data-testid={`setting-${id}`}
+      type="number"
+      min={min}
+      max={max}
+      value={value}
+      onChange={(e) => {
+        const n = Number(e.target.value)
+        if (Number.isInteger(n) && n >= min && n <= max) onChange(n)
+      }}
+      className={`${input} w-20`}
+    />
+  )
+}
+
+function Check({ id, checked, onChange }: { id: string; checked: boolean; onChange(v: boolean): void }) {
+  return <input data-testid={`setting-${id}`} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+}
+
+function FallbackInput({ value, onChange }: { value: string[]; onChange(ids: string[]): void }) {
+  const [text, setText] = useState(value.join(', '))
+  const ids = text.split(/[\s,→>]+/).filter(Boolean)
+  const unknown = ids.filter((id) => !getProtocol(id))
+  // Loading an example replaces the setting: show it, unless it is what is being typed.
+  useEffect(() => {
+    setText((current) => {
+      const typed = current.split(/[\s,→>]+/).filter(Boolean)
+      return typed.join() === value.join() ? current : value.join(', ')
+    })
+  }, [value])
+  return (
+    <span className="flex flex-col items-end">
+      <input
+        data-testid="setting-fallbackProtocols"
+        value={text}
+        placeholder="e.g. json, xml-tag"
+        onChange={(e) => {
+          setText(e.target.value)
+          const next = e.target.value.split(/[\s,→>]+/).filter(Boolean)
+          if (next.every((id) => getProtocol(id))) onChange(next)
+        }}
+        className={`${input} w-40 ${unknown.length ? 'border-red-400' : ''}`}
+      />
+      {unknown.length > 0 && <span className="text-[11px] text-red-700">unknown: {unknown.join(', ')}</span>}
+    </span>
+  )
+}
+
+function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): void }) {
+  const tools = useCodeCheck((s) => s.tools)
+  const names = tools.map((t) => t.name)
+  const update = (i: number, patch: Partial<Fault>) => onChange(faults.map((f, j) => (j === i ? { ...f, ...patch } : f)))
+  return (
+    <div className="flex flex-col gap-1">
+      {faults.map((f, i) => (
+        <div key={i} data-testid="fault-row" className="flex flex-wrap items-center gap-1">
+          <select aria-label="Tool" value={f.tool} onChange={(e) => update(i, { tool: e.target.value })} className={input}>
+            {[...new Set([f.tool, ...names])].map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+          <select aria-label="Fault" value={f.kind} onChange={(e) => update(i, { kind: e.target.value as Fault['kind'] })} className={input}>
+            {(['fail', 'timeout', 'latency', 'huge', 'garbage'] as const).map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </select>
+          <input
+            aria-label="At turn"
+            type="number"
+            min={1}
+            placeholder="every turn"
+            value={f.atStep ?? ''}
+            onChange={(e) => {
+              const n = Number(e.target.value)
+              const { atStep: _drop, ...rest } = f
+              onChange(faults.map((g, j) => (j === i ? (e.target.value === '' || !Number.isInteger(n) || n < 1 ? rest : { ...rest, atStep: n }) : g)))
+            }}
+            className={`${input} w-24`}
+          />
+          <button aria-label="Remove fault" className="px-1 text-slate-500 hover:text-red-700" onClick={() => onChange(faults.filter((_, j) => j !== i))}>
+            ✕
+          </button>
+        </div>
+      ))}
+      <button
+        data-testid="add-fault"
+        disabled={names.length === 0}
+        className="self-start rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-40"
+        onClick={() => onChange([...faults, { tool: names[0] ?? '', kind: 'fail' }])}
+      >
+        + Inject a fault
+      </button>
+    </div>
+  )
+}
+
+/** Every loop behaviour as a control; changes apply to the next run and are saved with the workspace. */
+export function LoopSettingsPanel() {
+  const loop = useWorkspace((s) => s.settings.loop)
+  const set = (patch: Partial<LoopSettings>) => useWorkspace.getState().setLoop(patch)
+  const changed = (Object.keys(DEFAULT_LOOP_SETTINGS) as (keyof LoopSettings)[]).filter((k) => JSON.stringify(loop[k]) !== JSON.stringify(DEFAULT_LOOP_SETTINGS[k])).length
+  return (
+    <details data-testid="loop-settings" className="border-b border-slate-200 px-3 py-1.5 text-xs">
+      <summary className="cursor-pointer font-semibold uppercase tracking-wide text-slate-500">
+        Loop behaviours <span className="font-normal normal-case text-slate-400">({changed ? `${changed} changed` : 'defaults'})</span>
+      </summary>
+      <div className="mt-1 grid grid-cols-1 gap-x-6 gap-y-1 xl:grid-cols-2">
+        <fieldset className="flex flex-col">
+          <legend className="font-semibold text-slate-600">Validation</legend>
+          <Row label="Unknown arguments" hint="Arguments the schema does not declare">
+            <select data-testid="setting-unknownArguments" value={loop.validation.unknownArguments} onChange={(e) => set({ validation: { ...loop.validation, unknownArguments: e.target.value as 'drop' | 'reject' } })} className={input}>
+              <option value="drop">drop with a warning</option>
+              <option value="reject">reject the call</option>
+            </select>
+          </Row>
+          <Row label="Safe coercions" hint={'"3" → 3, "true" → true, a JSON-encoded object → object'}>
+            <Check id="coerce" checked={loop.validation.coerce} onChange={(coerce) => set({ validation: { ...loop.validation, coerce } })} />
+          </Row>
+          <Row label="Fuzzy tool names" hint="Accept names within 2 edits of a real tool">
+            <Check id="fuzzyToolNames" checked={loop.fuzzyToolNames} onChange={(fuzzyToolNames) => set({ fuzzyToolNames })} />
+          </Row>
+        </fieldset>
+        <fieldset className="flex flex-col">
+          <legend className="font-semibold text-slate-600">Parsing</legend>
+          <Row label="Parse retries" hint="Corrections sent back after a malformed call">
+            <NumberInput id="maxParseRetries" value={loop.maxParseRetries} min={0} max={10} onChange={(maxParseRetries) => set({ maxParseRetries })} />
+          </Row>
+          <Row label="Then">
+            <select data-testid="setting-onParseFailure" value={loop.onParseFailure} onChange={(e) => set({ onParseFailure: e.target.value as 'error' | 'final_answer' })} className={input}>
+              <option value="error">stop with error</option>
+              <option value="final_answer">take text as the answer</option>
+            </select>
+          </Row>
+          <Row label="Fallback formats" hint="Tried in order when the wire format finds no call">
+            <FallbackInput value={loop.fallbackProtocols} onChange={(fallbackProtocols) => set({ fallbackProtocols })} />
+          </Row>
+          <Row label="Code as action" hint="The model answers with a ```js block that calls tools">
+            <Check id="codeAsAction" checked={loop.codeAsAction} onChange={(codeAsAction) => set({ codeAsAction })} />
+          </Row>
+        </fieldset>
+        <fieldset className="flex flex-col">
+          <legend className="font-semibold text-slate-600">Loop control</legend>
+          <Row label="Repeated call limit" hint="Same tool, same arguments, this many times in a row">
+            <NumberInput id="repeatedCallLimit" value={loop.repeatedCall.limit} min={2} max={50} onChange={(limit) => set({ repeatedCall: { ...loop.repeatedCall, limit } })} />
+          </Row>
+          <Row label="On repeat">
+            <select data-testid="setting-repeatedCallAction" value={loop.repeatedCall.action} onChange={(e) => set({ repeatedCall: { ...loop.repeatedCall, action: e.target.value as 'stop' | 'warn' } })} className={input}>
+              <option value="stop">stop (repeated_call)</option>
+              <option value="warn">warn and continue</option>
+            </select>
+          </Row>
+          <Row label="Last turn without tools" hint="When max steps is hit, ask once more with tools disabled">
+            <Check id="finalTurnWithoutTools" checked={loop.finalTurnWithoutTools} onChange={(finalTurnWithoutTools) => set({ finalTurnWithoutTools })} />
+          </Row>
+          <Row label="Context window" hint="System prompt + last N messages (0 = all)">
+            <NumberInput id="contextWindow" value={loop.contextWindow} min={0} max={10000} onChange={(contextWindow) => set({ contextWindow })} />
+          </Row>
+        </fieldset>
+        <fieldset className="flex flex-col">
+          <legend className="font-semibold text-slate-600">Execution</legend>
+          <Row label="Several calls">
+            <select data-testid="setting-execution" value={loop.execution} onChange={(e) => set({ execution: e.target.value as 'parallel' | 'sequential' })} className={input}>
+              <option value="parallel">in parallel</option>
+              <option value="sequential">one after another</option>
+            </select>
+          </Row>
+          <Row label="Retry once on timeout">
+            <Check id="retryOnTimeout" checked={loop.retryOnTimeout} onChange={(retryOnTimeout) => set({ retryOnTimeout })} />
+          </Row>
+          <Row label="Max result chars">
+            <NumberInput id="maxResultChars" value={loop.maxResultChars} min={100} max={1_000_000} onChange={(maxResultChars) => set({ maxResultChars })} />
+          </Row>
+          <Row label="Long results">
+            <select data-testid="setting-resultShaping" value={loop.resultShaping} onChange={(e) => set({ resultShaping: e.target.value as 'truncate' | 'summarize' })} className={input}>
+              <option value="truncate">truncate with a marker</option>
+              <option value="summarize">summarize() hook</option>
+            </select>
+          </Row>
+          <Row label="Mark results untrusted" hint="Wrap results and flag instruction-like text (prompt injection)">
+            <Check id="untrustedWrapping" checked={loop.untrustedWrapping} onChange={(untrustedWrapping) => set({ untrustedWrapping })} />
+          </Row>
+        </fieldset>
+        <fieldset className="flex flex-col xl:col-span-2">
+          <legend className="font-semibold text-slate-600">Fault injection</legend>
+          <Faults faults={loop.faults} onChange={(faults) => set({ faults })} />
+        </fieldset>
+      </div>
+      {changed > 0 && (
+        <button className="mt-1 text-xs text-sky-700 underline" onClick={() => useWorkspace.getState().setSettings({ loop: DEFAULT_LOOP_SETTINGS })}>
+          Reset to defaults
+        </button>
+      )}
+    </details>
+  )
+}
