@@ -13,7 +13,8 @@ const USAGE = `Usage: toolstep <command> [options]
 
 Commands:
   parse [FILE|-] [--protocol ID|auto] [--jsonl]   Parse raw model output into tool calls (JSON out)
-  run WORKSPACE.json [--max-steps N] [--json]      Run a workspace headless; exit 0 on final_answer
+  run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
+                                                   Run a workspace headless; exit 0 on final_answer
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
 
 Run "toolstep <command> --help" for a command's options.

@@ -69,4 +69,25 @@ describe('toolstep run', () => {
     expect(await runCommand(['bad.json', '--max-steps', 'x'], fake)).toBe(2)
     expect(await runCommand(['--frobnicate'], fake)).toBe(2)
   })
+
+  it('--approve all|none answers confirmations for dangerous tools', async () => {
+    const tools = `import { tool, z } from 'toolstep'
+export const delete_file = tool({ description: 'Delete a file.', dangerous: true, inputSchema: z.object({ path: z.string() }), execute: ({ path }) => 'deleted ' + path })
+`
+    const model = `import type { ModelContext } from 'toolstep'
+export default function model({ messages }: ModelContext) {
+  const last = messages[messages.length - 1]
+  if (last && last.role === 'tool') return { role: 'assistant', content: 'Result: ' + last.content }
+  return { role: 'assistant', content: null, tool_calls: [{ id: 'd1', type: 'function', function: { name: 'delete_file', arguments: '{"path":"/tmp/x"}' } }] }
+}
+`
+    const file = writeWorkspace({ tools, model, input: 'delete it', settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' } })
+    const approved = io({ 'w.json': file })
+    expect(await runCommand(['w.json', '--approve', 'all'], approved.fake)).toBe(0)
+    expect(approved.out()).toContain('Final answer: Result: deleted /tmp/x')
+    const denied = io({ 'w.json': file })
+    expect(await runCommand(['w.json'], denied.fake)).toBe(0)
+    expect(denied.out()).toContain('Final answer: Result: The user declined to run this call.')
+    expect(await runCommand(['w.json', '--approve', 'maybe'], denied.fake)).toBe(2)
+  })
 })

@@ -12,11 +12,12 @@ import { createNodeSandbox } from '../../sandbox/node-sandbox'
 import type { CliIO } from '../io'
 import { describeEvent } from '../../core/loop/describe'
 
-const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--json]
+const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
 
 Runs the workspace (tools.ts, model.ts, input, settings) headless and prints each phase.
-  --max-steps N   override the workspace's maxSteps
-  --json          print the session file (toolstep.session) instead of a readable log
+  --max-steps N        override the workspace's maxSteps
+  --approve all|none   answer confirmations for dangerous tools (default: none, every such call is denied)
+  --json               print the session file (toolstep.session) instead of a readable log
 Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors.
 `
 
@@ -24,12 +25,20 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   let file: string | undefined
   let maxSteps: number | undefined
   let json = false
+  let approve: 'all' | 'none' = 'none'
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--json') json = true
     else if (arg === '--help' || arg === '-h') {
       io.stdout(HELP)
       return 0
+    } else if (arg === '--approve' || arg.startsWith('--approve=')) {
+      const value = arg.includes('=') ? arg.slice('--approve='.length) : argv[++i]
+      if (value !== 'all' && value !== 'none') {
+        io.stderr('toolstep run: --approve takes "all" or "none".\n')
+        return 2
+      }
+      approve = value
     } else if (arg === '--max-steps') {
       const n = Number(argv[++i])
       if (!Number.isInteger(n) || n < 1) {
@@ -75,6 +84,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     const runner = new LoopRunner({
       model: sandbox,
       executor: sandbox,
+      router: sandbox,
+      summarizer: sandbox,
+      codeRunner: sandbox,
+      confirm: async (calls) => calls.map((c) => ({ callId: c.call.id, decision: approve === 'all' ? 'approve' : 'deny' })),
       onEvent: (event) => {
         if (!json) io.stdout(formatEvent(event))
       },
