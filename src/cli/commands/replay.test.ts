@@ -130,7 +130,7 @@ describe('toolstep replay', () => {
       [[], /missing LOG/],
       [['a.json', 'b.json'], /expected one LOG file, got also "b.json"/],
       [['a.json', '--frobnicate'], /unknown option "--frobnicate"/],
-      [['a.json', '--format', 'anthropic'], /--format takes one of auto, openai-messages, openai-conversations, toolstep-session \(got "anthropic"\)/],
+      [['a.json', '--format', 'anthropic'], /--format takes one of auto, openai-messages, openai-conversations, .*, toolstep-session \(got "anthropic"\)/],
       [['missing.json'], /cannot read missing\.json: ENOENT/],
       [['broken.json'], /broken\.json: Recognised an OpenAI Chat Completions messages array \(1 message\), but \[0\]\.role: /],
       [['log.json', '--tools', 'bad-tools.json'], /bad-tools\.json: Not a usable tools file: \[0\]\.function\.name/],

@@ -104,7 +104,7 @@ describe('importLog: shapes', () => {
     expect(imported(JSON.stringify(messages), { format: 'openai-messages' }).conversations).toHaveLength(1)
     expect(failure(JSON.stringify(messages), { format: 'toolstep-session' })).toMatch(/^Not a Toolstep session file/)
     expect(failure(JSON.stringify(messages), { format: 'openai-conversations' })).toBe(
-      'Recognised an array of 5 items read as conversations, but [0]: expected "messages" or "traj" (an array of messages); found keys "role", "content".',
+      'Recognised an array of 5 items read as conversations, but [0]: expected "messages" or "traj" (an array of messages), or a request/response pair; found keys "role", "content".',
     )
   })
 })
@@ -136,8 +136,8 @@ describe('importLog: broken files', () => {
   })
 
   it('says what it saw when nothing is recognised', () => {
-    expect(failure('{"foo": 1, "bar": 2}')).toBe(
-      'Not a recognised log: the file is an object with keys "foo", "bar"; expected an OpenAI "messages" array, a list of conversations, or a Toolstep session file.',
+    expect(failure('{"foo": 1, "bar": 2}')).toEqual(
+      expect.stringMatching(/^Not a recognised log: the file is an object with keys "foo", "bar"; expected an OpenAI Chat Completions log .*, or a Toolstep session file\.$/),
     )
     expect(failure('[]')).toBe('Not a recognised log: the file is an empty array.')
     expect(failure('[{"id": 1}]')).toMatch(/^Not a recognised log: \[0\] is an object with keys "id"/)

@@ -1,39 +1,22 @@
 /**
- * Importing foreign logs into canonical conversations. Formats handled (auto-detected):
- * - `openai-messages`: one OpenAI Chat Completions conversation, as a bare `messages` array
- *   or as a request-like object `{messages, tools?}`;
- * - `openai-conversations`: a list of conversations, each a record with `messages` or `traj`
- *   (τ-bench's result files) or a bare messages array;
- * - `toolstep-session`: Toolstep's own session file, recognised here and handed back
- *   untouched in `session` for the session-file reader to validate.
+ * Importing foreign logs into canonical conversations. Each dialect has its own importer
+ * under `importers/` (see `importers/registry.ts` for the list and `LOG_FORMATS` for the ids);
+ * this module parses the text once (JSON, JSONL or server-sent events), picks the importer
+ * (detected, or forced by `format`) and turns what it reads into a result value.
  *
- * Pure; never throws.
+ * Pure; never throws; time linear in the size of the log.
  */
-import type { JsonValue, Message } from '../messages'
+import type { JsonValue } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { describeJson, isJsonObject } from './arguments'
-import { BadField, child, toCanonicalMessages, toToolSpecs } from './openai-log'
+import { detectAll, importerFor, MIN_CONFIDENCE } from './importers/registry'
+import { keyList, plural, uniqueIdGiver } from './importers/shared'
+import { LOG_FORMATS, type ImportedConversation, type Importer, type LogDocument, type LogFormat } from './importers/types'
+import { parseLogDocument } from './log-document'
+import { BadField, describePath, toToolSpecs } from './openai-log'
 
-/** Formats `importLog` understands. Ids are stable: they appear in the CLI's `--format`. */
-export const LOG_FORMATS = ['openai-messages', 'openai-conversations', 'toolstep-session'] as const
-/** A log format id. */
-export type LogFormat = (typeof LOG_FORMATS)[number]
-
-/** One conversation found in a log. */
-export interface ImportedConversation {
-  /** Unique within the import, e.g. `task-3-trial-1`, the record's own `id`, or the 0-based index. */
-  id: string
-  /** Short human label, e.g. `task 3 · trial 1 · reward 0`. */
-  label: string
-  /** The conversation in canonical form, in log order. */
-  messages: Message[]
-  /** Tool definitions carried by the log for this conversation, when it has any. */
-  tools?: ToolSpec[]
-  /** JSON path of the messages array in the file, e.g. `[3].traj` (`''` when the file is the array). */
-  path: string
-  /** The record's scalar fields (e.g. `task_id`, `trial`, `reward`), for display and search. */
-  meta: Record<string, string | number | boolean | null>
-}
+export { LOG_FORMATS, type ImportedConversation, type LogFormat }
+export type { MessageMeta } from './importers/types'
 
 /** Options for `importLog`. */
 export interface ImportOptions {
@@ -58,35 +41,123 @@ export type ImportResult =
       error: string
     }
 
+/** The dialects, for "expected …" in errors. */
+const SUPPORTED =
+  'an OpenAI Chat Completions log (messages, request/response pairs, JSONL, stream chunks), an OpenAI Responses API log, Anthropic Messages, OpenTelemetry GenAI or OpenInference spans, a Langfuse trace, Vercel AI SDK messages, or a Toolstep session file'
+
 /**
  * Import a log file's text. Pure; never throws.
  *
- * @param text - The whole file, as text (JSON).
+ * @param text - The whole file, as text: JSON, JSONL, or a server-sent event stream.
  * @returns Conversations in canonical form, or an error naming what was recognised and
- *   the JSON path where reading stopped.
+ *   the JSON path where reading stopped (`line N: …` for JSON lines).
  */
 export function importLog(text: string, options: ImportOptions = {}): ImportResult {
-  const parsed = parseJson(text)
+  const steps = importLogIncremental(text, options)
+  let step = steps.next()
+  while (!step.done) step = steps.next()
+  return step.value
+}
+
+/**
+ * `importLog` one conversation at a time: yields the fraction (0..1) of the log read so far
+ * after each conversation (or batch of records), and returns the same result `importLog`
+ * would. A worker can step it and post progress; parsing the JSON text itself happens before
+ * the first yield and is not divisible. Pure; never throws.
+ */
+export function* importLogIncremental(text: string, options: ImportOptions = {}): Generator<number, ImportResult, void> {
+  const parsed = parseLogDocument(text)
   if (!parsed.ok) return parsed
-  const json = parsed.value
-  const wanted = options.format ?? 'auto'
-  const shape = wanted === 'auto' ? detect(json) : forced(json, wanted)
-  if ('error' in shape) return { ok: false, error: shape.error }
+  const { document } = parsed
+  const chosen = choose(document, options.format ?? 'auto')
+  if ('error' in chosen) return { ok: false, error: chosen.error }
+  const { importer, reason } = chosen
   try {
-    switch (shape.format) {
-      case 'toolstep-session':
-        return { ok: true, format: shape.format, conversations: [], session: json }
-      case 'openai-messages':
-        return { ok: true, format: shape.format, conversations: [readConversation(json, '', 0)] }
-      case 'openai-conversations': {
-        const records = json as JsonValue[]
-        return { ok: true, format: shape.format, conversations: uniqueIds(records.map((record, index) => readConversation(record, child('', index), index))) }
-      }
+    if (importer.id === 'toolstep-session') {
+      for (const _ of importer.read(document)) void _
+      return { ok: true, format: importer.id, conversations: [], session: document.kind === 'json' ? document.value : null }
     }
+    const unique = uniqueIdGiver()
+    const conversations: ImportedConversation[] = []
+    for (const step of importer.read(document)) {
+      if (step.conversation) conversations.push(unique(step.conversation))
+      yield step.fraction
+    }
+    return { ok: true, format: importer.id, conversations }
   } catch (error) {
-    if (error instanceof BadField) return { ok: false, error: `Recognised ${shape.recognised}, but ${error.path === '' ? 'the file' : error.path}: ${error.problem}.` }
-    return { ok: false, error: `Could not import ${shape.recognised}: ${error instanceof Error ? error.message : String(error)}` }
+    if (error instanceof BadField) return { ok: false, error: `Recognised ${reason}, but ${describePath(error.path)}: ${error.problem}.` }
+    return { ok: false, error: `Could not import ${reason}: ${error instanceof Error ? error.message : String(error)}` }
   }
+}
+
+/** Options for `importLogChunked`. */
+export interface ChunkedImportOptions extends ImportOptions {
+  /** Called with the fraction read (0..1, non-decreasing) after each batch, and with 1 at the end. */
+  onProgress?: (fraction: number) => void
+  /**
+   * Awaited between batches so the caller can let its event loop run (e.g. resolve on a
+   * `setTimeout` on the page; a worker may keep the default, which only yields to microtasks).
+   */
+  pause?: () => Promise<void>
+  /** Import steps (conversations or record batches) per batch; default 200. */
+  batchSize?: number
+}
+
+/**
+ * `importLog` in batches, for big logs: reports progress and pauses between batches.
+ * Same result as `importLog`; never rejects.
+ */
+export async function importLogChunked(text: string, options: ChunkedImportOptions = {}): Promise<ImportResult> {
+  const { onProgress, pause = () => Promise.resolve(), batchSize = 200 } = options
+  const steps = importLogIncremental(text, options)
+  let count = 0
+  for (;;) {
+    const step = steps.next()
+    if (step.done) {
+      onProgress?.(1)
+      return step.value
+    }
+    if (++count % batchSize === 0) {
+      onProgress?.(step.value)
+      await pause()
+    }
+  }
+}
+
+type Choice = { importer: Importer; reason: string } | { error: string }
+
+function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
+  if (format === 'auto') {
+    const best = detectAll(document)[0]
+    if (best && best.detection.confidence >= MIN_CONFIDENCE) return { importer: best.importer, reason: best.detection.reason }
+    if (document.kind === 'json' && Array.isArray(document.value) && document.value.length === 0) return { error: 'Not a recognised log: the file is an empty array.' }
+    return { error: `Not a recognised log: ${describeSample(document)}; expected ${SUPPORTED}.` }
+  }
+  const importer = importerFor(format)
+  let detection
+  try {
+    detection = importer.detect(document)
+  } catch {
+    detection = undefined
+  }
+  if (detection) return { importer, reason: detection.reason }
+  if (format === 'toolstep-session') return { error: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".' }
+  return { importer, reason: `${document.kind === 'lines' ? plural(document.lines.length, 'JSON line') : `a JSON ${describeJson(document.value)}`} read as ${importer.title}` }
+}
+
+/** What the file looked like, for "not recognised". */
+function describeSample(document: LogDocument): string {
+  if (document.kind === 'lines') {
+    const first = document.lines[0]
+    return `line ${first?.line ?? 1} is ${describeValue(first?.value ?? null)}`
+  }
+  const { value } = document
+  if (Array.isArray(value)) return value.length === 0 ? 'the file is an empty array' : `[0] is ${describeValue(value[0] ?? null)}`
+  return isJsonObject(value) ? `the file is an object with ${keyList(value)}` : `the file is a JSON ${describeJson(value)}`
+}
+
+function describeValue(value: JsonValue): string {
+  return isJsonObject(value) ? `an object with ${keyList(value)}` : `a ${describeJson(value)}`
 }
 
 /**
@@ -117,117 +188,4 @@ function parseJson(text: string): { ok: true; value: JsonValue } | { ok: false; 
   } catch (error) {
     return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.` }
   }
-}
-
-type Shape = { format: LogFormat; recognised: string } | { error: string }
-
-function detect(json: JsonValue): Shape {
-  if (isJsonObject(json)) {
-    if (json['format'] === 'toolstep.session') return { format: 'toolstep-session', recognised: 'a Toolstep session file' }
-    if (Array.isArray(json['messages'])) return { format: 'openai-messages', recognised: 'an OpenAI Chat Completions request (an object with "messages")' }
-    return { error: `Not a recognised log: the file is an object with ${keyList(json)}; expected an OpenAI "messages" array, a list of conversations, or a Toolstep session file.` }
-  }
-  if (!Array.isArray(json)) return { error: `Not a recognised log: the file is a JSON ${describeJson(json)}; expected an array of messages or of conversations.` }
-  const first = json[0]
-  if (first === undefined) return { error: 'Not a recognised log: the file is an empty array.' }
-  if (isJsonObject(first) && 'role' in first) return { format: 'openai-messages', recognised: `an OpenAI Chat Completions messages array (${plural(json.length, 'message')})` }
-  if (Array.isArray(first)) return { format: 'openai-conversations', recognised: `a list of ${plural(json.length, 'conversation')} (messages arrays)` }
-  if (isJsonObject(first)) {
-    // Keyed on presence, not type, so a record whose `traj` is broken gets an error with its path.
-    const key = 'traj' in first ? 'traj' : 'messages' in first ? 'messages' : undefined
-    if (key) return { format: 'openai-conversations', recognised: `a list of ${plural(json.length, 'conversation')} (records with "${key}")` }
-    return { error: `Not a recognised log: [0] is an object with ${keyList(first)}; expected a message (with "role") or a conversation (with "messages" or "traj").` }
-  }
-  return { error: `Not a recognised log: [0] is a ${describeJson(first)}; expected a message or a conversation.` }
-}
-
-function forced(json: JsonValue, format: LogFormat): Shape {
-  const detected = detect(json)
-  if ('format' in detected && detected.format === format) return detected
-  switch (format) {
-    case 'toolstep-session':
-      return { error: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".' }
-    case 'openai-messages':
-      if (Array.isArray(json)) return { format, recognised: `an array of ${json.length} items read as OpenAI messages` }
-      return { error: `Not an OpenAI messages log: expected an array of messages or an object with "messages", got ${describeJson(json)}.` }
-    case 'openai-conversations':
-      if (Array.isArray(json)) return { format, recognised: `an array of ${json.length} items read as conversations` }
-      return { error: `Not a list of conversations: expected an array, got ${describeJson(json)}.` }
-  }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
-}
-
-function keyList(object: Record<string, JsonValue>): string {
-  const keys = Object.keys(object)
-  if (keys.length === 0) return 'no keys'
-  const shown = keys.slice(0, 8).map((key) => `"${key}"`).join(', ')
-  return `keys ${shown}${keys.length > 8 ? `, … (${keys.length} in all)` : ''}`
-}
-
-/** Reads one conversation: a messages array, or a record holding one in `messages` or `traj`. */
-function readConversation(value: JsonValue, path: string, index: number): ImportedConversation {
-  if (Array.isArray(value)) {
-    return { id: String(index), label: `conversation ${index}`, messages: toCanonicalMessages(value, path), path, meta: {} }
-  }
-  if (!isJsonObject(value)) throw new BadField(path, `expected a conversation (a messages array or an object with "messages" or "traj"), got ${describeJson(value)}`)
-  const key = Array.isArray(value['messages']) ? 'messages' : Array.isArray(value['traj']) ? 'traj' : undefined
-  if (key === undefined) {
-    const present = 'messages' in value ? 'messages' : 'traj' in value ? 'traj' : undefined
-    if (present) throw new BadField(child(path, present), `expected an array of messages, got ${describeJson(value[present])}`)
-    throw new BadField(path, `expected "messages" or "traj" (an array of messages); found ${keyList(value)}`)
-  }
-  const messagesPath = child(path, key)
-  const conversation: ImportedConversation = {
-    ...naming(value, index),
-    messages: toCanonicalMessages(value[key], messagesPath),
-    path: messagesPath,
-    meta: scalars(value),
-  }
-  if (value['tools'] !== undefined) conversation.tools = toToolSpecs(value['tools'], child(path, 'tools'))
-  return conversation
-}
-
-function scalars(record: Record<string, JsonValue>): ImportedConversation['meta'] {
-  // fromEntries defines own properties, so a logged "__proto__" key stays a plain field.
-  return Object.fromEntries(
-    Object.entries(record).filter((entry): entry is [string, string | number | boolean | null] => entry[1] === null || typeof entry[1] !== 'object'),
-  )
-}
-
-/** Id and label from the record's own id, or τ-bench's `task_id` / `trial` / `reward`. */
-function naming(record: Record<string, JsonValue>, index: number): { id: string; label: string } {
-  const own = record['id']
-  const task = record['task_id']
-  const trial = record['trial']
-  const reward = record['reward']
-  const parts: string[] = []
-  let id = String(index)
-  if (typeof own === 'string' || typeof own === 'number') {
-    id = String(own)
-    parts.push(String(own))
-  } else if (typeof task === 'string' || typeof task === 'number') {
-    id = `task-${task}`
-    parts.push(`task ${task}`)
-    if (typeof trial === 'string' || typeof trial === 'number') {
-      id += `-trial-${trial}`
-      parts.push(`trial ${trial}`)
-    }
-  } else {
-    parts.push(`conversation ${index}`)
-  }
-  if (typeof reward === 'number' || typeof reward === 'string') parts.push(`reward ${reward}`)
-  return { id, label: parts.join(' · ') }
-}
-
-/** Ids must be unique for selection; a repeated one gets `#index` appended. */
-function uniqueIds(conversations: ImportedConversation[]): ImportedConversation[] {
-  const seen = new Set<string>()
-  return conversations.map((conversation, index) => {
-    const id = seen.has(conversation.id) ? `${conversation.id}#${index}` : conversation.id
-    seen.add(id)
-    return id === conversation.id ? conversation : { ...conversation, id }
-  })
 }

@@ -24,10 +24,20 @@ export class BadField extends Error {
   }
 }
 
-/** Appends a key or index to a JSON path: `child('[3]', 'traj')` → `[3].traj`. */
+/**
+ * Appends a key or index to a JSON path: `child('[3]', 'traj')` → `[3].traj`.
+ * A path ending in `": "` is the root of one JSONL line (`line 3: `), so a key follows it bare.
+ */
 export function child(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path === '' ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`
+  const root = path === '' || path.endsWith(': ')
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? (root ? `${path}${key}` : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`
+}
+
+/** A path for people: `''` is the file, a line root `line 3: ` is `line 3`. */
+export function describePath(path: string): string {
+  if (path === '') return 'the file'
+  return path.endsWith(': ') ? path.slice(0, -2) : path
 }
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const
@@ -40,10 +50,36 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const
  * @throws BadField for a field that is missing or of the wrong type.
  */
 export function toCanonicalMessages(value: unknown, path: string): Message[] {
+  return readOpenAIMessages(value, path).messages
+}
+
+/**
+ * Like `toCanonicalMessages`, and also collects each assistant message's `finish_reason`
+ * when the log kept one on the message (some loggers do), keyed by message index.
+ *
+ * @throws BadField for a field that is missing or of the wrong type.
+ */
+export function readOpenAIMessages(value: unknown, path: string): { messages: Message[]; finishReasons: Map<number, string> } {
   if (!Array.isArray(value)) throw new BadField(path, `expected an array of messages, got ${describeJson(value)}`)
-  const messages = value.map((item, index) => toCanonicalMessage(item, child(path, index), index))
+  const finishReasons = new Map<number, string>()
+  const messages = value.map((item, index) => {
+    const message = toCanonicalMessage(item, child(path, index), index)
+    const reason = isJsonObject(item) ? item['finish_reason'] : undefined
+    if (message.role === 'assistant' && typeof reason === 'string') finishReasons.set(index, reason)
+    return message
+  })
   fillToolNames(messages)
-  return messages
+  return { messages, finishReasons }
+}
+
+/**
+ * Converts one OpenAI message (e.g. a response's `choices[0].message`) found at `path`.
+ * `index` seeds generated call ids. Tool names are not filled in here.
+ *
+ * @throws BadField for a field that is missing or of the wrong type.
+ */
+export function readOpenAIMessage(value: unknown, path: string, index: number): Message {
+  return toCanonicalMessage(value, path, index)
 }
 
 function toCanonicalMessage(value: unknown, path: string, index: number): Message {
@@ -75,8 +111,8 @@ function toCanonicalMessage(value: unknown, path: string, index: number): Messag
   }
 }
 
-/** Content is a string, null/absent, or an array of parts (`{type:'text', text}` and others). */
-function readContent(value: unknown, path: string): string | null {
+/** Content is a string, null/absent, or an array of parts (`{type:'text', text}` and others); parts are joined. @throws BadField */
+export function readContent(value: unknown, path: string): string | null {
   if (value === undefined || value === null) return null
   if (typeof value === 'string') return value
   if (!Array.isArray(value)) throw new BadField(path, `expected a string, null or an array of content parts, got ${describeJson(value)}`)
@@ -124,8 +160,8 @@ function readToolCalls(value: unknown, path: string, messageIndex: number): Tool
   })
 }
 
-/** Tool messages that carried no `name` take the name of the most recent call with their id. */
-function fillToolNames(messages: Message[]): void {
+/** Tool messages that carried no `name` take the name of the most recent call with their id. Mutates. */
+export function fillToolNames(messages: Message[]): void {
   const names = new Map<string, string>()
   for (const message of messages) {
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name)

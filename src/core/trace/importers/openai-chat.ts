@@ -1,0 +1,216 @@
+/**
+ * OpenAI Chat Completions logs. Source: the Chat Completions API reference (request
+ * `messages` / `tools`; response `choices[].message` and `choices[].finish_reason`) and the
+ * Batch API's JSONL (`{custom_id, body}` requests, `{custom_id, response: {body}}` results).
+ *
+ * - `openai-messages`: one conversation: a bare `messages` array, a request `{messages, tools?}`,
+ *   a request/response pair (`{request, response}`, with optional `.body` wrappers as gateways
+ *   write them, or `{messages, response}`), or a lone `chat.completion` response;
+ * - `openai-conversations`: a JSON array of conversations: records with `messages` or `traj`
+ *   (τ-bench), bare messages arrays, or request/response pairs (pairs that extend one another
+ *   are joined, see `threads.ts`);
+ * - `openai-jsonl`: one record of any of those shapes per line, as gateways and loggers write
+ *   them; lines extending the same conversation are joined.
+ *
+ * Pure.
+ */
+import type { JsonValue } from '../../messages'
+import { describeJson, isJsonObject } from '../arguments'
+import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, toToolSpecs } from '../openai-log'
+import { assembleChunks } from './openai-stream'
+import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
+import { readJoined, type Exchange } from './threads'
+import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
+
+type Located<T> = { value: T; path: string }
+
+/** The request object of a record: itself, `request`, `request.body` or `body`, the first holding `messages` or `traj`. */
+function requestOf(record: JsonObject, path: string): Located<JsonObject> | undefined {
+  const request = objectAt(record, 'request')
+  const candidates: [JsonObject | undefined, string][] = [
+    [objectAt(request, 'body'), child(child(path, 'request'), 'body')],
+    [request, child(path, 'request')],
+    [objectAt(record, 'body'), child(path, 'body')],
+    [record, path],
+  ]
+  for (const [value, at] of candidates) if (value && ('messages' in value || 'traj' in value)) return { value, path: at }
+  return undefined
+}
+
+/** The response of a record: `response.body`, `response` or the record itself when it has `choices`; or `response` as a chunk array. */
+function responseOf(record: JsonObject, path: string): Located<JsonValue> | undefined {
+  const response = record['response']
+  if (Array.isArray(response)) return { value: response, path: child(path, 'response') }
+  const body = objectAt(response ?? null, 'body')
+  if (body && 'choices' in body) return { value: body, path: child(child(path, 'response'), 'body') }
+  if (isJsonObject(response) && 'choices' in response) return { value: response, path: child(path, 'response') }
+  if ('choices' in record) return { value: record, path }
+  return undefined
+}
+
+/** True for a record that carries a model response (a pair, a completion, a batch result). */
+function hasResponse(value: JsonValue | undefined): boolean {
+  return isJsonObject(value) && responseOf(value, '') !== undefined
+}
+
+/** The messages array a record holds, for detection. */
+function messagesOf(value: JsonValue | undefined): JsonValue[] | undefined {
+  if (Array.isArray(value)) return value
+  if (!isJsonObject(value)) return undefined
+  const request = requestOf(value, '')
+  return arrayAt(request?.value, 'messages') ?? arrayAt(request?.value, 'traj')
+}
+
+/** Confidence that a messages array is OpenAI-shaped: other dialects' marks lower it so their importers win. */
+function openaiConfidence(messages: readonly JsonValue[] | undefined, base: number): number | undefined {
+  if (!messages) return undefined
+  const style = messageStyle(messages)
+  if (messages.length > 0 && style.roles === 0) return undefined
+  if (style.anthropic || style.vercel || style.responses || style.otel) return 0.35
+  return style.openai ? Math.min(1, base + 0.1) : base
+}
+
+/**
+ * Reads one record as an exchange: the request's messages and the response's message.
+ *
+ * @throws BadField naming the path where reading stopped.
+ */
+function readExchange(record: JsonValue, path: string, index: number): Exchange {
+  if (Array.isArray(record)) {
+    const { messages, finishReasons } = readOpenAIMessages(record, path)
+    return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), label: `conversation ${index}`, path, meta: {} }
+  }
+  if (!isJsonObject(record)) throw new BadField(path, `expected a conversation (a messages array or an object with "messages" or "traj"), got ${describeJson(record)}`)
+  const request = requestOf(record, path)
+  const response = responseOf(record, path)
+  if (!request && !response) throw new BadField(path, `expected "messages" or "traj" (an array of messages), or a request/response pair; found ${keyList(record)}`)
+  let messagesPath = path
+  let requestMessages: ReturnType<typeof readOpenAIMessages> = { messages: [], finishReasons: new Map() }
+  let tools: Exchange['tools']
+  if (request) {
+    const key = Array.isArray(request.value['messages']) || !('traj' in request.value) ? 'messages' : 'traj'
+    messagesPath = child(request.path, key)
+    requestMessages = readOpenAIMessages(request.value[key], messagesPath)
+    const toolsValue = request.value['tools']
+    if (toolsValue !== undefined && toolsValue !== null) tools = toToolSpecs(toolsValue, child(request.path, 'tools'))
+  }
+  const messages = requestMessages.messages
+  const messageMeta = metaOf(requestMessages.finishReasons)
+  const requestLength = messages.length
+  if (response) {
+    const reply = readResponse(response.value, response.path, requestLength)
+    if (reply) {
+      messages.push(reply.message)
+      if (reply.finishReason !== undefined) messageMeta.set(requestLength, { finishReason: reply.finishReason })
+      fillToolNames(messages)
+    }
+  }
+  const responseId = isJsonObject(response?.value) ? response.value['id'] : undefined
+  const named = naming(typeof record['id'] === 'string' || typeof record['custom_id'] === 'string' || typeof responseId !== 'string' ? record : { ...record, id: responseId }, index)
+  return { messages, requestLength, messageMeta, tools, ...named, path: messagesPath, meta: scalars(record) }
+}
+
+/** The assistant message of a response (`choices[0]`), or of a streamed response. */
+function readResponse(value: JsonValue, path: string, index: number): { message: ReturnType<typeof readOpenAIMessage>; finishReason?: string } | undefined {
+  if (Array.isArray(value)) {
+    const completion = assembleChunks(value.map((chunk, at) => ({ value: chunk, path: child(path, at) })))[0]
+    return completion && { message: completion.message, ...(completion.finishReason !== undefined ? { finishReason: completion.finishReason } : {}) }
+  }
+  const choices = arrayAt(value, 'choices')
+  if (!choices) throw new BadField(child(path, 'choices'), `expected an array of choices, got ${describeJson(isJsonObject(value) ? value['choices'] : value)}`)
+  const choice = choices[0]
+  if (choice === undefined) return undefined
+  const choicePath = child(child(path, 'choices'), 0)
+  if (!isJsonObject(choice)) throw new BadField(choicePath, `expected a choice object, got ${describeJson(choice)}`)
+  const message = readOpenAIMessage(choice['message'] ?? null, child(choicePath, 'message'), index)
+  const reason = choice['finish_reason']
+  return { message, ...(typeof reason === 'string' ? { finishReason: reason } : {}) }
+}
+
+function metaOf(finishReasons: Map<number, string>): Map<number, MessageMeta> {
+  return new Map([...finishReasons].map(([index, finishReason]) => [index, { finishReason }]))
+}
+
+function toConversation(exchange: Exchange): ImportedConversation {
+  return conversationOf(exchange)
+}
+
+/** Reads records one by one, or collects them and joins the exchanges that extend each other. */
+function* readRecords(records: readonly LogRecord[], join: boolean): Generator<ImportStep, void, void> {
+  if (!join) {
+    for (const record of records) yield { conversation: toConversation(readExchange(record.value, record.path, record.index)), fraction: (record.index + 1) / records.length }
+    return
+  }
+  yield* readJoined(records, readExchange)
+}
+
+export const openaiMessagesImporter: Importer = {
+  id: 'openai-messages',
+  title: 'OpenAI Chat Completions conversation',
+  detect(document): Detection | undefined {
+    if (document.kind !== 'json') return undefined
+    const { value } = document
+    if (Array.isArray(value)) {
+      const first = value[0]
+      if (!isJsonObject(first) || !('role' in first)) return undefined
+      const confidence = openaiConfidence(value, 0.8)
+      return confidence === undefined ? undefined : { confidence, reason: `an OpenAI Chat Completions messages array (${plural(value.length, 'message')})` }
+    }
+    if (!isJsonObject(value)) return undefined
+    const request = requestOf(value, '')
+    const paired = hasResponse(value)
+    if (!request && !paired) return undefined
+    const confidence = request ? openaiConfidence(arrayAt(request.value, 'messages') ?? [], 0.8) : 0.8
+    if (confidence === undefined) return undefined
+    const reason = request && paired ? 'an OpenAI Chat Completions request/response pair' : request ? 'an OpenAI Chat Completions request (an object with "messages")' : 'an OpenAI Chat Completions response'
+    return { confidence, reason }
+  },
+  read(document) {
+    if (document.kind !== 'json') throw new BadField('', 'expected one JSON value, got JSON lines')
+    return readRecords([{ value: document.value, path: '', index: 0 }], false)
+  },
+}
+
+export const openaiConversationsImporter: Importer = {
+  id: 'openai-conversations',
+  title: 'list of OpenAI Chat Completions conversations',
+  detect(document) {
+    if (document.kind !== 'json' || !Array.isArray(document.value)) return undefined
+    const count = document.value.length
+    const first = document.value[0]
+    if (Array.isArray(first)) {
+      const confidence = openaiConfidence(first, 0.8)
+      return confidence === undefined ? undefined : { confidence, reason: `a list of ${plural(count, 'conversation')} (messages arrays)` }
+    }
+    if (isJsonObject(first)) {
+      // Keyed on presence, not type, so a record whose `traj` is broken gets an error with its path.
+      const key = 'traj' in first ? 'traj' : 'messages' in first ? 'messages' : undefined
+      if (key) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'conversation')} (records with "${key}")` }
+      if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'request/response pair')}` }
+    }
+    // Only useful when forced: say how the file was taken, then fail with the path of the first misfit.
+    return { confidence: 0.1, reason: `an array of ${count} items read as conversations` }
+  },
+  read(document) {
+    if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', `expected an array of conversations, got ${document.kind === 'json' ? describeJson(document.value) : 'JSON lines'}`)
+    return readRecords(recordsOf(document), hasResponse(document.value[0]))
+  },
+}
+
+export const openaiJsonlImporter: Importer = {
+  id: 'openai-jsonl',
+  title: 'OpenAI Chat Completions JSONL log',
+  detect(document) {
+    if (document.kind !== 'lines') return undefined
+    const first = firstRecord(document)
+    const messages = messagesOf(first)
+    if (!messages && !hasResponse(first)) return undefined
+    const confidence = openaiConfidence(messages ?? [], 0.85)
+    if (confidence === undefined) return undefined
+    const what = hasResponse(first) ? (messages ? 'request/response pairs' : 'responses') : 'requests'
+    return { confidence, reason: `an OpenAI Chat Completions JSONL log (${plural(document.lines.length, 'line')} of ${what})` }
+  },
+  read(document: LogDocument) {
+    return readRecords(recordsOf(document), true)
+  },
+}

@@ -1,0 +1,199 @@
+/**
+ * `openai-responses`: OpenAI Responses API logs. Source: the Responses API reference
+ * ("Create a model response": `instructions`, `input` as a string or items, `tools`;
+ * response `output` items, `status`, `incomplete_details.reason`) and the function-calling
+ * guide. Items read: `message` (`role`, `content` as a string or `input_text` /
+ * `output_text` parts; the `type` may be omitted on input messages), `function_call`
+ * (`call_id`, `name`, `arguments` as a JSON string) and `function_call_output`
+ * (`call_id`, `output` as a string or parts). `reasoning` and other items are skipped.
+ *
+ * Shapes: a request `{input, instructions?, tools?}`, a response `{output}`, both in one
+ * object, a `{request, response}` pair, a bare item array, a list of those, or JSONL (lines
+ * extending one conversation are joined). Consecutive assistant text and function calls
+ * form one assistant turn; `call_id` pairs calls with outputs.
+ *
+ * Pure.
+ */
+import type { AssistantMessage, JsonValue, Message } from '../../messages'
+import { describeJson, isJsonObject, readArguments } from '../arguments'
+import { BadField, child, fillToolNames, toToolSpecs } from '../openai-log'
+import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
+import { readJoined, type Exchange } from './threads'
+import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+
+function partsText(value: JsonValue | undefined, path: string): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  return expectArray(value, path, 'a string or an array of content parts')
+    .map((part, index) => {
+      const item = expectObject(part, child(path, index), 'a content part')
+      if (typeof item['text'] === 'string') return item['text']
+      if (typeof item['refusal'] === 'string') return item['refusal']
+      return `[${typeof item['type'] === 'string' ? item['type'] : 'part'}]`
+    })
+    .join('')
+}
+
+/**
+ * Convert Responses API items (at `path`) into canonical messages, appending to `out`.
+ *
+ * @returns The index in `out` of the last assistant message, or -1.
+ * @throws BadField for an item of the wrong shape.
+ */
+export function readResponseItems(value: JsonValue | undefined, path: string, out: Message[]): number {
+  if (typeof value === 'string') {
+    out.push({ role: 'user', content: value })
+    return -1
+  }
+  let lastAssistant = -1
+  // The open assistant turn that later text or calls join; closed by any other message.
+  let turn: AssistantMessage | undefined
+  const openTurn = (): AssistantMessage => {
+    if (!turn) {
+      turn = { role: 'assistant', content: null }
+      out.push(turn)
+      lastAssistant = out.length - 1
+    }
+    return turn
+  }
+  expectArray(value, path, 'an array of input or output items').forEach((entry, index) => {
+    const itemPath = child(path, index)
+    const item = expectObject(entry, itemPath, 'an item object')
+    const type = item['type'] ?? (typeof item['role'] === 'string' ? 'message' : undefined)
+    switch (type) {
+      case 'message': {
+        const role = item['role']
+        const text = partsText(item['content'], child(itemPath, 'content'))
+        if (role === 'assistant') {
+          const assistant = openTurn()
+          // Text after a call in the same turn is still that turn's text.
+          assistant.content = (assistant.content ?? '') + text
+          return
+        }
+        if (role !== 'user' && role !== 'system' && role !== 'developer') throw new BadField(child(itemPath, 'role'), `expected "user", "assistant", "system" or "developer", got ${JSON.stringify(role ?? null)}`)
+        turn = undefined
+        out.push(role === 'user' ? { role: 'user', content: text } : { role: 'system', content: text })
+        return
+      }
+      case 'function_call': {
+        const callId = expectString(item['call_id'] ?? item['id'], child(itemPath, 'call_id'))
+        const name = expectString(item['name'], child(itemPath, 'name'))
+        const args = item['arguments']
+        const assistant = openTurn()
+        const raw = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args)
+        if (args !== undefined && args !== null && typeof args !== 'string' && !isJsonObject(args)) throw new BadField(child(itemPath, 'arguments'), `expected a JSON string, got ${describeJson(args)}`)
+        ;(assistant.tool_calls ??= []).push({ id: callId, name, arguments: isJsonObject(args) ? args : readArguments(raw).arguments, rawArguments: raw })
+        return
+      }
+      case 'function_call_output': {
+        turn = undefined
+        const callId = expectString(item['call_id'], child(itemPath, 'call_id'))
+        out.push({ role: 'tool', tool_call_id: callId, name: '', content: partsText(typeof item['output'] === 'string' || Array.isArray(item['output']) ? item['output'] : asText(item['output']), child(itemPath, 'output')) })
+        return
+      }
+      default:
+        // reasoning, web_search_call, … are not part of the tool loop's wiring.
+        return
+    }
+  })
+  return lastAssistant
+}
+
+function requestOf(record: JsonObject, path: string): { value: JsonObject; path: string } | undefined {
+  const request = objectAt(record, 'request')
+  const candidates: [JsonObject | undefined, string][] = [
+    [objectAt(request, 'body'), child(child(path, 'request'), 'body')],
+    [request, child(path, 'request')],
+    [record, path],
+  ]
+  for (const [value, at] of candidates) if (value && 'input' in value) return { value, path: at }
+  return undefined
+}
+
+function responseOf(record: JsonObject, path: string): { value: JsonObject; path: string } | undefined {
+  const response = objectAt(record, 'response')
+  const body = objectAt(response, 'body')
+  if (body && 'output' in body) return { value: body, path: child(child(path, 'response'), 'body') }
+  if (response && 'output' in response) return { value: response, path: child(path, 'response') }
+  if ('output' in record) return { value: record, path }
+  return undefined
+}
+
+function readExchange(record: JsonValue, path: string, index: number): Exchange {
+  const messages: Message[] = []
+  if (Array.isArray(record)) {
+    readResponseItems(record, path, messages)
+    fillToolNames(messages)
+    return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
+  }
+  const object = expectObject(record, path, 'a Responses API request, response or item array')
+  const request = requestOf(object, path)
+  const response = responseOf(object, path)
+  if (!request && !response) throw new BadField(path, `expected "input" (a request) or "output" (a response); found ${keyList(object)}`)
+  let tools: Exchange['tools']
+  let messagesPath = path
+  if (request) {
+    const instructions = request.value['instructions']
+    if (typeof instructions === 'string' && instructions !== '') messages.push({ role: 'system', content: instructions })
+    messagesPath = child(request.path, 'input')
+    readResponseItems(request.value['input'], messagesPath, messages)
+    const toolsValue = request.value['tools']
+    // Built-in tools (web_search, file_search, …) have no name or schema; only functions are tool definitions.
+    // (Paths in errors then count only function tools.)
+    if (Array.isArray(toolsValue)) tools = toToolSpecs(toolsValue.filter((tool) => !isJsonObject(tool) || tool['type'] === undefined || tool['type'] === 'function'), child(request.path, 'tools'))
+  }
+  const requestLength = messages.length
+  const messageMeta = new Map<number, MessageMeta>()
+  if (response) {
+    const last = readResponseItems(response.value['output'], child(response.path, 'output'), messages)
+    const reason = stringReason(response.value)
+    if (last >= requestLength && reason !== undefined) messageMeta.set(last, { finishReason: reason })
+  }
+  fillToolNames(messages)
+  return { messages, requestLength, messageMeta, tools, ...naming(object, index), path: messagesPath, meta: scalars(object) }
+}
+
+/** `incomplete_details.reason` (e.g. `max_output_tokens`) when the response is incomplete, else its `status`. */
+function stringReason(response: JsonObject): string | undefined {
+  const reason = objectAt(response, 'incomplete_details')?.['reason']
+  if (typeof reason === 'string') return reason
+  return typeof response['status'] === 'string' ? response['status'] : undefined
+}
+
+function itemsOf(value: JsonValue | undefined): JsonValue[] | undefined {
+  if (Array.isArray(value)) return value
+  if (!isJsonObject(value)) return undefined
+  const request = requestOf(value, '')
+  const response = responseOf(value, '')
+  const input = arrayAt(request?.value, 'input') ?? []
+  const output = arrayAt(response?.value, 'output') ?? []
+  return request || response ? [...input.slice(0, 100), ...output.slice(0, 100)] : undefined
+}
+
+function isItemArray(document: LogDocument): boolean {
+  if (document.kind !== 'json' || !Array.isArray(document.value)) return false
+  const first = document.value[0]
+  return isJsonObject(first) && (typeof first['type'] === 'string' || 'role' in first)
+}
+
+export const openaiResponsesImporter: Importer = {
+  id: 'openai-responses',
+  title: 'OpenAI Responses API',
+  detect(document) {
+    const whole = isItemArray(document)
+    const sample = whole ? (document as { value: JsonValue }).value : firstRecord(document)
+    const items = itemsOf(sample)
+    if (!items) return undefined
+    const style = messageStyle(items)
+    const object = isJsonObject(sample) ? sample : undefined
+    const marked = style.responses || (object !== undefined && (object['object'] === 'response' || (requestOf(object, '') !== undefined && !Array.isArray(object['messages']))))
+    if (!marked || style.anthropic || style.vercel) return undefined
+    const count = document.kind === 'lines' ? ` (${plural(document.lines.length, 'line')})` : !whole && document.kind === 'json' && Array.isArray(document.value) ? ` (${plural(document.value.length, 'record')})` : ''
+    const what = whole ? 'item array' : object && requestOf(object, '') && responseOf(object, '') ? 'request/response' : object && responseOf(object, '') ? 'response' : 'request'
+    return { confidence: style.responses ? 0.9 : 0.7, reason: `an OpenAI Responses API ${what}${count}` }
+  },
+  *read(document): Generator<ImportStep, void, void> {
+    const records = recordsOf(document, isItemArray(document))
+    yield* readJoined(records, readExchange)
+  },
+}

@@ -1,0 +1,371 @@
+/**
+ * Tracing exports: OpenTelemetry spans carrying model calls, in two attribute conventions.
+ *
+ * Span containers read: OTLP JSON (`resourceSpans[].scopeSpans[].spans[]`, attributes as
+ * `[{key, value: {stringValue | intValue | doubleValue | boolValue | arrayValue | kvlistValue}}]`,
+ * per the OTLP/JSON encoding), a file per line of those (the collector's file exporter), and
+ * flat span lists (`[{name, context: {trace_id, span_id}, parent_id, start_time, attributes}]`
+ * as the Python SDK's console exporter prints them; `{spans: [...]}` / `{data: [...]}`; and
+ * Phoenix's span dataframe records, whose attributes are top-level `attributes.*` columns).
+ * Dotted attribute keys are unflattened (`a.0.b` → `{a: [{b}]}`), so flattened and nested
+ * exports read alike.
+ *
+ * - `otel-genai`: the OpenTelemetry GenAI semantic conventions (v1.37+): `gen_ai.input.messages`
+ *   and `gen_ai.output.messages` (JSON text: `[{role, parts: [{type: 'text', content} |
+ *   {type: 'tool_call', id, name, arguments} | {type: 'tool_call_response', id, response}],
+ *   finish_reason?}]`), `gen_ai.system_instructions` (parts), `gen_ai.tool.definitions`,
+ *   `gen_ai.response.finish_reasons`.
+ * - `openinference`: OpenInference (Arize Phoenix): `llm.input_messages.N.message.role` /
+ *   `.content` / `.contents.K.message_content.text` / `.tool_calls.M.tool_call.id` /
+ *   `.tool_call.function.name` / `.tool_call.function.arguments` (JSON text) / `.tool_call_id`,
+ *   the same under `llm.output_messages`, and `llm.tools.N.tool.json_schema`.
+ *
+ * Every model-call span becomes an exchange (its input, then its output); spans are taken
+ * in start-time order and exchanges that extend one another are joined into one
+ * conversation (see `threads.ts`), so an agent's successive calls read as one loop.
+ *
+ * Pure.
+ */
+import type { AssistantMessage, JsonValue, Message, ToolCall } from '../../messages'
+import { describeJson, isJsonObject, readArguments } from '../arguments'
+import { BadField, child, fillToolNames, readOpenAIMessages, toToolSpecs } from '../openai-log'
+import { arrayAt, asText, expectArray, expectObject, objectAt, parseJsonText, plural, recordsOf, stringAt, type JsonObject } from './shared'
+import { readJoined, type Exchange } from './threads'
+import type { Importer, LogDocument, MessageMeta } from './types'
+
+/** One span, normalised across containers. */
+export interface SpanRecord {
+  traceId: string
+  spanId: string
+  name: string
+  /** Sortable start time: nanosecond digits zero-padded, or the ISO text as given. */
+  start: string
+  /** Attributes with dotted keys unflattened and OTLP values unwrapped. */
+  attributes: JsonObject
+  /** Where the span is in the file. */
+  path: string
+}
+
+/** Unwraps an OTLP `AnyValue`. */
+function anyValue(value: JsonValue | undefined): JsonValue {
+  if (!isJsonObject(value)) return value ?? null
+  if ('stringValue' in value) return value['stringValue'] ?? null
+  if ('boolValue' in value) return value['boolValue'] ?? null
+  if ('intValue' in value) {
+    const int = value['intValue']
+    return typeof int === 'string' && /^-?\d+$/.test(int) ? Number(int) : (int ?? null)
+  }
+  if ('doubleValue' in value) return value['doubleValue'] ?? null
+  if ('arrayValue' in value) return (arrayAt(value['arrayValue'] ?? null, 'values') ?? []).map(anyValue)
+  if ('kvlistValue' in value) return keyValues(arrayAt(value['kvlistValue'] ?? null, 'values') ?? [])
+  return null
+}
+
+function keyValues(list: readonly JsonValue[]): JsonObject {
+  const entries: [string, JsonValue][] = []
+  for (const item of list) if (isJsonObject(item) && typeof item['key'] === 'string') entries.push([item['key'], anyValue(item['value'])])
+  return Object.fromEntries(entries)
+}
+
+/**
+ * Turns dotted keys into nested objects and all-numeric key sets into arrays:
+ * `{"a.0.b": 1}` → `{a: [{b: 1}]}`. Applied recursively, so Phoenix's nested records with
+ * dotted keys (`{"message.role": "user"}`) come out the same as flattened OTLP attributes.
+ */
+export function unflatten(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(unflatten)
+  if (!isJsonObject(value)) return value
+  const root: JsonObject = {}
+  for (const [key, inner] of Object.entries(value)) {
+    const parts = key.split('.')
+    let node = root
+    parts.forEach((part, index) => {
+      if (index === parts.length - 1) {
+        const existing = node[part]
+        const next = unflatten(inner)
+        // A key given both flat and nested (`a` and `a.b`) merges rather than overwrites.
+        node[part] = isJsonObject(existing) && isJsonObject(next) ? { ...existing, ...next } : next
+        return
+      }
+      const existing = node[part]
+      if (!isJsonObject(existing)) node[part] = {}
+      node = node[part] as JsonObject
+    })
+  }
+  return arrayify(root)
+}
+
+function arrayify(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(arrayify)
+  if (!isJsonObject(value)) return value
+  const keys = Object.keys(value)
+  const entries = keys.map((key) => [key, arrayify(value[key] ?? null)] as const)
+  if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key))) {
+    return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, item]) => item)
+  }
+  return Object.fromEntries(entries)
+}
+
+function sortableTime(value: JsonValue | undefined): string {
+  if (typeof value === 'number') return String(Math.trunc(value)).padStart(25, '0')
+  if (typeof value === 'string') return /^\d+$/.test(value) ? value.padStart(25, '0') : value
+  return ''
+}
+
+/** Reads a flat span record (console exporter, Phoenix, Langfuse-free OTel JSON). */
+function flatSpan(span: JsonObject, path: string): SpanRecord {
+  const context = objectAt(span, 'context')
+  const pick = (...keys: string[]): string => {
+    for (const key of keys) {
+      const value = key.startsWith('context.') ? (context?.[key.slice(8)] ?? span[key]) : span[key]
+      if (typeof value === 'string' || typeof value === 'number') return String(value)
+    }
+    return ''
+  }
+  const attributes = span['attributes']
+  const own: JsonObject = Array.isArray(attributes) ? keyValues(attributes) : isJsonObject(attributes) ? attributes : {}
+  const columns = Object.entries(span).filter(([key]) => key.startsWith('attributes.'))
+  const merged: JsonObject = { ...own, ...Object.fromEntries(columns.map(([key, value]) => [key.slice('attributes.'.length), value])) }
+  const unflattened = unflatten(merged)
+  return {
+    traceId: pick('traceId', 'trace_id', 'context.trace_id', 'context.traceId'),
+    spanId: pick('spanId', 'span_id', 'context.span_id', 'context.spanId', 'id'),
+    name: pick('name', 'span_name'),
+    start: sortableTime(span['startTimeUnixNano'] ?? span['start_time'] ?? span['startTime'] ?? span['timestamp']),
+    attributes: isJsonObject(unflattened) ? unflattened : {},
+    path,
+  }
+}
+
+/** All spans of a document, in file order. */
+export function spansOf(document: LogDocument): SpanRecord[] {
+  const spans: SpanRecord[] = []
+  for (const record of recordsOf(document)) collect(record.value, record.path, spans)
+  return spans
+}
+
+function collect(value: JsonValue, path: string, out: SpanRecord[]): void {
+  if (!isJsonObject(value)) {
+    if (Array.isArray(value)) value.forEach((item, index) => collect(item, child(path, index), out))
+    return
+  }
+  const resourceSpans = arrayAt(value, 'resourceSpans') ?? arrayAt(value, 'resource_spans')
+  if (resourceSpans) {
+    resourceSpans.forEach((resource, resourceIndex) => {
+      const resourcePath = child(child(path, 'resourceSpans'), resourceIndex)
+      const scopes = arrayAt(resource, 'scopeSpans') ?? arrayAt(resource, 'instrumentationLibrarySpans') ?? []
+      scopes.forEach((scope, scopeIndex) => {
+        const scopePath = child(child(resourcePath, 'scopeSpans'), scopeIndex)
+        ;(arrayAt(scope, 'spans') ?? []).forEach((span, spanIndex) => {
+          if (isJsonObject(span)) out.push(flatSpan(span, child(child(scopePath, 'spans'), spanIndex)))
+        })
+      })
+    })
+    return
+  }
+  const list = arrayAt(value, 'spans') ?? arrayAt(value, 'data')
+  if (list) {
+    const key = arrayAt(value, 'spans') ? 'spans' : 'data'
+    list.forEach((item, index) => collect(item, child(child(path, key), index), out))
+    return
+  }
+  out.push(flatSpan(value, path))
+}
+
+/** The first few spans, for detection. Bounded so detection stays cheap on big files. */
+function sampleSpans(document: LogDocument): SpanRecord[] {
+  const sample: LogDocument =
+    document.kind === 'lines' ? { ...document, lines: document.lines.slice(0, 20) } : Array.isArray(document.value) ? { kind: 'json', value: document.value.slice(0, 50) } : document
+  return spansOf(sample).slice(0, 200)
+}
+
+/** A nested attribute: `attributeAt(span, 'gen_ai', 'input', 'messages')`. */
+function attributeAt(span: SpanRecord, ...keys: string[]): JsonValue | undefined {
+  let node: JsonValue | undefined = span.attributes
+  for (const key of keys) node = isJsonObject(node) ? node[key] : undefined
+  return node
+}
+
+/** A structured attribute that may be given as JSON text. @throws BadField */
+function structured(value: JsonValue | undefined, path: string): JsonValue | undefined {
+  return typeof value === 'string' ? parseJsonText(value, path) : value
+}
+
+// ---------------------------------------------------------------- OTel GenAI
+
+function readGenAiParts(message: JsonObject, path: string, out: Message[], meta: Map<number, MessageMeta>): void {
+  const role = message['role']
+  const partsPath = child(path, 'parts')
+  const parts = expectArray(message['parts'] ?? [], partsPath, 'an array of parts')
+  const texts: string[] = []
+  const calls: ToolCall[] = []
+  const responses: Message[] = []
+  parts.forEach((entry, index) => {
+    const partPath = child(partsPath, index)
+    const part = expectObject(entry, partPath, 'a message part')
+    switch (part['type']) {
+      case 'text':
+        texts.push(asText(part['content']))
+        return
+      case 'tool_call': {
+        const name = part['name']
+        if (typeof name !== 'string') throw new BadField(child(partPath, 'name'), `expected a string, got ${describeJson(name)}`)
+        const id = typeof part['id'] === 'string' ? part['id'] : `call_${out.length}_${calls.length}`
+        const args = part['arguments']
+        if (typeof args === 'string') calls.push({ id, name, arguments: readArguments(args).arguments, rawArguments: args })
+        else calls.push({ id, name, arguments: isJsonObject(args) ? args : {} })
+        return
+      }
+      case 'tool_call_response':
+        responses.push({ role: 'tool', tool_call_id: typeof part['id'] === 'string' ? part['id'] : '', name: '', content: asText(part['response']) })
+        return
+      default:
+        // reasoning, blob, uri, …: not part of the tool wiring, but keep a marker in the text.
+        if (typeof part['type'] === 'string' && part['type'] !== 'reasoning') texts.push(`[${part['type']}]`)
+    }
+  })
+  const text = texts.join('')
+  if (role === 'assistant') {
+    const assistant: AssistantMessage = { role: 'assistant', content: texts.length > 0 ? text : null }
+    if (calls.length > 0) assistant.tool_calls = calls
+    out.push(assistant)
+    const reason = message['finish_reason']
+    if (typeof reason === 'string') meta.set(out.length - 1, { finishReason: reason })
+    return
+  }
+  out.push(...responses)
+  if (role === 'system') out.push({ role: 'system', content: text })
+  else if ((role === 'user' || (role !== 'tool' && role !== undefined)) && (texts.length > 0 || responses.length === 0)) out.push({ role: 'user', content: text })
+}
+
+function readGenAiMessages(value: JsonValue | undefined, path: string, out: Message[], meta: Map<number, MessageMeta>): void {
+  if (value === undefined || value === null) return
+  const list = structured(value, path)
+  expectArray(list, path, 'an array of messages').forEach((entry, index) => readGenAiParts(expectObject(entry, child(path, index), 'a message object'), child(path, index), out, meta))
+}
+
+function genAiExchange(span: SpanRecord, index: number): Exchange {
+  const attributesPath = child(span.path, 'attributes')
+  const messages: Message[] = []
+  const meta = new Map<number, MessageMeta>()
+  const instructions = structured(attributeAt(span, 'gen_ai', 'system_instructions'), child(attributesPath, 'gen_ai.system_instructions'))
+  if (instructions !== undefined && instructions !== null) {
+    const text = Array.isArray(instructions) ? instructions.map((part) => (isJsonObject(part) ? asText(part['content']) : asText(part))).join('') : asText(instructions)
+    if (text !== '') messages.push({ role: 'system', content: text })
+  }
+  readGenAiMessages(attributeAt(span, 'gen_ai', 'input', 'messages'), child(attributesPath, 'gen_ai.input.messages'), messages, meta)
+  const requestLength = messages.length
+  readGenAiMessages(attributeAt(span, 'gen_ai', 'output', 'messages'), child(attributesPath, 'gen_ai.output.messages'), messages, meta)
+  const reasons = attributeAt(span, 'gen_ai', 'response', 'finish_reasons')
+  const last = messages.length - 1
+  if (last >= requestLength && messages[last]?.role === 'assistant' && !meta.has(last) && Array.isArray(reasons) && typeof reasons[0] === 'string') meta.set(last, { finishReason: reasons[0] })
+  fillToolNames(messages)
+  const definitions = structured(attributeAt(span, 'gen_ai', 'tool', 'definitions'), child(attributesPath, 'gen_ai.tool.definitions'))
+  const tools = definitions === undefined || definitions === null ? undefined : toToolSpecs(definitions, child(attributesPath, 'gen_ai.tool.definitions'))
+  return spanExchange(span, index, messages, requestLength, meta, tools, child(attributesPath, 'gen_ai.input.messages'))
+}
+
+function isGenAiSpan(span: SpanRecord): boolean {
+  return attributeAt(span, 'gen_ai', 'input', 'messages') !== undefined || attributeAt(span, 'gen_ai', 'output', 'messages') !== undefined
+}
+
+// ---------------------------------------------------------------- OpenInference
+
+/** OpenInference message (`{message: {role, content, tool_calls: [{tool_call: …}]}}` after unflattening) → OpenAI message shape. */
+function openInferenceToOpenAI(entry: JsonValue): JsonValue {
+  const message = objectAt(entry, 'message') ?? (isJsonObject(entry) ? entry : {})
+  const contents = arrayAt(message, 'contents')
+  const content = message['content'] ?? (contents ? contents.map((item) => ({ type: 'text', text: stringAt(objectAt(item, 'message_content'), 'text') ?? '' })) : null)
+  const calls = arrayAt(message, 'tool_calls')
+  const converted: JsonObject = { role: message['role'] ?? null, content }
+  if (calls) {
+    converted['tool_calls'] = calls.map((item) => {
+      const call = objectAt(item, 'tool_call') ?? (isJsonObject(item) ? item : {})
+      const fn = objectAt(call, 'function') ?? {}
+      return { id: call['id'] ?? null, type: 'function', function: { name: fn['name'] ?? null, arguments: fn['arguments'] ?? null } }
+    })
+  }
+  if (message['tool_call_id'] !== undefined) converted['tool_call_id'] = message['tool_call_id']
+  if (typeof message['name'] === 'string') converted['name'] = message['name']
+  return converted
+}
+
+function openInferenceExchange(span: SpanRecord, index: number): Exchange {
+  const attributesPath = child(span.path, 'attributes')
+  const inputPath = child(attributesPath, 'llm.input_messages')
+  const input = attributeAt(span, 'llm', 'input_messages')
+  const output = attributeAt(span, 'llm', 'output_messages')
+  const request = readOpenAIMessages((input === undefined ? [] : expectArray(structured(input, inputPath), inputPath, 'an array of messages')).map(openInferenceToOpenAI), inputPath)
+  const outputPath = child(attributesPath, 'llm.output_messages')
+  const response = readOpenAIMessages((output === undefined ? [] : expectArray(structured(output, outputPath), outputPath, 'an array of messages')).map(openInferenceToOpenAI), outputPath)
+  const messages = [...request.messages, ...response.messages]
+  fillToolNames(messages)
+  const toolList = attributeAt(span, 'llm', 'tools')
+  let tools: Exchange['tools']
+  if (Array.isArray(toolList)) {
+    const toolsPath = child(attributesPath, 'llm.tools')
+    tools = toToolSpecs(
+      toolList.map((item, at) => {
+        const schema = objectAt(item, 'tool')?.['json_schema']
+        return structured(schema, child(child(toolsPath, at), 'tool.json_schema')) ?? null
+      }),
+      toolsPath,
+    )
+  }
+  return spanExchange(span, index, messages, request.messages.length, new Map(), tools, inputPath)
+}
+
+function isOpenInferenceSpan(span: SpanRecord): boolean {
+  return attributeAt(span, 'llm', 'input_messages') !== undefined || attributeAt(span, 'llm', 'output_messages') !== undefined
+}
+
+// ---------------------------------------------------------------- shared
+
+function spanExchange(span: SpanRecord, index: number, messages: Message[], requestLength: number, messageMeta: Map<number, MessageMeta>, tools: Exchange['tools'], path: string): Exchange {
+  const trace = span.traceId || String(index)
+  return {
+    messages,
+    requestLength,
+    messageMeta,
+    tools,
+    id: trace,
+    label: `trace ${trace.slice(0, 12)}${span.name ? ` · ${span.name}` : ''}`,
+    path,
+    meta: { traceId: span.traceId, spanId: span.spanId, name: span.name },
+  }
+}
+
+function* readSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, read: (span: SpanRecord, index: number) => Exchange) {
+  const spans = spansOf(document)
+    .filter(isModelCall)
+    .map((span, order) => ({ span, order }))
+    // Stable by start time; spans without one keep file order.
+    .sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.order - b.order))
+  if (spans.length === 0) throw new BadField('', 'found spans, but none of them records a model call')
+  yield* readJoined(
+    spans.map(({ span }, index) => ({ value: null, path: span.path, index })),
+    (_value, _path, index) => read(spans[index]!.span, index),
+  )
+}
+
+function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, what: string) {
+  const sample = sampleSpans(document)
+  const calls = sample.filter(isModelCall).length
+  if (calls === 0) return undefined
+  const container = document.kind === 'json' && isJsonObject(document.value) && 'resourceSpans' in document.value ? 'OTLP JSON' : document.kind === 'lines' ? 'JSONL spans' : 'a span list'
+  return { confidence: 0.9, reason: `${what} (${container}; ${plural(calls, 'model-call span')} among the first ${plural(sample.length, 'span')})` }
+}
+
+export const otelGenAiImporter: Importer = {
+  id: 'otel-genai',
+  title: 'OpenTelemetry GenAI spans',
+  detect: (document) => detectSpans(document, isGenAiSpan, 'OpenTelemetry GenAI spans with gen_ai.input.messages'),
+  read: (document) => readSpans(document, isGenAiSpan, genAiExchange),
+}
+
+export const openInferenceImporter: Importer = {
+  id: 'openinference',
+  title: 'OpenInference spans',
+  detect: (document) => detectSpans(document, isOpenInferenceSpan, 'OpenInference spans with llm.input_messages'),
+  read: (document) => readSpans(document, isOpenInferenceSpan, openInferenceExchange),
+}

@@ -1,0 +1,23 @@
+/**
+ * `toolstep-session`: Toolstep's own session file (`{"format": "toolstep.session", "version": 1,
+ * workspace, events}`, see `core/files/session-file.ts`). Recognised here and handed back
+ * untouched in `ImportResult.session` for the session-file reader to validate; it yields no
+ * conversations of its own.
+ */
+import { isJsonObject } from '../arguments'
+import { BadField } from '../openai-log'
+import type { Importer } from './types'
+
+export const toolstepSessionImporter: Importer = {
+  id: 'toolstep-session',
+  title: 'Toolstep session file',
+  detect(document) {
+    return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, reason: 'a Toolstep session file' } : undefined
+  },
+  // eslint-disable-next-line require-yield -- a session is returned whole by importLog, not read as conversations
+  *read(document) {
+    if (document.kind !== 'json' || !isJsonObject(document.value) || document.value['format'] !== 'toolstep.session') {
+      throw new BadField('', 'expected an object with "format": "toolstep.session"')
+    }
+  },
+}
