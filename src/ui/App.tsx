@@ -6,6 +6,7 @@ import { useRun } from '../store/run-store'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
+import { ParseLab } from './ParseLab'
 import { ReplayBar } from './ReplayBar'
 import { StatusBar } from './StatusBar'
 import { Timeline } from './timeline/Timeline'
@@ -17,6 +18,7 @@ export function App() {
   const cursor = useRun((s) => s.cursor)
   const [toast, setToast] = useState<ImportOutcome | null>(null)
   const [dragging, setDragging] = useState(false)
+  const [view, setView] = useState<'loop' | 'parse'>('loop')
 
   useEffect(() => {
     if (!toast) return
@@ -25,6 +27,11 @@ export function App() {
   }, [toast])
 
   useEffect(() => watchCode(), [])
+
+  // Run or Step from the Parse lab brings the timeline back into view.
+  useEffect(() => {
+    if (events.length > 0) setView('loop')
+  }, [events.length])
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -68,20 +75,42 @@ export function App() {
           <EditorPanel />
         </section>
         <section aria-label="Run" className="flex min-h-0 min-w-0 flex-col">
-          <StatusBar />
-          <ReplayBar />
-          <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
-            <div className="min-h-0 border-r border-slate-200 bg-white">
-              <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
-            </div>
-            <div className="min-h-0 bg-slate-50">
-              {cursor >= 0 ? (
-                <Inspector events={events} cursor={cursor} />
-              ) : (
-                <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
-              )}
-            </div>
+          <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
+            {(['loop', 'parse'] as const).map((v) => (
+              <button
+                key={v}
+                role="tab"
+                data-testid={`view-${v}`}
+                aria-selected={view === v}
+                onClick={() => setView(v)}
+                className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
+              >
+                {v === 'loop' ? 'Loop' : 'Parse lab'}
+              </button>
+            ))}
           </div>
+          {view === 'parse' ? (
+            <div className="min-h-0 flex-1">
+              <ParseLab />
+            </div>
+          ) : (
+            <>
+            <StatusBar />
+            <ReplayBar />
+            <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
+              <div className="min-h-0 border-r border-slate-200 bg-white">
+                <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
+              </div>
+              <div className="min-h-0 bg-slate-50">
+                {cursor >= 0 ? (
+                  <Inspector events={events} cursor={cursor} />
+                ) : (
+                  <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
+                )}
+              </div>
+            </div>
+            </>
+          )}
         </section>
       </main>
       <ConfirmDialog />

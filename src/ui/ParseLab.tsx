@@ -1,0 +1,208 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { createStreamParser } from '../core/protocols/stream/index'
+import type { StreamSnapshot } from '../core/protocols/stream/index'
+import { getProtocol, protocols } from '../core/protocols/index'
+import { RawOutput, type Highlight } from './inspector/RawOutput'
+
+interface Playback {
+  snapshot: StreamSnapshot
+  /** Chars of the input shown so far. */
+  shown: number
+  done: boolean
+}
+
+/** A frozen copy of a snapshot (snapshots share structure with later pushes). */
+function freeze(snapshot: StreamSnapshot): StreamSnapshot {
+  return JSON.parse(JSON.stringify(snapshot)) as StreamSnapshot
+}
+
+/**
+ * The parse stage on its own: paste any model output, pick a wire format (or `auto`), and see
+ * what is recognised, what was repaired and what failed — or play it as a stream and watch the
+ * calls form. Every format has a one-line description and an example to load with one click.
+ */
+export function ParseLab() {
+  const [protocolId, setProtocolId] = useState('auto')
+  const [raw, setRaw] = useState(() => getProtocol('xml-tag')?.example ?? '')
+  const [chunkSize, setChunkSize] = useState(8)
+  const [delayMs, setDelayMs] = useState(60)
+  const [playback, setPlayback] = useState<Playback | null>(null)
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+
+  const result = useMemo(() => (getProtocol(protocolId) ?? protocols[0]!).parse(raw), [protocolId, raw])
+  const highlights: Highlight[] = result.calls.flatMap((c, i) => [
+    { ...c.spans.call, kind: 'call' as const, call: i },
+    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
+    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
+  ])
+
+  useEffect(() => () => clearTimeout(timer.current), [])
+
+  function play() {
+    clearTimeout(timer.current)
+    const parser = createStreamParser(protocolId)
+    let at = 0
+    const tick = () => {
+      const chunk = raw.slice(at, at + chunkSize)
+      at += chunk.length
+      const snapshot = freeze(parser.push(chunk))
+      const done = at >= raw.length
+      setPlayback({ snapshot, shown: at, done })
+      if (!done) timer.current = setTimeout(tick, delayMs)
+    }
+    tick()
+  }
+
+  function stopPlayback() {
+    clearTimeout(timer.current)
+    setPlayback(null)
+  }
+
+  return (
+    <div className="grid h-full min-h-0 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
+      <aside aria-label="Wire formats" data-testid="format-gallery" className="min-h-0 overflow-auto border-r border-slate-200 bg-white">
+        <h2 className="sticky top-0 border-b border-slate-200 bg-white px-3 py-2 text-sm font-semibold">Wire formats ({protocols.length})</h2>
+        <ul>
+          {protocols.map((p) => (
+            <li key={p.id} className={`border-b border-slate-100 px-3 py-2 text-xs ${p.id === protocolId ? 'bg-sky-50' : ''}`}>
+              <div className="flex items-center justify-between gap-2">
+                <span className="font-medium text-slate-800">
+                  {p.label} <span className="font-mono text-slate-400">{p.id}</span>
+                </span>
+                <button
+                  data-testid={`load-example-${p.id}`}
+                  className="shrink-0 rounded border border-slate-300 px-1.5 py-0.5 hover:bg-slate-50"
+                  onClick={() => {
+                    stopPlayback()
+                    setRaw(p.example)
+                    setProtocolId(p.id)
+                  }}
+                >
+                  Load example
+                </button>
+              </div>
+              <p className="mt-0.5 text-slate-600">{p.description}</p>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <section aria-label="Parse" className="flex min-h-0 flex-col gap-2 overflow-auto p-3">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <label className="flex items-center gap-1">
+            Parse as
+            <select data-testid="parse-protocol-select" value={protocolId} onChange={(e) => setProtocolId(e.target.value)} className="rounded border border-slate-300 px-1.5 py-0.5">
+              {protocols.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="mx-1 h-5 w-px bg-slate-300" />
+          <label className="flex items-center gap-1 text-xs" title="Characters per chunk">
+            Chunk
+            <input data-testid="stream-chunk" type="range" min={1} max={64} value={chunkSize} onChange={(e) => setChunkSize(Number(e.target.value))} />
+            <span className="w-6 font-mono">{chunkSize}</span>
+          </label>
+          <label className="flex items-center gap-1 text-xs" title="Delay between chunks, ms">
+            Delay
+            <input data-testid="stream-delay" type="range" min={0} max={400} step={10} value={delayMs} onChange={(e) => setDelayMs(Number(e.target.value))} />
+            <span className="w-12 font-mono">{delayMs} ms</span>
+          </label>
+          <button data-testid="stream-play" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-1 text-sm font-medium text-white hover:bg-sky-700" onClick={play}>
+            ▶ Play as stream
+          </button>
+          {playback && (
+            <button className="rounded-md border border-slate-300 px-2.5 py-1 text-sm" onClick={stopPlayback}>
+              {playback.done ? 'Close stream' : '■ Stop'}
+            </button>
+          )}
+        </div>
+        <label className="flex flex-col gap-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
+          Raw model output
+          <textarea
+            data-testid="parse-input"
+            value={raw}
+            rows={6}
+            spellCheck={false}
+            onChange={(e) => {
+              stopPlayback()
+              setRaw(e.target.value)
+            }}
+            placeholder="Paste what a model returned: prose, JSON, <tool_call> tags, [TOOL_CALLS], pythonic calls…"
+            className="resize-y rounded border border-slate-300 p-2 font-mono text-xs font-normal normal-case tracking-normal text-slate-900"
+          />
+        </label>
+        {playback ? <StreamView playback={playback} raw={raw} /> : null}
+        <div data-testid="parse-result" className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+          <div>
+            <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-500">Recognised</h3>
+            <RawOutput raw={raw} highlights={highlights} />
+          </div>
+          <div className="flex flex-col gap-1.5 text-xs">
+            <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">
+              Parsed · <span className="font-mono normal-case">{result.protocol}</span>
+            </h3>
+            {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
+            {result.calls.length === 0 && result.errors.length === 0 && <p className="text-slate-600">No tool call.</p>}
+            {result.calls.map((c, i) => (
+              <div key={i} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
+                <div className="flex justify-between gap-2">
+                  <span className="font-mono font-semibold text-violet-900">{c.name}</span>
+                  {c.id && <span className="font-mono text-slate-400">{c.id}</span>}
+                </div>
+                <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+              </div>
+            ))}
+            {result.text && (
+              <div>
+                <div className="font-semibold text-slate-500">Text</div>
+                <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800">{result.text}</p>
+              </div>
+            )}
+            {result.repairs.map((r, i) => (
+              <p key={`r${i}`} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
+                repaired <span className="font-mono">{r.code}</span>: {r.message}
+              </p>
+            ))}
+            {result.errors.map((e, i) => (
+              <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+                <span className="font-mono">{e.code}</span>: {e.message}
+              </p>
+            ))}
+          </div>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+function StreamView({ playback, raw }: { playback: Playback; raw: string }) {
+  const { snapshot } = playback
+  return (
+    <div data-testid="stream-view" className="rounded-md border border-sky-300 bg-sky-50 p-2 text-xs">
+      <div className="mb-1 flex justify-between text-slate-600">
+        <span>
+          Streaming · {snapshot.protocol} · {playback.shown}/{raw.length} chars · {snapshot.reading}
+        </span>
+        <span data-testid="stream-status">{playback.done ? 'complete' : 'receiving…'}</span>
+      </div>
+      <pre className="max-h-32 overflow-auto whitespace-pre-wrap rounded bg-white p-1.5 font-mono text-slate-800 [overflow-wrap:anywhere]">
+        {raw.slice(0, playback.shown)}
+        {!playback.done && <span className="animate-pulse bg-sky-400">▌</span>}
+      </pre>
+      <ul className="mt-1 flex flex-col gap-1">
+        {snapshot.calls.map((c, i) => (
+          <li key={i} data-testid="stream-call" className="rounded border border-violet-200 bg-white px-1.5 py-1 font-mono">
+            ✓ {c.name} {JSON.stringify(c.arguments)}
+          </li>
+        ))}
+        {snapshot.forming && (
+          <li data-testid="stream-forming" className="rounded border border-dashed border-violet-400 bg-white px-1.5 py-1 font-mono text-violet-800">
+            … {snapshot.forming.name ?? '(name arriving)'} {JSON.stringify(snapshot.forming.arguments)}
+          </li>
+        )}
+      </ul>
+    </div>
+  )
+}
