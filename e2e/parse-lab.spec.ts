@@ -1,0 +1,40 @@
+import { expect, openApp, test } from './fixtures'
+
+test('the Parse lab lists every wire format with a description and a one-click example that parses', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('view-parse').click()
+  const ids = await page.getByTestId('parse-protocol-select').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))
+  expect(ids.length).toBeGreaterThanOrEqual(15)
+  for (const id of ids.filter((i) => i !== 'auto')) {
+    await page.getByTestId(`load-example-${id}`).click()
+    await expect(page.getByTestId('parse-protocol-select')).toHaveValue(id)
+    await expect(page.getByTestId('parse-result').getByTestId('parsed-call').first()).toBeVisible()
+    await expect(page.getByTestId('parse-result').getByTestId('parse-error')).toHaveCount(0)
+  }
+})
+
+test('auto-detect says what it chose; broken output shows the repair or the error', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('view-parse').click()
+  await page.getByTestId('parse-protocol-select').selectOption('auto')
+  await page.getByTestId('parse-input').fill("<tool_call>\n{'name': 'set_alarm', 'arguments': {'time': '06:45', 'repeat': True,}}\n</tool_call>")
+  await expect(page.getByTestId('parse-result')).toContainText('Detected:')
+  await expect(page.getByTestId('parse-result').getByTestId('parsed-call')).toHaveAttribute('data-tool-name', 'set_alarm')
+  await expect(page.getByTestId('repair').first()).toBeVisible()
+  await page.getByTestId('parse-input').fill('{"tool": "save", "arguments": {"body": "cut off mid-str')
+  await expect(page.getByTestId('parse-error').first()).toContainText('truncated')
+  await expect(page.getByTestId('parse-result').getByTestId('parsed-call')).toHaveCount(0)
+})
+
+test('plays an output as a stream and shows the call forming, then complete', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('view-parse').click()
+  await page.getByTestId('load-example-xml-tag').click()
+  await page.getByTestId('stream-chunk').fill('2')
+  await page.getByTestId('stream-delay').fill('120')
+  await page.getByTestId('stream-play').click()
+  await expect(page.getByTestId('stream-forming')).toBeVisible()
+  await expect(page.getByTestId('stream-status')).toHaveText('complete', { timeout: 30_000 })
+  await expect(page.getByTestId('stream-call')).toHaveCount(1)
+  await expect(page.getByTestId('stream-call')).toContainText('get_weather')
+})
