@@ -38,3 +38,18 @@ test('plays an output as a stream and shows the call forming, then complete', as
   await expect(page.getByTestId('stream-call')).toHaveCount(1)
   await expect(page.getByTestId('stream-call')).toContainText('get_weather')
 })
+
+test('a model turn from the loop opens in the Parse lab for re-parsing and streaming', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('json')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  await page.locator('[data-testid="timeline-item"][data-phase="decide"]').first().click()
+  await page.getByTestId('open-in-parse-lab').click()
+  await expect(page.getByTestId('parse-protocol-select')).toHaveValue('json')
+  await expect(page.getByTestId('parse-input')).toHaveValue(/"tool": "get_weather"/)
+  await page.getByTestId('parse-protocol-select').selectOption('xml-tag')
+  await expect(page.getByTestId('parse-result').getByTestId('parsed-call')).toHaveCount(0)
+  await page.getByTestId('view-loop').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+})

@@ -2,6 +2,7 @@ import { useEffect, useState, type DragEvent } from 'react'
 import { back, run, step } from '../store/run-controller'
 import { watchCode } from '../store/code-check'
 import { importFile, type ImportOutcome } from '../store/import-controller'
+import { useParseLab } from '../store/parse-lab-store'
 import { useRun } from '../store/run-store'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
@@ -18,7 +19,8 @@ export function App() {
   const cursor = useRun((s) => s.cursor)
   const [toast, setToast] = useState<ImportOutcome | null>(null)
   const [dragging, setDragging] = useState(false)
-  const [view, setView] = useState<'loop' | 'parse'>('loop')
+  const view = useParseLab((s) => s.view)
+  const setView = useParseLab((s) => s.setView)
 
   useEffect(() => {
     if (!toast) return

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { createStreamParser } from '../core/protocols/stream/index'
 import type { StreamSnapshot } from '../core/protocols/stream/index'
 import { getProtocol, protocols } from '../core/protocols/index'
+import { useParseLab } from '../store/parse-lab-store'
 import { RawOutput, type Highlight } from './inspector/RawOutput'
 
 interface Playback {
@@ -22,8 +23,7 @@ function freeze(snapshot: StreamSnapshot): StreamSnapshot {
  * calls form. Every format has a one-line description and an example to load with one click.
  */
 export function ParseLab() {
-  const [protocolId, setProtocolId] = useState('auto')
-  const [raw, setRaw] = useState(() => getProtocol('xml-tag')?.example ?? '')
+  const { protocolId, raw, setProtocol: setProtocolId, setRaw } = useParseLab()
   const [chunkSize, setChunkSize] = useState(8)
   const [delayMs, setDelayMs] = useState(60)
   const [playback, setPlayback] = useState<Playback | null>(null)

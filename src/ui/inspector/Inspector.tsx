@@ -7,6 +7,7 @@ import { fmtMs } from '../../core/loop/describe'
 import { MessageList } from './MessageList'
 import { RawOutput, type Highlight } from './RawOutput'
 import { ToolResults } from './ToolResults'
+import { useParseLab } from '../../store/parse-lab-store'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -123,7 +124,17 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   {failed ? (
                     <p className="rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
                   ) : (
-                    <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                    <>
+                      <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                      <button
+                        data-testid="open-in-parse-lab"
+                        className="mt-1 text-xs text-sky-700 underline"
+                        title="Parse this output with another wire format, or play it as a stream"
+                        onClick={() => useParseLab.getState().open(responded?.raw ?? '', parsed?.protocol ?? state.protocol)}
+                      >
+                        Open in Parse lab (re-parse, play as stream)
+                      </button>
+                    </>
                   )}
                 </Section>
                 <Section title={parsed ? `Parsed · ${parsed.protocol}` : 'Parsed'} active={phase === 'parse'}>

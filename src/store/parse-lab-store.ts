@@ -1,0 +1,24 @@
+/** What the Parse lab is parsing; other views can send a raw output there. */
+import { create } from 'zustand'
+import { getProtocol } from '../core/protocols/index'
+
+export interface ParseLabState {
+  view: 'loop' | 'parse'
+  protocolId: string
+  raw: string
+  setView(view: 'loop' | 'parse'): void
+  setProtocol(id: string): void
+  setRaw(raw: string): void
+  /** Opens the Parse lab on `raw`, parsed as `protocolId`. */
+  open(raw: string, protocolId: string): void
+}
+
+export const useParseLab = create<ParseLabState>()((set) => ({
+  view: 'loop',
+  protocolId: 'auto',
+  raw: getProtocol('xml-tag')?.example ?? '',
+  setView: (view) => set({ view }),
+  setProtocol: (protocolId) => set({ protocolId }),
+  setRaw: (raw) => set({ raw }),
+  open: (raw, protocolId) => set({ raw, protocolId: getProtocol(protocolId) ? protocolId : 'auto', view: 'parse' }),
+}))
