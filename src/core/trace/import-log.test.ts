@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { importLog, importOpenAITools } from './import-log'
+import { importLog, importOpenAITools, LOG_FORMATS } from './import-log'
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url)), 'utf8')
 
@@ -161,9 +161,17 @@ describe('importLog: never throws', () => {
     '{"messages":[],"tools":"nope"}',
     '[{"messages":[{"role":"user","content":[1]}]}]',
     '['.repeat(100000),
+    '{"resourceSpans":[{"scopeSpans":[{"spans":[{"attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{"}}]}]}]}]}',
+    '[{"name":"x","attributes":{"llm.input_messages.0.message.role":"user","llm.input_messages.0.message.tool_calls":5}}]',
+    '{"observations":[{"type":"GENERATION","traceId":"t","input":{"messages":7},"output":null}]}',
+    '{"steps":[{"toolCalls":[{"toolCallId":1}]}]}',
+    '{"input":[{"type":"function_call"}],"output":[]}',
+    '{"system":[1],"messages":[{"role":"user","content":[{"type":"tool_result"}]}]}',
+    'data: {"object":"chat.completion.chunk","choices":[{"delta":{"tool_calls":[{"index":9}]}}]}\ndata: [DONE]',
+    '{"a.b.0":1,"a.b":{"c":2}}\n{"x":1}',
   ]
   it.each(odd)('returns a result for %#', (text) => {
-    for (const format of ['auto', 'openai-messages', 'openai-conversations', 'toolstep-session'] as const) {
+    for (const format of ['auto', ...LOG_FORMATS] as const) {
       const result = importLog(text, { format })
       expect(typeof result.ok).toBe('boolean')
       if (!result.ok) expect(result.error.length).toBeGreaterThan(0)

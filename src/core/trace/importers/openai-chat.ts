@@ -160,8 +160,10 @@ export const openaiMessagesImporter: Importer = {
     const request = requestOf(value, '')
     const paired = hasResponse(value)
     if (!request && !paired) return undefined
-    const confidence = request ? openaiConfidence(arrayAt(request.value, 'messages') ?? [], 0.8) : 0.8
+    let confidence = request ? openaiConfidence(arrayAt(request.value, 'messages') ?? [], 0.8) : 0.8
     if (confidence === undefined) return undefined
+    // A top-level system prompt is Anthropic's request shape, not OpenAI's.
+    if (request && 'system' in request.value) confidence = Math.min(confidence, 0.5)
     const reason = request && paired ? 'an OpenAI Chat Completions request/response pair' : request ? 'an OpenAI Chat Completions request (an object with "messages")' : 'an OpenAI Chat Completions response'
     return { confidence, reason }
   },
