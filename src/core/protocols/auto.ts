@@ -55,6 +55,12 @@ const PYTHONIC_LIST = /(^|\n)[ \t]*\[[ \t]*[A-Za-z_][\w.]*(\\_[\w.]*)*\(/
 
 /** The protocol `auto` chose for `raw`, and why. Pure; linear in `raw.length`. */
 export function detectProtocol(raw: string): { protocol: Protocol; reason: string } {
+  const { protocol, reason } = detect(raw)
+  return { protocol, reason }
+}
+
+/** {@link detectProtocol}, plus the chosen protocol's result when detection already computed it. */
+function detect(raw: string): { protocol: Protocol; reason: string; result?: ParseResult } {
   const trimmed = raw.trimStart()
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const read = readJson(raw)
@@ -93,11 +99,11 @@ export function detectProtocol(raw: string): { protocol: Protocol; reason: strin
   const start = skipSpace(view, 0)
   if (/^[A-Za-z_][\w.]*\(/.test(view.slice(start, start + 130))) {
     const result = pythonic.parse(raw)
-    if (result.calls.length > 0 && result.text === '') return { protocol: pythonic, reason: 'The output is a sequence of Python calls.' }
+    if (result.calls.length > 0 && result.text === '') return { protocol: pythonic, reason: 'The output is a sequence of Python calls.', result }
   }
   if (/^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n\s*\{/.test(view.slice(start, start + 400))) {
     const result = glm4.parse(raw)
-    if (result.calls.length > 0) return { protocol: glm4, reason: 'The output is a tool name on its own line followed by JSON arguments (GLM-4).' }
+    if (result.calls.length > 0) return { protocol: glm4, reason: 'The output is a tool name on its own line followed by JSON arguments (GLM-4).', result }
   }
   const jsonResult = json.parse(raw)
   if (jsonResult.calls.length > 0 && view.charCodeAt(start) === 0x7b) {
@@ -107,16 +113,17 @@ export function detectProtocol(raw: string): { protocol: Protocol; reason: strin
       return { protocol: llama3Json, reason: 'The output starts with a bare {"name", "parameters"} object (Llama 3 JSON).' }
     }
   }
+  // Detection already parsed the output as json; parsing it again would double the cost of `auto`.
   if (jsonResult.calls.length > 0 || jsonResult.errors.length > 0) {
-    return { protocol: json, reason: 'Found a JSON tool-call object in the text.' }
+    return { protocol: json, reason: 'Found a JSON tool-call object in the text.', result: jsonResult }
   }
-  return { protocol: json, reason: 'No tool-call syntax found; the output is text.' }
+  return { protocol: json, reason: 'No tool-call syntax found; the output is text.', result: jsonResult }
 }
 
 /** Parses with the detected protocol; `protocol` is the chosen id and `detection` says why. */
 export function parseAuto(raw: string): ParseResult {
-  const { protocol, reason } = detectProtocol(raw)
-  const result = protocol.parse(raw)
+  const { protocol, reason, result: detected } = detect(raw)
+  const result = detected ?? protocol.parse(raw)
   return { ...result, protocol: protocol.id, detection: reason }
 }
 

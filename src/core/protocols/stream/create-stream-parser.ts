@@ -8,8 +8,8 @@ import { TextScanner, type IncrementalScanner } from './text-scanner'
 import type { StreamParser, StreamSnapshot, StreamingCall } from './types'
 
 /**
- * Re-parse schedule of the fallback: the buffer is parsed again once it has grown by a quarter
- * of its length at the last parse (and by at least this many code units).
+ * Re-parse schedule of the fallback: the buffer is parsed again once it has grown by half its
+ * length at the last parse (and by at least this many code units).
  */
 const MIN_REPARSE_GROWTH = 16
 
@@ -47,9 +47,10 @@ function fromResult(result: ParseResult, received: number): StreamSnapshot {
  *   split across chunks is carried over, bounded by the longest token), and snapshots share
  *   structure instead of copying it, so a snapshot costs O(1) beyond its chunk.
  * - Every other protocol, `auto`, and those four once the output takes a shape their scanner does
- *   not follow, re-run the one-shot (linear) parser on the buffer, but only when it has grown by a
- *   quarter since the last run: the lengths parsed grow geometrically and sum to less than five
- *   times the final length. In between, the last reading is returned with `received` updated.
+ *   not follow, re-run the one-shot (linear) parser on the buffer, but only when it has grown by
+ *   half since the last run: the lengths parsed grow geometrically (×1.5) and sum to less than
+ *   three times the final length, so streaming costs at most about four one-shot parses in all
+ *   (with `end`). In between, the last reading is returned with `received` updated.
  * - Chunks are kept in a list and joined only at those re-parses and at `end`, so pushing never
  *   copies the buffer.
  *
@@ -84,12 +85,13 @@ export function createStreamParser(protocolId: string): StreamParser {
         }
         scanner = undefined
       }
-      if (parsedLength < 0 || received - parsedLength >= Math.max(MIN_REPARSE_GROWTH, parsedLength / 4)) {
+      if (parsedLength < 0 || received - parsedLength >= Math.max(MIN_REPARSE_GROWTH, parsedLength / 2)) {
         parsedLength = received
         last = fromResult(protocol.parse(buffer()), received)
         return last
       }
-      last = { ...last, received }
+      // A literal of the same shape rather than a spread: this runs once per chunk.
+      last = { protocol: last.protocol, received, calls: last.calls, forming: undefined, text: last.text, reading: 'reparse' }
       return last
     },
     end(): ParseResult {

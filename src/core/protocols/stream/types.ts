@@ -46,7 +46,7 @@ export interface StreamSnapshot {
   text: string
   /**
    * How this snapshot was produced: `incremental` (a scanner that keeps state between chunks) or
-   * `reparse` (the one-shot parser re-run on the buffer, at most after every quarter of growth, so
+   * `reparse` (the one-shot parser re-run on the buffer, at most after every growth by half, so
    * a snapshot may lag behind the last chunks).
    */
   reading: 'incremental' | 'reparse'
