@@ -76,7 +76,8 @@ export default (ctx: ModelContext): ModelResult => ({ content: ctx.protocol })
       writeFileSync(
         join(dir, 'tsconfig.json'),
         JSON.stringify({
-          compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023'], module: 'ESNext', moduleResolution: 'bundler', types: [], skipLibCheck: false },
+          // DOM as well: Monaco's default libs include it, so timers and console type-check in the editor.
+          compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023', 'DOM'], module: 'ESNext', moduleResolution: 'bundler', types: [], skipLibCheck: false },
           files,
         }),
       )

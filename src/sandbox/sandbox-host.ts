@@ -432,18 +432,22 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const target = await usable()
       if (typeof target === 'string') return { ok: false, error: target, durationMs: elapsed(), timedOut: false }
       const loaded = await target.loaded
-      const own = loaded.tools.find((tool) => tool.name === call.name || tool.aliases?.includes(call.name))
+      // The engine resolves names the model wrote loosely (`getWeather`) and passes the tool's spec:
+      // run that tool. A name the engine did not resolve goes through as written (and fails there).
+      const byName = (name: string) => loaded.tools.find((tool) => tool.name === name || tool.aliases?.includes(name))
+      const own = byName(spec.name) ?? byName(call.name)
+      const name = own?.name ?? call.name
       const timeoutMs = spec.timeoutMs ?? own?.timeoutMs ?? toolTimeoutMs
       const callStarted = now()
       const reply = await request(
         target,
-        { type: 'execute-tool', requestId: newRequestId(), name: call.name, callId: call.id, arguments: call.arguments },
+        { type: 'execute-tool', requestId: newRequestId(), name, callId: call.id, arguments: call.arguments },
         timeoutMs,
       )
       const durationMs = Math.max(0, Math.round(now() - callStarted))
       if (reply.status === 'timeout') {
-        killAndRespawn(target, `Tool "${call.name}" timed out in the same sandbox, so this call was stopped too.`)
-        return { ok: false, error: `Tool "${call.name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
+        killAndRespawn(target, `Tool "${name}" timed out in the same sandbox, so this call was stopped too.`)
+        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
       }
       if (reply.status === 'stopped') return { ok: false, error: reply.reason, durationMs, timedOut: false }
       const message = reply.message
