@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../core/loop/events'
-import { LoopRunner } from '../core/loop/runner'
+import { LoopRunner, type ConfirmHandler } from '../core/loop/runner'
+import { DEFAULT_LOOP_SETTINGS, loopSettings } from '../core/loop/settings'
 import { runInitFor } from '../core/loop/start'
 import { formats } from '../core/protocols/index'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
@@ -10,15 +11,23 @@ const PROTOCOLS = ['openai', 'json', 'xml-tag'] as const
 const sandbox = createNodeSandbox()
 afterAll(() => sandbox.dispose())
 
-/** Runs `example` to the end with the real engine, its code in the Node sandbox. */
-async function run(example: Example, protocol: string) {
+type EventOf<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
+
+/**
+ * Runs `example` to the end with the real engine and its own loop settings, its code in the Node
+ * sandbox (which also routes, summarizes and runs code blocks). Without `confirm` every call to
+ * a dangerous tool is denied.
+ */
+async function run(example: Example, protocol: string, options: { confirm?: ConfirmHandler; clock?: () => number } = {}) {
   const loaded = await sandbox.load({ tools: example.tools, model: example.model })
   expect(loaded.ok ? [] : loaded.errors).toEqual([])
-  const runner = new LoopRunner({ model: sandbox, executor: sandbox, clock: () => 0 })
-  runner.start(runInitFor({ input: example.input, settings: { protocol, maxSteps: example.maxSteps ?? 8, systemPrompt: '' } }, loaded.tools))
+  const runner = new LoopRunner({ model: sandbox, executor: sandbox, router: sandbox, summarizer: sandbox, codeRunner: sandbox, clock: () => 0, ...options })
+  const settings = { protocol, maxSteps: example.maxSteps ?? 8, systemPrompt: '', loop: loopSettings(example.settings) }
+  runner.start(runInitFor({ input: example.input, settings }, loaded.tools))
   await runner.run()
-  const finished = runner.events.filter((event): event is Extract<SessionEvent, { type: 'tool.finished' }> => event.type === 'tool.finished')
-  return { state: runner.state, finished }
+  const events = runner.events
+  const of = <T extends SessionEvent['type']>(type: T) => events.filter((event): event is EventOf<T> => event.type === type)
+  return { state: runner.state, finished: of('tool.finished'), of }
 }
 
 describe('examples registry', () => {
@@ -29,6 +38,15 @@ describe('examples registry', () => {
     for (const example of examples) {
       expect(example.tools).toContain("from 'toolstep'")
       expect(example.model).toContain('export default')
+    }
+  })
+
+  it('gives only real loop settings, with valid values', () => {
+    const known = Object.keys(DEFAULT_LOOP_SETTINGS)
+    for (const example of examples) {
+      // The schema strips unknown keys silently, so a misspelt setting would just not apply.
+      expect(Object.keys(example.settings ?? {}).filter((key) => !known.includes(key)), example.id).toEqual([])
+      expect(() => loopSettings(example.settings), example.id).not.toThrow()
     }
   })
 })
@@ -89,4 +107,141 @@ describe('the weather example in every wire format', () => {
       expect(state.stop?.reason).toBe('final_answer')
     })
   }
+})
+
+// The examples of the loop's behaviours, each in the protocol it ships with and with its own settings.
+describe('behaviour examples in the Node sandbox', () => {
+  const example = (id: string) => findExample(id) as Example
+
+  it('validation: repairs "3", the city_name alias and an unknown argument; names the problems; the model corrects itself', async () => {
+    const { state, finished, of } = await run(example('validation'), 'json')
+    const verdicts = of('validate.completed').map((event) => event.verdicts[0])
+    expect(verdicts[0]).toMatchObject({ ok: true, arguments: { city: 'Paris', days: 3 }, warnings: [expect.stringContaining('"units"')] })
+    expect(verdicts[0]?.coercions).toEqual([expect.stringContaining('city_name'), expect.stringContaining('"3"')])
+    expect(verdicts[1]).toMatchObject({ ok: false, problems: ['"city" is required', expect.stringMatching(/"days" must be .*14/)] })
+    expect(verdicts[2]).toMatchObject({ ok: true, arguments: { city: 'Paris', days: 14 } })
+    expect(finished.map((event) => event.error === undefined)).toEqual([true, false, true])
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('tool-names: normalized, alias and fuzzy names resolve; constructor does not', async () => {
+    const { state, finished, of } = await run(example('tool-names'), 'openai')
+    expect(of('validate.completed').map((event) => event.verdicts[0]?.resolution)).toEqual(['normalized', 'normalized', 'alias', 'fuzzy', undefined])
+    expect(finished.slice(0, 4).every((event) => event.name === 'get_weather' && event.result !== undefined)).toBe(true)
+    expect(finished[4]?.error).toContain('Unknown tool "constructor". Available tools: get_weather, get_time.')
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('parse-retry: broken JSON gets a correction, and the second call parses and runs', async () => {
+    const { state, finished, of } = await run(example('parse-retry'), 'xml-tag')
+    const parses = of('parse.completed')
+    expect(parses[0]).toMatchObject({ calls: [], errors: [{ code: 'invalid_json' }] })
+    expect(parses[1]?.calls.map((call) => call.name)).toEqual(['get_weather'])
+    expect(finished).toHaveLength(1)
+    expect(finished[0]?.result).toContain('"days":2')
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('fallback-chain: native, json and xml-tag turns each parse, and the chain says which matched', async () => {
+    const { state, finished, of } = await run(example('fallback-chain'), 'openai')
+    const parses = of('parse.completed')
+    expect(parses.map((event) => event.protocol)).toEqual(['openai', 'json', 'xml-tag', 'openai'])
+    expect(parses[2]?.detection).toMatch(/xml-tag: 1 call \(matched\)/)
+    expect(finished.map((event) => [event.name, event.error])).toEqual([
+      ['get_weather', undefined],
+      ['get_time', undefined],
+      ['convert_currency', undefined],
+    ])
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('repeated-call: stops with repeated_call on the third identical call', async () => {
+    const { state, finished } = await run(example('repeated-call'), 'json')
+    expect(state.stop?.reason).toBe('repeated_call')
+    expect(finished).toHaveLength(2)
+  })
+
+  it('parallel-calls: runs concurrently, honours dependsOn, isolates the failure, backfills one message per id in order', async () => {
+    const { state, finished, of } = await run(example('parallel-calls'), 'json', { clock: Date.now })
+    expect(finished.map((event) => [event.callId, event.name, event.error === undefined])).toEqual([
+      ['paris', 'get_weather', true],
+      ['oslo', 'get_weather', true],
+      ['atlantis', 'get_weather', false],
+      ['pack', 'packing_list', true],
+    ])
+    const byId = new Map(finished.map((event) => [event.callId, event]))
+    const paris = byId.get('paris')
+    // The two independent weather calls overlap; the packing list starts only after Paris finished.
+    expect(byId.get('oslo')?.startOffsetMs).toBeLessThan(paris?.durationMs ?? 0)
+    expect(byId.get('pack')?.startOffsetMs ?? 0).toBeGreaterThanOrEqual((paris?.startOffsetMs ?? 0) + (paris?.durationMs ?? 0) - 2)
+    const toolMessages = of('backfill.completed')[0]?.messages.filter((message) => message.role === 'tool')
+    expect(toolMessages?.map((message) => (message.role === 'tool' ? message.tool_call_id : ''))).toEqual(['paris', 'oslo', 'atlantis', 'pack'])
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it.each(['openai', 'xml-tag'])('parallel-calls in %s: four results, one failure', async (protocol) => {
+    const { state, finished } = await run(example('parallel-calls'), protocol)
+    expect(finished.map((event) => event.error === undefined)).toEqual([true, true, false, true])
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('dangerous-tool: asks first; a denial is written back, an approval runs the tool', async () => {
+    const denied = await run(example('dangerous-tool'), 'openai')
+    expect(denied.of('confirm.requested')).toHaveLength(1)
+    expect(denied.finished[1]).toMatchObject({ name: 'delete_file', declined: true })
+    expect(denied.state.finalAnswer).toContain('You declined the deletion')
+
+    const approved = await run(example('dangerous-tool'), 'openai', { confirm: async (calls) => calls.map((call) => ({ callId: call.call.id, decision: 'approve' as const })) })
+    expect(approved.finished[1]?.result).toBe('Deleted notes/old-draft.md. Remaining: notes/todo.md, notes/ideas.md')
+    expect(approved.state.finalAnswer).toMatch(/^Done: Deleted/)
+  })
+
+  it('result-shaping: the long log goes through summarize; the injection attempt is wrapped and flagged', async () => {
+    const { state, finished } = await run(example('result-shaping'), 'json')
+    expect(finished[0]).toMatchObject({ name: 'fetch_logs', summarized: true, originalChars: 10_000, wrapped: true })
+    expect(finished[0]?.result).toContain('[fetch_logs: ')
+    expect((finished[0]?.result ?? '').length).toBeLessThan(2000)
+    expect(finished[1]).toMatchObject({ name: 'read_webpage', wrapped: true })
+    expect(finished[1]?.injection?.map((span) => span.text).join(' ')).toMatch(/ignore previous instructions/i)
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('context-window: later decides see only the last 6 messages, and the question falls out', async () => {
+    const { state, of } = await run(example('context-window'), 'openai')
+    const windows = of('model.responded').map((event) => event.window)
+    expect(windows.at(-1)).toEqual({ from: 6, to: 12 })
+    expect(state.finalAnswer).toContain('I can no longer see your question')
+  })
+
+  it('routing: the route hook offers 4 of the 8 tools, and the model uses namespaced ones', async () => {
+    const { state, finished, of } = await run(example('routing'), 'json')
+    expect(of('session.started')[0]?.tools).toHaveLength(8)
+    expect(of('model.responded')[0]?.offeredTools).toEqual(['weather.current', 'weather.forecast', 'calendar.list_events', 'calendar.create_event'])
+    expect(finished.map((event) => event.name)).toEqual(['weather.current', 'calendar.list_events'])
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('code-as-action: the block calls both tools (each call on the timeline) and its output is written back', async () => {
+    const { state, finished } = await run(example('code-as-action'), 'json')
+    expect(finished.map((event) => [event.name, event.parentCallId !== undefined])).toEqual([
+      ['weather.current', true],
+      ['convert_temperature', true],
+      ['weather.current', true],
+      ['convert_temperature', true],
+      ['run_code', false],
+    ])
+    expect(finished[4]?.result).toBe('Paris: 19 °C = 66.2 °F\nMadrid: 24 °C = 75.2 °F')
+    expect(state.finalAnswer).toContain('Madrid: 24 °C = 75.2 °F')
+  })
+
+  it('fault-injection: the flight search times out on turn 1, the hotels are slow, and the retry works', async () => {
+    const { state, finished } = await run(example('fault-injection'), 'xml-tag', { clock: Date.now })
+    expect(finished.map((event) => [event.name, event.fault, event.timedOut])).toEqual([
+      ['search_flights', 'timeout', true],
+      ['search_hotels', 'latency', false],
+      ['search_flights', undefined, false],
+    ])
+    expect(finished[1]?.durationMs).toBeGreaterThanOrEqual(790)
+    expect(state.finalAnswer).toContain('CDG→LIS 08:15')
+  })
 })

@@ -11,6 +11,30 @@ import neverAnswersModel from './never-answers/model.ts?raw'
 import neverAnswersTools from './never-answers/tools.ts?raw'
 import weatherModel from './weather/model.ts?raw'
 import weatherTools from './weather/tools.ts?raw'
+import validationModel from './validation/model.ts?raw'
+import validationTools from './validation/tools.ts?raw'
+import toolNamesModel from './tool-names/model.ts?raw'
+import toolNamesTools from './tool-names/tools.ts?raw'
+import parseRetryModel from './parse-retry/model.ts?raw'
+import parseRetryTools from './parse-retry/tools.ts?raw'
+import fallbackChainModel from './fallback-chain/model.ts?raw'
+import fallbackChainTools from './fallback-chain/tools.ts?raw'
+import repeatedCallModel from './repeated-call/model.ts?raw'
+import repeatedCallTools from './repeated-call/tools.ts?raw'
+import parallelCallsModel from './parallel-calls/model.ts?raw'
+import parallelCallsTools from './parallel-calls/tools.ts?raw'
+import dangerousToolModel from './dangerous-tool/model.ts?raw'
+import dangerousToolTools from './dangerous-tool/tools.ts?raw'
+import resultShapingModel from './result-shaping/model.ts?raw'
+import resultShapingTools from './result-shaping/tools.ts?raw'
+import contextWindowModel from './context-window/model.ts?raw'
+import contextWindowTools from './context-window/tools.ts?raw'
+import routingModel from './routing/model.ts?raw'
+import routingTools from './routing/tools.ts?raw'
+import codeAsActionModel from './code-as-action/model.ts?raw'
+import codeAsActionTools from './code-as-action/tools.ts?raw'
+import faultInjectionModel from './fault-injection/model.ts?raw'
+import faultInjectionTools from './fault-injection/tools.ts?raw'
 
 /** One example workspace. */
 export interface Example {
@@ -20,7 +44,7 @@ export interface Example {
   title: string
   /** One sentence on what it demonstrates. */
   description: string
-  /** Wire format the example starts with (`openai`, `json`, `xml-tag`); every example works with all three. */
+  /** Wire format the example starts with (`openai`, `json`, `xml-tag`). */
   protocol: string
   /** The user message the run starts from. */
   input: string
@@ -32,6 +56,11 @@ export interface Example {
   maxSteps?: number
   /** Extra system prompt text, when the example wants some. */
   systemPrompt?: string
+  /**
+   * Loop behaviour settings the example needs, as a partial of the workspace's `settings.loop`
+   * (e.g. `{ contextWindow: 6 }`); every other setting keeps its default.
+   */
+  settings?: Record<string, unknown>
 }
 
 /** All examples, default first. */
@@ -72,6 +101,130 @@ export const examples: readonly Example[] = [
     tools: neverAnswersTools,
     model: neverAnswersModel,
     maxSteps: 5,
+  },
+  {
+    id: 'validation',
+    title: 'Argument validation',
+    description: 'Safe repairs ("3" → 3, the city_name alias, an unknown argument dropped) are shown; what cannot be repaired is told to the model precisely, and it corrects itself.',
+    protocol: 'json',
+    input: 'What is the weather in Paris for the next 3 days, and the next 20?',
+    tools: validationTools,
+    model: validationModel,
+    settings: { validation: { unknownArguments: 'drop', coerce: true } },
+  },
+  {
+    id: 'tool-names',
+    title: 'Tool-name resolution',
+    description: 'getWeather, get-weather, an alias and a typo resolve to get_weather (each resolution shown); "constructor" never resolves and gets the list of tools.',
+    protocol: 'openai',
+    input: 'Weather in five cities, please.',
+    tools: toolNamesTools,
+    model: toolNamesModel,
+    settings: { fuzzyToolNames: true },
+  },
+  {
+    id: 'parse-retry',
+    title: 'Parse-failure retry',
+    description: 'A call with broken JSON is not taken as the final answer: a correction naming the error goes back, and the second try parses.',
+    protocol: 'xml-tag',
+    input: 'What is the weather in Paris for the next two days?',
+    tools: parseRetryTools,
+    model: parseRetryModel,
+    settings: { maxParseRetries: 2, onParseFailure: 'error' },
+  },
+  {
+    id: 'fallback-chain',
+    title: 'Fallback chain',
+    description: 'The model switches formats every turn (native, JSON, Hermes tags); the chain openai → json → xml-tag parses each and says which matched.',
+    protocol: 'openai',
+    input: 'Weather and time in Tokyo, and 100 EUR in yen.',
+    tools: fallbackChainTools,
+    model: fallbackChainModel,
+    settings: { fallbackProtocols: ['openai', 'json', 'xml-tag'] },
+  },
+  {
+    id: 'repeated-call',
+    title: 'Repeated call',
+    description: 'The same call with the same arguments, over and over: stopped with repeated_call after 3 instead of burning every step.',
+    protocol: 'json',
+    input: 'How do I retry a failed tool call?',
+    tools: repeatedCallTools,
+    model: repeatedCallModel,
+    maxSteps: 10,
+    settings: { repeatedCall: { limit: 3, action: 'stop' } },
+  },
+  {
+    id: 'parallel-calls',
+    title: 'Parallel calls',
+    description: 'Four calls in one output run concurrently (one depends on another, one fails); each gets its own result, in call order, paired by tool_call_id.',
+    protocol: 'json',
+    input: 'Weather in Paris, Oslo and Atlantis, and what should I pack for Paris?',
+    tools: parallelCallsTools,
+    model: parallelCallsModel,
+    settings: { execution: 'parallel' },
+  },
+  {
+    id: 'dangerous-tool',
+    title: 'Dangerous tool',
+    description: 'delete_file is marked dangerous: the loop asks you to approve, deny or edit the call, and a denial is written back as its result.',
+    protocol: 'openai',
+    input: 'Clean up my notes folder.',
+    tools: dangerousToolTools,
+    model: dangerousToolModel,
+  },
+  {
+    id: 'result-shaping',
+    title: 'Result shaping',
+    description: 'A 10 000-character log goes through the summarize hook; a page saying "Ignore previous instructions" is wrapped as untrusted data and flagged.',
+    protocol: 'json',
+    input: 'Check the checkout log, then find hiking trails near Oslo.',
+    tools: resultShapingTools,
+    model: resultShapingModel,
+    settings: { maxResultChars: 2000, resultShaping: 'summarize', untrustedWrapping: true },
+  },
+  {
+    id: 'context-window',
+    title: 'Context window',
+    description: 'Only the system prompt and the last 6 messages reach the model: by the end it can no longer see the question it was asked.',
+    protocol: 'openai',
+    input: 'Read the handbook and tell me what chapter 1 is about.',
+    tools: contextWindowTools,
+    model: contextWindowModel,
+    settings: { contextWindow: 6 },
+  },
+  {
+    id: 'routing',
+    title: 'Tool routing',
+    description: 'A route hook offers only the tools a message needs (keywords pick namespaces such as weather.*), instead of all 8 at every step.',
+    protocol: 'json',
+    input: "What's the weather in Paris right now, and what's on my calendar today?",
+    tools: routingTools,
+    model: routingModel,
+  },
+  {
+    id: 'code-as-action',
+    title: 'Code as action',
+    description: 'The model answers with a JavaScript block that calls two tools in a loop and prints the results; only the tools are in scope.',
+    protocol: 'json',
+    input: 'What is the temperature in Paris and Madrid, in °C and °F?',
+    tools: codeAsActionTools,
+    model: codeAsActionModel,
+    settings: { codeAsAction: true },
+  },
+  {
+    id: 'fault-injection',
+    title: 'Fault injection',
+    description: 'The flight search is made to time out on turn 1 and the hotel search to be slow: the timeout is reported, the loop goes on, the model retries.',
+    protocol: 'xml-tag',
+    input: 'Find me a flight from Paris to Lisbon on June 1 and a hotel there.',
+    tools: faultInjectionTools,
+    model: faultInjectionModel,
+    settings: {
+      faults: [
+        { tool: 'search_flights', kind: 'timeout', atStep: 1 },
+        { tool: 'search_hotels', kind: 'latency', latencyMs: 800 },
+      ],
+    },
   },
 ]
 
