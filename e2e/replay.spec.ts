@@ -25,6 +25,13 @@ test('replays the tau-bench log: choose a conversation, step, see the duplicate 
   await expect(current.getByTestId('anomaly')).toContainText('duplicate_tool_call_id')
   await expect(page.getByTestId('anomaly-detail').first()).toContainText('duplicate_tool_call_id')
   await expect(page.getByTestId('anomaly-detail').first()).toContainText('call_B1wTKndCK0SgWj4uYElOR9nt')
+  // Run in a replay plays it to the end instead of replacing it with a live run.
+  await page.getByTestId('run').click()
+  await expect(current).toHaveAttribute('data-phase', 'stop')
+  await expect(select).toHaveValue('3')
+  await page.getByTestId('close-replay').click()
+  await expect(page.getByTestId('conversation-select')).toHaveCount(0)
+  await expect(page.getByTestId('timeline-item')).toHaveCount(0)
 })
 
 test('a tools file makes replay flag calls that break their schema', async ({ page }) => {

@@ -6,7 +6,7 @@
 import { readSession } from '../core/files/session-file'
 import { readWorkspace } from '../core/files/workspace-file'
 import { importLog, importOpenAITools, replayEvents } from '../core/trace/index'
-import { showLog } from './run-controller'
+import { reset, showLog } from './run-controller'
 import { useReplay } from './replay-store'
 import { useWorkspace } from './workspace-store'
 
@@ -20,6 +20,19 @@ export function openConversation(index: number): void {
   if (!conversation) return
   useReplay.setState({ selected: index })
   showLog(replayEvents(conversation, { tools: tools ?? conversation.tools ?? undefined }), 'replay', null, 0)
+}
+
+/** Forgets the loaded tools file and re-checks the open conversation without it. */
+export function clearReplayTools(): void {
+  useReplay.setState({ tools: null, toolsFileName: null })
+  const { selected } = useReplay.getState()
+  if (selected >= 0) openConversation(selected)
+}
+
+/** Leaves the replay: back to an empty playground timeline. */
+export function closeReplay(): void {
+  useReplay.setState({ fileName: null, format: null, conversations: [], selected: -1 })
+  reset()
 }
 
 /** Reads `text` (the content of `fileName`) and opens it. Never throws. */
@@ -69,4 +82,13 @@ export async function importFile(file: File): Promise<ImportOutcome> {
   } catch (error) {
     return { ok: false, message: `${file.name}: could not be read (${error instanceof Error ? error.message : String(error)}).` }
   }
+}
+
+/** Imports several files in turn (e.g. a log and its tools file dropped together): tools files last, so they apply to the log. */
+export async function importFiles(files: readonly File[]): Promise<ImportOutcome> {
+  const ordered = [...files].sort((a, b) => Number(/tools/i.test(a.name)) - Number(/tools/i.test(b.name)))
+  const outcomes: ImportOutcome[] = []
+  for (const file of ordered) outcomes.push(await importFile(file))
+  if (outcomes.length === 1) return outcomes[0]!
+  return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).join('\n') }
 }

@@ -75,6 +75,11 @@ function needsFreshRun(): boolean {
 export async function run(): Promise<void> {
   const s = useRun.getState()
   if (s.status === 'loading' || s.status === 'running') return
+  // A replay is played, not re-run: go to its last event.
+  if (s.mode === 'replay') {
+    s.setCursor(s.events.length - 1)
+    return
+  }
   if (needsFreshRun() && !(await startRun(currentWorkspace()))) return
   const mine = generation
   useRun.setState({ status: 'running' })
@@ -91,6 +96,8 @@ export async function step(): Promise<void> {
     return
   }
   if (s.mode === 'replay') return
+  // At the end of a finished run, Step does nothing: Run starts a new one.
+  if (runner?.stopped || (s.events.length > 0 && !runner)) return
   if (needsFreshRun()) {
     await startRun(currentWorkspace())
     return

@@ -1,7 +1,7 @@
 import { useEffect, useState, type DragEvent } from 'react'
 import { back, run, step } from '../store/run-controller'
 import { watchCode } from '../store/code-check'
-import { importFile, type ImportOutcome } from '../store/import-controller'
+import { importFiles, type ImportOutcome } from '../store/import-controller'
 import { useParseLab } from '../store/parse-lab-store'
 import { useRun } from '../store/run-store'
 import { ConfirmDialog } from './ConfirmDialog'
@@ -24,7 +24,7 @@ export function App() {
 
   useEffect(() => {
     if (!toast) return
-    const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 12000)
+    const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 9000)
     return () => clearTimeout(timer)
   }, [toast])
 
@@ -53,8 +53,8 @@ export function App() {
   function onDrop(event: DragEvent) {
     event.preventDefault()
     setDragging(false)
-    const file = event.dataTransfer.files[0]
-    if (file) void importFile(file).then(setToast)
+    const files = [...event.dataTransfer.files]
+    if (files.length > 0) void importFiles(files).then(setToast)
   }
 
   return (

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { openConversation } from '../store/import-controller'
+import { clearReplayTools, closeReplay, openConversation } from '../store/import-controller'
 import { useReplay } from '../store/replay-store'
 import { useRun } from '../store/run-store'
 
@@ -58,8 +58,20 @@ export function ReplayBar() {
         </span>
       )}
       <span className="text-xs text-slate-500">
-        {toolsFileName ? `Schemas from ${toolsFileName}` : 'Import an OpenAI tools file to also check calls against their schemas.'}
+        {toolsFileName ? (
+          <>
+            Schemas from {toolsFileName}{' '}
+            <button data-testid="clear-tools" className="text-sky-700 underline" onClick={clearReplayTools}>
+              clear
+            </button>
+          </>
+        ) : (
+          'Import an OpenAI tools file to also check calls against their schemas.'
+        )}
       </span>
+      <button data-testid="close-replay" className="ml-auto rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50" onClick={closeReplay}>
+        Close replay
+      </button>
     </div>
   )
 }

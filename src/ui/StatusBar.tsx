@@ -1,7 +1,8 @@
 import { PHASE_OF } from '../core/loop/events'
 import { fold } from '../core/loop/machine'
-import { useRun } from '../store/run-store'
 import { useMemo } from 'react'
+import { useRun } from '../store/run-store'
+import { useWorkspace } from '../store/workspace-store'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
 export function StatusBar() {
@@ -13,6 +14,15 @@ export function StatusBar() {
   const current = events[cursor]
   const last = events.at(-1)
   const finalState = useMemo(() => (last?.type === 'loop.stopped' ? fold(events) : null), [events, last])
+  const problems = useRun((s) => s.problems)
+  const runWorkspace = useRun((s) => s.workspace)
+  const tools = useWorkspace((s) => s.tools)
+  const model = useWorkspace((s) => s.model)
+  const input = useWorkspace((s) => s.input)
+  const settings = useWorkspace((s) => s.settings)
+  const stale =
+    mode === 'live' && runWorkspace !== null && JSON.stringify([runWorkspace.tools, runWorkspace.model, runWorkspace.input, runWorkspace.settings]) !== JSON.stringify([tools, model, input, settings])
+  const atEnd = cursor === events.length - 1
 
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 text-sm">
@@ -29,8 +39,18 @@ export function StatusBar() {
         <span className="font-mono">{cursor + 1}/{events.length}</span>
       </span>
       <span className="text-slate-500">{mode === 'replay' ? 'Replay' : status === 'loading' ? 'Loading code…' : status === 'running' ? 'Running…' : status === 'stopped' ? 'Finished' : events.length ? 'Paused' : 'Ready'}</span>
+      {problems.length > 0 && (
+        <span data-testid="run-blocked" role="alert" className="font-medium text-red-700">
+          Can&apos;t run: {problems.map((p) => `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}`).join(', ')} — see the editor
+        </span>
+      )}
+      {stale && (
+        <span data-testid="stale-run" className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" title="This timeline was run with the code and settings as they were; Run starts over with the current ones.">
+          Code or settings changed since this run
+        </span>
+      )}
       {finalState?.stop && (
-        <span className="flex items-center gap-1">
+        <span className={`flex items-center gap-1 ${atEnd ? '' : 'opacity-60'}`} title={atEnd ? undefined : 'How the run ended (the cursor is on an earlier event)'}>
           <span className="text-slate-500">Stop reason</span>
           <span
             data-testid="stop-reason"
@@ -42,7 +62,7 @@ export function StatusBar() {
         </span>
       )}
       {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
-        <span className="flex min-w-0 flex-1 items-center gap-1">
+        <span className={`flex min-w-0 flex-1 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
           <span className="shrink-0 text-slate-500">Answer</span>
           <span data-testid="final-answer" className="truncate text-emerald-900" title={finalState.finalAnswer}>
             {finalState.finalAnswer}

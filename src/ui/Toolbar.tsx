@@ -15,13 +15,40 @@ const plain = `${button} border-slate-300 bg-white text-slate-800 hover:bg-slate
 const quiet = `${button} border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700`
 const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`
 
+/** Max steps, 1–100: any text can be typed; only a valid number is applied, and an invalid one is shown. */
+function MaxStepsInput({ value }: { value: number }) {
+  const [text, setText] = useState(String(value))
+  useEffect(() => setText((current) => (Number(current) === value ? current : String(value))), [value])
+  const n = Number(text)
+  const valid = text.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 100
+  return (
+    <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
+      Max steps
+      <input
+        data-testid="max-steps"
+        type="number"
+        min={1}
+        max={100}
+        value={text}
+        aria-invalid={!valid}
+        onChange={(e) => {
+          setText(e.target.value)
+          const next = Number(e.target.value)
+          if (e.target.value.trim() !== '' && Number.isInteger(next) && next >= 1 && next <= 100) useWorkspace.getState().setSettings({ maxSteps: next })
+        }}
+        onBlur={() => setText(String(value))}
+        className={`w-14 rounded border bg-slate-800 px-1.5 py-1 text-sm text-white ${valid ? 'border-slate-600' : 'border-red-500'}`}
+      />
+    </label>
+  )
+}
+
 /** Top bar: example and protocol pickers, the step controls, import and export. */
 export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
   const exampleId = useWorkspace((s) => s.exampleId)
   const protocol = useWorkspace((s) => s.settings.protocol)
   const maxSteps = useWorkspace((s) => s.settings.maxSteps)
   const status = useRun((s) => s.status)
-  const mode = useRun((s) => s.mode)
   const cursor = useRun((s) => s.cursor)
   const count = useRun((s) => s.events.length)
   const fileInput = useRef<HTMLInputElement>(null)
@@ -90,20 +117,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ))}
         </select>
       </label>
-      <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps">
-        Max steps
-        <input
-          type="number"
-          min={1}
-          max={100}
-          value={maxSteps}
-          onChange={(e) => {
-            const n = Number(e.target.value)
-            if (Number.isInteger(n) && n >= 1 && n <= 100) useWorkspace.getState().setSettings({ maxSteps: n })
-          }}
-          className="w-14 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
-        />
-      </label>
+      <MaxStepsInput value={maxSteps} />
       <div className="mx-1 h-6 w-px bg-slate-700" />
       <button data-testid="run" className={primary} disabled={busy} onClick={() => void run()} title="Run to the end (Ctrl+Enter)">
         ▶ Run
@@ -113,7 +127,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ■ Stop
         </button>
       )}
-      <button data-testid="step" className={plain} disabled={busy || (mode === 'replay' && cursor >= count - 1)} onClick={() => void step()} title="One phase forward (F10)">
+      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void step()} title={status === 'stopped' && cursor >= count - 1 ? 'The run has ended: Run starts a new one' : 'One phase forward (F10)'}>
         Step ›
       </button>
       <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={back} title="One phase back (Shift+F10)">

@@ -6,6 +6,9 @@ import { PHASE_OF, type Phase, type SessionEvent } from './events'
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error'
 
+/** Repairs that are normal for text formats (shown, but not as a warning). */
+export const INFORMATIONAL_REPAIRS: ReadonlySet<string> = new Set(['fence_stripped', 'prose_ignored'])
+
 export interface EventSummary {
   phase: Phase
   title: string
@@ -31,7 +34,9 @@ export function describeEvent(event: SessionEvent): EventSummary {
       const n = event.calls.length
       const what = n === 0 ? (event.errors.length ? 'malformed call' : 'no call: answer') : `${n} call${n === 1 ? '' : 's'}: ${event.calls.map((c) => c.name).join(', ')}`
       const repairs = event.repairs.length ? ` · ${event.repairs.length} repair${event.repairs.length === 1 ? '' : 's'}` : ''
-      return { phase, title: 'Parse', detail: what + repairs, tone: event.errors.length ? 'error' : event.repairs.length ? 'warn' : 'normal' }
+      // Fences and prose around a call are part of text formats, not damage worth a warning.
+      const damaged = event.repairs.some((r) => !INFORMATIONAL_REPAIRS.has(r.code))
+      return { phase, title: 'Parse', detail: what + repairs, tone: event.errors.length ? 'error' : damaged ? 'warn' : 'normal' }
     }
     case 'validate.completed': {
       const bad = event.verdicts.filter((v) => !v.ok).length

@@ -366,12 +366,17 @@ function backfillMessages(state: LoopState): Message[] {
     const result = state.results.find((r) => r.callId === call.id && r.parentCallId === undefined)
     const message: ToolMessage =
       result?.error !== undefined || !result
-        ? { role: 'tool', tool_call_id: call.id, name: call.name, content: `Error: ${result?.error ?? 'the call was not run.'}`, isError: true }
+        ? { role: 'tool', tool_call_id: call.id, name: call.name, content: errorContent(result?.error ?? 'the call was not run.'), isError: true }
         : { role: 'tool', tool_call_id: call.id, name: call.name, content: result.result ?? '' }
     out.push(message)
   }
   if (failed && !parseExhausted(state) && !state.finalTurn && parse) out.push({ role: 'user', content: correctionMessage(parse) })
   return out
+}
+
+/** A tool error as written back: `Error: …`, without doubling a prefix the error already has (`TypeError: …`). */
+function errorContent(error: string): string {
+  return /^[A-Z]\w*Error\b/.test(error) ? error : `Error: ${error}`
 }
 
 /** What the model is told when its output held a malformed call. */

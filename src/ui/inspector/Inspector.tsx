@@ -145,9 +145,9 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                       {parsed.detection && <p className="text-slate-500">Detected: {parsed.detection}</p>}
                       {parsed.calls.map((c) => (
                         <div key={c.id} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
-                          <div className="flex justify-between gap-2">
-                            <span className="font-mono font-semibold text-violet-900">{c.name}</span>
-                            <span className="font-mono text-slate-400">{c.id}</span>
+                          <div className="flex min-w-0 justify-between gap-2">
+                            <span className="min-w-0 font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
+                            <span className="min-w-0 truncate font-mono text-slate-400" title={c.id}>{c.id}</span>
                           </div>
                           <pre className="mt-0.5 whitespace-pre-wrap [overflow-wrap:anywhere] font-mono text-slate-700">{JSON.stringify(c.arguments, null, 2)}</pre>
                         </div>
@@ -156,7 +156,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                       {parsed.text && (
                         <div>
                           <div className="font-semibold text-slate-500">Text</div>
-                          <p className="whitespace-pre-wrap text-slate-800">{parsed.text}</p>
+                          <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parsed.text}</p>
                         </div>
                       )}
                       {parsed.repairs.map((r, i) => (

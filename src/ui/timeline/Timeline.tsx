@@ -107,18 +107,20 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
               </span>
               <span className="min-w-0 flex-1">
                 <span className="block truncate font-medium text-slate-800">{summary.title}</span>
-                <span className={`block truncate text-xs ${TONE_STYLE[summary.tone]}`}>{summary.detail}</span>
-              </span>
-              {anomalies.length > 0 && (
-                <span
-                  data-testid="anomaly"
-                  data-code={anomalies.map((a) => a.code).join(' ')}
-                  title={anomalies.map((a) => `${a.code}: ${a.detail}`).join('\n')}
-                  className="max-w-[45%] shrink-0 truncate rounded bg-red-600 px-1.5 py-0.5 text-[11px] font-semibold text-white"
-                >
-                  ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
+                <span className="flex min-w-0 items-center gap-1">
+                  {anomalies.length > 0 && (
+                    <span
+                      data-testid="anomaly"
+                      data-code={anomalies.map((a) => a.code).join(' ')}
+                      title={anomalies.map((a) => `${a.code}: ${a.detail}`).join('\n')}
+                      className="shrink-0 rounded bg-red-600 px-1 text-[10px] font-semibold leading-4 text-white"
+                    >
+                      ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
+                    </span>
+                  )}
+                  <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`}>{summary.detail}</span>
                 </span>
-              )}
+              </span>
             </div>
           )
         })}
