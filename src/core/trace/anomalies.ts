@@ -1,14 +1,16 @@
 /**
  * The anomaly checks run on a replayed conversation: wiring mistakes between tool calls
- * and their results, arguments that are not JSON, and (when tool definitions are known)
- * calls to unknown tools or with arguments that break the tool's schema.
+ * and their results, arguments that are not JSON, loops and oversized results, history a
+ * trim would break, and (when tool definitions are known) calls to unknown tools or with
+ * arguments that break the tool's schema. `anomaly-catalogue.ts` explains each code.
  *
- * Pure.
+ * Pure; time linear in the conversation (plus schema validation per call).
  */
-import type { Message, ToolCall } from '../messages'
+import type { JsonValue, Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { resolveTool, unknownToolMessage, validateArguments } from '../validation'
 import { readArguments } from './arguments'
+import type { MessageMeta } from './importers/types'
 
 /** Anomaly codes. Stable: they are shown to users, printed by the CLI and matched by tests. */
 export const ANOMALY_CODES = [
@@ -18,6 +20,12 @@ export const ANOMALY_CODES = [
   'orphan_tool_result',
   /** A tool call that no later tool message answers. */
   'unanswered_tool_call',
+  /** A tool message whose id matches no waiting call, but which evidently answers the one call of the turn still waiting. */
+  'mismatched_tool_call_id',
+  /** Results of one turn's parallel calls come back in a different order than the calls. */
+  'results_out_of_order',
+  /** An assistant turn cut off by the token limit (`finish_reason: "length"`), with its calls, kept in later history. */
+  'truncated_call_in_history',
   /** A call's `arguments` string is not valid JSON, or not a JSON object. */
   'invalid_arguments_json',
   /** A call's `arguments` string is a JSON string that itself holds the JSON object. */
@@ -28,6 +36,12 @@ export const ANOMALY_CODES = [
   'unknown_tool',
   /** A call whose arguments break its tool's input schema (needs tools). */
   'schema_violation',
+  /** The same tool with the same arguments called several times in a row (default 3). */
+  'repeated_call',
+  /** A tool result longer than `LARGE_TOOL_RESULT_CHARS`. */
+  'large_tool_result',
+  /** Keeping only the last N messages (default 20) would keep a tool result without its call. */
+  'history_split_by_trim',
 ] as const
 
 /** An anomaly code. */
@@ -43,9 +57,32 @@ export interface Anomaly {
   detail: string
 }
 
+/** A tool result longer than this many characters (UTF-16 code units) is reported as `large_tool_result`. */
+export const LARGE_TOOL_RESULT_CHARS = 20_000
+/** Identical consecutive calls from this many on are reported as `repeated_call`. */
+export const REPEATED_CALL_THRESHOLD = 3
+/** Window size of the trim `history_split_by_trim` simulates: the last 20 messages (leading system messages kept aside). */
+export const DEFAULT_TRIM_WINDOW = 20
+/** Finish reasons that mean the output hit the token limit: OpenAI / OTel / AI SDK, Anthropic, Responses API. */
+export const TRUNCATION_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'max_output_tokens'])
+
+/** Options for `findAnomalies`. */
+export interface AnomalyOptions {
+  /** Per-message facts from the log (finish reasons), keyed by message index; enables `truncated_call_in_history`. */
+  messageMeta?: Readonly<Record<number, MessageMeta>>
+  /** Messages a trimmed history keeps, for `history_split_by_trim`; `false` turns the check off. Default 20. */
+  trimWindow?: number | false
+  /** Identical consecutive calls that count as a loop (default 3, at least 2). */
+  repeatThreshold?: number
+  /** Result length above which `large_tool_result` is reported (default `LARGE_TOOL_RESULT_CHARS`). */
+  largeResultChars?: number
+}
+
 interface PendingCall {
   call: ToolCall
   message: number
+  /** Position of the call within its assistant message. */
+  position: number
 }
 
 /**
@@ -53,21 +90,45 @@ interface PendingCall {
  *
  * Each tool message is paired with the most recent call with the same id that is still
  * unanswered, so a reused id is reported once, as `duplicate_tool_call_id` on the message
- * where it is first reused, and does not also show up as orphan or unanswered.
+ * where it is first reused, and does not also show up as orphan or unanswered. A tool
+ * message whose id matches no waiting call is paired with the latest turn's only waiting
+ * call (or its only waiting call of the same name) and reported as `mismatched_tool_call_id`;
+ * otherwise it is an `orphan_tool_result`.
  *
  * @param tools - Tool definitions; without them `unknown_tool` and `schema_violation` are not checked.
  * @returns Anomalies ordered by message index (ties in the order found).
  */
-export function findAnomalies(messages: readonly Message[], tools?: readonly ToolSpec[]): Anomaly[] {
+export function findAnomalies(messages: readonly Message[], tools?: readonly ToolSpec[], options: AnomalyOptions = {}): Anomaly[] {
   const anomalies: Anomaly[] = []
   const firstUse = new Map<string, PendingCall>()
   const reported = new Set<string>()
   const waiting = new Map<string, PendingCall[]>()
   const answeredBy = new Map<string, number>()
+  /** Calls of the latest assistant turn that have no result yet. */
+  let turnOpen: PendingCall[] = []
+  /** Highest call position answered so far in the latest turn, and whether disorder was reported. */
+  let turnLastPosition = -1
+  let turnDisorderReported = false
+  /** Tool message index → message index of the call it answers. */
+  const callOf = new Map<number, number>()
+  const repeats = { key: '', count: 0 }
+  const repeatThreshold = Math.max(2, options.repeatThreshold ?? REPEATED_CALL_THRESHOLD)
+  const largeChars = options.largeResultChars ?? LARGE_TOOL_RESULT_CHARS
+
+  const take = (pending: PendingCall): void => {
+    const stack = waiting.get(pending.call.id)
+    const at = stack?.lastIndexOf(pending) ?? -1
+    if (stack && at >= 0) stack.splice(at, 1)
+    turnOpen = turnOpen.filter((open) => open !== pending)
+  }
 
   messages.forEach((message, index) => {
     if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) {
+      turnOpen = []
+      turnLastPosition = -1
+      turnDisorderReported = false
+      const calls = message.tool_calls ?? []
+      calls.forEach((call, position) => {
         const earlier = firstUse.get(call.id)
         if (earlier && !reported.has(call.id)) {
           reported.add(call.id)
@@ -77,34 +138,81 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
             detail: `tool_call_id "${call.id}" (call to ${call.name}) was already used by the call to ${earlier.call.name} in message ${earlier.message}`,
           })
         }
-        if (!earlier) firstUse.set(call.id, { call, message: index })
+        const pending = { call, message: index, position }
+        if (!earlier) firstUse.set(call.id, pending)
         const stack = waiting.get(call.id) ?? []
-        stack.push({ call, message: index })
+        stack.push(pending)
         waiting.set(call.id, stack)
+        turnOpen.push(pending)
         anomalies.push(...checkCall(call, index, tools))
+        const key = `${call.name}\u0000${stableJson(call.arguments)}`
+        repeats.count = repeats.key === key ? repeats.count + 1 : 1
+        repeats.key = key
+        if (repeats.count === repeatThreshold) {
+          anomalies.push({ message: index, code: 'repeated_call', detail: `${call.name} was called with the same arguments ${repeatThreshold} times in a row (${abbreviate(stableJson(call.arguments), 80)})` })
+        }
+      })
+      const reason = options.messageMeta?.[index]?.finishReason
+      if (calls.length > 0 && reason !== undefined && TRUNCATION_REASONS.has(reason) && index < messages.length - 1) {
+        anomalies.push({
+          message: index,
+          code: 'truncated_call_in_history',
+          detail: `finish_reason "${reason}": the output was cut off at the token limit, yet its call${calls.length > 1 ? 's' : ''} to ${calls.map((call) => call.name).join(', ')} stayed in the history that followed`,
+        })
       }
       return
     }
     if (message.role !== 'tool') return
-    const pending = waiting.get(message.tool_call_id)?.pop()
-    if (!pending) {
-      const earlier = answeredBy.get(message.tool_call_id)
-      anomalies.push({
-        message: index,
-        code: 'orphan_tool_result',
-        detail:
-          earlier === undefined
-            ? `no earlier call has tool_call_id "${message.tool_call_id}"`
-            : `the call with tool_call_id "${message.tool_call_id}" was already answered by message ${earlier}`,
-      })
-      return
+    if (message.content.length > largeChars) {
+      anomalies.push({ message: index, code: 'large_tool_result', detail: `the result${message.name ? ` of ${message.name}` : ''} is ${message.content.length} characters long (over ${largeChars})` })
     }
+    // With a reused id, prefer the waiting call whose name the result carries.
+    const candidates = waiting.get(message.tool_call_id) ?? []
+    let pending = candidates.findLast((candidate) => candidate.call.name === message.name) ?? candidates.at(-1)
+    if (!pending) {
+      const sameName = message.name === '' ? [] : turnOpen.filter((open) => open.call.name === message.name)
+      const evident = turnOpen.length === 1 ? turnOpen[0] : sameName.length === 1 ? sameName[0] : undefined
+      if (evident) {
+        pending = evident
+        anomalies.push({
+          message: index,
+          code: 'mismatched_tool_call_id',
+          detail: `tool_call_id "${message.tool_call_id}" matches no waiting call; it evidently answers the call to ${evident.call.name} (tool_call_id "${evident.call.id}", message ${evident.message}), the only ${turnOpen.length === 1 ? '' : `${evident.call.name} `}call of that turn still waiting`,
+        })
+      } else {
+        const earlier = answeredBy.get(message.tool_call_id)
+        anomalies.push({
+          message: index,
+          code: 'orphan_tool_result',
+          detail:
+            earlier === undefined
+              ? `no earlier call has tool_call_id "${message.tool_call_id}"`
+              : `the call with tool_call_id "${message.tool_call_id}" was already answered by message ${earlier}`,
+        })
+        return
+      }
+    }
+    const inTurn = turnOpen.includes(pending)
+    take(pending)
+    callOf.set(index, pending.message)
     answeredBy.set(message.tool_call_id, index)
+    // A reused id makes the pairing a guess, so order is not judged on it.
+    if (inTurn && !reported.has(pending.call.id)) {
+      if (pending.position < turnLastPosition && !turnDisorderReported) {
+        turnDisorderReported = true
+        anomalies.push({
+          message: index,
+          code: 'results_out_of_order',
+          detail: `the result for call ${pending.position + 1} (${pending.call.name}) of message ${pending.message} comes after the result for call ${turnLastPosition + 1}; results do not follow the order of the calls`,
+        })
+      }
+      turnLastPosition = Math.max(turnLastPosition, pending.position)
+    }
     if (message.name !== '' && message.name !== pending.call.name) {
       anomalies.push({
         message: index,
         code: 'tool_name_mismatch',
-        detail: `answers the call to ${pending.call.name} (tool_call_id "${message.tool_call_id}", message ${pending.message}) but is named ${message.name}`,
+        detail: `answers the call to ${pending.call.name} (tool_call_id "${pending.call.id}", message ${pending.message}) but is named ${message.name}`,
       })
     }
   })
@@ -118,8 +226,62 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
       })
     }
   }
-  // Stable sort: unanswered calls were collected last but belong at their assistant message.
+  if (options.trimWindow !== false) {
+    const split = findTrimSplit(messages, callOf, options.trimWindow ?? DEFAULT_TRIM_WINDOW)
+    if (split) anomalies.push(split)
+  }
+  // Stable sort: unanswered calls and trim splits were collected last but belong at their message.
   return anomalies.sort((a, b) => a.message - b.message)
+}
+
+/**
+ * Simulates the common "keep the system prompt and the last N messages" trim before every
+ * model call (each assistant turn, and one more after the last message). Reports the first
+ * request whose window would start on a tool result whose call falls outside it — providers
+ * reject such a history, or the model sees a result for a call it never made. One anomaly
+ * per conversation, at the result that would be stranded.
+ */
+function findTrimSplit(messages: readonly Message[], callOf: ReadonlyMap<number, number>, window: number): Anomaly | undefined {
+  if (!Number.isFinite(window) || window < 1) return undefined
+  let pinned = 0
+  while (messages[pinned]?.role === 'system') pinned++
+  let first: Anomaly | undefined
+  let count = 0
+  for (let request = 0; request <= messages.length; request++) {
+    if (request < messages.length && messages[request]?.role !== 'assistant') continue
+    const start = request - window
+    if (start <= pinned) continue
+    const call = callOf.get(start)
+    if (call === undefined || call >= start) continue
+    count++
+    if (!first) {
+      const callMessage = messages[call]
+      const name = callMessage?.role === 'assistant' ? (callMessage.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
+      first = {
+        message: start,
+        code: 'history_split_by_trim',
+        detail: `keeping the last ${window} messages before ${request < messages.length ? `the model call at message ${request}` : 'the next model call'} would start the history at this tool result and drop the call to ${name} (message ${call}) it answers`,
+      }
+    }
+  }
+  if (first && count > 1) first.detail += ` (${count - 1} later model call${count > 2 ? 's' : ''} would be split too)`
+  return first
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
+function stableJson(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson(value[key] ?? null)}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+function abbreviate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
 function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | undefined): Anomaly[] {

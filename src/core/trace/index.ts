@@ -15,7 +15,18 @@ export {
 export { IMPORTERS, detectAll } from './importers/registry'
 export type { Detection, Importer, ImportStep, LogDocument } from './importers/types'
 export { parseLogDocument } from './log-document'
-export { findAnomalies, ANOMALY_CODES, type Anomaly, type AnomalyCode } from './anomalies'
+export {
+  findAnomalies,
+  ANOMALY_CODES,
+  DEFAULT_TRIM_WINDOW,
+  LARGE_TOOL_RESULT_CHARS,
+  REPEATED_CALL_THRESHOLD,
+  TRUNCATION_REASONS,
+  type Anomaly,
+  type AnomalyCode,
+  type AnomalyOptions,
+} from './anomalies'
+export { ANOMALY_CATALOGUE, describeAnomaly, type AnomalyEntry, type AnomalyExample } from './anomaly-catalogue'
 export { replayEvents, REPLAY_PROTOCOL, type ReplayableConversation, type ReplayOptions } from './replay-events'
 export { summarize, type LocatedAnomaly, type ReplaySummary } from './summarize'
 export { readArguments, type ArgumentsReading } from './arguments'

@@ -11,6 +11,7 @@ import type { ToolSpec } from '../tools/types'
 import { resolveTool, unknownToolMessage, validateArguments } from '../validation'
 import { findAnomalies, type Anomaly } from './anomalies'
 import { readArguments, type ArgumentsReading } from './arguments'
+import type { MessageMeta } from './importers/types'
 
 /** Protocol id recorded on replayed events: the logs replayed here are OpenAI native messages. */
 export const REPLAY_PROTOCOL = 'openai'
@@ -20,6 +21,8 @@ export interface ReplayableConversation {
   messages: readonly Message[]
   /** Tool definitions carried by the log; used when `options.tools` is not given. */
   tools?: readonly ToolSpec[]
+  /** Per-message facts from the log (finish reasons), for the anomaly checks. */
+  messageMeta?: Readonly<Record<number, MessageMeta>>
 }
 
 /** Options for `replayEvents`. */
@@ -53,7 +56,7 @@ const VALIDATION_CODES: ReadonlySet<string> = new Set(['unknown_tool', 'schema_v
 export function replayEvents(conversation: ReplayableConversation, options: ReplayOptions = {}): SessionEvent[] {
   const { messages } = conversation
   const tools = options.tools ?? conversation.tools
-  const flags = groupAnomalies(options.anomalies ?? findAnomalies(messages, tools))
+  const flags = groupAnomalies(options.anomalies ?? findAnomalies(messages, tools, conversation.messageMeta ? { messageMeta: conversation.messageMeta } : {}))
   const flagsAt = (index: number, keep: (flag: AnomalyFlag) => boolean = () => true): { anomalies?: AnomalyFlag[] } => {
     const found = (flags.get(index) ?? []).filter(keep)
     return found.length > 0 ? { anomalies: found } : {}

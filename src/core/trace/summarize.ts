@@ -3,7 +3,7 @@
  * and the import dialog. Pure.
  */
 import type { ToolSpec } from '../tools/types'
-import { findAnomalies, type AnomalyCode } from './anomalies'
+import { findAnomalies, type AnomalyCode, type AnomalyOptions } from './anomalies'
 import type { ImportedConversation } from './import-log'
 
 /** One anomaly, located by conversation and message. */
@@ -33,8 +33,14 @@ export interface ReplaySummary {
  *
  * @param tools - Tool definitions to check calls against; when absent, each conversation's own
  *   `tools` (if the log carried any) are used.
+ * @param options - Check settings (trim window, repeat threshold, …); each conversation's
+ *   `messageMeta` is passed along.
  */
-export function summarize(conversations: readonly Pick<ImportedConversation, 'messages' | 'tools'>[], tools?: readonly ToolSpec[]): ReplaySummary {
+export function summarize(
+  conversations: readonly Pick<ImportedConversation, 'messages' | 'tools' | 'messageMeta'>[],
+  tools?: readonly ToolSpec[],
+  options: Omit<AnomalyOptions, 'messageMeta'> = {},
+): ReplaySummary {
   const summary: ReplaySummary = { conversations: conversations.length, messages: 0, toolCalls: 0, toolResults: 0, anomalies: [] }
   conversations.forEach((conversation, index) => {
     summary.messages += conversation.messages.length
@@ -42,7 +48,7 @@ export function summarize(conversations: readonly Pick<ImportedConversation, 'me
       if (message.role === 'assistant') summary.toolCalls += message.tool_calls?.length ?? 0
       if (message.role === 'tool') summary.toolResults += 1
     }
-    for (const anomaly of findAnomalies(conversation.messages, tools ?? conversation.tools)) {
+    for (const anomaly of findAnomalies(conversation.messages, tools ?? conversation.tools, { ...options, ...(conversation.messageMeta ? { messageMeta: conversation.messageMeta } : {}) })) {
       summary.anomalies.push({ conversation: index, message: anomaly.message, code: anomaly.code, detail: anomaly.detail })
     }
   })
