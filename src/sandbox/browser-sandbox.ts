@@ -6,7 +6,7 @@ import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker 
 export type { LoadResult, Sandbox, SandboxOptions, SandboxSources } from './sandbox-host'
 export type { LoadedTool, SourceError } from './protocol'
 
-/** The browser sandbox: a {@link Sandbox} (`Model` + `ToolExecutor` + `load` + `dispose`). */
+/** The browser sandbox: a {@link Sandbox} (`Model`, `ToolExecutor`, `ToolRouter`, `ResultSummarizer`, `CodeRunner`, `load`, `dispose`). */
 export type BrowserSandbox = Sandbox
 
 /** Options of {@link createBrowserSandbox}. */

@@ -1,6 +1,7 @@
 /**
  * The environment-neutral core of the sandbox: compiles `tools.ts` / `model.ts` with sucrase,
- * evaluates them as CommonJS, and answers model and tool calls. The same code runs in the browser
+ * evaluates them as CommonJS, and answers model and tool calls, the `route` / `summarize` hooks
+ * of tools.ts, and code-as-action blocks (`run-code.ts`). The same code runs in the browser
  * Web Worker and in a Node worker thread; it never touches DOM or Node APIs.
  *
  * User code is evaluated with `new Function` in the worker's realm. That is not the isolation
