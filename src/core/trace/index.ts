@@ -30,3 +30,13 @@ export { ANOMALY_CATALOGUE, describeAnomaly, type AnomalyEntry, type AnomalyExam
 export { replayEvents, REPLAY_PROTOCOL, type ReplayableConversation, type ReplayOptions } from './replay-events'
 export { summarize, type LocatedAnomaly, type ReplaySummary } from './summarize'
 export { readArguments, type ArgumentsReading } from './arguments'
+export {
+  exportAnthropic,
+  exportOpenAI,
+  MISSING_RESULT_TEXT,
+  type AnthropicBlock,
+  type AnthropicConversation,
+  type AnthropicMessage,
+  type OpenAIChatMessage,
+  type OpenAIToolCall,
+} from './export-messages'

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../messages'
 import { importLog, type ImportOptions } from '../import-log'
-import { LOG_FORMATS, type LogFormat } from './types'
+import { FIXTURES, QUESTION, weather, WEATHER_TOOL } from './fixture-expectations'
+import { LOG_FORMATS } from './types'
 
-export const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url)), 'utf8')
+const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url)), 'utf8')
 
 function imported(text: string, options?: ImportOptions) {
   const result = importLog(text, options)
@@ -18,44 +18,6 @@ function failure(text: string, options?: ImportOptions): string {
   if (result.ok) throw new Error(`expected the import to fail, got ${result.format}`)
   return result.error
 }
-
-const QUESTION = "What's the weather in Paris and Tokyo?"
-const ANSWER = 'Paris is 18°C and cloudy; Tokyo is 24°C and sunny.'
-
-/** The conversation every fixture records, with the dialect's ids and details. */
-export function weather(options: { ids?: [string, string]; system?: boolean; preamble?: string | null; raw?: [string, string] | null } = {}): Message[] {
-  const [paris, tokyo] = options.ids ?? ['call_Pa1', 'call_To2']
-  const raw = options.raw === undefined ? ['{"city":"Paris"}', '{"city":"Tokyo"}'] : options.raw
-  const messages: Message[] = options.system === false ? [] : [{ role: 'system', content: 'You are a travel assistant.' }]
-  messages.push(
-    { role: 'user', content: QUESTION },
-    {
-      role: 'assistant',
-      content: options.preamble ?? null,
-      tool_calls: [
-        { id: paris, name: 'get_weather', arguments: { city: 'Paris' }, ...(raw ? { rawArguments: raw[0] } : {}) },
-        { id: tokyo, name: 'get_weather', arguments: { city: 'Tokyo' }, ...(raw ? { rawArguments: raw[1] } : {}) },
-      ],
-    },
-    { role: 'tool', tool_call_id: paris, name: 'get_weather', content: '18°C, cloudy' },
-    { role: 'tool', tool_call_id: tokyo, name: 'get_weather', content: '24°C, sunny' },
-    { role: 'assistant', content: ANSWER },
-  )
-  return messages
-}
-
-const WEATHER_TOOL = { name: 'get_weather', description: 'Current weather for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }
-
-/** Each fixture: its file, the detected format, and the canonical conversation it holds. */
-export const FIXTURES: { file: string; format: LogFormat; messages: Message[]; finishReasons: Record<number, string>; tools: boolean }[] = [
-  { file: 'openai-pair.json', format: 'openai-messages', messages: weather(), finishReasons: { 5: 'stop' }, tools: true },
-  { file: 'openai-responses.json', format: 'openai-responses', messages: weather(), finishReasons: { 5: 'completed' }, tools: true },
-  { file: 'anthropic-pair.json', format: 'anthropic-messages', messages: weather({ ids: ['toolu_01Pa', 'toolu_02To'], preamble: "I'll check both cities.", raw: null }), finishReasons: { 5: 'end_turn' }, tools: true },
-  { file: 'otel-genai.json', format: 'otel-genai', messages: weather({ raw: null }), finishReasons: { 2: 'tool_call', 5: 'stop' }, tools: true },
-  { file: 'openinference.json', format: 'openinference', messages: weather({ raw: ['{"city": "Paris"}', '{"city": "Tokyo"}'] }), finishReasons: {}, tools: true },
-  { file: 'langfuse-trace.json', format: 'langfuse', messages: weather(), finishReasons: { 2: 'tool_calls' }, tools: false },
-  { file: 'vercel-ai.json', format: 'vercel-ai', messages: weather({ raw: null }), finishReasons: { 2: 'tool-calls', 5: 'stop' }, tools: false },
-]
 
 describe('importers: one fixture per dialect', () => {
   it.each(FIXTURES)('$file is detected as $format and holds the weather conversation', ({ file, format, messages, finishReasons, tools }) => {

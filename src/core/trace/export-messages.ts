@@ -1,0 +1,170 @@
+/**
+ * Exporting canonical conversations to provider wire formats, so a replayed or live session
+ * can be sent to a real model or fed to another tool.
+ *
+ * - OpenAI Chat Completions (`messages` of the request; API reference "Create chat completion"):
+ *   `arguments` as a JSON string: the logged string when there is one (so a malformed or
+ *   double-encoded string is exported as it was), else `JSON.stringify(arguments)`.
+ * - Anthropic Messages (request `system` + `messages`; tool-use guide): `tool_use.input` as an
+ *   object (arguments that did not parse become `{}`); all results of one assistant turn batched
+ *   in one user message of `tool_result` blocks, in log order; `is_error` kept; text that
+ *   follows the results joins the same user message (the API wants roles to alternate);
+ *   every system message joins the top-level `system`, in order.
+ *
+ * Both make sure every call has a result: a call that no tool message answers before the next
+ * assistant turn gets a synthetic error result, `MISSING_RESULT_TEXT`, placed after the turn's
+ * logged results. Results answering no call of the turn are exported where they are, so a
+ * provider rejects them just as it would have rejected the original.
+ *
+ * Normalisation, i.e. what a round trip through an export does not keep:
+ * OpenAI has no error flag on tool messages (`isError` is dropped) and tool messages carry no
+ * name (it is recovered from the call on import); Anthropic has no raw arguments string
+ * (`rawArguments` is dropped; unparseable arguments become `{}`), no empty assistant turns
+ * (`content: null` without calls is exported as an empty text) and no system messages after
+ * the start (they move to `system`).
+ *
+ * Pure.
+ */
+import type { JsonValue, Message, ToolCall } from '../messages'
+
+/** Text of the synthetic error result given to a call that has none in the log. */
+export const MISSING_RESULT_TEXT = 'Error: no result was recorded for this tool call.'
+
+/** A tool call in Chat Completions wire shape. */
+export interface OpenAIToolCall {
+  id: string
+  type: 'function'
+  function: {
+    name: string
+    /** The arguments object as a JSON string. */
+    arguments: string
+  }
+}
+
+/** A Chat Completions request message. */
+export type OpenAIChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string }
+
+/** An Anthropic content block of the kinds Toolstep writes. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, JsonValue> }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }
+
+/** An Anthropic Messages request message. */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant'
+  /** A string for plain text turns, blocks otherwise. */
+  content: string | AnthropicBlock[]
+}
+
+/** The conversation part of an Anthropic Messages request. */
+export interface AnthropicConversation {
+  /** All system messages joined by a blank line; absent when there are none. */
+  system?: string
+  messages: AnthropicMessage[]
+}
+
+/**
+ * A copy of the conversation in which every call is answered before the next assistant turn:
+ * missing results are added (as error tool messages) right after the turn's logged results.
+ */
+function withEveryResult(messages: readonly Message[]): Message[] {
+  const out: Message[] = []
+  let open: ToolCall[] = []
+  const close = (): void => {
+    for (const call of open) out.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: MISSING_RESULT_TEXT, isError: true })
+    open = []
+  }
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const at = open.findIndex((call) => call.id === message.tool_call_id)
+      if (at >= 0) open.splice(at, 1)
+    } else {
+      // The turn's results end at the first message that is not a result.
+      close()
+      if (message.role === 'assistant') open = [...(message.tool_calls ?? [])]
+    }
+    out.push(message)
+  }
+  close()
+  return out
+}
+
+function argumentsText(call: ToolCall): string {
+  return call.rawArguments ?? JSON.stringify(call.arguments)
+}
+
+/**
+ * Export to OpenAI Chat Completions request messages. Pure.
+ *
+ * @returns Messages in order, with a synthetic error result (see `MISSING_RESULT_TEXT`) for
+ *   every call the log leaves unanswered.
+ */
+export function exportOpenAI(messages: readonly Message[]): OpenAIChatMessage[] {
+  return withEveryResult(messages).map((message): OpenAIChatMessage => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return { role: message.role, content: message.content }
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content }
+      case 'assistant': {
+        const calls = message.tool_calls ?? []
+        if (calls.length === 0) return { role: 'assistant', content: message.content }
+        return {
+          role: 'assistant',
+          content: message.content,
+          tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call) } })),
+        }
+      }
+    }
+  })
+}
+
+/**
+ * Export to an Anthropic Messages request (`system` and `messages`). Pure.
+ *
+ * @returns The system prompt (when any) and alternating user/assistant messages; every call's
+ *   result is in the user message right after it, a missing one as a synthetic error result.
+ */
+export function exportAnthropic(messages: readonly Message[]): AnthropicConversation {
+  const system: string[] = []
+  const out: AnthropicMessage[] = []
+  const append = (role: AnthropicMessage['role'], blocks: AnthropicBlock[]): void => {
+    const last = out[out.length - 1]
+    if (last && last.role === role) {
+      const existing: AnthropicBlock[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content
+      last.content = [...existing, ...blocks]
+      return
+    }
+    // A lone text block reads better, and round-trips the same, as plain string content.
+    const only = blocks[0]
+    out.push({ role, content: blocks.length === 1 && only?.type === 'text' ? only.text : blocks })
+  }
+  for (const message of withEveryResult(messages)) {
+    switch (message.role) {
+      case 'system':
+        system.push(message.content)
+        break
+      case 'user':
+        append('user', [{ type: 'text', text: message.content }])
+        break
+      case 'tool':
+        append('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content, ...(message.isError ? { is_error: true as const } : {}) }])
+        break
+      case 'assistant': {
+        const blocks: AnthropicBlock[] = []
+        if (message.content !== null && message.content !== '') blocks.push({ type: 'text', text: message.content })
+        for (const call of message.tool_calls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })
+        if (blocks.length === 0) blocks.push({ type: 'text', text: '' })
+        append('assistant', blocks)
+        break
+      }
+    }
+  }
+  return { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages: out }
+}
