@@ -193,6 +193,9 @@ describe('runtime: calling the model', () => {
     const runtime = createRuntime()
     runtime.load('model.ts', 'export default () => 42')
     expect(await runtime.callModel(request)).toMatchObject({ ok: false, error: { message: expect.stringContaining('must return a string or an assistant message') } })
+    // An object that is not a message is an error, not an empty final answer.
+    runtime.load('model.ts', 'export default () => ({ foo: 1 })')
+    expect(await runtime.callModel(request)).toMatchObject({ ok: false, error: { name: 'InvalidModelOutputError', message: expect.stringContaining('without "content" or "tool_calls" (it has: foo)') } })
     runtime.load('model.ts', "export default () => { throw new Error('model broke') }")
     expect(await runtime.callModel(request)).toMatchObject({ ok: false, error: { name: 'Error', message: 'model broke' } })
     expect(runtime.load('model.ts', 'export const x = 1')).toEqual({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('no default export') } })

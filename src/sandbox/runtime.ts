@@ -319,6 +319,17 @@ function toModelOutput(value: unknown): ModelCallResult {
   if (typeof value === 'string') return { ok: true, output: { kind: 'text', raw: value } }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const candidate = { ...(value as Record<string, unknown>) }
+    // An object with neither field is a mistake, not an empty answer.
+    if (!Object.hasOwn(candidate, 'content') && !Object.hasOwn(candidate, 'tool_calls')) {
+      const keys = Object.keys(candidate)
+      return {
+        ok: false,
+        error: {
+          name: 'InvalidModelOutputError',
+          message: `model.ts returned an object without "content" or "tool_calls"${keys.length ? ` (it has: ${keys.slice(0, 5).join(', ')})` : ''}; return a string or an assistant message { content, tool_calls }.`,
+        },
+      }
+    }
     if (candidate.content === undefined) candidate.content = null
     // A mock author who writes `arguments: { city: 'Paris' }` means that JSON; say so on the wire.
     if (Array.isArray(candidate.tool_calls)) {

@@ -336,6 +336,11 @@ describe('12. code-as-action', () => {
     expect(toolMessages(model.requests[1])).toEqual([{ role: 'tool', tool_call_id: 'call_1_0', name: 'run_code', content: 'Oslo: 18\nBergen: 12' }])
     expect(r.state.finalAnswer).toBe('Oslo is warmer.')
   })
+  it('finds the block in a native message\'s content too', async () => {
+    const codeRunner: CodeRunner = { runCode: async () => ({ ok: true, output: 'hi', calls: [], durationMs: 1, timedOut: false, truncated: false }) }
+    const r = await run(scripted([answer('```js\nconsole.log("hi")\n```'), answer('done')]), { codeAsAction: true }, { codeRunner })
+    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ name: 'run_code', result: 'hi' })
+  })
 })
 
 describe('13. fault injection', () => {

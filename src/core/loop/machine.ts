@@ -14,6 +14,7 @@ import { prepareArguments, resolveToolName, unknownToolMessage } from '../valida
 import { windowMessages } from './context-window'
 import type { Decision, NewSessionEvent, SessionEvent, StopReason, Verdict, Warning } from './events'
 import type { ModelRequest } from './interfaces'
+import { getProtocol } from '../protocols/index'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './settings'
 
@@ -251,8 +252,15 @@ function callModel(state: LoopState, finalTurn: boolean): Effect {
 
 function parseEvent(state: LoopState): NewSessionEvent {
   const raw = state.raw ?? ''
-  const code = state.settings.codeAsAction ? parseCodeAction(raw) : undefined
-  const result = code ?? parseWithFallback(raw, [state.protocol, ...state.settings.fallbackProtocols.filter((p) => p !== state.protocol)])
+  const parsed = parseWithFallback(raw, [state.protocol, ...state.settings.fallbackProtocols.filter((p) => p !== state.protocol)])
+  // Code-as-action: a fenced block in the output — or, for native formats, in the message's text.
+  let code = state.settings.codeAsAction && parsed.calls.length === 0 ? parseCodeAction(raw) : undefined
+  if (code && getProtocol(parsed.protocol)?.native) code = undefined
+  if (state.settings.codeAsAction && !code && parsed.calls.length === 0 && parsed.text && getProtocol(parsed.protocol)?.native) {
+    const inText = parseCodeAction(parsed.text)
+    if (inText) code = { ...inText, calls: inText.calls.map((c) => ({ ...c, spans: { call: { start: 0, end: raw.length } } })) }
+  }
+  const result = code ?? parsed
   const seen = new Set<string>()
   const calls = result.calls.map((call, index) => {
     // A model-supplied id that repeats within the turn would pair two results with one call.
