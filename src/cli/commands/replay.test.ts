@@ -5,6 +5,7 @@ import type { CliIO } from '../io'
 import { replayCommand } from './replay'
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))
+const dialectPath = (name: string) => fileURLToPath(new URL(`../../core/trace/__fixtures__/${name}`, import.meta.url))
 
 /** A CliIO over an in-memory file system that records what was written. */
 function fakeIO(files: Record<string, string> = {}, stdin = '') {
@@ -136,6 +137,9 @@ describe('toolstep replay', () => {
       [['log.json', '--tools', 'bad-tools.json'], /bad-tools\.json: Not a usable tools file: \[0\]\.function\.name/],
       [['log.json', '--conversation', '7'], /no conversation "7" \(the log has 1, indexed from 0\)/],
       [['session.json'], /session\.json: Not a Toolstep session: /],
+      [['log.json', '--export', 'csv'], /--export takes openai or anthropic \(got "csv"\)/],
+      [['log.json', '--export', 'openai', '--check'], /cannot be combined with --summary or --check/],
+      [['log.json', '--trim-window', 'x'], /--trim-window takes a whole number of messages \(got "x"\)/],
     ]
     for (const [argv, message] of cases) {
       const fake = fakeIO({
@@ -148,6 +152,57 @@ describe('toolstep replay', () => {
       expect(fake.stderr(), argv.join(' ')).toMatch(message)
       expect(fake.stdout()).toBe('')
     }
+  })
+
+  it('--check exits 1 and lists anomalies, 0 when the log is clean', async () => {
+    const dirty = fakeIO({ 'log.json': small })
+    expect(await replayCommand(['log.json', '--check'], dirty.io)).toBe(1)
+    expect(dirty.stdout()).toContain('conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"')
+    const json = fakeIO({ 'log.json': small })
+    expect(await replayCommand(['log.json', '--check', '--json'], json.io)).toBe(1)
+    expect((JSON.parse(json.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['orphan_tool_result'])
+    const clean = fakeIO()
+    expect(await replayCommand([dialectPath('anthropic-pair.json'), '--check'], clean.io)).toBe(0)
+    expect(clean.stdout()).toBe('anthropic-messages: 1 conversation, 6 messages, 2 tool calls, 2 tool results\nNo anomalies.\n')
+  })
+
+  it('--check sees finish reasons and the trim window', async () => {
+    const lines = [
+      { request: { messages: [{ role: 'user', content: 'go' }] }, response: { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":' } }] }, finish_reason: 'length' }] } },
+      { request: { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":' } }] }, { role: 'tool', tool_call_id: 'a', content: 'bad' }] } },
+    ]
+    const fake = fakeIO({ 'log.jsonl': lines.map((line) => JSON.stringify(line)).join('\n') })
+    expect(await replayCommand(['log.jsonl', '--check', '--json'], fake.io)).toBe(1)
+    expect((JSON.parse(fake.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['invalid_arguments_json', 'truncated_call_in_history'])
+    const trimmed = fakeIO({ 'log.json': JSON.stringify([{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'a', content: 'ok' }, { role: 'assistant', content: 'done' }]) })
+    expect(await replayCommand(['log.json', '--check', '--trim-window', '1'], trimmed.io)).toBe(1)
+    expect(trimmed.stdout()).toContain('history_split_by_trim')
+  })
+
+  it('--export prints conversations as OpenAI or Anthropic JSON', async () => {
+    const openai = fakeIO()
+    expect(await replayCommand([dialectPath('anthropic-pair.json'), '--export', 'openai'], openai.io)).toBe(0)
+    const exported = JSON.parse(openai.stdout()) as { id: string; label: string; messages: { role: string; tool_calls?: { function: { arguments: string } }[] }[] }[]
+    expect(exported.map((conversation) => conversation.id)).toEqual(['0'])
+    expect(exported[0]!.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant'])
+    expect(exported[0]!.messages[2]!.tool_calls![0]!.function.arguments).toBe('{"city":"Paris"}')
+    // The export reads back as a list of conversations.
+    const back = fakeIO({ 'out.json': openai.stdout() })
+    expect(await replayCommand(['out.json', '--check'], back.io)).toBe(0)
+    const anthropic = fakeIO({ 'log.json': small })
+    expect(await replayCommand(['log.json', '--export', 'anthropic'], anthropic.io)).toBe(0)
+    const converted = JSON.parse(anthropic.stdout()) as { system?: string; messages: { role: string; content: unknown }[] }[]
+    expect(converted[0]!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(converted[0]!.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'a', name: 'get_weather', input: { town: 'Paris' } }])
+  })
+
+  it('--format takes every importer id', async () => {
+    const fake = fakeIO()
+    expect(await replayCommand([dialectPath('otel-genai.json'), '--format', 'otel-genai', '--summary', '--json'], fake.io)).toBe(0)
+    expect(JSON.parse(fake.stdout())).toMatchObject({ conversations: 1, messages: 6, toolCalls: 2, toolResults: 2 })
+    const wrong = fakeIO()
+    expect(await replayCommand([dialectPath('otel-genai.json'), '--format', 'langfuse'], wrong.io)).toBe(2)
+    expect(wrong.stderr()).toMatch(/read as Langfuse export, but the file: found Langfuse data, but no GENERATION observation/)
   })
 
   it('prints help', async () => {

@@ -1,13 +1,15 @@
 /**
- * `toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json] [--conversation ID]`
- * — imports a logged session (OpenAI messages, a list of conversations, or a Toolstep session
- * file), rebuilds the loop's phases and reports anomalies.
+ * `toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary|--check|--export openai|anthropic]
+ * [--json] [--conversation ID] [--trim-window N]` — imports a logged session (any dialect the
+ * importers read, or a Toolstep session file), rebuilds the loop's phases and reports anomalies.
  *
- * Output: with `--summary --json`, exactly
+ * Output: with `--summary --json` (or `--check --json`), exactly
  * `{"conversations","messages","toolCalls","toolResults","anomalies":[{"conversation","message","code","detail"}]}`
- * (0-based indexes); with `--summary`, the same as readable text; otherwise each conversation's
- * phases, one line per event (or `{"format","conversations":[{"id","label","events"}]}` with `--json`).
- * Exit 0 on success (anomalies do not fail the command), 2 on usage, read or import errors.
+ * (0-based indexes); with `--summary` / `--check`, the same as readable text; with `--export`,
+ * `[{"id","label","messages"}]` (Anthropic: `[{"id","label","system"?,"messages"}]`); otherwise
+ * each conversation's phases, one line per event (or `{"format","conversations":[{"id","label","events"}]}`
+ * with `--json`).
+ * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
  */
 import { readSession } from '../../core/files/session-file'
 import { describeEvent } from '../../core/loop/describe'
@@ -15,27 +17,37 @@ import type { SessionEvent } from '../../core/loop/events'
 import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
 import {
+  DEFAULT_TRIM_WINDOW,
+  exportAnthropic,
+  exportOpenAI,
   importLog,
   importOpenAITools,
   LOG_FORMATS,
   replayEvents,
   summarize,
+  type ImportedConversation,
   type LogFormat,
   type ReplaySummary,
 } from '../../core/trace/index'
 import type { CliIO } from '../io'
 
-const HELP = `Usage: toolstep replay LOG [--format auto|${LOG_FORMATS.join('|')}] [--tools TOOLS.json] [--summary] [--json]
+const HELP = `Usage: toolstep replay LOG [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic] [--json]
 
-Replays a logged tool-use session and reports anomalies (reused or unanswered tool_call_ids,
-orphan tool results, arguments that are not JSON; with tools, unknown tools and schema breaks).
-  LOG                 the log file, or - for standard input
-  --format F          force the log format instead of detecting it
-  --tools FILE        tool definitions in OpenAI "tools" format, to check calls against
+Replays a logged tool-use session and reports anomalies (reused, mismatched or unanswered
+tool_call_ids, orphan or out-of-order results, calls cut off by the token limit, arguments that
+are not JSON, repeated calls, huge results, history a trim would split; with tool definitions
+from --tools or the log, unknown tools and schema breaks). See docs/anomalies.md.
+  LOG                 the log file (JSON, JSONL or server-sent events), or - for standard input
+  --format F          force the log format instead of detecting it; F is one of
+                      ${LOG_FORMATS.join(', ')}
+  --tools FILE        tool definitions (OpenAI, Responses or Anthropic "tools"), to check calls against
   --summary           print totals and the anomaly list instead of each conversation's phases
+  --check             like --summary, but exit 1 when any anomaly is found (for CI)
+  --export TARGET     print the conversations as OpenAI Chat Completions or Anthropic Messages JSON
   --json              machine-readable output
   --conversation C    only this conversation (0-based index or id)
-Exit status: 0 on success, 2 on usage or import errors.
+  --trim-window N     messages a trimmed history keeps, for history_split_by_trim (default ${DEFAULT_TRIM_WINDOW}; 0 turns it off)
+Exit status: 0 on success, 1 when --check finds anomalies, 2 on usage or import errors.
 `
 
 interface ReplayArgs {
@@ -43,8 +55,11 @@ interface ReplayArgs {
   format: 'auto' | LogFormat
   tools?: string
   summary: boolean
+  check: boolean
+  export?: 'openai' | 'anthropic'
   json: boolean
   conversation?: string
+  trimWindow?: number
 }
 
 /** A conversation ready to print: its events come from the log itself or are rebuilt from its messages. */
@@ -53,6 +68,7 @@ interface Replayed {
   label: string
   messages: Message[]
   tools?: ToolSpec[]
+  messageMeta?: ImportedConversation['messageMeta']
   events: () => SessionEvent[]
 }
 
@@ -119,6 +135,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
       label: conversation.label,
       messages: conversation.messages,
       ...(conversation.tools ? { tools: conversation.tools } : {}),
+      ...(conversation.messageMeta ? { messageMeta: conversation.messageMeta } : {}),
       events: () => replayEvents(conversation, tools ? { tools } : {}),
     }))
   }
@@ -134,13 +151,22 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     indexes = [found]
   }
 
-  if (args.summary) {
+  if (args.export) {
+    const target = args.export
+    const out = indexes.map((index) => {
+      const { id, label, messages } = conversations[index]!
+      return target === 'openai' ? { id, label, messages: exportOpenAI(messages) } : { id, label, ...exportAnthropic(messages) }
+    })
+    io.stdout(`${JSON.stringify(out, null, 2)}\n`)
+    return 0
+  }
+  if (args.summary || args.check) {
     const chosen = indexes.map((index) => conversations[index]!)
-    const summary = summarize(chosen, tools)
+    const summary = summarize(chosen, tools, args.trimWindow === undefined ? {} : { trimWindow: args.trimWindow === 0 ? false : args.trimWindow })
     // Anomalies point at the conversation's index in the whole log, even when one was chosen.
     const located: ReplaySummary = { ...summary, anomalies: summary.anomalies.map((anomaly) => ({ ...anomaly, conversation: indexes[anomaly.conversation] ?? anomaly.conversation })) }
     io.stdout(args.json ? `${JSON.stringify(located)}\n` : formatSummary(log.format, located, conversations))
-    return 0
+    return args.check && located.anomalies.length > 0 ? 1 : 0
   }
   if (args.json) {
     const out = { format: log.format, conversations: indexes.map((index) => ({ id: conversations[index]!.id, label: conversations[index]!.label, events: conversations[index]!.events() })) }
@@ -157,6 +183,9 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
   let tools: string | undefined
   let conversation: string | undefined
   let summary = false
+  let check = false
+  let exportTo: ReplayArgs['export']
+  let trimWindow: number | undefined
   let json = false
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!
@@ -172,6 +201,22 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
       case '--json':
         json = true
         break
+      case '--check':
+        check = true
+        break
+      case '--export': {
+        const target = value()
+        if (target !== 'openai' && target !== 'anthropic') return { error: `--export takes openai or anthropic${target === undefined ? '' : ` (got "${target}")`}.` }
+        exportTo = target
+        break
+      }
+      case '--trim-window': {
+        const text = value()
+        const size = Number(text)
+        if (text === undefined || !Number.isInteger(size) || size < 0) return { error: `--trim-window takes a whole number of messages${text === undefined ? '' : ` (got "${text}")`}.` }
+        trimWindow = size
+        break
+      }
       case '--format': {
         const chosen = value()
         if (chosen !== 'auto' && !(LOG_FORMATS as readonly (string | undefined)[]).includes(chosen)) {
@@ -195,7 +240,18 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
     }
   }
   if (log === undefined) return { error: 'missing LOG (a file name, or - for standard input).' }
-  return { log, format, summary, json, ...(tools !== undefined ? { tools } : {}), ...(conversation !== undefined ? { conversation } : {}) }
+  if (exportTo !== undefined && (summary || check)) return { error: '--export prints conversations; it cannot be combined with --summary or --check.' }
+  return {
+    log,
+    format,
+    summary,
+    check,
+    json,
+    ...(exportTo !== undefined ? { export: exportTo } : {}),
+    ...(tools !== undefined ? { tools } : {}),
+    ...(conversation !== undefined ? { conversation } : {}),
+    ...(trimWindow !== undefined ? { trimWindow } : {}),
+  }
 }
 
 async function read(io: CliIO, path: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
