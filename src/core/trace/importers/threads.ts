@@ -30,18 +30,6 @@ export interface Exchange {
   meta: ImportedConversation['meta']
 }
 
-/** Two 32-bit lanes of a string hash; 64 bits make an accidental match between different histories negligible. */
-function hashPair(text: string): [number, number] {
-  let a = 0x811c9dc5
-  let b = 0x01000193
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    a = Math.imul(a ^ code, 0x01000193)
-    b = Math.imul(b + code, 0x5bd1e995) ^ (b >>> 15)
-  }
-  return [a >>> 0, b >>> 0]
-}
-
 /**
  * What makes two logged messages "the same" when a client re-sends history: role, text and
  * the calls' ids, names and parsed arguments. Tool message names are left out: the request
@@ -49,27 +37,54 @@ function hashPair(text: string): [number, number] {
  */
 function messageKey(message: Message): string {
   switch (message.role) {
-    case 'assistant':
-      return JSON.stringify(['a', message.content ?? '', (message.tool_calls ?? []).map((call) => [call.id, call.name, call.arguments])])
+    case 'assistant': {
+      let key = `a\u0000${message.content ?? ''}`
+      for (const call of message.tool_calls ?? []) key += `\u0001${call.id}\u0002${call.name}\u0002${JSON.stringify(call.arguments)}`
+      return key
+    }
     case 'tool':
-      return JSON.stringify(['t', message.tool_call_id, message.content])
+      return `t\u0000${message.tool_call_id}\u0000${message.content}`
     default:
-      return JSON.stringify([message.role[0], message.content])
+      return `${message.role[0]}\u0000${message.content}`
   }
 }
 
-/** Prefix hash keys `k:a:b` for prefixes of length 1..messages.length. */
-function prefixKeys(messages: readonly Message[]): string[] {
-  const keys: string[] = []
-  let a = 0
-  let b = 0
-  messages.forEach((message, index) => {
-    const [x, y] = hashPair(messageKey(message))
-    a = (Math.imul(a, 0x9e3779b1) + x) >>> 0
-    b = (Math.imul(b, 0x85ebca6b) ^ y) >>> 0
-    keys.push(`${index + 1}:${a}:${b}`)
-  })
-  return keys
+/**
+ * Interns messages as small integers: equal messages get equal ids, so histories compare as
+ * integer arrays, and prefix hashes need no string work (the Map hashes each key natively once).
+ */
+class MessageIds {
+  private readonly ids = new Map<string, number>()
+  of(message: Message): number {
+    const key = messageKey(message)
+    let id = this.ids.get(key)
+    if (id === undefined) {
+      id = this.ids.size
+      this.ids.set(key, id)
+    }
+    return id
+  }
+}
+
+/** Rolling hashes of every prefix (length 1..n) of an id sequence, as numbers below 2^53. */
+function prefixHashes(ids: Int32Array): Float64Array {
+  const hashes = new Float64Array(ids.length)
+  let a = 0x811c9dc5
+  let b = 0x01000193
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index]!
+    a = (Math.imul(a ^ id, 0x01000193) + index) >>> 0
+    b = (Math.imul(b + id, 0x5bd1e995) ^ (b >>> 13)) >>> 0
+    // 32 bits of one lane and 21 of the other stay exact in a double.
+    hashes[index] = a * 0x200000 + (b & 0x1fffff)
+  }
+  return hashes
+}
+
+function samePrefix(full: Int32Array, other: Int32Array): boolean {
+  if (other.length < full.length) return false
+  for (let index = 0; index < full.length; index++) if (full[index] !== other[index]) return false
+  return true
 }
 
 /**
@@ -82,23 +97,26 @@ function prefixKeys(messages: readonly Message[]): string[] {
  *   exchange and holds the last exchange's messages, with the finish reasons of all of them.
  */
 export function joinExchanges(exchanges: readonly Exchange[]): ImportedConversation[] {
-  const fullOwner = new Map<string, number>()
-  const duplicated = new Set<string>()
-  const fullKeys: (string | undefined)[] = []
+  const interned = new MessageIds()
+  const sequences = exchanges.map((exchange) => Int32Array.from(exchange.messages, (message) => interned.of(message)))
+  const fullOwner = new Map<number, number>()
+  const duplicated = new Set<number>()
+  const fullKeys: (number | undefined)[] = []
   const parent: number[] = []
   const children: number[] = exchanges.map(() => 0)
 
   exchanges.forEach((exchange, index) => {
-    const keys = prefixKeys(exchange.messages)
-    // The longest earlier conversation that this request starts with.
+    const ids = sequences[index]!
+    const hashes = prefixHashes(ids)
+    // The longest earlier conversation that this request starts with (hash hit, then checked exactly).
     let found = -1
-    for (let length = Math.min(exchange.requestLength, keys.length); length >= 1 && found < 0; length--) {
-      const owner = fullOwner.get(keys[length - 1]!)
-      if (owner !== undefined) found = owner
+    for (let length = Math.min(exchange.requestLength, hashes.length); length >= 1 && found < 0; length--) {
+      const owner = fullOwner.get(hashes[length - 1]!)
+      if (owner !== undefined && samePrefix(sequences[owner]!, ids)) found = owner
     }
     parent.push(found)
     if (found >= 0) children[found] = (children[found] ?? 0) + 1
-    const full = keys[keys.length - 1]
+    const full = hashes.length > 0 ? hashes[hashes.length - 1] : undefined
     fullKeys.push(full)
     if (full === undefined) return
     if (fullOwner.has(full)) duplicated.add(full)
