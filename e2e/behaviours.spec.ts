@@ -1,0 +1,88 @@
+import { expect, openApp, test } from './fixtures'
+
+test.describe('confirmation for dangerous tools', () => {
+  for (const [decision, expected] of [
+    ['approve', /Done: Deleted notes\/old-draft\.md/],
+    ['deny', /You declined the deletion/],
+    ['edit', /Done: Deleted notes\/todo\.md/],
+  ] as const) {
+    test(`${decision}`, async ({ page }) => {
+      await openApp(page)
+      await page.getByTestId('example-select').selectOption('dangerous-tool')
+      await page.getByTestId('run').click()
+      const dialog = page.getByTestId('confirm-dialog')
+      await expect(dialog).toBeVisible()
+      await expect(dialog.getByTestId('confirm-call')).toHaveAttribute('data-tool-name', 'delete_file')
+      await expect(page.locator('[data-testid="timeline-item"][data-phase="confirm"]')).toHaveCount(1)
+      await dialog.getByTestId(`confirm-${decision}`).check()
+      if (decision === 'edit') {
+        const args = dialog.getByTestId('confirm-arguments')
+        await args.fill('{"path": ')
+        await dialog.getByTestId('confirm-submit').click()
+        await expect(dialog).toContainText('JSON')
+        await args.fill('{"path": "notes/todo.md"}')
+      }
+      await dialog.getByTestId('confirm-submit').click()
+      await expect(dialog).toBeHidden()
+      await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+      await expect(page.getByTestId('final-answer')).toHaveText(expected)
+      await page.locator('[data-testid="timeline-item"][data-phase="confirm"]').last().click()
+      await expect(page.getByTestId('decision')).toHaveAttribute('data-decision', decision)
+    })
+  }
+})
+
+test('parallel calls are drawn as lanes, one tool message per call', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('parallel-calls')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible()
+  // At the turn's backfill every call of the turn has finished: the lanes show them all.
+  await page.locator('[data-testid="timeline-item"][data-phase="backfill"]').first().click()
+  const lanes = page.getByTestId('lanes')
+  await expect(lanes).toBeVisible()
+  expect(await lanes.getByTestId('lane').count()).toBeGreaterThanOrEqual(3)
+  const ids = await page.locator('[data-testid="message"][data-role="tool"]').allInnerTexts()
+  expect(ids.length).toBeGreaterThanOrEqual(3)
+})
+
+test('a fault-injected timeout is shown in red', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('fault-injection')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible({ timeout: 30_000 })
+  const timedOut = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]').filter({ hasText: 'timed out' })
+  await expect(timedOut.first()).toBeVisible()
+  await expect(timedOut.first()).toContainText('fault: timeout')
+  await timedOut.first().click()
+  await expect(page.getByTestId('tool-result').filter({ hasText: 'injected' }).first()).toHaveAttribute('data-error', 'true')
+})
+
+test('code-as-action runs the block, shows each tool call it made, and writes the output back', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('code-as-action')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  const nested = page.locator('[data-testid="timeline-item"][data-phase="execute"]').filter({ hasText: '(from code)' })
+  expect(await nested.count()).toBeGreaterThanOrEqual(2)
+  const code = page.locator('[data-testid="timeline-item"][data-phase="execute"]').filter({ hasText: 'run_code' })
+  await code.first().click()
+  await expect(page.getByTestId('tool-result').last()).not.toHaveAttribute('data-error', 'true')
+  await page.locator('[data-testid="timeline-item"][data-phase="backfill"]').first().click()
+  await expect(page.locator('[data-testid="message"][data-role="tool"]')).toHaveCount(1)
+})
+
+test('loop settings change the run and are saved with the workspace', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('repeated-call')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('repeated_call')
+  await page.locator('[data-testid=loop-settings] summary').click()
+  await page.getByTestId('setting-repeatedCallAction').selectOption('warn')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).not.toHaveText('repeated_call')
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="validate"][data-tone="warn"]').first()).toBeVisible()
+  await page.reload()
+  await page.locator('[data-testid=loop-settings] summary').click()
+  await expect(page.getByTestId('setting-repeatedCallAction')).toHaveValue('warn')
+})
