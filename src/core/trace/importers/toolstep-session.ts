@@ -14,7 +14,7 @@ export const toolstepSessionImporter: Importer = {
   detect(document) {
     return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, reason: 'a Toolstep session file' } : undefined
   },
-  // eslint-disable-next-line require-yield -- a session is returned whole by importLog, not read as conversations
+  // Yields nothing: importLog hands the session back whole for the session-file reader.
   *read(document) {
     if (document.kind !== 'json' || !isJsonObject(document.value) || document.value['format'] !== 'toolstep.session') {
       throw new BadField('', 'expected an object with "format": "toolstep.session"')
