@@ -4,6 +4,7 @@ import type { StreamSnapshot } from '../core/protocols/stream/index'
 import { getProtocol, protocols } from '../core/protocols/index'
 import { useParseLab } from '../store/parse-lab-store'
 import { RawOutput, type Highlight } from './inspector/RawOutput'
+import { RepairList } from './inspector/RepairList'
 
 interface Playback {
   snapshot: StreamSnapshot
@@ -160,11 +161,7 @@ export function ParseLab() {
                 <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800">{result.text}</p>
               </div>
             )}
-            {result.repairs.map((r, i) => (
-              <p key={`r${i}`} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
-                repaired <span className="font-mono">{r.code}</span>: {r.message}
-              </p>
-            ))}
+            <RepairList repairs={result.repairs} />
             {result.errors.map((e, i) => (
               <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
                 <span className="font-mono">{e.code}</span>: {e.message}

@@ -6,6 +6,7 @@ import { requestAt } from '../../core/loop/request-at'
 import { fmtMs } from '../../core/loop/describe'
 import { MessageList } from './MessageList'
 import { RawOutput, type Highlight } from './RawOutput'
+import { RepairList } from './RepairList'
 import { ToolResults } from './ToolResults'
 import { useParseLab } from '../../store/parse-lab-store'
 
@@ -159,11 +160,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                           <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parsed.text}</p>
                         </div>
                       )}
-                      {parsed.repairs.map((r, i) => (
-                        <p key={`r${i}`} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
-                          repaired <span className="font-mono">{r.code}</span>: {r.message}
-                        </p>
-                      ))}
+                      <RepairList repairs={parsed.repairs} />
                       {parsed.errors.map((e, i) => (
                         <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
                           <span className="font-mono">{e.code}</span>: {e.message}

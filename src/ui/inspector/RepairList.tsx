@@ -1,0 +1,21 @@
+import type { Repair } from '../../core/protocols/types'
+
+/** Repairs grouped by code (`fence_stripped ×4`), so a turn with many calls stays readable. */
+export function RepairList({ repairs }: { repairs: readonly Repair[] }) {
+  const groups = new Map<string, { message: string; count: number }>()
+  for (const r of repairs) {
+    const group = groups.get(r.code)
+    if (group) group.count += 1
+    else groups.set(r.code, { message: r.message, count: 1 })
+  }
+  return (
+    <>
+      {[...groups].map(([code, { message, count }]) => (
+        <p key={code} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
+          repaired <span className="font-mono">{code}</span>
+          {count > 1 ? ` ×${count}` : ''}: {message}
+        </p>
+      ))}
+    </>
+  )
+}
