@@ -3,10 +3,10 @@ import { create } from 'zustand'
 import { getProtocol } from '../core/protocols/index'
 
 export interface ParseLabState {
-  view: 'loop' | 'parse'
+  view: 'loop' | 'parse' | 'diff'
   protocolId: string
   raw: string
-  setView(view: 'loop' | 'parse'): void
+  setView(view: 'loop' | 'parse' | 'diff'): void
   setProtocol(id: string): void
   setRaw(raw: string): void
   /** Opens the Parse lab on `raw`, parsed as `protocolId`. */

@@ -6,6 +6,7 @@ import { LoopRunner } from '../core/loop/runner'
 import { runInitFor } from '../core/loop/start'
 import type { SessionEvent } from '../core/loop/events'
 import type { Workspace } from '../core/files/workspace-file'
+import type { Message } from '../core/messages'
 import { createBrowserSandbox, type Sandbox } from '../sandbox/browser-sandbox'
 import { askUser, denyPending } from './confirm-store'
 import { currentWorkspace } from './workspace-store'
@@ -31,8 +32,12 @@ export function reset(): void {
   useRun.getState().reset()
 }
 
-/** Starts a fresh live run of the workspace: loads the code into a new sandbox and logs `session.started`. */
-async function startRun(workspace: Workspace): Promise<boolean> {
+/**
+ * Starts a fresh live run of the workspace: loads the code into a new sandbox and logs
+ * `session.started`. `history`, when given, replaces the system prompt and user input (a fork
+ * continues a logged conversation from its messages).
+ */
+async function startRun(workspace: Workspace, history?: Message[]): Promise<boolean> {
   reset()
   const mine = generation
   useRun.setState({ status: 'loading', workspace, mode: 'live' })
@@ -61,7 +66,8 @@ async function startRun(workspace: Workspace): Promise<boolean> {
       useRun.setState({ events, cursor: events.length - 1, status: runner.stopped ? 'stopped' : useRun.getState().status })
     },
   })
-  runner.start(runInitFor(workspace, loaded.tools))
+  const init = runInitFor(workspace, loaded.tools)
+  runner.start(history ? { ...init, messages: history } : init)
   useRun.setState({ status: 'idle' })
   return true
 }
@@ -85,6 +91,16 @@ export async function run(): Promise<void> {
   useRun.setState({ status: 'running' })
   while (runner && !runner.stopped && mine === generation) await runner.step()
   if (mine === generation) useRun.setState({ status: 'stopped', cursor: useRun.getState().events.length - 1 })
+}
+
+/**
+ * Continues a conversation live from `history` with the current tools and mock model, and runs
+ * it to the end. Resolves false when the code could not be loaded.
+ */
+export async function runFrom(history: Message[]): Promise<boolean> {
+  if (!(await startRun(currentWorkspace(), history))) return false
+  await run()
+  return true
 }
 
 /** Advances one phase: moves the cursor forward through logged events, or performs the next phase. */

@@ -8,6 +8,8 @@ import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
+import { DiffView } from './diff/DiffView'
+import { useFork } from '../store/fork-controller'
 import { ReplayBar } from './ReplayBar'
 import { StatusBar } from './StatusBar'
 import { Timeline } from './timeline/Timeline'
@@ -21,6 +23,7 @@ export function App() {
   const [dragging, setDragging] = useState(false)
   const view = useParseLab((s) => s.view)
   const setView = useParseLab((s) => s.setView)
+  const fork = useFork((s) => s.logged !== null)
 
   useEffect(() => {
     if (!toast) return
@@ -32,8 +35,11 @@ export function App() {
 
   // Run or Step from the Parse lab brings the timeline back into view.
   useEffect(() => {
-    if (events.length > 0) setView('loop')
-  }, [events.length])
+    if (events.length > 0 && useParseLab.getState().view === 'parse') setView('loop')
+  }, [events.length, setView])
+  useEffect(() => {
+    if (!fork && view === 'diff') setView('loop')
+  }, [fork, view, setView])
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -78,7 +84,7 @@ export function App() {
         </section>
         <section aria-label="Run" className="flex min-h-0 min-w-0 flex-col">
           <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
-            {(['loop', 'parse'] as const).map((v) => (
+            {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
               <button
                 key={v}
                 role="tab"
@@ -87,13 +93,17 @@ export function App() {
                 onClick={() => setView(v)}
                 className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
               >
-                {v === 'loop' ? 'Loop' : 'Parse lab'}
+                {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
               </button>
             ))}
           </div>
           {view === 'parse' ? (
             <div className="min-h-0 flex-1">
               <ParseLab />
+            </div>
+          ) : view === 'diff' ? (
+            <div className="min-h-0 flex-1">
+              <DiffView />
             </div>
           ) : (
             <>

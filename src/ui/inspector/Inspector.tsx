@@ -9,6 +9,8 @@ import { RawOutput, type Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
 import { ToolResults } from './ToolResults'
 import { useParseLab } from '../../store/parse-lab-store'
+import { forkAt } from '../../store/fork-controller'
+import { useRun } from '../../store/run-store'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -35,6 +37,7 @@ function Section({ title, active, children, testId }: { title: string; active: b
 export function Inspector({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
   const [tab, setTab] = useState<'turn' | 'context'>('turn')
   const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
+  const mode = useRun((s) => s.mode)
   const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
@@ -127,6 +130,16 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   ) : (
                     <>
                       <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                      {started === undefined && mode === 'replay' && responded && (
+                        <button
+                          data-testid="fork-here"
+                          className="mr-3 mt-1 rounded border border-sky-600 px-2 py-0.5 text-xs font-medium text-sky-700 hover:bg-sky-50"
+                          title="Ask the current mock model again from here, with the current tools, and compare with the log"
+                          onClick={() => void forkAt(responded.seq)}
+                        >
+                          Fork here: re-run from this turn
+                        </button>
+                      )}
                       <button
                         data-testid="open-in-parse-lab"
                         className="mt-1 text-xs text-sky-700 underline"

@@ -1,0 +1,72 @@
+import { useMemo } from 'react'
+import { diffSessions } from '../../core/loop/diff'
+import { clearFork, useFork } from '../../store/fork-controller'
+import { openConversation } from '../../store/import-controller'
+import { useRun } from '../../store/run-store'
+
+/** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
+export function DiffView() {
+  const logged = useFork((s) => s.logged)
+  const conversation = useFork((s) => s.conversation)
+  const turn = useFork((s) => s.turn)
+  const events = useRun((s) => s.events)
+  const status = useRun((s) => s.status)
+  const rows = useMemo(() => (logged ? diffSessions(logged, events) : []), [logged, events])
+  if (!logged) {
+    return <div className="p-6 text-sm text-slate-500">Fork a replayed conversation at a model turn (Fork here, in the inspector) to compare the log with a re-run.</div>
+  }
+  const changed = rows.filter((r) => !r.same).length
+  return (
+    <div data-testid="diff-view" className="flex h-full min-h-0 flex-col">
+      <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 text-sm">
+        <span className="font-medium">
+          Logged vs re-run from turn {turn}
+          {conversation ? ` of ${conversation.label}` : ''}
+        </span>
+        <span data-testid="diff-summary" className={changed ? 'text-amber-800' : 'text-emerald-700'}>
+          {status === 'running' || status === 'loading' ? 'running…' : changed ? `${changed} of ${rows.length} phases differ` : 'identical'}
+        </span>
+        {conversation && (
+          <button className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => {
+              clearFork()
+              openConversation(conversation.index)
+            }}>
+            Back to the log
+          </button>
+        )}
+        <button className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={clearFork}>
+          Close diff
+        </button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-auto p-2">
+        <table className="w-full table-fixed border-collapse text-xs">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="w-24 p-1">Turn · phase</th>
+              <th className="p-1">Logged</th>
+              <th className="p-1">Re-run (current tools and model)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, i) => (
+              <tr key={i} data-testid="diff-row" data-phase={row.phase} data-same={row.same} className={`border-t border-slate-200 align-top ${row.same ? '' : 'bg-amber-50'}`}>
+                <td className="p-1 font-mono text-slate-500">
+                  {row.phase === 'stop' ? 'stop' : `${turn + row.turn} · ${row.phase}`}
+                </td>
+                {[row.logged, row.rerun].map((cell, j) => (
+                  <td key={j} className="p-1">
+                    {cell === undefined ? (
+                      <span className="italic text-slate-400">{j === 0 ? '(no such turn in the log)' : '(no such turn in the re-run)'}</span>
+                    ) : (
+                      <pre className={`whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${row.same ? 'text-slate-700' : 'text-slate-900'}`}>{cell}</pre>
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}
