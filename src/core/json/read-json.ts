@@ -10,6 +10,7 @@
  */
 import type { JsonValue } from '../messages'
 import type { Span } from '../protocols/types'
+import { readStrictJson } from './read-strict'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -219,6 +220,23 @@ class Failure {
  * @param start offset to read from
  */
 export function readJson(text: string, start = 0, options: JsonReadOptions = {}): JsonReadResult {
+  let valueStart = start
+  while (valueStart < text.length && isWhitespace(text.charCodeAt(valueStart))) valueStart++
+  // Strict JSON (most output) is measured by a non-allocating scan and built by JSON.parse;
+  // the result is the same as the lenient reader's, several times faster.
+  const first = text.charCodeAt(valueStart)
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    const strict = readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
+    if (strict) return strict
+  }
+  return readJsonLenient(text, start, options)
+}
+
+/**
+ * {@link readJson} without its fast path for strict JSON: the lenient reader alone. Same
+ * results; exported so tests can check that the two paths agree.
+ */
+export function readJsonLenient(text: string, start = 0, options: JsonReadOptions = {}): JsonReadResult {
   const spanDepth = options.spanDepth ?? 0
   const maxDepth = options.maxDepth ?? 512
   const length = text.length

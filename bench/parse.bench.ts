@@ -1,0 +1,237 @@
+/**
+ * Parse benchmark (issue 3): Toolstep's `json` protocol and stream parser against `JSON.parse`,
+ * `jsonrepair`, `partial-json` and `@streamparser/json` on generated tool-call outputs of about
+ * 200 B, 2 KB and 200 KB. Prints a table and writes it to bench-results/parse.md.
+ *
+ * "Recovered" counts inputs whose call (name and arguments) came back exactly as generated.
+ */
+import { JSONParser } from '@streamparser/json'
+import { jsonrepair } from 'jsonrepair'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { Allow, parse as parsePartial } from 'partial-json'
+import { json } from '../src/core/protocols/json'
+import { createStreamParser } from '../src/core/protocols/stream'
+import { generateCalls, type GeneratedCall } from './generate'
+import { chunksOf, compare, contender, fixed, sameJson, table, type Measurement } from './measure'
+
+interface Size {
+  label: string
+  bytes: number
+  count: number
+}
+
+const SIZES: readonly Size[] = [
+  { label: '200 B', bytes: 200, count: 64 },
+  { label: '2 KB', bytes: 2048, count: 32 },
+  { label: '200 KB', bytes: 204_800, count: 3 },
+]
+const CHUNKINGS = [16, 4] as const
+/** partial-json re-parses the whole buffer per chunk; runs longer than this are extrapolated. */
+const QUADRATIC_DEADLINE_MS = 4000
+
+interface Row {
+  scenario: string
+  size: string
+  parser: string
+  result: Measurement | undefined
+  /** Milliseconds per input when extrapolated instead of measured. */
+  estimatedMs?: number
+  recovered: string
+  /** Throughput relative to the scenario's baseline (ours / baseline). */
+  ratio?: string
+}
+
+const rows: Row[] = []
+const checks: { target: string; figure: string; met: boolean }[] = []
+
+/** True when `value` is `{"tool": name, "arguments": args}` for `call`. */
+function isCall(value: unknown, call: GeneratedCall): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const object = value as Record<string, unknown>
+  return object.tool === call.name && sameJson(object.arguments, call.arguments)
+}
+
+function recoveredByOurs(raw: string, call: GeneratedCall): boolean {
+  const result = json.parse(raw)
+  const first = result.calls[0]
+  return result.calls.length === 1 && first?.name === call.name && sameJson(first.arguments, call.arguments)
+}
+
+function count(calls: readonly GeneratedCall[], ok: (call: GeneratedCall) => boolean): number {
+  let total = 0
+  for (const call of calls) {
+    try {
+      if (ok(call)) total++
+    } catch {
+      // A baseline that throws did not recover the input.
+    }
+  }
+  return total
+}
+
+function attempt(run: () => void): void {
+  try {
+    run()
+  } catch {
+    // Failures are counted separately; the timing includes the failed attempt.
+  }
+}
+
+const FENCE = /```(?:json)?[ \t]*\n([\s\S]*?)\n```/
+
+function streamOurs(chunks: readonly string[]): ReturnType<ReturnType<typeof createStreamParser>['end']> {
+  const parser = createStreamParser('json')
+  for (const chunk of chunks) parser.push(chunk)
+  return parser.end()
+}
+
+function streamPartialJson(chunks: readonly string[], deadline = Number.POSITIVE_INFINITY): { value: unknown; done: number } {
+  let buffer = ''
+  let value: unknown
+  const started = performance.now()
+  for (let index = 0; index < chunks.length; index++) {
+    buffer += chunks[index]
+    try {
+      value = parsePartial(buffer, Allow.ALL)
+    } catch {
+      value = undefined
+    }
+    if ((index & 63) === 0 && performance.now() - started > deadline) return { value, done: index + 1 }
+  }
+  return { value, done: chunks.length }
+}
+
+function streamParserJson(chunks: readonly string[]): unknown {
+  const parser = new JSONParser()
+  let root: unknown
+  parser.onValue = ({ value, stack }) => {
+    if (stack.length === 0) root = value
+  }
+  for (const chunk of chunks) parser.write(chunk)
+  // Without a separator the parser ends by itself after the root value; end() would then throw.
+  if (!parser.isEnded) parser.end()
+  return root
+}
+
+const perInput = new Map<string, number>()
+
+function add(row: Row): void {
+  rows.push(row)
+  const ms = row.estimatedMs ?? row.result?.msPerInput
+  if (ms !== undefined) perInput.set(`${row.scenario}|${row.size}|${row.parser}`, ms)
+  console.log(`  ${row.scenario.padEnd(18)} ${row.size.padEnd(7)} ${row.parser.padEnd(28)} ${row.result ? `${fixed(row.result.mbPerSecond)} MB/s` : row.estimatedMs !== undefined ? `~${fixed(row.estimatedMs)} ms/input (est.)` : ''}  ${row.recovered}${row.ratio ? `  ${row.ratio}` : ''}`)
+}
+
+const ratio = (ours: Measurement, baseline: Measurement): number => ours.mbPerSecond / baseline.mbPerSecond
+
+console.log('parse benchmark: generating inputs')
+for (const size of SIZES) {
+  const calls = generateCalls(size.bytes, size.count, 0xbe_9c + size.bytes)
+  const total = `/${calls.length}`
+  const meanBytes = Math.round(calls.reduce((sum, call) => sum + call.clean.length, 0) / calls.length)
+  console.log(`\n${size.label} (${calls.length} inputs, mean ${meanBytes} chars of compact JSON)`)
+
+  const clean = (call: GeneratedCall): number => call.clean.length
+  const fenced = (call: GeneratedCall): number => call.fenced.length
+  const broken = (call: GeneratedCall): number => call.broken.length
+  const [cleanBaseline, cleanOurs, fencedBaseline, fencedOurs, brokenBaseline, brokenOurs] = compare([
+    // Clean JSON: the whole output is the call.
+    contender(calls, clean, (call) => JSON.parse(call.clean)),
+    contender(calls, clean, (call) => json.parse(call.clean)),
+    // JSON in prose with a fence: the usual hand-written approach is a fence regex, then JSON.parse.
+    contender(calls, fenced, (call) => JSON.parse(FENCE.exec(call.fenced)?.[1] ?? '')),
+    contender(calls, fenced, (call) => json.parse(call.fenced)),
+    // Broken JSON: Python quoting and literals, trailing commas, missing closers.
+    contender(calls, broken, (call) => attempt(() => JSON.parse(jsonrepair(call.broken)))),
+    contender(calls, broken, (call) => json.parse(call.broken)),
+  ]) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement]
+  add({ scenario: 'clean', size: size.label, parser: 'JSON.parse', result: cleanBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(call.clean), call))}${total}` })
+  add({ scenario: 'clean', size: size.label, parser: 'toolstep json', result: cleanOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanOurs, cleanBaseline))}× JSON.parse` })
+  add({ scenario: 'fenced in prose', size: size.label, parser: 'regex + JSON.parse', result: fencedBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(FENCE.exec(call.fenced)?.[1] ?? ''), call))}${total}` })
+  add({ scenario: 'fenced in prose', size: size.label, parser: 'toolstep json', result: fencedOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.fenced, call))}${total}`, ratio: `${fixed(ratio(fencedOurs, fencedBaseline))}× regex + JSON.parse` })
+  const repairedCount = count(calls, (call) => isCall(JSON.parse(jsonrepair(call.broken)), call))
+  add({ scenario: 'broken', size: size.label, parser: 'jsonrepair + JSON.parse', result: brokenBaseline, recovered: `${repairedCount}${total}` })
+  const brokenCount = count(calls, (call) => recoveredByOurs(call.broken, call))
+  add({ scenario: 'broken', size: size.label, parser: 'toolstep json', result: brokenOurs, recovered: `${brokenCount}${total}`, ratio: `${fixed(ratio(brokenOurs, brokenBaseline))}× jsonrepair` })
+
+  if (size.bytes >= 2048) {
+    const cleanRatio = ratio(cleanOurs, cleanBaseline)
+    const fencedRatio = ratio(fencedOurs, fencedBaseline)
+    checks.push({ target: `clean ${size.label}: ≥ 0.5× JSON.parse`, figure: `${fixed(cleanRatio)}×`, met: cleanRatio >= 0.5 })
+    checks.push({ target: `fenced ${size.label}: ≥ 0.5× regex + JSON.parse`, figure: `${fixed(fencedRatio)}×`, met: fencedRatio >= 0.5 })
+  }
+  const brokenRatio = ratio(brokenOurs, brokenBaseline)
+  checks.push({ target: `broken ${size.label}: ≥ 2× jsonrepair, recovered ≥ jsonrepair`, figure: `${fixed(brokenRatio)}×, ${brokenCount} vs ${repairedCount}`, met: brokenRatio >= 2 && brokenCount >= repairedCount })
+
+  // Streaming: the clean call arriving in fixed-size chunks; every parser sees the same chunks.
+  for (const chunkSize of CHUNKINGS) {
+    const scenario = `stream ${chunkSize} B`
+    const inputs = calls.map((call) => ({ call, chunks: chunksOf(call.clean, chunkSize) }))
+    const lengthOf = (input: { call: GeneratedCall }): number => input.call.clean.length
+    const [incremental, ours] = compare([contender(inputs, lengthOf, (input) => streamParserJson(input.chunks)), contender(inputs, lengthOf, (input) => streamOurs(input.chunks))], 5) as [Measurement, Measurement]
+    add({ scenario, size: size.label, parser: '@streamparser/json', result: incremental, recovered: `${count(calls, (call) => isCall(streamParserJson(chunksOf(call.clean, chunkSize)), call))}${total}` })
+
+    const first = inputs[0]
+    if (first) {
+      const probe = performance.now()
+      const partial = streamPartialJson(first.chunks, QUADRATIC_DEADLINE_MS)
+      const probeMs = performance.now() - probe
+      if (partial.done < first.chunks.length) {
+        // Re-parsing after every chunk costs ~ k² for the first k chunks: extrapolate to all of them.
+        const estimate = probeMs * (first.chunks.length / partial.done) ** 2
+        add({ scenario, size: size.label, parser: 'partial-json, re-parse/chunk', result: undefined, estimatedMs: estimate, recovered: 'not run to the end' })
+      } else {
+        const [reparsed] = compare([contender(inputs, lengthOf, (input) => streamPartialJson(input.chunks))], 3) as [Measurement]
+        add({ scenario, size: size.label, parser: 'partial-json, re-parse/chunk', result: reparsed, recovered: `${count(calls, (call) => isCall(streamPartialJson(chunksOf(call.clean, chunkSize)).value, call))}${total}` })
+      }
+    }
+
+    const streamed = count(calls, (call) => {
+      const result = streamOurs(chunksOf(call.clean, chunkSize))
+      return result.calls.length === 1 && result.calls[0]?.name === call.name && sameJson(result.calls[0].arguments, call.arguments)
+    })
+    const costRatio = ours.msPerInput / incremental.msPerInput
+    add({ scenario, size: size.label, parser: 'toolstep stream', result: ours, recovered: `${streamed}${total}`, ratio: `${fixed(costRatio)}× the time of @streamparser/json` })
+    checks.push({ target: `${scenario} ${size.label}: ≤ 1.5× @streamparser/json time`, figure: `${fixed(costRatio)}×`, met: costRatio <= 1.5 })
+  }
+}
+
+// Linearity: cost per input at 200 KB against 2 KB, scaled to exactly 100× the bytes.
+for (const chunkSize of CHUNKINGS) {
+  const scenario = `stream ${chunkSize} B`
+  const small = perInput.get(`${scenario}|2 KB|toolstep stream`)
+  const large = perInput.get(`${scenario}|200 KB|toolstep stream`)
+  if (small !== undefined && large !== undefined) {
+    const smallBytes = generateCalls(2048, 32, 0xbe_9c + 2048).reduce((sum, call) => sum + call.clean.length, 0) / 32
+    const largeBytes = generateCalls(204_800, 3, 0xbe_9c + 204_800).reduce((sum, call) => sum + call.clean.length, 0) / 3
+    const scaled = (large / small) * ((smallBytes * 100) / largeBytes)
+    checks.push({ target: `${scenario}: 200 KB costs ≤ 120× 2 KB`, figure: `${fixed(scaled)}× (per 100× bytes)`, met: scaled <= 120 })
+  }
+}
+
+const tableText = table(
+  ['Scenario', 'Size', 'Parser', 'MB/s', 'Recovered', 'Ratio'],
+  rows.map((row) => [
+    row.scenario,
+    row.size,
+    row.parser,
+    row.result ? fixed(row.result.mbPerSecond) : row.estimatedMs !== undefined ? `~${fixed(row.estimatedMs / 1000)} s/input (est.)` : '—',
+    row.recovered,
+    row.ratio ?? '',
+  ]),
+)
+const checksText = table(
+  ['Target', 'Measured', ''],
+  checks.map((check) => [check.target, check.figure, check.met ? 'met' : 'MISSED']),
+)
+const cpu = cpus()[0]?.model ?? 'unknown CPU'
+const header = `Node ${process.version}, ${cpu} (${cpus().length} cores), ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench\`.`
+
+console.log(`\n${header}\n\n${tableText}\n\n${checksText}`)
+mkdirSync('bench-results', { recursive: true })
+writeFileSync(
+  'bench-results/parse.md',
+  `# Parse benchmark\n\n${header}\n\nMB/s counts UTF-16 code units of raw output per second. "Recovered": inputs whose call came back exactly.\n\n${tableText}\n\n## Targets\n\n${checksText}\n`,
+)
+console.log('\nwrote bench-results/parse.md')

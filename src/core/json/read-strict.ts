@@ -1,0 +1,198 @@
+/**
+ * The fast path of `readJson` for strictly valid JSON, which is most model output.
+ *
+ * Building values in JavaScript costs several times what the engine's `JSON.parse` does, so a
+ * strict object or array is first checked and measured by a scan that allocates nothing but the
+ * requested spans, and its value then comes from `JSON.parse`. The scan stops at the first
+ * character strict JSON does not allow (where the lenient reader would start repairing or fail),
+ * so falling back to the lenient reader costs at most a second pass over what it reads anyway.
+ */
+import type { JsonValue } from '../messages'
+import type { JsonMemberSpan, JsonReadSuccess, JsonSpanNode } from './read-json'
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+interface StrictFrame {
+  isArray: boolean
+  start: number
+  node: JsonSpanNode | undefined
+  /** Decoded key of the member being read, and where it was written. */
+  key: string
+  keyStart: number
+  keyEnd: number
+}
+
+function isStrictSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
+/**
+ * End of the string whose opening quote is at `at` (the offset after its closing quote), or -1
+ * when it is not closed. Escapes and control characters are not checked here: `JSON.parse`
+ * rejects them afterwards, and the lenient reader would read this far in any case. Jumping from
+ * quote to quote with `indexOf` is several times faster than looking at each character.
+ */
+function strictStringEnd(text: string, at: number): number {
+  let quote = text.indexOf('"', at + 1)
+  while (quote >= 0) {
+    // The quote is escaped when an odd number of backslashes precede it.
+    let backslashes = 0
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++
+    if ((backslashes & 1) === 0) return quote + 1
+    quote = text.indexOf('"', quote + 1)
+  }
+  return -1
+}
+
+/** End of the strict number at `at`, or -1. */
+function strictNumberEnd(text: string, at: number): number {
+  let i = at
+  if (text.charCodeAt(i) === 0x2d) i++
+  const first = text.charCodeAt(i)
+  if (first === 0x30) i++
+  else if (first > 0x30 && first <= 0x39) while (isDigit(text.charCodeAt(i))) i++
+  else return -1
+  if (text.charCodeAt(i) === 0x2e) {
+    i++
+    if (!isDigit(text.charCodeAt(i))) return -1
+    while (isDigit(text.charCodeAt(i))) i++
+  }
+  const exponent = text.charCodeAt(i)
+  if (exponent === 0x65 || exponent === 0x45) {
+    i++
+    const sign = text.charCodeAt(i)
+    if (sign === 0x2b || sign === 0x2d) i++
+    if (!isDigit(text.charCodeAt(i))) return -1
+    while (isDigit(text.charCodeAt(i))) i++
+  }
+  // A digit right after (`01`) or a number cut by the end of the text is for the lenient reader.
+  return i < text.length && !isDigit(text.charCodeAt(i)) ? i : -1
+}
+
+/**
+ * Reads `"key":` at `at` into `frame`; returns the offset after the colon, or -1 when it is not
+ * strict. A top-level function, not a closure: capturing the scan position would move it out of
+ * a register in the hot loop.
+ */
+function readKey(text: string, at: number, frame: StrictFrame): number {
+  if (text.charCodeAt(at) !== QUOTE) return -1
+  const keyEnd = strictStringEnd(text, at)
+  if (keyEnd < 0) return -1
+  // Keys are decoded only where spans are recorded; deeper down, JSON.parse decodes them.
+  if (frame.node?.members) {
+    const raw = text.slice(at + 1, keyEnd - 1)
+    if (raw.includes('\\')) {
+      try {
+        frame.key = JSON.parse(text.slice(at, keyEnd)) as string
+      } catch {
+        return -1
+      }
+    } else {
+      frame.key = raw
+    }
+  }
+  frame.keyStart = at
+  frame.keyEnd = keyEnd
+  let pos = keyEnd
+  while (pos < text.length && isStrictSpace(text.charCodeAt(pos))) pos++
+  if (text.charCodeAt(pos) !== 0x3a) return -1
+  return pos + 1
+}
+
+function literalEnd(text: string, at: number): number {
+  for (const word of ['true', 'false', 'null']) if (text.startsWith(word, at)) return at + word.length
+  return -1
+}
+
+/**
+ * Reads the strict JSON object or array at `start` (no leading whitespace) with spans down to
+ * `spanDepth`, exactly as `readJson` would report it; `undefined` when the value is not strict
+ * JSON, is nested deeper than `maxDepth`, or is not closed before the end of the text.
+ */
+export function readStrictJson(text: string, start: number, spanDepth: number, maxDepth: number): JsonReadSuccess | undefined {
+  const length = text.length
+  const stack: StrictFrame[] = []
+  let pos = start
+  // Each turn reads one value at `pos` (containers push a frame), then closes what ends after it.
+  for (;;) {
+    while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+    if (pos >= length) return undefined
+    const code = text.charCodeAt(pos)
+    const from = pos
+    let node: JsonSpanNode | undefined
+    if (code === 0x7b || code === 0x5b) {
+      const depth = stack.length
+      if (depth >= maxDepth) return undefined
+      const isArray = code === 0x5b
+      if (depth <= spanDepth) {
+        node = { span: { start: pos, end: pos } }
+        if (depth < spanDepth) {
+          if (isArray) node.items = []
+          else node.members = []
+        }
+      }
+      pos++
+      while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+      const frame: StrictFrame = { isArray, start: from, node, key: '', keyStart: 0, keyEnd: 0 }
+      stack.push(frame)
+      const next = text.charCodeAt(pos)
+      if (next !== (isArray ? 0x5d : 0x7d)) {
+        if (!isArray) {
+          pos = readKey(text, pos, frame)
+          if (pos < 0) return undefined
+        }
+        continue
+      }
+      // Empty container: close it below like any finished value.
+      stack.pop()
+      pos++
+      if (node) node.span.end = pos
+    } else if (code === QUOTE) {
+      pos = strictStringEnd(text, pos)
+    } else if (code === 0x2d || isDigit(code)) {
+      pos = strictNumberEnd(text, pos)
+    } else {
+      pos = literalEnd(text, pos)
+    }
+    if (pos < 0) return undefined
+
+    let valueFrom = from
+    for (;;) {
+      const frame = stack[stack.length - 1]
+      if (!frame) {
+        let value: JsonValue
+        try {
+          value = JSON.parse(text.slice(start, pos)) as JsonValue
+        } catch {
+          return undefined
+        }
+        return { ok: true, value, start, end: pos, repairs: [], spans: node ?? { span: { start, end: pos } } }
+      }
+      const child = node ?? { span: { start: valueFrom, end: pos } }
+      if (frame.node?.members) frame.node.members.push({ key: frame.key, keySpan: { start: frame.keyStart, end: frame.keyEnd }, value: child } satisfies JsonMemberSpan)
+      else frame.node?.items?.push(child)
+      while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+      const next = text.charCodeAt(pos)
+      if (next === 0x2c) {
+        pos++
+        while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+        if (!frame.isArray) {
+          pos = readKey(text, pos, frame)
+          if (pos < 0) return undefined
+        }
+        break
+      }
+      if (next !== (frame.isArray ? 0x5d : 0x7d)) return undefined
+      pos++
+      stack.pop()
+      node = frame.node
+      if (node) node.span.end = pos
+      valueFrom = frame.start
+    }
+  }
+}
