@@ -1,20 +1,37 @@
 /**
- * An imported foreign log: its conversations, which one is open, and an optional
- * tools file used to check logged calls against their schemas.
+ * An imported foreign log: the compact index of its conversations (the conversations
+ * themselves stay in the import worker), which one is open, an import in progress, and an
+ * optional tools file used to check logged calls against their schemas.
  */
 import { create } from 'zustand'
-import type { ImportedConversation } from '../core/trace/index'
 import type { ToolSpec } from '../core/tools/types'
+import type { ConversationSummary, ImportStage } from '../sandbox/log-import-host'
+
+export type { ConversationSummary } from '../sandbox/log-import-host'
+
+/** An import (or a re-check against a tools file) that is running in the worker. */
+export interface ImportProgress {
+  /** The file being read. */
+  fileName: string
+  stage: ImportStage
+  /** Overall fraction done, 0..1. */
+  fraction: number
+  /** False for a re-check, which runs on the open log and cannot be abandoned half-way. */
+  cancellable: boolean
+}
 
 export interface ReplayState {
   fileName: string | null
   format: string | null
-  conversations: ImportedConversation[]
+  /** One entry per conversation of the log, in log order (`conversations[i].index === i`). */
+  conversations: ConversationSummary[]
   /** Index of the open conversation, -1 when none. */
   selected: number
   /** Tools loaded from an OpenAI `tools` file, when any. */
   tools: ToolSpec[] | null
   toolsFileName: string | null
+  /** The import in progress, if any. */
+  importing: ImportProgress | null
 }
 
 export const useReplay = create<ReplayState>()(() => ({
@@ -24,4 +41,5 @@ export const useReplay = create<ReplayState>()(() => ({
   selected: -1,
   tools: null,
   toolsFileName: null,
+  importing: null,
 }))

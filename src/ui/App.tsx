@@ -3,7 +3,9 @@ import { back, run, step } from '../store/run-controller'
 import { watchCode } from '../store/code-check'
 import { importFiles, type ImportOutcome } from '../store/import-controller'
 import { useParseLab } from '../store/parse-lab-store'
+import { useReplay } from '../store/replay-store'
 import { useRun } from '../store/run-store'
+import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
@@ -11,6 +13,8 @@ import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
 import { useFork } from '../store/fork-controller'
 import { ReplayBar } from './ReplayBar'
+import { ConversationList } from './replay/ConversationList'
+import { ImportProgress } from './replay/ImportProgress'
 import { StatusBar } from './StatusBar'
 import { Timeline } from './timeline/Timeline'
 import { Toolbar } from './Toolbar'
@@ -23,6 +27,8 @@ export function App() {
   const [dragging, setDragging] = useState(false)
   const view = useParseLab((s) => s.view)
   const setView = useParseLab((s) => s.setView)
+  const replayFile = useReplay((s) => s.fileName)
+  const logOpen = useReplay((s) => s.conversations.length > 0)
   const fork = useFork((s) => s.logged !== null)
 
   useEffect(() => {
@@ -78,7 +84,8 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={setToast} />
-      <main className="grid min-h-0 flex-1 grid-cols-1 gap-0 md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]">
+      <ImportProgress />
+      <main className={`grid min-h-0 flex-1 grid-cols-1 gap-0 ${logOpen ? 'md:grid-cols-[minmax(280px,30%)_minmax(0,1fr)]' : 'md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]'}`}>
         <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">
           <EditorPanel />
         </section>
@@ -109,7 +116,12 @@ export function App() {
             <>
             <StatusBar />
             <ReplayBar />
-            <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
+            <div className={`grid min-h-0 flex-1 grid-cols-1 ${logOpen ? 'lg:grid-cols-[auto_minmax(220px,30%)_minmax(0,1fr)]' : 'lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]'}`}>
+              {logOpen && (
+                <div className="hidden min-h-0 lg:block">
+                  <ConversationList key={replayFile ?? ''} />
+                </div>
+              )}
               <div className="min-h-0 border-r border-slate-200 bg-white">
                 <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
               </div>
@@ -126,6 +138,7 @@ export function App() {
         </section>
       </main>
       <ConfirmDialog />
+      <AnomalyCatalogueDialog />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">

@@ -3,6 +3,9 @@ import { clearReplayTools, closeReplay, openConversation } from '../store/import
 import { useReplay } from '../store/replay-store'
 import { useRun } from '../store/run-store'
 
+/** Conversations offered in the quick picker; the conversation list shows every one. */
+const SELECT_LIMIT = 500
+
 /** Shown while replaying an imported log: which conversation, and how many anomalies it has. */
 export function ReplayBar() {
   const fileName = useReplay((s) => s.fileName)
@@ -15,6 +18,12 @@ export function ReplayBar() {
   const anomalyCount = useMemo(() => events.reduce((n, e) => n + (e.anomalies?.length ?? 0), 0), [events])
   const nextAnomaly = events.findIndex((e, i) => i > cursor && (e.anomalies?.length ?? 0) > 0)
   const previousAnomaly = events.findLastIndex((e, i) => i < cursor && (e.anomalies?.length ?? 0) > 0)
+  // Thousands of <option>s would take long to render; the virtualised list shows them all.
+  const options = useMemo(() => {
+    const first = conversations.slice(0, SELECT_LIMIT)
+    const open = conversations[selected]
+    return open && selected >= SELECT_LIMIT ? [...first, open] : first
+  }, [conversations, selected])
   if (mode !== 'replay' || conversations.length === 0) return null
   return (
     <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-sm">
@@ -24,14 +33,19 @@ export function ReplayBar() {
         <select
           data-testid="conversation-select"
           value={selected}
-          onChange={(e) => openConversation(Number(e.target.value))}
-          className="max-w-[28rem] rounded border border-slate-300 bg-white px-1.5 py-0.5 text-sm"
+          onChange={(e) => void openConversation(Number(e.target.value))}
+          className="max-w-[20rem] rounded border border-slate-300 bg-white px-1.5 py-0.5 text-sm"
         >
-          {conversations.map((c, i) => (
-            <option key={i} value={i}>
-              {i + 1}. {c.label} ({c.messages.length} messages)
+          {options.map((c) => (
+            <option key={c.index} value={c.index}>
+              {c.index + 1}. {c.label} ({c.messageCount} messages)
             </option>
           ))}
+          {conversations.length > options.length && (
+            <option disabled value={-1}>
+              … {(conversations.length - options.length).toLocaleString('en')} more: use the conversation list
+            </option>
+          )}
         </select>
       </label>
       <span className={anomalyCount ? 'font-medium text-red-700' : 'text-emerald-700'}>
@@ -61,7 +75,7 @@ export function ReplayBar() {
         {toolsFileName ? (
           <>
             Schemas from {toolsFileName}{' '}
-            <button data-testid="clear-tools" className="text-sky-700 underline" onClick={clearReplayTools}>
+            <button data-testid="clear-tools" className="text-sky-700 underline" onClick={() => void clearReplayTools()}>
               clear
             </button>
           </>

@@ -4,6 +4,7 @@ import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
 import { examples } from '../examples/index'
 import { back, reset, run, step, stop } from '../store/run-controller'
+import { exportOpenSession, type ExportTarget } from '../store/export-controller'
 import { importFile, type ImportOutcome } from '../store/import-controller'
 import { useRun } from '../store/run-store'
 import { currentWorkspace, useWorkspace } from '../store/workspace-store'
@@ -75,6 +76,12 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   function exportSession() {
     const { events, workspace } = useRun.getState()
     download(`toolstep-session-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`, writeSession(workspace, events))
+  }
+
+  function exportTo(target: ExportTarget) {
+    const file = exportOpenSession(target)
+    if (file) download(file.fileName, file.text)
+    setExportOpen(false)
   }
 
   return (
@@ -156,7 +163,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`}>
             Export ▾
           </summary>
-          <div className="absolute right-0 z-30 mt-1 flex w-64 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">
+          <div className="absolute right-0 z-30 mt-1 flex w-80 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">
             <button
               data-testid="export-workspace"
               className="rounded px-2 py-1.5 text-left hover:bg-slate-100"
@@ -177,6 +184,23 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               }}
             >
               Session <span className="text-xs text-slate-500">— this run&apos;s event log, re-importable</span>
+            </button>
+            <div className="my-1 border-t border-slate-100" />
+            <button
+              data-testid="export-openai"
+              disabled={count === 0}
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+              onClick={() => exportTo('openai')}
+            >
+              OpenAI messages <span className="text-xs text-slate-500">— Chat Completions request: messages, tools</span>
+            </button>
+            <button
+              data-testid="export-anthropic"
+              disabled={count === 0}
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+              onClick={() => exportTo('anthropic')}
+            >
+              Anthropic messages <span className="text-xs text-slate-500">— Messages request: system, messages, tools</span>
             </button>
           </div>
         </details>

@@ -4,6 +4,7 @@ import { PHASE_OF } from '../../core/loop/events'
 import { fold } from '../../core/loop/machine'
 import { requestAt } from '../../core/loop/request-at'
 import { fmtMs } from '../../core/loop/describe'
+import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { RawOutput, type Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
@@ -105,13 +106,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
             )}
             {anomalies.length > 0 && (
               <Section title="Anomalies" active>
-                <ul className="flex flex-col gap-1 text-xs">
-                  {anomalies.map((a, i) => (
-                    <li key={i} data-testid="anomaly-detail" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-800">
-                      <span className="font-mono font-semibold">{a.code}</span> — {a.detail} <span className="text-red-500">(event {a.seq})</span>
-                    </li>
-                  ))}
-                </ul>
+                <AnomalyList anomalies={anomalies} />
               </Section>
             )}
             {started && (

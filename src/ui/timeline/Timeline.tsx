@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { SessionEvent } from '../../core/loop/events'
 import { describeEvent, type Tone } from '../../core/loop/describe'
+import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -112,7 +113,7 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
                     <span
                       data-testid="anomaly"
                       data-code={anomalies.map((a) => a.code).join(' ')}
-                      title={anomalies.map((a) => `${a.code}: ${a.detail}`).join('\n')}
+                      title={anomalyTooltip(anomalies)}
                       className="shrink-0 rounded bg-red-600 px-1 text-[10px] font-semibold leading-4 text-white"
                     >
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}

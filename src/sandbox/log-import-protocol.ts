@@ -1,0 +1,134 @@
+/**
+ * The messages between the page and the log-import worker, one union per direction. Both
+ * ends parse what they receive with these schemas. Every request carries a `requestId`; every
+ * reply (and progress report) carries the same id.
+ *
+ * The worker keeps the imported conversations: the page only ever receives a compact
+ * {@link ConversationSummary} per conversation, and the events of the one it opens, because
+ * structured-cloning tens of megabytes of messages back would block the page for seconds.
+ */
+import { z } from 'zod'
+import { sessionEventSchema } from '../core/loop/events'
+import { toolSpecSchema } from '../core/tools/types'
+
+/** What the page knows about one imported conversation: enough to list, filter and label it. */
+export const conversationSummarySchema = z.object({
+  /** 0-based position in the log; the key for `replay` requests. */
+  index: z.number().int().nonnegative(),
+  /** Unique id within the import (the record's own id, or a derived one). */
+  id: z.string(),
+  /** Short human label, e.g. `task 3 · trial 1 · reward 0`. */
+  label: z.string(),
+  /** Messages in the conversation. */
+  messageCount: z.number().int().nonnegative(),
+  /** Names of the tools the conversation calls, sorted, each once. */
+  tools: z.array(z.string()),
+  /** Anomaly codes found in it, sorted, each once. */
+  anomalyCodes: z.array(z.string()),
+  /** Anomalies found in it, counting repeats of a code. */
+  anomalyCount: z.number().int().nonnegative(),
+})
+/** A compact index entry for one imported conversation. */
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>
+
+const requestId = z.string()
+const toolsSchema = z.array(toolSpecSchema).nullable()
+
+/** Requests from the page. */
+export const hostToLogImportSchema = z.discriminatedUnion('type', [
+  z.object({
+    /** Read `file` and import it, replacing whatever this worker held. */
+    type: z.literal('import'),
+    requestId,
+    /** The file itself (cloned by reference); the worker reads its text, not the page. */
+    file: z.instanceof(Blob),
+    /** Tool definitions to check calls against (a tools file the user loaded), if any. */
+    tools: toolsSchema,
+  }),
+  z.object({
+    /** Re-check every conversation with other tool definitions and send the index again. */
+    type: z.literal('reindex'),
+    requestId,
+    tools: toolsSchema,
+  }),
+  z.object({
+    /** The replay events of conversation `index` (`replayEvents` with `tools`, else the log's own). */
+    type: z.literal('replay'),
+    requestId,
+    index: z.number().int().nonnegative(),
+    tools: toolsSchema,
+  }),
+  z.object({
+    /** Indexes of the conversations whose text, labels, tool names or anomaly codes contain `text` (case-insensitive). */
+    type: z.literal('search'),
+    requestId,
+    text: z.string(),
+  }),
+])
+/** A request from the page to the log-import worker. */
+export type HostToLogImport = z.infer<typeof hostToLogImportSchema>
+
+/** Stages of an import, in order, for the progress label. */
+export const importStageSchema = z.enum(['reading', 'parsing', 'checking', 'listing'])
+/** A stage of an import: reading the file, parsing and joining, checking for anomalies, sending the list. */
+export type ImportStage = z.infer<typeof importStageSchema>
+
+/** Replies and progress from the worker. */
+export const logImportToHostSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('progress'),
+    requestId,
+    stage: importStageSchema,
+    /** Overall fraction done, 0..1, non-decreasing within one request. */
+    fraction: z.number().min(0).max(1),
+  }),
+  z.object({
+    /** Part of the index, in order; sent in slices so no single message takes long to receive. */
+    type: z.literal('index-slice'),
+    requestId,
+    conversations: z.array(conversationSummarySchema),
+  }),
+  z.object({
+    /** The import (or reindex) is complete: every slice has been sent. */
+    type: z.literal('imported'),
+    requestId,
+    /** Log format id (`openai-jsonl`, …). */
+    format: z.string(),
+    /** Number of conversations sent in slices. */
+    total: z.number().int().nonnegative(),
+  }),
+  z.object({
+    /**
+     * Not a foreign log but a Toolstep session, workspace or tools file: its text, for the page
+     * to open as it always has (these files are small next to logs).
+     */
+    type: z.literal('passthrough'),
+    requestId,
+    text: z.string(),
+  }),
+  z.object({
+    /** The import failed; `error` says what was recognised and where reading stopped. Nothing was replaced. */
+    type: z.literal('failed'),
+    requestId,
+    error: z.string(),
+  }),
+  z.object({
+    type: z.literal('replayed'),
+    requestId,
+    events: z.array(sessionEventSchema),
+  }),
+  z.object({
+    type: z.literal('matches'),
+    requestId,
+    /** Conversation indexes, ascending. */
+    indexes: z.array(z.number().int().nonnegative()),
+  }),
+  z.object({
+    /** A request could not be read. */
+    type: z.literal('protocol-error'),
+    requestId: requestId.optional(),
+    message: z.string(),
+  }),
+])
+/** A message from the log-import worker to the page. */
+export type LogImportToHost = z.infer<typeof logImportToHostSchema>

@@ -1,0 +1,217 @@
+/**
+ * The log-import worker's message loop: reads a `File`, imports it with progress, checks every
+ * conversation for anomalies, and KEEPS the conversations. The page gets a compact index in
+ * slices, then asks for one conversation's replay events at a time and for text searches.
+ *
+ * Runs in a Web Worker (see `log-import.worker.ts`); it has no DOM dependency, so unit tests
+ * drive it in Node.
+ */
+import type { Message } from '../core/messages'
+import type { ToolSpec } from '../core/tools/types'
+import { findAnomalies, importLogChunked, replayEvents, type ImportedConversation } from '../core/trace/index'
+import {
+  hostToLogImportSchema,
+  type ConversationSummary,
+  type HostToLogImport,
+  type ImportStage,
+  type LogImportToHost,
+} from './log-import-protocol'
+
+/** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
+export const INDEX_SLICE = 1000
+/** Files under this size are first tried as a Toolstep session, workspace or tools file. */
+const SMALL_FILE_CHARS = 2_000_000
+/** Minimum time between two progress messages, ms (the page need not repaint more often). */
+const PROGRESS_INTERVAL_MS = 50
+
+/** Progress spans of each stage within the overall 0..1. */
+const STAGE_SPAN: Record<ImportStage, readonly [number, number]> = {
+  reading: [0, 0.05],
+  parsing: [0.05, 0.7],
+  checking: [0.7, 0.95],
+  listing: [0.95, 1],
+}
+
+interface Held {
+  format: string
+  conversations: ImportedConversation[]
+  summaries: ConversationSummary[]
+  /** Lowercased searchable text per conversation, built on the first search. */
+  texts: string[] | null
+}
+
+/**
+ * Creates the handler for messages from the page.
+ * @param post - sends one message to the page.
+ * @returns a function to call with each received message's data; it never throws.
+ */
+export function createLogImportDispatch(post: (message: LogImportToHost) => void): (data: unknown) => void {
+  let held: Held | null = null
+
+  async function importFile(message: Extract<HostToLogImport, { type: 'import' }>): Promise<void> {
+    const { requestId } = message
+    const progress = progressReporter(requestId, post)
+    progress('reading', 0, true)
+    let text: string
+    try {
+      text = await message.file.text()
+    } catch (error) {
+      post({ type: 'failed', requestId, error: `The file could not be read (${error instanceof Error ? error.message : String(error)}).` })
+      return
+    }
+    if (text.length < SMALL_FILE_CHARS && isToolstepFile(text)) {
+      post({ type: 'passthrough', requestId, text })
+      return
+    }
+    progress('parsing', 0, true)
+    const result = await importLogChunked(text, { onProgress: (fraction) => progress('parsing', fraction) })
+    if (!result.ok) {
+      post({ type: 'failed', requestId, error: result.error })
+      return
+    }
+    if (result.format === 'toolstep-session') {
+      post({ type: 'passthrough', requestId, text })
+      return
+    }
+    if (result.conversations.length === 0) {
+      post({ type: 'failed', requestId, error: 'the log holds no conversation.' })
+      return
+    }
+    const next: Held = { format: result.format, conversations: result.conversations, summaries: [], texts: null }
+    next.summaries = summarizeAll(next.conversations, message.tools, (fraction) => progress('checking', fraction))
+    held = next
+    sendIndex(requestId, next, progress)
+  }
+
+  function sendIndex(requestId: string, from: Held, progress: ReturnType<typeof progressReporter>): void {
+    const { summaries } = from
+    for (let start = 0; start < summaries.length; start += INDEX_SLICE) {
+      post({ type: 'index-slice', requestId, conversations: summaries.slice(start, start + INDEX_SLICE) })
+      progress('listing', Math.min(1, (start + INDEX_SLICE) / summaries.length))
+    }
+    post({ type: 'imported', requestId, format: from.format, total: summaries.length })
+  }
+
+  function handle(message: HostToLogImport): void {
+    switch (message.type) {
+      case 'import':
+        void importFile(message).catch((error: unknown) =>
+          post({ type: 'failed', requestId: message.requestId, error: `Import failed: ${error instanceof Error ? error.message : String(error)}` }),
+        )
+        return
+      case 'reindex': {
+        if (!held) {
+          post({ type: 'failed', requestId: message.requestId, error: 'No log is open.' })
+          return
+        }
+        const progress = progressReporter(message.requestId, post)
+        held.summaries = summarizeAll(held.conversations, message.tools, (fraction) => progress('checking', fraction))
+        sendIndex(message.requestId, held, progress)
+        return
+      }
+      case 'replay': {
+        const conversation = held?.conversations[message.index]
+        if (!conversation) {
+          post({ type: 'failed', requestId: message.requestId, error: `No conversation ${message.index + 1} in the open log.` })
+          return
+        }
+        post({ type: 'replayed', requestId: message.requestId, events: replayEvents(conversation, message.tools ? { tools: message.tools } : {}) })
+        return
+      }
+      case 'search': {
+        post({ type: 'matches', requestId: message.requestId, indexes: held ? search(held, message.text) : [] })
+        return
+      }
+    }
+  }
+
+  return (data) => {
+    const parsed = hostToLogImportSchema.safeParse(data)
+    if (!parsed.success) {
+      const requestId = typeof data === 'object' && data !== null && 'requestId' in data && typeof data.requestId === 'string' ? data.requestId : undefined
+      post({ type: 'protocol-error', requestId, message: `Malformed request: ${parsed.error.message}` })
+      return
+    }
+    handle(parsed.data)
+  }
+}
+
+/** Posts throttled progress for one request; overall fractions never go backwards. */
+function progressReporter(requestId: string, post: (message: LogImportToHost) => void) {
+  let last = 0
+  let lastAt = 0
+  return (stage: ImportStage, fraction: number, force = false): void => {
+    const [from, to] = STAGE_SPAN[stage]
+    const overall = Math.max(last, Math.min(1, from + (to - from) * Math.max(0, Math.min(1, fraction))))
+    const now = Date.now()
+    if (!force && now - lastAt < PROGRESS_INTERVAL_MS) return
+    last = overall
+    lastAt = now
+    post({ type: 'progress', requestId, stage, fraction: overall })
+  }
+}
+
+/** True for the files the page opens itself: a Toolstep session or workspace, or a `tools` array. */
+export function isToolstepFile(text: string): boolean {
+  let data: unknown
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  } catch {
+    return false // JSONL and broken files are for the log importer, which says where they broke.
+  }
+  if (typeof data !== 'object' || data === null) return false
+  const format = (data as { format?: unknown }).format
+  if (format === 'toolstep.session' || format === 'toolstep.workspace') return true
+  return Array.isArray(data) && data.length > 0 && data.every((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function')
+}
+
+/** The index entry of every conversation, checked against `tools` (else the log's own tool definitions). */
+export function summarizeAll(conversations: readonly ImportedConversation[], tools: readonly ToolSpec[] | null, onProgress?: (fraction: number) => void): ConversationSummary[] {
+  return conversations.map((conversation, index) => {
+    if (index % 200 === 0) onProgress?.(index / conversations.length)
+    return summarizeOne(conversation, index, tools)
+  })
+}
+
+function summarizeOne(conversation: ImportedConversation, index: number, tools: readonly ToolSpec[] | null): ConversationSummary {
+  const anomalies = findAnomalies(conversation.messages, tools ?? conversation.tools, conversation.messageMeta ? { messageMeta: conversation.messageMeta } : {})
+  const names = new Set<string>()
+  for (const message of conversation.messages) {
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.add(call.name)
+  }
+  return {
+    index,
+    id: conversation.id,
+    label: conversation.label,
+    messageCount: conversation.messages.length,
+    tools: [...names].sort(),
+    anomalyCodes: [...new Set(anomalies.map((anomaly) => anomaly.code))].sort(),
+    anomalyCount: anomalies.length,
+  }
+}
+
+/** Indexes of the conversations containing `text` (case-insensitive) in their messages, id, label, meta, tool names or anomaly codes. */
+function search(held: Held, text: string): number[] {
+  const needle = text.trim().toLowerCase()
+  if (needle === '') return held.summaries.map((summary) => summary.index)
+  held.texts ??= held.conversations.map(searchText)
+  const found: number[] = []
+  held.texts.forEach((haystack, index) => {
+    const summary = held.summaries[index]
+    if (haystack.includes(needle) || summary?.anomalyCodes.some((code) => code.includes(needle))) found.push(index)
+  })
+  return found
+}
+
+function searchText(conversation: ImportedConversation): string {
+  const parts: string[] = [conversation.id, conversation.label]
+  for (const value of Object.values(conversation.meta)) parts.push(String(value))
+  for (const message of conversation.messages as readonly Message[]) {
+    if (message.content) parts.push(message.content)
+    if (message.role === 'tool') parts.push(message.name)
+    if (message.role === 'assistant') {
+      for (const call of message.tool_calls ?? []) parts.push(call.name, call.rawArguments ?? JSON.stringify(call.arguments))
+    }
+  }
+  return parts.join('\n').toLowerCase()
+}

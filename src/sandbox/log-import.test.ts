@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { createLogImportHost, type LogImportEndpoint } from './log-import-host'
+import type { HostToLogImport, LogImportToHost } from './log-import-protocol'
+import { createLogImportDispatch, INDEX_SLICE } from './log-import-runtime'
+
+const fixture = (name: string) => readFileSync(new URL(`../core/${name}`, import.meta.url), 'utf8')
+
+/** The worker run in-process: messages cross a structured clone each way, as they would between threads. */
+function inProcessWorker(): LogImportEndpoint & { posted: LogImportToHost[] } {
+  const listeners: ((event: MessageEvent<unknown>) => void)[] = []
+  const posted: LogImportToHost[] = []
+  let alive = true
+  const dispatch = createLogImportDispatch((message) => {
+    posted.push(message)
+    const copy = structuredClone(message)
+    setTimeout(() => alive && listeners.forEach((listener) => listener({ data: copy } as MessageEvent<unknown>)), 0)
+  })
+  return {
+    posted,
+    postMessage: (message: HostToLogImport) => setTimeout(() => alive && dispatch(message), 0),
+    addEventListener: (type: string, listener: (event: never) => void) => {
+      if (type === 'message') listeners.push(listener as (event: MessageEvent<unknown>) => void)
+    },
+    terminate: () => {
+      alive = false
+    },
+  }
+}
+
+/** `count` OpenAI conversations; every tenth reuses a tool_call_id. */
+function conversationList(count: number): string {
+  return JSON.stringify(
+    Array.from({ length: count }, (_, index) => ({
+      id: `c${index}`,
+      messages: [
+        { role: 'user', content: `Order ${index}?` },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: index % 2 ? 'lookup_order' : 'search', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'a', content: 'ok' },
+        { role: 'assistant', content: null, tool_calls: [{ id: index % 10 === 0 ? 'a' : 'b', type: 'function', function: { name: 'refund', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: index % 10 === 0 ? 'a' : 'b', content: 'done' },
+        { role: 'assistant', content: index === 7 ? 'The parcel is in Zürich.' : 'Done.' },
+      ],
+    })),
+  )
+}
+
+describe('log import worker', () => {
+  it('imports in the worker, sends a compact index in slices with progress, and keeps the conversations', async () => {
+    const worker = inProcessWorker()
+    const host = createLogImportHost(() => worker)
+    const fractions: number[] = []
+    const reply = await host.importFile(new Blob([conversationList(2500)]), null, (_stage, fraction) => fractions.push(fraction))
+    if (reply.kind !== 'log') throw new Error(JSON.stringify(reply))
+    expect(reply.format).toBe('openai-conversations')
+    expect(reply.conversations).toHaveLength(2500)
+    expect(reply.conversations[10]).toEqual({ index: 10, id: 'c10', label: expect.any(String), messageCount: 6, tools: ['refund', 'search'], anomalyCodes: ['duplicate_tool_call_id'], anomalyCount: 1 })
+    expect(reply.conversations[11]?.anomalyCodes).toEqual([])
+    expect(worker.posted.filter((message) => message.type === 'index-slice')).toHaveLength(Math.ceil(2500 / INDEX_SLICE))
+    expect(fractions.length).toBeGreaterThan(2)
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b))
+    // Only the index crossed over, never the messages.
+    expect(JSON.stringify(worker.posted)).not.toContain('Order 11?')
+
+    const replayed = await host.replay(10, null)
+    expect(replayed.ok && replayed.events[0]?.type).toBe('session.started')
+    expect(replayed.ok && replayed.events.some((event) => event.anomalies?.some((flag) => flag.code === 'duplicate_tool_call_id'))).toBe(true)
+
+    expect(await host.search('ZÜRICH')).toEqual([7])
+    expect((await host.search('duplicate_tool'))?.length).toBe(250)
+    expect((await host.search('lookup_order'))?.length).toBe(1250)
+    host.dispose()
+    expect(await host.search('x')).toBeNull()
+  })
+
+  it('re-checks the held log against a tools file', async () => {
+    const host = createLogImportHost(inProcessWorker)
+    await host.importFile(new Blob([conversationList(20)]), null)
+    const tools = [{ name: 'refund', description: '', inputSchema: { type: 'object' } }]
+    const reply = await host.reindex(tools, undefined)
+    if (reply.kind !== 'log') throw new Error(JSON.stringify(reply))
+    expect(reply.conversations[1]?.anomalyCodes).toEqual(['unknown_tool'])
+    host.dispose()
+  })
+
+  it('hands Toolstep and tools files back as text, and reports what it recognised when a log is broken', async () => {
+    const host = createLogImportHost(inProcessWorker)
+    const tools = fixture('__fixtures__/tau-bench-airline-tools.json')
+    expect(await host.importFile(new Blob([tools]), null)).toEqual({ kind: 'passthrough', text: tools })
+    const session = JSON.stringify({ format: 'toolstep.session', version: 1, workspace: null, events: [] })
+    expect((await host.importFile(new Blob([session]), null)).kind).toBe('passthrough')
+    const broken = await host.importFile(new Blob(['[{"messages":[{"role":"user","content":"hi"},{"role":42}]}]']), null)
+    expect(broken.kind === 'failed' && broken.error).toMatch(/^Recognised .*\[0\]\.messages\[1\]/)
+    host.dispose()
+  })
+
+  it('resolves pending requests as cancelled when disposed, and rejects malformed requests', async () => {
+    const host = createLogImportHost(inProcessWorker)
+    const pending = host.importFile(new Blob([conversationList(200)]), null)
+    host.dispose()
+    expect(await pending).toEqual({ kind: 'cancelled' })
+    const posted: LogImportToHost[] = []
+    createLogImportDispatch((message) => posted.push(message))({ type: 'replay', requestId: 'x', index: -1, tools: null })
+    expect(posted[0]).toMatchObject({ type: 'protocol-error', requestId: 'x' })
+  })
+})

@@ -1,0 +1,45 @@
+/**
+ * Export of the open session (a replayed conversation or a live run) as provider request
+ * bodies: OpenAI Chat Completions `{messages, tools}` and Anthropic Messages
+ * `{system, messages, tools}`. The messages are the fold of the whole event log, so a replay
+ * exports the logged conversation and a live run the conversation as the loop built it.
+ */
+import { fold } from '../core/loop/machine'
+import type { SessionEvent } from '../core/loop/events'
+import { exportAnthropic, exportOpenAI } from '../core/trace/index'
+import { useReplay } from './replay-store'
+import { useRun } from './run-store'
+
+/** A provider format to export to. */
+export type ExportTarget = 'openai' | 'anthropic'
+
+/** A file to save: its suggested name and its JSON text. */
+export interface ExportFile {
+  fileName: string
+  text: string
+}
+
+/**
+ * The request body for `target` built from `events`. Pure.
+ * Tools are included in the target's own shape when the session offered any.
+ */
+export function exportEvents(events: readonly SessionEvent[], target: ExportTarget): Record<string, unknown> {
+  const state = fold(events)
+  if (target === 'openai') {
+    const tools = state.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }))
+    return { messages: exportOpenAI(state.messages), ...(tools.length > 0 ? { tools } : {}) }
+  }
+  const tools = state.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
+  return { ...exportAnthropic(state.messages), ...(tools.length > 0 ? { tools } : {}) }
+}
+
+/** The open session as a file for `target`, or `null` when nothing is open. */
+export function exportOpenSession(target: ExportTarget): ExportFile | null {
+  const { events, mode } = useRun.getState()
+  if (events.length === 0) return null
+  const { conversations, selected } = useReplay.getState()
+  const conversation = mode === 'replay' ? conversations[selected] : undefined
+  const base = conversation ? `conversation-${conversation.id}` : mode === 'replay' ? 'replay' : 'toolstep-run'
+  const safe = base.replace(/[^\w.-]+/g, '-').slice(0, 80)
+  return { fileName: `${safe}.${target}.json`, text: `${JSON.stringify(exportEvents(events, target), null, 2)}\n` }
+}

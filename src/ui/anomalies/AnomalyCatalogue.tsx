@@ -1,0 +1,95 @@
+import { useEffect, useRef } from 'react'
+import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace/index'
+import { useCatalogue } from '../../store/catalogue-store'
+
+/** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
+export function anomalyTooltip(flags: readonly { code: string; detail: string }[]): string {
+  return flags
+    .map((flag) => {
+      const entry = describeAnomaly(flag.code)
+      return entry ? `${flag.code} — ${entry.title}\n${flag.detail}\nWhy it matters: ${entry.explanation}` : `${flag.code}\n${flag.detail}`
+    })
+    .join('\n\n')
+}
+
+/** An anomaly code that opens its catalogue entry (the app works offline, so the catalogue is in the app). */
+export function AnomalyCodeLink({ code, className = '' }: { code: string; className?: string }) {
+  return (
+    <a
+      href={`#anomaly-${code}`}
+      data-testid="anomaly-code"
+      title={describeAnomaly(code)?.explanation ?? 'Open the anomaly catalogue'}
+      onClick={(event) => {
+        event.preventDefault()
+        useCatalogue.getState().open(code)
+      }}
+      className={`font-mono font-semibold underline decoration-dotted underline-offset-2 hover:decoration-solid ${className}`}
+    >
+      {code}
+    </a>
+  )
+}
+
+/** The anomaly catalogue: every code with its title, explanation and an example, scrolled to the chosen one. */
+export function AnomalyCatalogueDialog() {
+  const code = useCatalogue((s) => s.code)
+  const close = useCatalogue((s) => s.close)
+  const dialog = useRef<HTMLDialogElement>(null)
+
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    if (code === null) {
+      if (element.open) element.close()
+      return
+    }
+    if (!element.open) element.showModal()
+    element.querySelector(`#anomaly-${CSS.escape(code)}`)?.scrollIntoView({ block: 'start' })
+  }, [code])
+
+  return (
+    <dialog
+      ref={dialog}
+      data-testid="anomaly-catalogue"
+      aria-labelledby="anomaly-catalogue-title"
+      onClose={close}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) close()
+      }}
+      className="m-auto max-h-[80vh] w-[min(48rem,92vw)] rounded-lg border border-slate-300 p-0 shadow-2xl backdrop:bg-slate-900/40"
+    >
+      <div className="sticky top-0 flex items-center justify-between border-b border-slate-200 bg-white px-4 py-2">
+        <h2 id="anomaly-catalogue-title" className="font-semibold text-slate-900">
+          Anomaly catalogue
+        </h2>
+        <button aria-label="Close" onClick={close} className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+          ✕
+        </button>
+      </div>
+      <ul className="flex flex-col gap-2 p-3 text-sm">
+        {ANOMALY_CATALOGUE.map((entry) => (
+          <li
+            key={entry.code}
+            id={`anomaly-${entry.code}`}
+            data-testid="catalogue-entry"
+            data-code={entry.code}
+            aria-current={entry.code === code ? 'true' : undefined}
+            className={`scroll-mt-12 rounded-md border p-2 ${entry.code === code ? 'border-red-300 bg-red-50' : 'border-slate-200 bg-white'}`}
+          >
+            <div className="flex flex-wrap items-baseline gap-2">
+              <span className="font-mono text-xs font-semibold text-red-800">{entry.code}</span>
+              <span className="font-medium text-slate-900">{entry.title}</span>
+            </div>
+            <p className="mt-0.5 text-slate-700">{entry.explanation}</p>
+            <details className="mt-1 text-xs">
+              <summary className="cursor-pointer text-slate-500">Example ({entry.example.messages.length} messages)</summary>
+              <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-1.5 font-mono text-[11px] text-slate-700 [overflow-wrap:anywhere]">
+                {entry.example.messages.map((message) => JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 60)}… (${value.length} chars)` : value))).join('\n')}
+              </pre>
+            </details>
+          </li>
+        ))}
+      </ul>
+    </dialog>
+  )
+}

@@ -1,0 +1,41 @@
+import { cancelImport } from '../../store/import-controller'
+import { useReplay } from '../../store/replay-store'
+
+const STAGE_LABEL = {
+  reading: 'Reading',
+  parsing: 'Parsing and joining',
+  checking: 'Checking for anomalies',
+  listing: 'Listing conversations',
+} as const
+
+/** The import running in the worker: what it is doing, how far it is, and a Cancel button. */
+export function ImportProgress() {
+  const importing = useReplay((s) => s.importing)
+  if (!importing) return null
+  const percent = Math.round(importing.fraction * 100)
+  return (
+    <div className="flex items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm" aria-live="polite">
+      <span className="min-w-0 truncate text-sky-900">
+        <span className="font-medium">{STAGE_LABEL[importing.stage]}</span> {importing.fileName}…
+      </span>
+      <div
+        data-testid="import-progress"
+        role="progressbar"
+        aria-label={`Importing ${importing.fileName}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${STAGE_LABEL[importing.stage]}: ${percent}%`}
+        className="h-2 min-w-24 flex-1 overflow-hidden rounded-full bg-sky-100 ring-1 ring-inset ring-sky-200"
+      >
+        <div className="h-full rounded-full bg-sky-600 transition-[width] duration-150" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="w-10 shrink-0 text-right font-mono text-xs tabular-nums text-sky-900">{percent}%</span>
+      {importing.cancellable && (
+        <button data-testid="import-cancel" onClick={cancelImport} className="shrink-0 rounded border border-sky-300 bg-white px-2 py-0.5 text-xs text-sky-900 hover:bg-sky-100">
+          Cancel
+        </button>
+      )}
+    </div>
+  )
+}
