@@ -251,13 +251,16 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   const repair = (code: JsonRepairCode, message: string, from: number, to: number): void => {
     const seen = repeats.get(code)
     if (seen) {
+      // The message says how many places; it is written once, in countRepeats, not per place.
       seen.count++
-      seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
       return
     }
     const entry: JsonRepair = { code, message, span: { start: from, end: to } }
     repeats.set(code, { repair: entry, count: 1, message })
     repairs.push(entry)
+  }
+  const countRepeats = (): void => {
+    for (const seen of repeats.values()) if (seen.count > 1) seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
   }
 
   const skipWhitespace = (): void => {
@@ -594,8 +597,11 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   }
 
   try {
-    return run()
+    const result = run()
+    countRepeats()
+    return result
   } catch (caught) {
+    countRepeats()
     if (!(caught instanceof Failure)) {
       // Only a bug can get here; report it as a value so callers still never see an exception.
       const message = caught instanceof Error ? caught.message : String(caught)

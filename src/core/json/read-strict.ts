@@ -23,8 +23,18 @@ interface StrictFrame {
   keyEnd: number
 }
 
-function isStrictSpace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
+/**
+ * Offset of the first character at or after `at` that is not JSON whitespace. Most characters
+ * are above U+0020, so one comparison settles them. Past the end `charCodeAt` gives NaN, which
+ * fails every comparison, so the end needs no separate check.
+ */
+function skipSpace(text: string, at: number): number {
+  let pos = at
+  for (;;) {
+    const code = text.charCodeAt(pos)
+    if (code > 0x20 || (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09)) return pos
+    pos++
+  }
 }
 
 function isDigit(code: number): boolean {
@@ -99,7 +109,7 @@ function readKey(text: string, at: number, frame: StrictFrame): number {
   frame.keyStart = at
   frame.keyEnd = keyEnd
   let pos = keyEnd
-  while (pos < text.length && isStrictSpace(text.charCodeAt(pos))) pos++
+  pos = skipSpace(text, pos)
   if (text.charCodeAt(pos) !== 0x3a) return -1
   return pos + 1
 }
@@ -120,7 +130,7 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
   let pos = start
   // Each turn reads one value at `pos` (containers push a frame), then closes what ends after it.
   for (;;) {
-    while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+    pos = skipSpace(text, pos)
     if (pos >= length) return undefined
     const code = text.charCodeAt(pos)
     const from = pos
@@ -137,7 +147,7 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
         }
       }
       pos++
-      while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+      pos = skipSpace(text, pos)
       const frame: StrictFrame = { isArray, start: from, node, key: '', keyStart: 0, keyEnd: 0 }
       stack.push(frame)
       const next = text.charCodeAt(pos)
@@ -176,11 +186,11 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
       const child = node ?? { span: { start: valueFrom, end: pos } }
       if (frame.node?.members) frame.node.members.push({ key: frame.key, keySpan: { start: frame.keyStart, end: frame.keyEnd }, value: child } satisfies JsonMemberSpan)
       else frame.node?.items?.push(child)
-      while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+      pos = skipSpace(text, pos)
       const next = text.charCodeAt(pos)
       if (next === 0x2c) {
         pos++
-        while (pos < length && isStrictSpace(text.charCodeAt(pos))) pos++
+        pos = skipSpace(text, pos)
         if (!frame.isArray) {
           pos = readKey(text, pos, frame)
           if (pos < 0) return undefined

@@ -29,6 +29,9 @@ export const CONTROL_TOKENS: readonly string[] = [
   '</s>',
 ]
 
+/** Any reasoning opener or closer; one regex scan instead of one search per tag. */
+const ANY_REASONING_TAG = new RegExp(REASONING_TAGS.flat().map((tag) => tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))
+
 /**
  * Finds reasoning blocks (`<think>…</think>` and the like). An unclosed opener runs to the end of
  * the output; a closer with no opener before it (chat templates that put `<think>` in the prompt)
@@ -36,6 +39,9 @@ export const CONTROL_TOKENS: readonly string[] = [
  */
 export function findReasoningSpans(raw: string): Span[] {
   const spans: Span[] = []
+  // Output without any of the tags is the common case: a few native searches settle it, where
+  // visiting every '<' (frequent in code and comparisons) would cost a check per tag each.
+  if (!ANY_REASONING_TAG.test(raw)) return spans
   let pos = 0
   for (;;) {
     const lt = raw.indexOf('<', pos)
@@ -74,8 +80,12 @@ export function blank(raw: string, spans: readonly Span[]): string {
   return out + raw.slice(pos)
 }
 
+const TOKENS_START_WITH_LT = CONTROL_TOKENS.every((token) => token.startsWith('<'))
+
 /** Removes control tokens from a piece of visible text. */
 export function stripControlTokens(text: string): string {
+  // Text without '<' (most of it) cannot hold a token: one search instead of one per token.
+  if (TOKENS_START_WITH_LT && !text.includes('<')) return text
   let out = text
   for (const token of CONTROL_TOKENS) if (out.includes(token)) out = out.split(token).join('')
   return out
