@@ -238,18 +238,22 @@ export function ConversationList() {
                       </span>
                     ) : (
                       <>
-                        {conversation.anomalyCodes.slice(0, 2).map((value) => (
-                          <span
-                            key={value}
-                            data-testid="conversation-anomaly"
-                            title={`${value} — ${describeAnomaly(value)?.title ?? ''}`}
-                            className="shrink-0 truncate rounded bg-red-100 px-1 font-mono font-medium text-red-800 ring-1 ring-inset ring-red-200"
-                          >
-                            {value}
-                          </span>
-                        ))}
-                        {conversation.anomalyCodes.length > 2 && <span className="shrink-0 text-red-700">+{conversation.anomalyCodes.length - 2}</span>}
-                        <span className="ml-auto shrink-0 font-semibold text-red-700" title={`${conversation.anomalyCount} anomalies`}>
+                        <span className="flex min-w-0 flex-1 gap-1 overflow-hidden">
+                          {conversation.anomalyCodes.map((value) => (
+                            <span
+                              key={value}
+                              data-testid="conversation-anomaly"
+                              title={`${value} — ${describeAnomaly(value)?.title ?? ''}`}
+                              className="min-w-0 max-w-full shrink-0 truncate rounded bg-red-100 px-1 font-mono font-medium text-red-800 ring-1 ring-inset ring-red-200 last:shrink"
+                            >
+                              {value}
+                            </span>
+                          ))}
+                        </span>
+                        <span
+                          className="shrink-0 font-semibold text-red-700"
+                          title={`${conversation.anomalyCount} anomal${conversation.anomalyCount === 1 ? 'y' : 'ies'}: ${conversation.anomalyCodes.join(', ')}`}
+                        >
                           ⚠ {conversation.anomalyCount}
                         </span>
                       </>
