@@ -183,9 +183,11 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
         }
         return { ok: true, value, start, end: pos, repairs: [], spans: node ?? { span: { start, end: pos } } }
       }
-      const child = node ?? { span: { start: valueFrom, end: pos } }
-      if (frame.node?.members) frame.node.members.push({ key: frame.key, keySpan: { start: frame.keyStart, end: frame.keyEnd }, value: child } satisfies JsonMemberSpan)
-      else frame.node?.items?.push(child)
+      // Spans are built only where they are kept; deeper values allocate nothing.
+      const members = frame.node?.members
+      const items = frame.node?.items
+      if (members) members.push({ key: frame.key, keySpan: { start: frame.keyStart, end: frame.keyEnd }, value: node ?? { span: { start: valueFrom, end: pos } } } satisfies JsonMemberSpan)
+      else if (items) items.push(node ?? { span: { start: valueFrom, end: pos } })
       pos = skipSpace(text, pos)
       const next = text.charCodeAt(pos)
       if (next === 0x2c) {

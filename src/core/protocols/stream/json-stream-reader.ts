@@ -39,6 +39,9 @@ const WORD = 8
 const DONE = 9
 const FAILED = 10
 
+/** Open containers counted as "top levels" for {@link JsonStreamReader.shallowVersion}. */
+const SHALLOW_LEVELS = 3
+
 const QUOTE = 0x22
 const APOSTROPHE = 0x27
 const BACKSLASH = 0x5c
@@ -92,6 +95,13 @@ function setMember(target: JsonObject, key: string, value: JsonValue): void {
 export class JsonStreamReader {
   /** The root object or array, once its opener has been read; grows in place. */
   root: Container | undefined
+  /**
+   * Changes whenever something within the top three levels changes shape (a member or item is
+   * attached, a key is read, a string there ends, a container there closes). Deeper content and
+   * the growth of an open string do not change it, so callers can cache what they derive from
+   * the top levels, such as a call's name.
+   */
+  shallowVersion = 0
   /** `open` while more input can continue the value; `done` after the root's closer; `failed` on a character that cannot continue it. */
   status: 'open' | 'done' | 'failed' = 'open'
   /** When `failed`: what was wrong. */
@@ -325,6 +335,7 @@ export class JsonStreamReader {
 
   /** Closes the innermost container at the closer at `at`; returns the index after it. */
   private close(at: number): number {
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     this.stack.pop()
     if (this.stack.length === 0) {
       this.status = 'done'
@@ -336,6 +347,7 @@ export class JsonStreamReader {
   }
 
   private attachContainer(container: Container): void {
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (!frame) return
     if (frame.isArray) (frame.container as JsonValue[]).push(container)
@@ -344,6 +356,7 @@ export class JsonStreamReader {
 
   /** Attaches a finished scalar to the innermost container. */
   private attach(value: JsonValue): void {
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (frame) {
       if (frame.isArray) (frame.container as JsonValue[]).push(value)
@@ -353,6 +366,7 @@ export class JsonStreamReader {
   }
 
   private setKey(key: string): void {
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (frame) frame.key = key
     this.state = COLON
@@ -364,6 +378,7 @@ export class JsonStreamReader {
     this.text = ''
     this.state = STRING
     if (isKey) return
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     // The string is attached at once so the live tree shows it while it grows.
     const frame = this.top()
     if (!frame) return
@@ -394,6 +409,7 @@ export class JsonStreamReader {
       this.setKey(this.text)
       return
     }
+    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
     this.sink?.end()
     this.sink = undefined
     this.slotContainer = undefined

@@ -107,6 +107,9 @@ export class TextScanner implements IncrementalScanner {
   /** The tool name from `<function=NAME>`, or `undefined` for a wrapper with a JSON body. */
   private functionName: string | undefined
   private readonly special: RegExp
+  private formingFrom: JsonStreamReader | undefined
+  private formingVersion = -1
+  private formingCache: StreamingCall | undefined
 
   constructor(private readonly tags: boolean) {
     this.special = tags ? /</g : /[{[<]/g
@@ -250,9 +253,15 @@ export class TextScanner implements IncrementalScanner {
         if (this.functionName !== undefined) {
           return { name: this.functionName, arguments: isJsonObject(reader.root) ? reader.root : {}, complete: false }
         }
-        const root = reader.root
-        const target = Array.isArray(root) ? root[root.length - 1] : root
-        return formingCall(reader, target, this.readerContext === 'prose')
+        // Re-derived only when the top levels changed: the arguments object it holds is live.
+        if (this.formingFrom !== reader || this.formingVersion !== reader.shallowVersion) {
+          const root = reader.root
+          const target = Array.isArray(root) ? root[root.length - 1] : root
+          this.formingCache = formingCall(reader, target, this.readerContext === 'prose')
+          this.formingFrom = reader
+          this.formingVersion = reader.shallowVersion
+        }
+        return this.formingCache
       }
       case Mode.TagBody:
       case Mode.FunctionName:
