@@ -4,7 +4,7 @@ import { useReplay } from '../store/replay-store'
 import { useRun } from '../store/run-store'
 
 /** Conversations offered in the quick picker; the conversation list shows every one. */
-const SELECT_LIMIT = 500
+const SELECT_LIMIT = 200
 
 /** Shown while replaying an imported log: which conversation, and how many anomalies it has. */
 export function ReplayBar() {
