@@ -36,7 +36,7 @@ export function contender<T>(inputs: readonly T[], lengthOf: (input: T) => numbe
  * burst of load from other processes on a shared machine hits every contender alike and is then
  * discarded.
  */
-export function compare(contenders: readonly Contender[], rounds = 7, roundMs = 60): Measurement[] {
+export function compare(contenders: readonly Contender[], rounds = 9, roundMs = 80): Measurement[] {
   const best: Measurement[] = contenders.map(() => ({ mbPerSecond: 0, msPerInput: Number.POSITIVE_INFINITY }))
   for (const entry of contenders) entry.pass()
   for (let round = 0; round < rounds; round++) {

@@ -8,7 +8,7 @@
 import { JSONParser } from '@streamparser/json'
 import { jsonrepair } from 'jsonrepair'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { Allow, parse as parsePartial } from 'partial-json'
 import { json } from '../src/core/protocols/json'
 import { createStreamParser } from '../src/core/protocols/stream'
@@ -125,6 +125,8 @@ function add(row: Row): void {
 
 const ratio = (ours: Measurement, baseline: Measurement): number => ours.mbPerSecond / baseline.mbPerSecond
 
+// Other processes on a shared machine slow every contender; the load is printed with the figures.
+const loadavgAtStart = loadavg()[0] ?? 0
 console.log('parse benchmark: generating inputs')
 for (const size of SIZES) {
   const calls = generateCalls(size.bytes, size.count, 0xbe_9c + size.bytes)
@@ -169,7 +171,7 @@ for (const size of SIZES) {
     const scenario = `stream ${chunkSize} B`
     const inputs = calls.map((call) => ({ call, chunks: chunksOf(call.clean, chunkSize) }))
     const lengthOf = (input: { call: GeneratedCall }): number => input.call.clean.length
-    const [incremental, ours] = compare([contender(inputs, lengthOf, (input) => streamParserJson(input.chunks)), contender(inputs, lengthOf, (input) => streamOurs(input.chunks))], 5) as [Measurement, Measurement]
+    const [incremental, ours] = compare([contender(inputs, lengthOf, (input) => streamParserJson(input.chunks)), contender(inputs, lengthOf, (input) => streamOurs(input.chunks))]) as [Measurement, Measurement]
     add({ scenario, size: size.label, parser: '@streamparser/json', result: incremental, recovered: `${count(calls, (call) => isCall(streamParserJson(chunksOf(call.clean, chunkSize)), call))}${total}` })
 
     const first = inputs[0]
@@ -226,7 +228,8 @@ const checksText = table(
   checks.map((check) => [check.target, check.figure, check.met ? 'met' : 'MISSED']),
 )
 const cpu = cpus()[0]?.model ?? 'unknown CPU'
-const header = `Node ${process.version}, ${cpu} (${cpus().length} cores), ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench\`.`
+const startLoad = loadavgAtStart.toFixed(2)
+const header = `Node ${process.version}, ${cpu} (${cpus().length} cores), load average ${startLoad} at the start, ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench parse\` (or \`npm run bench\` for every bench file). Each figure is the best of 9 interleaved rounds.`
 
 console.log(`\n${header}\n\n${tableText}\n\n${checksText}`)
 mkdirSync('bench-results', { recursive: true })

@@ -102,6 +102,7 @@ export class ParseBuilder {
   readonly repairs: Repair[] = []
   readonly errors: ParseError[] = []
   private readonly consumed: Span[] = []
+  private textCache: string | undefined
 
   constructor(
     readonly raw: string,
@@ -114,7 +115,10 @@ export class ParseBuilder {
 
   /** Marks a range as markup (a call, a marker, a fence) so it is not part of the text. */
   consume(start: number, end: number): void {
-    if (end > start) this.consumed.push({ start, end })
+    if (end > start) {
+      this.consumed.push({ start, end })
+      this.textCache = undefined
+    }
   }
 
   addCall(call: ParsedCall): void {
@@ -131,6 +135,8 @@ export class ParseBuilder {
 
   /** The visible text: everything not consumed, without control tokens, each piece trimmed. */
   text(): string {
+    // Scanners ask for the text to decide on repairs and then the result asks again: build it once.
+    if (this.textCache !== undefined) return this.textCache
     const spans = [...this.consumed].sort((a, b) => a.start - b.start)
     const pieces: string[] = []
     let pos = 0
@@ -144,7 +150,8 @@ export class ParseBuilder {
       pos = Math.max(pos, span.end)
     }
     take(this.raw.length)
-    return pieces.join('\n')
+    this.textCache = pieces.join('\n')
+    return this.textCache
   }
 
   result(): ParseResult {
