@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import { expect, openApp, test, timelineRows } from './fixtures'
 
@@ -228,6 +228,7 @@ test('a 50 MB log of 20 000 conversations loads without blocking the page (longe
   await page.getByTestId('import-file').setInputFiles(file)
   await expect(page.getByTestId('toast')).toContainText('Imported 20,000 conversations', { timeout: 120_000 })
   const elapsed = Date.now() - started
+  await rm(file)
   await expect(page.getByTestId('conversation-list')).toBeVisible()
   await page.getByTestId('conversation-search').fill('reykjavík')
   await expect(page.getByTestId('conversation-item')).toHaveCount(1)
