@@ -237,103 +237,152 @@ export function readJson(text: string, start = 0, options: JsonReadOptions = {})
  * results; exported so tests can check that the two paths agree.
  */
 export function readJsonLenient(text: string, start = 0, options: JsonReadOptions = {}): JsonReadResult {
-  const spanDepth = options.spanDepth ?? 0
-  const maxDepth = options.maxDepth ?? 512
-  const length = text.length
-  const repairs: JsonRepair[] = []
-  const stack: Frame[] = []
-  let pos = start
-  while (pos < length && isWhitespace(text.charCodeAt(pos))) pos++
-  const valueStart = pos
+  return new LenientReader(text, start, options).read()
+}
 
-  // One repair per code keeps a Python dict from producing a line per quote; the span is the first place.
-  const repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; message: string }>()
-  const repair = (code: JsonRepairCode, message: string, from: number, to: number): void => {
-    const seen = repeats.get(code)
+/**
+ * The state of one lenient read. A class rather than closures over local variables: the closures
+ * would be created anew for every read, which costs more than reading a short value (and far more
+ * under tools that wrap every named function to keep its name).
+ */
+class LenientReader {
+  private readonly length: number
+  private readonly spanDepth: number
+  private readonly maxDepth: number
+  private readonly repairs: JsonRepair[] = []
+  private readonly stack: Frame[] = []
+  private pos: number
+  private readonly valueStart: number
+  /** One repair per code keeps a Python dict from producing a line per quote; the span is the first place. */
+  private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; message: string }>()
+
+  constructor(
+    private readonly text: string,
+    start: number,
+    options: JsonReadOptions,
+  ) {
+    this.spanDepth = options.spanDepth ?? 0
+    this.maxDepth = options.maxDepth ?? 512
+    this.length = text.length
+    let pos = start
+    while (pos < this.length && isWhitespace(text.charCodeAt(pos))) pos++
+    this.pos = pos
+    this.valueStart = pos
+  }
+
+  read(): JsonReadResult {
+    try {
+      const result = this.run()
+      this.countRepeats()
+      return result
+    } catch (caught) {
+      this.countRepeats()
+      if (!(caught instanceof Failure)) {
+        // Only a bug can get here; report it as a value so callers still never see an exception.
+        const message = caught instanceof Error ? caught.message : String(caught)
+        return { ok: false, error: { code: 'invalid_json', message: `Internal reader error: ${message}`, offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
+      }
+      const failure: JsonReadFailure = {
+        ok: false,
+        error: { code: caught.code, message: caught.message, offset: caught.offset },
+        start: this.valueStart,
+        end: caught.offset,
+        repairs: this.repairs,
+      }
+      if (caught.code === 'truncated') {
+        const partial = this.partialValue(caught)
+        if (partial !== undefined) failure.partial = partial
+      }
+      return failure
+    }
+  }
+
+  private repair(code: JsonRepairCode, message: string, from: number, to: number): void {
+    const seen = this.repeats.get(code)
     if (seen) {
       // The message says how many places; it is written once, in countRepeats, not per place.
       seen.count++
       return
     }
     const entry: JsonRepair = { code, message, span: { start: from, end: to } }
-    repeats.set(code, { repair: entry, count: 1, message })
-    repairs.push(entry)
+    this.repeats.set(code, { repair: entry, count: 1, message })
+    this.repairs.push(entry)
   }
-  const countRepeats = (): void => {
-    for (const seen of repeats.values()) if (seen.count > 1) seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
+  private countRepeats(): void {
+    for (const seen of this.repeats.values()) if (seen.count > 1) seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
   }
 
-  const skipWhitespace = (): void => {
-    while (pos < length && isWhitespace(text.charCodeAt(pos))) pos++
+  private skipWhitespace(): void {
+    while (this.pos < this.length && isWhitespace(this.text.charCodeAt(this.pos))) this.pos++
   }
 
   /** Reads a string whose opening quote is at `pos`; leaves `pos` after the closing quote. */
-  const readString = (): string => {
-    const quoteAt = pos
-    const quote = text.charCodeAt(pos)
-    if (quote === APOSTROPHE) repair('single_quotes', 'Read single-quoted strings as JSON strings.', pos, pos)
+  private readString(): string {
+    const quoteAt = this.pos
+    const quote = this.text.charCodeAt(this.pos)
+    if (quote === APOSTROPHE) this.repair('single_quotes', 'Read single-quoted strings as JSON strings.', this.pos, this.pos)
     let out = ''
-    let chunk = pos + 1
-    let i = pos + 1
+    let chunk = this.pos + 1
+    let i = this.pos + 1
     let sawNewline = false
     let sawControl = false
     for (;;) {
-      if (i >= length) {
-        out += text.slice(chunk, i)
+      if (i >= this.length) {
+        out += this.text.slice(chunk, i)
         throw new Failure(
           'truncated',
-          `The JSON ends inside the string that starts at offset ${quoteAt} (${excerpt(text, quoteAt)}): expected a closing ${quote === QUOTE ? '"' : "'"} before the end.`,
-          length,
+          `The JSON ends inside the string that starts at offset ${quoteAt} (${excerpt(this.text, quoteAt)}): expected a closing ${quote === QUOTE ? '"' : "'"} before the end.`,
+          this.length,
           out,
         )
       }
-      const code = text.charCodeAt(i)
+      const code = this.text.charCodeAt(i)
       if (code === quote) {
-        out += text.slice(chunk, i)
-        pos = i + 1
+        out += this.text.slice(chunk, i)
+        this.pos = i + 1
         if (quote === APOSTROPHE) {
-          const first = repeats.get('single_quotes')?.repair
-          if (first && first.span.start === quoteAt) first.span.end = pos
+          const first = this.repeats.get('single_quotes')?.repair
+          if (first && first.span.start === quoteAt) first.span.end = this.pos
         }
         return out
       }
       if (code === BACKSLASH) {
-        out += text.slice(chunk, i)
-        if (i + 1 >= length) {
+        out += this.text.slice(chunk, i)
+        if (i + 1 >= this.length) {
           throw new Failure(
             'truncated',
             `The JSON ends inside an escape sequence at offset ${i} in the string that starts at offset ${quoteAt}.`,
-            length,
+            this.length,
             out,
           )
         }
-        const escaped = text[i + 1] ?? ''
+        const escaped = this.text[i + 1] ?? ''
         const simple = SIMPLE_ESCAPES[escaped]
         if (simple !== undefined && (escaped !== "'" || quote === APOSTROPHE)) {
           out += simple
           i += 2
         } else if (escaped === 'u') {
-          if (i + 6 > length) {
+          if (i + 6 > this.length) {
             throw new Failure(
               'truncated',
               `The JSON ends inside the \\u escape at offset ${i}: expected four hex digits.`,
-              length,
+              this.length,
               out,
             )
           }
-          const hex = text.slice(i + 2, i + 6)
+          const hex = this.text.slice(i + 2, i + 6)
           if (/^[0-9a-fA-F]{4}$/.test(hex)) {
             out += String.fromCharCode(parseInt(hex, 16))
             i += 6
           } else {
-            repair('invalid_escape', `Kept the invalid escape \\u${hex} verbatim.`, i, i + 2)
+            this.repair('invalid_escape', `Kept the invalid escape \\u${hex} verbatim.`, i, i + 2)
             out += '\\u'
             i += 2
           }
         } else {
           // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
           // character, so keep both rather than guess.
-          repair('invalid_escape', `Kept the unknown escape \\${escaped} verbatim.`, i, i + 2)
+          this.repair('invalid_escape', `Kept the unknown escape \\${escaped} verbatim.`, i, i + 2)
           out += escaped === "'" ? "'" : `\\${escaped}`
           i += 2
         }
@@ -342,10 +391,10 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
       }
       if (code < 0x20) {
         if (code === 0x0a || code === 0x0d) {
-          if (!sawNewline) repair('unescaped_newline', 'Kept a raw line break inside a string.', i, i + 1)
+          if (!sawNewline) this.repair('unescaped_newline', 'Kept a raw line break inside a string.', i, i + 1)
           sawNewline = true
         } else if (!sawControl) {
-          repair('control_character', 'Kept a raw control character inside a string.', i, i + 1)
+          this.repair('control_character', 'Kept a raw control character inside a string.', i, i + 1)
           sawControl = true
         }
       }
@@ -354,55 +403,55 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   }
 
   /** Reads a number at `pos`. */
-  const readNumber = (): number => {
-    const numberStart = pos
-    let i = pos
-    if (text.charCodeAt(i) === MINUS) i++
+  private readNumber(): number {
+    const numberStart = this.pos
+    let i = this.pos
+    if (this.text.charCodeAt(i) === MINUS) i++
     const digitsStart = i
-    while (i < length && isDigit(text.charCodeAt(i))) i++
+    while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
     if (i === digitsStart) {
-      if (i >= length) throw new Failure('truncated', `The JSON ends after '-' at offset ${numberStart}: expected digits.`, length)
-      throw new Failure('invalid_json', `Expected a digit after '-' at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+      if (i >= this.length) throw new Failure('truncated', `The JSON ends after '-' at offset ${numberStart}: expected digits.`, this.length)
+      throw new Failure('invalid_json', `Expected a digit after '-' at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
     }
-    if (text.charCodeAt(i) === 0x2e) {
+    if (this.text.charCodeAt(i) === 0x2e) {
       i++
       const fractionStart = i
-      while (i < length && isDigit(text.charCodeAt(i))) i++
+      while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === fractionStart) {
-        if (i >= length) throw new Failure('truncated', `The JSON ends inside the number at offset ${numberStart}: expected digits after '.'.`, length)
-        throw new Failure('invalid_json', `Expected a digit after '.' in the number at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+        if (i >= this.length) throw new Failure('truncated', `The JSON ends inside the number at offset ${numberStart}: expected digits after '.'.`, this.length)
+        throw new Failure('invalid_json', `Expected a digit after '.' in the number at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
       }
     }
-    const exponent = text.charCodeAt(i)
+    const exponent = this.text.charCodeAt(i)
     if (exponent === 0x65 || exponent === 0x45) {
       i++
-      const sign = text.charCodeAt(i)
+      const sign = this.text.charCodeAt(i)
       if (sign === 0x2b || sign === MINUS) i++
       const exponentStart = i
-      while (i < length && isDigit(text.charCodeAt(i))) i++
+      while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === exponentStart) {
-        if (i >= length) throw new Failure('truncated', `The JSON ends inside the exponent of the number at offset ${numberStart}.`, length)
-        throw new Failure('invalid_json', `Expected a digit in the exponent of the number at offset ${numberStart}, found ${describeChar(text, i)}.`, i)
+        if (i >= this.length) throw new Failure('truncated', `The JSON ends inside the exponent of the number at offset ${numberStart}.`, this.length)
+        throw new Failure('invalid_json', `Expected a digit in the exponent of the number at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
       }
     }
-    pos = i
-    return Number(text.slice(numberStart, i))
+    this.pos = i
+    return Number(this.text.slice(numberStart, i))
   }
 
   /** Reads `true`/`false`/`null` or their Python spellings at `pos`. */
-  const readLiteral = (): JsonValue => {
-    const wordStart = pos
-    let i = pos
-    while (i < length && isIdentifierPart(text.charCodeAt(i))) i++
-    const word = text.slice(wordStart, i)
+  private readLiteral(): JsonValue {
+    const wordStart = this.pos
+    let i = this.pos
+    while (i < this.length && isIdentifierPart(this.text.charCodeAt(i))) i++
+    const word = this.text.slice(wordStart, i)
     const literal = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined
     if (literal) {
-      if (literal.python) repair('python_literal', `Read Python ${word} as ${String(literal.value)}.`, wordStart, i)
-      pos = i
+      if (literal.python) this.repair('python_literal', `Read Python ${word} as ${String(literal.value)}.`, wordStart, i)
+      this.pos = i
       return literal.value
     }
-    if (i >= length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
-      throw new Failure('truncated', `The JSON ends inside '${word}' at offset ${wordStart}.`, length)
+    if (i >= this.length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
+      throw new Failure('truncated', `The JSON ends inside '${word}' at offset ${wordStart}.`, this.length)
     }
     throw new Failure(
       'invalid_json',
@@ -412,26 +461,26 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   }
 
   /** Closes every open container at the end of input (the caller checked the last value was complete). */
-  const closeAllAtEnd = (): JsonValue => {
-    const closers = stack
+  private closeAllAtEnd(): JsonValue {
+    const closers = this.stack
       .map((frame) => (frame.kind === 'object' ? '}' : ']'))
       .reverse()
       .join('')
-    repair('missing_closer', `Added the missing ${closers} at the end of the input.`, length, length)
+    this.repair('missing_closer', `Added the missing ${closers} at the end of the input.`, this.length, this.length)
     let value: JsonValue = null
     let node: JsonSpanNode | undefined
-    while (stack.length > 0) {
-      const frame = stack.pop() as Frame
+    while (this.stack.length > 0) {
+      const frame = this.stack.pop() as Frame
       value = frame.value
-      if (frame.node) frame.node.span.end = length
+      if (frame.node) frame.node.span.end = this.length
       node = frame.node
-      const parent = stack[stack.length - 1]
-      if (parent) attach(parent, value, node, frame.start, length)
+      const parent = this.stack[this.stack.length - 1]
+      if (parent) this.attach(parent, value, node, frame.start, this.length)
     }
     return value
   }
 
-  const attach = (frame: Frame, value: JsonValue, node: JsonSpanNode | undefined, from: number, to: number): void => {
+  private attach(frame: Frame, value: JsonValue, node: JsonSpanNode | undefined, from: number, to: number): void {
     if (frame.kind === 'object') {
       // A plain assignment to `__proto__` would replace the prototype instead of adding a key.
       if (frame.key === '__proto__') {
@@ -447,11 +496,11 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   }
 
   /** The value read so far, for a truncated read. */
-  const partialValue = (failure: Failure): JsonValue | undefined => {
-    if (stack.length === 0) return failure.cutString
+  private partialValue(failure: Failure): JsonValue | undefined {
+    if (this.stack.length === 0) return failure.cutString
     let value: JsonValue | undefined = failure.cutString
-    for (let index = stack.length - 1; index >= 0; index--) {
-      const frame = stack[index] as Frame
+    for (let index = this.stack.length - 1; index >= 0; index--) {
+      const frame = this.stack[index] as Frame
       if (value !== undefined) {
         if (frame.kind === 'object' && frame.key !== '') frame.value[frame.key] = value
         else if (frame.kind === 'array') frame.value.push(value)
@@ -462,162 +511,137 @@ export function readJsonLenient(text: string, start = 0, options: JsonReadOption
   }
 
   /** Reads an object key at `pos` (after whitespace) and the colon after it. */
-  const readKey = (frame: ObjectFrame): void => {
+  private readKey(frame: ObjectFrame): void {
     // Cleared first so a key cut off mid-string is not mistaken for the previous member's value.
     frame.key = ''
-    const keyStart = pos
-    const code = text.charCodeAt(pos)
+    const keyStart = this.pos
+    const code = this.text.charCodeAt(this.pos)
     let key: string
     if (code === QUOTE || code === APOSTROPHE) {
-      key = readString()
+      key = this.readString()
     } else if (isIdentifierStart(code)) {
-      while (pos < length && isIdentifierPart(text.charCodeAt(pos))) pos++
-      key = text.slice(keyStart, pos)
-      repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, pos)
+      while (this.pos < this.length && isIdentifierPart(this.text.charCodeAt(this.pos))) this.pos++
+      key = this.text.slice(keyStart, this.pos)
+      this.repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, this.pos)
     } else {
-      throw new Failure('invalid_json', `Expected a property name in double quotes at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+      throw new Failure('invalid_json', `Expected a property name in double quotes at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
     }
-    const keyEnd = pos
-    skipWhitespace()
-    if (pos >= length) throw new Failure('truncated', `The JSON ends after the key "${key}": expected ':' and a value.`, length)
-    if (text.charCodeAt(pos) !== COLON) {
-      throw new Failure('invalid_json', `Expected ':' after the key "${key}" at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+    const keyEnd = this.pos
+    this.skipWhitespace()
+    if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends after the key "${key}": expected ':' and a value.`, this.length)
+    if (this.text.charCodeAt(this.pos) !== COLON) {
+      throw new Failure('invalid_json', `Expected ':' after the key "${key}" at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
     }
-    pos++
+    this.pos++
     frame.key = key
     frame.keySpan = { start: keyStart, end: keyEnd }
   }
 
-  const run = (): JsonReadResult => {
-    if (pos >= length) throw new Failure('truncated', 'Expected a JSON value, found the end of the input.', length)
+  private run(): JsonReadResult {
+    if (this.pos >= this.length) throw new Failure('truncated', 'Expected a JSON value, found the end of the input.', this.length)
     // Each turn of the outer loop reads one value at `pos`; containers push a frame and continue.
     for (;;) {
-      skipWhitespace()
-      if (pos >= length) {
-        const frame = stack[stack.length - 1]
+      this.skipWhitespace()
+      if (this.pos >= this.length) {
+        const frame = this.stack[this.stack.length - 1]
         const where = frame?.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
-        throw new Failure('truncated', `The JSON ends where ${where} was expected.`, length)
+        throw new Failure('truncated', `The JSON ends where ${where} was expected.`, this.length)
       }
-      const code = text.charCodeAt(pos)
-      const depth = stack.length
-      const from = pos
+      const code = this.text.charCodeAt(this.pos)
+      const depth = this.stack.length
+      const from = this.pos
       let value: JsonValue
       let node: JsonSpanNode | undefined
       let isNumber = false
       if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-        if (depth >= maxDepth) throw new Failure('too_deep', `Nesting deeper than ${maxDepth} levels at offset ${pos}.`, pos)
-        const containerNode: JsonSpanNode | undefined = depth <= spanDepth ? { span: { start: pos, end: pos } } : undefined
-        if (containerNode && depth < spanDepth) {
+        if (depth >= this.maxDepth) throw new Failure('too_deep', `Nesting deeper than ${this.maxDepth} levels at offset ${this.pos}.`, this.pos)
+        const containerNode: JsonSpanNode | undefined = depth <= this.spanDepth ? { span: { start: this.pos, end: this.pos } } : undefined
+        if (containerNode && depth < this.spanDepth) {
           if (code === OPEN_BRACE) containerNode.members = []
           else containerNode.items = []
         }
-        pos++
-        skipWhitespace()
+        this.pos++
+        this.skipWhitespace()
         if (code === OPEN_BRACE) {
-          const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: pos, end: pos } }
-          stack.push(frame)
-          if (pos >= length) throw new Failure('truncated', `The JSON ends right after '{' at offset ${from}.`, length)
-          if (text.charCodeAt(pos) !== CLOSE_BRACE) {
-            readKey(frame)
+          const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: this.pos, end: this.pos } }
+          this.stack.push(frame)
+          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '{' at offset ${from}.`, this.length)
+          if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
+            this.readKey(frame)
             continue
           }
         } else {
-          stack.push({ kind: 'array', value: [], start: from, node: containerNode })
-          if (pos >= length) throw new Failure('truncated', `The JSON ends right after '[' at offset ${from}.`, length)
-          if (text.charCodeAt(pos) !== CLOSE_BRACKET) continue
+          this.stack.push({ kind: 'array', value: [], start: from, node: containerNode })
+          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '[' at offset ${from}.`, this.length)
+          if (this.text.charCodeAt(this.pos) !== CLOSE_BRACKET) continue
         }
         // An empty container: fall through to the closing logic below with nothing to attach.
-        pos++
-        const frame = stack.pop() as Frame
+        this.pos++
+        const frame = this.stack.pop() as Frame
         value = frame.value
         node = frame.node
-        if (node) node.span.end = pos
+        if (node) node.span.end = this.pos
       } else if (code === QUOTE || code === APOSTROPHE) {
-        value = readString()
+        value = this.readString()
       } else if (code === MINUS || isDigit(code)) {
-        value = readNumber()
+        value = this.readNumber()
         isNumber = true
       } else if (isIdentifierStart(code)) {
-        value = readLiteral()
+        value = this.readLiteral()
       } else {
-        throw new Failure('invalid_json', `Expected a JSON value at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+        throw new Failure('invalid_json', `Expected a JSON value at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
       }
 
       // Attach the value, then close every container that ends here.
       let valueFrom = from
       for (;;) {
-        const frame = stack[stack.length - 1]
+        const frame = this.stack[this.stack.length - 1]
         if (!frame) {
-          return { ok: true, value, start: valueStart, end: pos, repairs, spans: node ?? { span: { start: valueFrom, end: pos } } }
+          return { ok: true, value, start: this.valueStart, end: this.pos, repairs: this.repairs, spans: node ?? { span: { start: valueFrom, end: this.pos } } }
         }
-        attach(frame, value, node, valueFrom, pos)
-        const valueEnd = pos
-        skipWhitespace()
-        if (pos >= length) {
-          if (isNumber && valueEnd === length) {
-            throw new Failure('truncated', `The JSON ends inside the number at offset ${valueFrom}: it may have been cut off.`, length)
+        this.attach(frame, value, node, valueFrom, this.pos)
+        const valueEnd = this.pos
+        this.skipWhitespace()
+        if (this.pos >= this.length) {
+          if (isNumber && valueEnd === this.length) {
+            throw new Failure('truncated', `The JSON ends inside the number at offset ${valueFrom}: it may have been cut off.`, this.length)
           }
-          const root = stack[0]?.node ?? { span: { start: valueStart, end: length } }
-          const closed = closeAllAtEnd()
-          return { ok: true, value: closed, start: valueStart, end: length, repairs, spans: root }
+          const root = this.stack[0]?.node ?? { span: { start: this.valueStart, end: this.length } }
+          const closed = this.closeAllAtEnd()
+          return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.repairs, spans: root }
         }
-        let next = text.charCodeAt(pos)
+        let next = this.text.charCodeAt(this.pos)
         const closer = frame.kind === 'object' ? CLOSE_BRACE : CLOSE_BRACKET
         if (next === COMMA) {
-          const commaAt = pos
-          pos++
-          skipWhitespace()
-          if (pos >= length) throw new Failure('truncated', `The JSON ends after ',' at offset ${commaAt}: expected another ${frame.kind === 'object' ? 'member' : 'item'}.`, length)
-          next = text.charCodeAt(pos)
+          const commaAt = this.pos
+          this.pos++
+          this.skipWhitespace()
+          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends after ',' at offset ${commaAt}: expected another ${frame.kind === 'object' ? 'member' : 'item'}.`, this.length)
+          next = this.text.charCodeAt(this.pos)
           if (next !== closer) {
-            if (frame.kind === 'object') readKey(frame)
+            if (frame.kind === 'object') this.readKey(frame)
             break
           }
-          repair('trailing_comma', `Ignored the trailing comma at offset ${commaAt}.`, commaAt, commaAt + 1)
+          this.repair('trailing_comma', `Ignored the trailing comma at offset ${commaAt}.`, commaAt, commaAt + 1)
         } else if (next !== closer) {
           const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || isDigit(next) || next === MINUS
           if (startsItem) {
-            repair('missing_comma', `Supplied a missing ',' before offset ${pos}.`, pos, pos)
-            if (frame.kind === 'object') readKey(frame)
+            this.repair('missing_comma', `Supplied a missing ',' before offset ${this.pos}.`, this.pos, this.pos)
+            if (frame.kind === 'object') this.readKey(frame)
             break
           }
           const expected = frame.kind === 'object' ? "',' or '}'" : "',' or ']'"
           const after = frame.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
-          throw new Failure('invalid_json', `Expected ${expected} after ${after} at offset ${pos}, found ${describeChar(text, pos)}.`, pos)
+          throw new Failure('invalid_json', `Expected ${expected} after ${after} at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
         }
-        pos++
-        stack.pop()
+        this.pos++
+        this.stack.pop()
         value = frame.value
         node = frame.node
-        if (node) node.span.end = pos
+        if (node) node.span.end = this.pos
         valueFrom = frame.start
         isNumber = false
       }
     }
-  }
-
-  try {
-    const result = run()
-    countRepeats()
-    return result
-  } catch (caught) {
-    countRepeats()
-    if (!(caught instanceof Failure)) {
-      // Only a bug can get here; report it as a value so callers still never see an exception.
-      const message = caught instanceof Error ? caught.message : String(caught)
-      return { ok: false, error: { code: 'invalid_json', message: `Internal reader error: ${message}`, offset: pos }, start: valueStart, end: pos, repairs }
-    }
-    const failure: JsonReadFailure = {
-      ok: false,
-      error: { code: caught.code, message: caught.message, offset: caught.offset },
-      start: valueStart,
-      end: caught.offset,
-      repairs,
-    }
-    if (caught.code === 'truncated') {
-      const partial = partialValue(caught)
-      if (partial !== undefined) failure.partial = partial
-    }
-    return failure
   }
 }
