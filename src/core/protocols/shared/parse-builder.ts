@@ -140,16 +140,16 @@ export class ParseBuilder {
     const spans = [...this.consumed].sort((a, b) => a.start - b.start)
     const pieces: string[] = []
     let pos = 0
-    const take = (end: number): void => {
-      if (end <= pos) return
-      const piece = stripControlTokens(this.raw.slice(pos, end)).trim()
-      if (piece !== '') pieces.push(piece)
+    // Each gap between consumed spans (and the tail after the last) is a piece of text.
+    for (let index = 0; index <= spans.length; index++) {
+      const span = spans[index]
+      const end = span ? span.start : this.raw.length
+      if (end > pos) {
+        const piece = stripControlTokens(this.raw.slice(pos, end)).trim()
+        if (piece !== '') pieces.push(piece)
+      }
+      if (span) pos = Math.max(pos, span.end)
     }
-    for (const span of spans) {
-      take(span.start)
-      pos = Math.max(pos, span.end)
-    }
-    take(this.raw.length)
     this.textCache = pieces.join('\n')
     return this.textCache
   }

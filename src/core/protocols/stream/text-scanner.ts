@@ -107,6 +107,8 @@ export class TextScanner implements IncrementalScanner {
   /** The tool name from `<function=NAME>`, or `undefined` for a wrapper with a JSON body. */
   private functionName: string | undefined
   private readonly special: RegExp
+  /** Set by {@link tokenAt} when the chunk ends inside a token that may still complete. */
+  private partialToken = false
   private formingFrom: JsonStreamReader | undefined
   private formingVersion = -1
   private formingCache: StreamingCall | undefined
@@ -278,23 +280,24 @@ export class TextScanner implements IncrementalScanner {
   }
 
   private matchToken(work: string, at: number): TokenMatch | 'partial' | undefined {
-    const rest = work.length - at
-    let partial = false
-    const check = (token: string): boolean => {
-      if (work.startsWith(token, at)) return true
-      if (rest < token.length && token.startsWith(work.slice(at))) partial = true
-      return false
-    }
+    this.partialToken = false
     for (const [open, close] of REASONING_TAGS) {
-      if (check(open)) return { kind: 'reasoning', length: open.length, close }
-      if (!this.sawReasoning && check(close)) return { kind: 'reasoning_close', length: close.length }
+      if (this.tokenAt(work, at, open)) return { kind: 'reasoning', length: open.length, close }
+      if (!this.sawReasoning && this.tokenAt(work, at, close)) return { kind: 'reasoning_close', length: close.length }
     }
-    for (const token of CONTROL_TOKENS) if (check(token)) return { kind: 'control', length: token.length }
+    for (const token of CONTROL_TOKENS) if (this.tokenAt(work, at, token)) return { kind: 'control', length: token.length }
     if (this.tags) {
-      for (const tag of WRAPPER_TAGS) if (check(tag)) return { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` }
-      if (check(FUNCTION_TAG)) return { kind: 'function', length: FUNCTION_TAG.length }
+      for (const tag of WRAPPER_TAGS) if (this.tokenAt(work, at, tag)) return { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` }
+      if (this.tokenAt(work, at, FUNCTION_TAG)) return { kind: 'function', length: FUNCTION_TAG.length }
     }
-    return partial ? 'partial' : undefined
+    return this.partialToken ? 'partial' : undefined
+  }
+
+  /** True when `token` starts at `at`; notes in {@link partialToken} when the chunk ends inside it. */
+  private tokenAt(work: string, at: number, token: string): boolean {
+    if (work.startsWith(token, at)) return true
+    if (work.length - at < token.length && token.startsWith(work.slice(at))) this.partialToken = true
+    return false
   }
 
   private onToken(token: TokenMatch): void {
