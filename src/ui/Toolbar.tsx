@@ -24,8 +24,9 @@ function MaxStepsInput({ value }: { value: number }) {
   const valid = text.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 100
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
-      Max steps
+      <span className="hidden xl:inline">Max steps</span>
       <input
+        aria-label="Max steps"
         data-testid="max-steps"
         type="number"
         min={1}
@@ -91,15 +92,16 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
       </div>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        Example
+        <span className="hidden xl:inline">Example</span>
         <select
           data-testid="example-select"
+          aria-label="Example"
           value={exampleId}
           onChange={(e) => {
             useWorkspace.getState().loadExample(e.target.value)
             reset()
           }}
-          className="max-w-48 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-40 rounded xl:max-w-48 border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
         >
           {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
           {examples.map((ex) => (
@@ -110,12 +112,13 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         </select>
       </label>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        Wire format
+        <span className="hidden xl:inline">Wire format</span>
         <select
           data-testid="protocol-select"
+          aria-label="Wire format"
           value={protocol}
           onChange={(e) => useWorkspace.getState().setSettings({ protocol: e.target.value })}
-          className="max-w-48 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-40 rounded xl:max-w-48 border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
         >
           {protocols.map((p) => (
             <option key={p.id} value={p.id} title={p.description}>

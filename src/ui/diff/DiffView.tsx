@@ -58,7 +58,7 @@ export function DiffView() {
                     {cell === undefined ? (
                       <span className="italic text-slate-400">{j === 0 ? '(no such turn in the log)' : '(no such turn in the re-run)'}</span>
                     ) : (
-                      <pre className={`whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${row.same ? 'text-slate-700' : 'text-slate-900'}`}>{cell}</pre>
+                      <pre className={`max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${row.same ? 'text-slate-700' : 'text-slate-900'}`}>{cell}</pre>
                     )}
                   </td>
                 ))}
