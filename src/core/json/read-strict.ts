@@ -115,7 +115,10 @@ function readKey(text: string, at: number, frame: StrictFrame): number {
 }
 
 function literalEnd(text: string, at: number): number {
-  for (const word of ['true', 'false', 'null']) if (text.startsWith(word, at)) return at + word.length
+  const first = text.charCodeAt(at)
+  if (first === 0x74) return text.startsWith('true', at) ? at + 4 : -1
+  if (first === 0x66) return text.startsWith('false', at) ? at + 5 : -1
+  if (first === 0x6e) return text.startsWith('null', at) ? at + 4 : -1
   return -1
 }
 

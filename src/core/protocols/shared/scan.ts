@@ -22,6 +22,11 @@ export class ForwardFinder {
   }
 }
 
+/** `[A-Za-z0-9_+-]`: a character of a fence's info string (`json`, `tool_code`). */
+function isInfoChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2b || code === 0x2d
+}
+
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 }
@@ -37,7 +42,7 @@ export function fenceAround(text: string, start: number, end: number, floor = 0)
   let before = start
   while (before > floor && isSpace(text.charCodeAt(before - 1))) before--
   let info = before
-  while (info > floor && /[A-Za-z0-9_+-]/.test(text[info - 1] ?? '')) info--
+  while (info > floor && isInfoChar(text.charCodeAt(info - 1))) info--
   if (info - 3 < floor || !text.startsWith('```', info - 3)) return undefined
   const open = info - 3
   let after = end
