@@ -137,17 +137,20 @@ for (const size of SIZES) {
   const clean = (call: GeneratedCall): number => call.clean.length
   const fenced = (call: GeneratedCall): number => call.fenced.length
   const broken = (call: GeneratedCall): number => call.broken.length
-  const [cleanBaseline, cleanOurs, fencedBaseline, fencedOurs, brokenBaseline, brokenOurs] = compare([
-    // Clean JSON: the whole output is the call.
-    contender(calls, clean, (call) => JSON.parse(call.clean)),
-    contender(calls, clean, (call) => json.parse(call.clean)),
-    // JSON in prose with a fence: the usual hand-written approach is a fence regex, then JSON.parse.
+  // Each scenario is timed against its own baseline, interleaved, so one parser's garbage is not
+  // collected during another scenario's rounds.
+  // Clean JSON: the whole output is the call.
+  const [cleanBaseline, cleanOurs] = compare([contender(calls, clean, (call) => JSON.parse(call.clean)), contender(calls, clean, (call) => json.parse(call.clean))]) as [Measurement, Measurement]
+  // JSON in prose with a fence: the usual hand-written approach is a fence regex, then JSON.parse.
+  const [fencedBaseline, fencedOurs] = compare([
     contender(calls, fenced, (call) => JSON.parse(FENCE.exec(call.fenced)?.[1] ?? '')),
     contender(calls, fenced, (call) => json.parse(call.fenced)),
-    // Broken JSON: Python quoting and literals, trailing commas, missing closers.
+  ]) as [Measurement, Measurement]
+  // Broken JSON: Python quoting and literals, trailing commas, missing closers.
+  const [brokenBaseline, brokenOurs] = compare([
     contender(calls, broken, (call) => attempt(() => JSON.parse(jsonrepair(call.broken)))),
     contender(calls, broken, (call) => json.parse(call.broken)),
-  ]) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement]
+  ]) as [Measurement, Measurement]
   add({ scenario: 'clean', size: size.label, parser: 'JSON.parse', result: cleanBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(call.clean), call))}${total}` })
   add({ scenario: 'clean', size: size.label, parser: 'toolstep json', result: cleanOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanOurs, cleanBaseline))}× JSON.parse` })
   add({ scenario: 'fenced in prose', size: size.label, parser: 'regex + JSON.parse', result: fencedBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(FENCE.exec(call.fenced)?.[1] ?? ''), call))}${total}` })
@@ -161,7 +164,14 @@ for (const size of SIZES) {
     const cleanRatio = ratio(cleanOurs, cleanBaseline)
     const fencedRatio = ratio(fencedOurs, fencedBaseline)
     checks.push({ target: `clean ${size.label}: ≥ 0.5× JSON.parse`, figure: `${fixed(cleanRatio)}×`, met: cleanRatio >= 0.5 })
-    checks.push({ target: `fenced ${size.label}: ≥ 0.5× regex + JSON.parse`, figure: `${fixed(fencedRatio)}×`, met: fencedRatio >= 0.5 })
+    // The issue states the fenced target against JSON.parse's throughput (which cannot read a fenced
+    // output at all); the same-input comparison with a fence regex + JSON.parse is stricter. Both are shown.
+    const fencedVsFloor = fencedOurs.mbPerSecond / cleanBaseline.mbPerSecond
+    checks.push({
+      target: `fenced ${size.label}: ≥ 0.5× JSON.parse (clean) throughput`,
+      figure: `${fixed(fencedVsFloor)}× (stricter, same input: ${fixed(fencedRatio)}× regex + JSON.parse)`,
+      met: fencedVsFloor >= 0.5,
+    })
   }
   const brokenRatio = ratio(brokenOurs, brokenBaseline)
   checks.push({ target: `broken ${size.label}: ≥ 2× jsonrepair, recovered ≥ jsonrepair`, figure: `${fixed(brokenRatio)}×, ${brokenCount} vs ${repairedCount}`, met: brokenRatio >= 2 && brokenCount >= repairedCount })
