@@ -3,8 +3,8 @@ import { createStreamParser } from '../core/protocols/stream/index'
 import type { StreamSnapshot } from '../core/protocols/stream/index'
 import { getProtocol, protocols } from '../core/protocols/index'
 import { useParseLab } from '../store/parse-lab-store'
-import { RawOutput, type Highlight } from './inspector/RawOutput'
-import { RepairList } from './inspector/RepairList'
+import { ParsedView, highlightsOf } from './inspector/ParsedView'
+import { RawOutput } from './inspector/RawOutput'
 
 interface Playback {
   snapshot: StreamSnapshot
@@ -31,11 +31,7 @@ export function ParseLab() {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
 
   const result = useMemo(() => (getProtocol(protocolId) ?? protocols[0]!).parse(raw), [protocolId, raw])
-  const highlights: Highlight[] = result.calls.flatMap((c, i) => [
-    { ...c.spans.call, kind: 'call' as const, call: i },
-    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
-    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
-  ])
+  const highlights = highlightsOf(result.calls)
 
   useEffect(() => () => clearTimeout(timer.current), [])
 
@@ -144,29 +140,7 @@ export function ParseLab() {
             <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">
               Parsed · <span className="font-mono normal-case">{result.protocol}</span>
             </h3>
-            {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
-            {result.calls.length === 0 && result.errors.length === 0 && <p className="text-slate-600">No tool call.</p>}
-            {result.calls.map((c, i) => (
-              <div key={i} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
-                <div className="flex justify-between gap-2">
-                  <span className="font-mono font-semibold text-violet-900">{c.name}</span>
-                  {c.id && <span className="font-mono text-slate-400">{c.id}</span>}
-                </div>
-                <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
-              </div>
-            ))}
-            {result.text && (
-              <div>
-                <div className="font-semibold text-slate-500">Text</div>
-                <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800">{result.text}</p>
-              </div>
-            )}
-            <RepairList repairs={result.repairs} />
-            {result.errors.map((e, i) => (
-              <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
-                <span className="font-mono">{e.code}</span>: {e.message}
-              </p>
-            ))}
+            <ParsedView result={result} noCallText="No tool call." />
           </div>
         </div>
       </section>

@@ -6,8 +6,8 @@ import { requestAt } from '../../core/loop/request-at'
 import { fmtMs } from '../../core/loop/describe'
 import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
-import { RawOutput, type Highlight } from './RawOutput'
-import { RepairList } from './RepairList'
+import { ParsedView, highlightsOf } from './ParsedView'
+import { RawOutput } from './RawOutput'
 import { ToolResults } from './ToolResults'
 import { useParseLab } from '../../store/parse-lab-store'
 import { forkAt } from '../../store/fork-controller'
@@ -63,11 +63,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const stopped = turn.find((e): e is Ev<'loop.stopped'> => e.type === 'loop.stopped')
   const anomalies = turn.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
 
-  const highlights: Highlight[] = (parsed?.calls ?? []).flatMap((c, i) => [
-    { ...c.spans.call, kind: 'call' as const, call: i },
-    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
-    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
-  ])
+  const highlights = highlightsOf(parsed?.calls ?? [])
 
   return (
     <div className="flex h-full flex-col">
@@ -150,31 +146,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   {!parsed ? (
                     <p className="text-xs italic text-slate-400">Not parsed yet — Step to parse.</p>
                   ) : (
-                    <div className="flex flex-col gap-1.5 text-xs">
-                      {parsed.detection && <p className="text-slate-500">Detected: {parsed.detection}</p>}
-                      {parsed.calls.map((c) => (
-                        <div key={c.id} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
-                          <div className="flex min-w-0 justify-between gap-2">
-                            <span className="min-w-0 font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
-                            <span className="min-w-0 truncate font-mono text-slate-400" title={c.id}>{c.id}</span>
-                          </div>
-                          <pre className="mt-0.5 whitespace-pre-wrap [overflow-wrap:anywhere] font-mono text-slate-700">{JSON.stringify(c.arguments, null, 2)}</pre>
-                        </div>
-                      ))}
-                      {parsed.calls.length === 0 && parsed.errors.length === 0 && <p className="text-slate-600">No tool call: this is the final answer.</p>}
-                      {parsed.text && (
-                        <div>
-                          <div className="font-semibold text-slate-500">Text</div>
-                          <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parsed.text}</p>
-                        </div>
-                      )}
-                      <RepairList repairs={parsed.repairs} />
-                      {parsed.errors.map((e, i) => (
-                        <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
-                          <span className="font-mono">{e.code}</span>: {e.message}
-                        </p>
-                      ))}
-                    </div>
+                    <ParsedView result={parsed} noCallText="No tool call: this is the final answer." />
                   )}
                 </Section>
               </div>

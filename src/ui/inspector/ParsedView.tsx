@@ -1,0 +1,49 @@
+import type { ParseResult } from '../../core/protocols/types'
+import type { Highlight } from './RawOutput'
+import { RepairList } from './RepairList'
+
+/** The ranges of each call, its name and its arguments, for {@link RawOutput}. */
+export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
+  return calls.flatMap((c, i) => [
+    { ...c.spans.call, kind: 'call' as const, call: i },
+    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
+    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
+  ])
+}
+
+/** What a parse found: detection, each call with its arguments, the prose, repairs and errors. */
+export function ParsedView({ result, noCallText }: { result: ParseResult; noCallText: string }) {
+  return (
+    <div className="flex flex-col gap-1.5 text-xs">
+      {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
+      {result.calls.map((c, i) => (
+        <div key={c.id ?? i} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
+          <div className="flex min-w-0 justify-between gap-2">
+            <span className="min-w-0 font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
+            {c.id && (
+              <span className="min-w-0 truncate font-mono text-slate-400" title={c.id}>
+                {c.id}
+              </span>
+            )}
+          </div>
+          <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+        </div>
+      ))}
+      {result.calls.length === 0 && result.errors.length === 0 && <p className="text-slate-600">{noCallText}</p>}
+      {result.text && (
+        <div>
+          <div className="font-semibold text-slate-500">Text</div>
+          <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
+            {result.text}
+          </p>
+        </div>
+      )}
+      <RepairList repairs={result.repairs} />
+      {result.errors.map((e, i) => (
+        <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+          <span className="font-mono">{e.code}</span>: {e.message}
+        </p>
+      ))}
+    </div>
+  )
+}
