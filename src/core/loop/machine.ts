@@ -384,7 +384,7 @@ function backfillMessages(state: LoopState): Message[] {
 
 /** A tool error as written back: `Error: …`, without doubling a prefix the error already has (`TypeError: …`). */
 function errorContent(error: string): string {
-  return /^[A-Z]\w*Error\b/.test(error) ? error : `Error: ${error}`
+  return /^(?:[A-Z]\w*)?Error\b/.test(error) ? error : `Error: ${error}`
 }
 
 /** What the model is told when its output held a malformed call. */
