@@ -310,6 +310,7 @@ function checkTool(name: string, definition: Record<PropertyKey, unknown>, place
   if (jsonSchema.type !== 'object') fail('`inputSchema` must be an object schema (tool arguments are a JSON object), e.g. z.object({ … }).')
   // The draft URI tells the model nothing and costs prompt space.
   delete jsonSchema.$schema
+  dropSafeIntegerBounds(jsonSchema)
   const spec: LoadedTool = { name, description: description as string, inputSchema: jsonSchema }
   if (dangerous !== undefined) spec.dangerous = dangerous as boolean
   if (timeoutMs !== undefined) spec.timeoutMs = timeoutMs as number
@@ -326,4 +327,20 @@ function checkTool(name: string, definition: Record<PropertyKey, unknown>, place
     if (Object.keys(renames).length > 0) spec.argumentAliases = { ...renames }
   }
   return { spec, schema, execute: execute as RuntimeTool['execute'] }
+}
+
+/**
+ * zod writes `.int()` as `minimum: -9007199254740991, maximum: 9007199254740991` (the safe-integer
+ * range). To a model those bounds are noise that reads like a real limit, so they are removed.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(dropSafeIntegerBounds)
+    return
+  }
+  if (typeof node !== 'object' || node === null) return
+  const record = node as Record<string, unknown>
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum
+  Object.values(record).forEach(dropSafeIntegerBounds)
 }

@@ -45,6 +45,14 @@ export const LIMIT = 3
     })
   })
 
+  it('leaves zod\'s safe-integer bounds out of the JSON Schema the model sees', () => {
+    const { result } = loadTools(header + `export const days = tool({ description: 'D', inputSchema: z.object({ n: z.number().int().max(7), m: z.number().int() }), execute: () => '' })`)
+    expect(result).toMatchObject({ ok: true })
+    const schema = result.ok ? result.tools[0]!.inputSchema : {}
+    expect(schema).toMatchObject({ properties: { n: { type: 'integer', maximum: 7 }, m: { type: 'integer' } } })
+    expect(JSON.stringify(schema)).not.toContain('9007199254740991')
+  })
+
   it('accepts a default-exported object of tools and tolerates the same tool exported both ways', () => {
     const { result } = loadTools(
       header +
