@@ -65,8 +65,10 @@ function detect(raw: string): { protocol: Protocol; reason: string; result?: Par
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const read = readJson(raw)
     if (read.ok && raw.slice(read.end).trim() === '') {
+      // Both shapes have role/content: tool_calls make it OpenAI, typed content blocks Anthropic.
+      const hasToolCalls = typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value) && Array.isArray(read.value.tool_calls)
+      if (!hasToolCalls && anthropicBlocks(read.value)) return { protocol: anthropic, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
       if (isOpenAiMessage(read.value)) return { protocol: openai, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
-      if (anthropicBlocks(read.value)) return { protocol: anthropic, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
     }
   }
   // Call syntax quoted inside reasoning must not decide the format.

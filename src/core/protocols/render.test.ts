@@ -30,3 +30,14 @@ describe('Protocol.render', () => {
     })
   }
 })
+
+describe('auto', () => {
+  it('detects every native and text format from its own rendered output', async () => {
+    const { auto } = await import('./index')
+    for (const protocol of protocols.filter((p) => p.id !== 'auto')) {
+      const raw = protocol.render({ calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] })
+      const parsed = auto.parse(raw)
+      expect(parsed.calls.map((c) => c.name), `${protocol.id}: ${raw}`).toEqual(['get_weather'])
+    }
+  })
+})
