@@ -4,6 +4,7 @@ import type { Decision, SessionEvent } from './events'
 import type { CodeRunner, Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome, ToolRouter } from './interfaces'
 import { FINAL_TURN_NOTICE } from './machine'
 import { requestAt } from './request-at'
+import { buildSystemPrompt } from './system-prompt'
 import { LoopRunner, type RunnerOptions } from './runner'
 import { loopSettings } from './settings'
 
@@ -312,6 +313,22 @@ describe('11. routing', () => {
     expect(of(r.events, 'model.responded')[1]!.offeredTools).toBeUndefined()
     const first = r.events.findIndex((e) => e.type === 'model.responded')
     expect(requestAt(r.events, first).tools.map((t) => t.name)).toEqual(['search'])
+  })
+})
+
+describe('11b. routing with a text format', () => {
+  it('rebuilds the system prompt so it lists only the offered tools, exactly as the inspector shows', async () => {
+    const router: ToolRouter = { route: async () => ['search'] }
+    const model = scripted([text('{"tool": "search", "arguments": {"q": "x"}}'), text('done')])
+    const r = new LoopRunner({ model, executor: echo, router, clock: () => 0 })
+    r.start({ protocol: 'json', tools: [weather, search], messages: [{ role: 'system', content: buildSystemPrompt('json', [weather, search], 'Be brief.') }, { role: 'user', content: 'go' }], systemPromptBase: 'Be brief.' })
+    await r.run()
+    const prompt = model.requests[0]!.messages[0]!.content
+    expect(prompt).toMatch(/^Be brief\./)
+    expect(prompt).toContain('### search')
+    expect(prompt).not.toContain('get_weather')
+    const first = r.events.findIndex((e) => e.type === 'model.responded')
+    expect(requestAt(r.events, first).messages).toEqual(model.requests[0]!.messages)
   })
 })
 

@@ -90,6 +90,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     maxSteps: z.number().int().positive(),
     /** Loop behaviours in force; defaults when absent. */
     settings: loopSettingsSchema.optional(),
+    /** The user's own system prompt text, kept so the prompt can be rebuilt for routed tools. */
+    systemPromptBase: z.string().optional(),
   }),
   z.object({
     ...base,

@@ -32,6 +32,8 @@ export interface LoopState {
   tools: ToolSpec[]
   maxSteps: number
   settings: LoopSettings
+  /** The user's system prompt text before the generated instructions, when known (for routing). */
+  systemPromptBase: string | null
   /** Conversation as the model will see it at the next decide (before windowing). */
   messages: Message[]
   /** Number of decide phases so far. */
@@ -68,6 +70,7 @@ export const initialLoopState: LoopState = {
   tools: [],
   maxSteps: 8,
   settings: DEFAULT_LOOP_SETTINGS,
+  systemPromptBase: null,
   messages: [],
   step: 0,
   raw: null,
@@ -102,7 +105,7 @@ export interface RunnableCall {
 
 /** Something the runner must do next. */
 export type Effect =
-  | { type: 'call_model'; request: ModelRequest; window: { from: number; to: number }; finalTurn: boolean }
+  | { type: 'call_model'; request: ModelRequest; window: { from: number; to: number }; finalTurn: boolean; systemPromptBase: string | null }
   | { type: 'confirm'; calls: RunnableCall[] }
   | { type: 'run_tools'; calls: RunnableCall[]; settings: LoopSettings; step: number }
   | { type: 'append'; event: NewSessionEvent }
@@ -124,6 +127,7 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
         tools: event.tools,
         maxSteps: event.maxSteps,
         settings: event.settings ?? DEFAULT_LOOP_SETTINGS,
+        systemPromptBase: event.systemPromptBase ?? null,
         messages: event.messages,
       }
     case 'model.responded':
@@ -247,6 +251,7 @@ function callModel(state: LoopState, finalTurn: boolean): Effect {
     request: { messages, tools: finalTurn ? [] : state.tools, step: state.step, protocol: state.protocol },
     window: { from: window.from, to: window.to },
     finalTurn,
+    systemPromptBase: state.systemPromptBase,
   }
 }
 

@@ -6,6 +6,7 @@ import type { Message } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import type { SessionEvent } from './events'
 import { FINAL_TURN_NOTICE, fold } from './machine'
+import { withOfferedTools } from './system-prompt'
 
 /** The request of the decide at `events[index]` (a `model.responded`/`model.failed` event), or the next one to be made when `index` is any other event. */
 export function requestAt(events: readonly SessionEvent[], index: number): { messages: Message[]; tools: ToolSpec[] } {
@@ -20,5 +21,6 @@ export function requestAt(events: readonly SessionEvent[], index: number): { mes
   }
   if (event.finalTurn) messages = [...messages, { role: 'user', content: FINAL_TURN_NOTICE }]
   const tools = event.finalTurn ? [] : event.offeredTools ? state.tools.filter((t) => event.offeredTools!.includes(t.name)) : state.tools
+  if (event.offeredTools && state.systemPromptBase !== null) messages = withOfferedTools(messages, state.protocol, tools, state.systemPromptBase)
   return { messages, tools }
 }

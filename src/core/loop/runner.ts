@@ -7,6 +7,7 @@ import type { ToolSpec } from '../tools/types'
 import type { Message } from '../messages'
 import type { Decision, NewSessionEvent, SessionEvent } from './events'
 import { executeCalls } from './execute-calls'
+import { withOfferedTools } from './system-prompt'
 import type { CodeRunner, Model, ModelOutput, ResultSummarizer, ToolExecutor, ToolRouter } from './interfaces'
 import { apply, initialLoopState, nextEffects, type Effect, type LoopState, type RunnableCall } from './machine'
 import type { LoopSettings } from './settings'
@@ -21,6 +22,8 @@ export interface RunInit {
   maxSteps?: number
   /** Loop behaviours; defaults when absent. */
   settings?: LoopSettings
+  /** The user's system prompt text, so the prompt can be rebuilt for routed tools. */
+  systemPromptBase?: string
 }
 
 /** Asks the user to approve, deny or edit calls to dangerous tools; resolves with one decision per call. */
@@ -90,6 +93,7 @@ export class LoopRunner {
       messages: init.messages,
       maxSteps: init.maxSteps ?? DEFAULT_MAX_STEPS,
       ...(init.settings ? { settings: init.settings } : {}),
+      ...(init.systemPromptBase !== undefined ? { systemPromptBase: init.systemPromptBase } : {}),
     })
   }
 
@@ -134,7 +138,9 @@ export class LoopRunner {
           const routed = !effect.finalTurn && this.options.router ? await this.options.router.route(request) : null
           if (routed) offeredTools = routed
           const tools = routed ? request.tools.filter((t) => routed.includes(t.name)) : request.tools
-          output = await this.options.model.respond({ ...request, tools })
+          // The system prompt lists the tools: rebuild it so routed-away tools are not shown.
+          const messages = routed && effect.systemPromptBase !== null ? withOfferedTools(request.messages, request.protocol, tools, effect.systemPromptBase) : request.messages
+          output = await this.options.model.respond({ ...request, messages, tools })
         } catch (error) {
           if (this.aborted) return []
           return [this.append({ type: 'model.failed', step: request.step, error: errorMessage(error), durationMs: this.clock() - started })]

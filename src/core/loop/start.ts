@@ -15,6 +15,7 @@ export function runInitFor(workspace: { settings: SettingsInput; input: string }
     tools,
     maxSteps: maxSteps ?? workspace.settings.maxSteps,
     ...(workspace.settings.loop ? { settings: workspace.settings.loop } : {}),
+    systemPromptBase: systemPrompt,
     messages: [
       { role: 'system', content: buildSystemPrompt(protocol, tools, systemPrompt) },
       { role: 'user', content: workspace.input },
