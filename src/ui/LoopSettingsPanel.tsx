@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { getProtocol } from '../core/protocols/index'
 import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop/settings'
 import { useCodeCheck } from '../store/code-check'
+import { NumberField } from './NumberField'
 import { useWorkspace } from '../store/workspace-store'
 
 const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
@@ -16,20 +17,7 @@ function Row({ label, hint, children }: { label: string; hint?: string; children
 }
 
 function NumberInput({ id, value, min, max, onChange }: { id: string; value: number; min: number; max: number; onChange(n: number): void }) {
-  return (
-    <input
-      data-testid={`setting-${id}`}
-      type="number"
-      min={min}
-      max={max}
-      value={value}
-      onChange={(e) => {
-        const n = Number(e.target.value)
-        if (Number.isInteger(n) && n >= min && n <= max) onChange(n)
-      }}
-      className={`${input} w-20`}
-    />
-  )
+  return <NumberField testId={`setting-${id}`} value={value} min={min} max={max} onChange={onChange} className={`${input} w-20`} />
 }
 
 function Check({ id, checked, onChange }: { id: string; checked: boolean; onChange(v: boolean): void }) {

@@ -9,6 +9,7 @@ import { importFile, type ImportOutcome } from '../store/import-controller'
 import { useRun } from '../store/run-store'
 import { currentWorkspace, useWorkspace } from '../store/workspace-store'
 import { download } from './download'
+import { NumberField } from './NumberField'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -16,30 +17,19 @@ const plain = `${button} border-slate-300 bg-white text-slate-800 hover:bg-slate
 const quiet = `${button} border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700`
 const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`
 
-/** Max steps, 1–100: any text can be typed; only a valid number is applied, and an invalid one is shown. */
+/** Max steps, 1–100. */
 function MaxStepsInput({ value }: { value: number }) {
-  const [text, setText] = useState(String(value))
-  useEffect(() => setText((current) => (Number(current) === value ? current : String(value))), [value])
-  const n = Number(text)
-  const valid = text.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 100
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
       <span className="hidden xl:inline">Max steps</span>
-      <input
-        aria-label="Max steps"
-        data-testid="max-steps"
-        type="number"
+      <NumberField
+        testId="max-steps"
+        label="Max steps"
+        value={value}
         min={1}
         max={100}
-        value={text}
-        aria-invalid={!valid}
-        onChange={(e) => {
-          setText(e.target.value)
-          const next = Number(e.target.value)
-          if (e.target.value.trim() !== '' && Number.isInteger(next) && next >= 1 && next <= 100) useWorkspace.getState().setSettings({ maxSteps: next })
-        }}
-        onBlur={() => setText(String(value))}
-        className={`w-14 rounded border bg-slate-800 px-1.5 py-1 text-sm text-white ${valid ? 'border-slate-600' : 'border-red-500'}`}
+        onChange={(maxSteps) => useWorkspace.getState().setSettings({ maxSteps })}
+        className="w-14 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
       />
     </label>
   )

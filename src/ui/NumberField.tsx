@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react'
+
+export interface NumberFieldProps {
+  value: number
+  min: number
+  max: number
+  onChange(value: number): void
+  testId?: string
+  label?: string
+  className?: string
+}
+
+/**
+ * A whole-number input that lets the user type freely: every keystroke is kept, only a valid
+ * number in `[min, max]` is applied, an invalid one is marked, and leaving the field restores
+ * the applied value. (Rejecting keystrokes would turn "10" typed over "5" into "50".)
+ */
+export function NumberField({ value, min, max, onChange, testId, label, className = '' }: NumberFieldProps) {
+  const [text, setText] = useState(String(value))
+  useEffect(() => setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value))), [value])
+  const parse = (raw: string) => {
+    const n = Number(raw)
+    return raw.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : undefined
+  }
+  const valid = parse(text) !== undefined
+  return (
+    <input
+      data-testid={testId}
+      aria-label={label}
+      type="number"
+      min={min}
+      max={max}
+      value={text}
+      aria-invalid={!valid}
+      title={valid ? undefined : `A whole number from ${min} to ${max}`}
+      onChange={(e) => {
+        setText(e.target.value)
+        const n = parse(e.target.value)
+        if (n !== undefined && n !== value) onChange(n)
+      }}
+      onBlur={() => setText(String(value))}
+      className={`${className} ${valid ? '' : 'border-red-500 ring-1 ring-red-400'}`}
+    />
+  )
+}
