@@ -32,6 +32,21 @@ test.describe('confirmation for dangerous tools', () => {
   }
 })
 
+test('the confirm dialog works from the keyboard and keeps focus inside', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('dangerous-tool')
+  await page.getByTestId('run').click()
+  const dialog = page.getByTestId('confirm-dialog')
+  await expect(dialog).toBeVisible()
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
+  }
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(page.getByTestId('final-answer')).toHaveText(/You declined/)
+})
+
 test('parallel calls are drawn as lanes, one tool message per call', async ({ page }) => {
   await openApp(page)
   await page.getByTestId('example-select').selectOption('parallel-calls')

@@ -26,6 +26,22 @@ test('auto-detect says what it chose; broken output shows the repair or the erro
   await expect(page.getByTestId('parse-result').getByTestId('parsed-call')).toHaveCount(0)
 })
 
+test('a stream ends with the same calls as the one-shot parse, whatever the chunk size', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('view-parse').click()
+  for (const id of ['pythonic', 'harmony']) {
+    await page.getByTestId(`load-example-${id}`).click()
+    const expected = await page.getByTestId('parse-result').getByTestId('parsed-call').count()
+    for (const chunk of ['1', '3', '64']) {
+      await page.getByTestId('stream-chunk').fill(chunk)
+      await page.getByTestId('stream-delay').fill('0')
+      await page.getByTestId('stream-play').click()
+      await expect(page.getByTestId('stream-status')).toHaveText('complete', { timeout: 30_000 })
+      await expect(page.getByTestId('stream-call'), `${id} in chunks of ${chunk}`).toHaveCount(expected)
+    }
+  }
+})
+
 test('plays an output as a stream and shows the call forming, then complete', async ({ page }) => {
   await openApp(page)
   await page.getByTestId('view-parse').click()

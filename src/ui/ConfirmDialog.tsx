@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { Decision } from '../core/loop/events'
 import type { JsonValue } from '../core/messages'
 import { useConfirm } from '../store/confirm-store'
@@ -13,6 +13,7 @@ export function ConfirmDialog() {
   const pending = useConfirm((s) => s.pending)
   const [choices, setChoices] = useState<Record<string, Choice>>({})
   const firstButton = useRef<HTMLButtonElement>(null)
+  const dialog = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     if (!pending) return
@@ -43,11 +44,31 @@ export function ConfirmDialog() {
     pending.resolve(decisions)
   }
 
+  /** Esc denies; Tab stays inside the dialog (it is modal: the page behind is inert). */
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    if (e.key === 'Escape') {
+      all('deny')
+      return
+    }
+    if (e.key !== 'Tab' || !dialog.current) return
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, textarea, input:checked, input[type="radio"]:not([name]), [tabindex]:not([tabindex="-1"])')]
+    const first = focusable[0]
+    const last = focusable[focusable.length - 1]
+    if (!first || !last) return
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault()
+      last.focus()
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault()
+      first.focus()
+    }
+  }
+
   const all = (decision: 'approve' | 'deny') => pending.resolve(pending.calls.map((c) => ({ callId: c.call.id, decision })))
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-      <div role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl" onKeyDown={(e) => e.key === 'Escape' && all('deny')}>
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl" onKeyDown={onKeyDown}>
         <h2 id="confirm-title" className="text-lg font-semibold text-slate-900">
           Run {pending.calls.length === 1 ? 'this call' : `these ${pending.calls.length} calls`} to a dangerous tool?
         </h2>
@@ -61,21 +82,7 @@ export function ConfirmDialog() {
                   <span className="font-mono text-sm font-semibold">{c.call.name}</span>
                   <span className="font-mono text-xs text-slate-500">{c.call.id}</span>
                 </div>
-                {choice.decision === 'edit' ? (
-                  <>
-                    <textarea
-                      data-testid="confirm-arguments"
-                      aria-label={`Arguments for ${c.call.name}`}
-                      value={choice.text}
-                      rows={5}
-                      onChange={(e) => setChoices((all) => ({ ...all, [c.call.id]: { decision: 'edit', text: e.target.value, error: null } }))}
-                      className="mt-1 w-full rounded border border-slate-300 p-1 font-mono text-xs"
-                    />
-                    {choice.error && <p className="text-xs text-red-700">{choice.error}</p>}
-                  </>
-                ) : (
-                  <pre className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.call.arguments, null, 2)}</pre>
-                )}
+                <pre className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.call.arguments, null, 2)}</pre>
                 <div role="radiogroup" aria-label={`Decision for ${c.call.name}`} className="mt-2 flex gap-3 text-sm">
                   {(['approve', 'deny', 'edit'] as const).map((d) => (
                     <label key={d} className="flex items-center gap-1">
@@ -92,6 +99,19 @@ export function ConfirmDialog() {
                     </label>
                   ))}
                 </div>
+                {choice.decision === 'edit' && (
+                  <>
+                    <textarea
+                      data-testid="confirm-arguments"
+                      aria-label={`Arguments for ${c.call.name}`}
+                      value={choice.text}
+                      rows={5}
+                      onChange={(e) => setChoices((all) => ({ ...all, [c.call.id]: { decision: 'edit', text: e.target.value, error: null } }))}
+                      className="mt-1 w-full rounded border border-slate-300 p-1 font-mono text-xs"
+                    />
+                    {choice.error && <p role="alert" className="text-xs text-red-700">{choice.error}</p>}
+                  </>
+                )}
               </li>
             )
           })}

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { createStreamParser } from '../core/protocols/stream/index'
 import type { StreamSnapshot } from '../core/protocols/stream/index'
 import { getProtocol, protocols } from '../core/protocols/index'
+import type { ParseResult } from '../core/protocols/types'
 import { useParseLab } from '../store/parse-lab-store'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
@@ -11,6 +12,11 @@ interface Playback {
   /** Chars of the input shown so far. */
   shown: number
   done: boolean
+}
+
+/** The final reading as a snapshot: every call complete, nothing forming. */
+function finalSnapshot(result: ParseResult, last: StreamSnapshot): StreamSnapshot {
+  return { ...last, protocol: result.protocol, calls: result.calls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { id: c.id } : {}), complete: true })), forming: undefined, text: result.text }
 }
 
 /** A frozen copy of a snapshot (snapshots share structure with later pushes). */
@@ -42,8 +48,10 @@ export function ParseLab() {
     const tick = () => {
       const chunk = raw.slice(at, at + chunkSize)
       at += chunk.length
-      const snapshot = freeze(parser.push(chunk))
+      const pushed = freeze(parser.push(chunk))
       const done = at >= raw.length
+      // Snapshots may lag (formats read by re-parsing); the end is always the one-shot parse.
+      const snapshot = done ? finalSnapshot(parser.end(), pushed) : pushed
       setPlayback({ snapshot, shown: at, done })
       if (!done) timer.current = setTimeout(tick, delayMs)
     }
