@@ -372,7 +372,7 @@ describe('13. fault injection', () => {
       ['search', null, false],
       ['get_weather', 'latency', false],
     ])
-    expect(sleeps).toEqual([700, 700])
+    expect(sleeps).toEqual([5000, 700, 700])
     const huge = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), { faults: [{ tool: 'search', kind: 'huge' }], maxResultChars: 1_000_000 })
     expect(of(huge.events, 'tool.finished')[0]!.result).toHaveLength(100_000)
     const garbage = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), { faults: [{ tool: 'search', kind: 'garbage' }, { tool: 'get_weather', kind: 'fail' }] })

@@ -116,7 +116,11 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
 
   const attempt = async (): Promise<ToolOutcome> => {
     if (fault?.kind === 'fail') return { ok: false, error: `Injected fault: "${spec.name}" failed.`, durationMs: 0, timedOut: false }
-    if (fault?.kind === 'timeout') return { ok: false, error: `Tool "${spec.name}" timed out after ${timeoutMs} ms and was stopped (injected fault).`, durationMs: timeoutMs, timedOut: true }
+    if (fault?.kind === 'timeout') {
+      // Wait out the timeout for real, so the timeline and the model see what a hung tool costs.
+      await deps.sleep(timeoutMs)
+      return { ok: false, error: `Tool "${spec.name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs: timeoutMs, timedOut: true }
+    }
     if (fault?.kind === 'latency') await deps.sleep(fault.latencyMs ?? 1500)
     const outcome = await deps.executor.execute(call, { ...spec, timeoutMs } satisfies ToolSpec)
     if (outcome.ok && fault?.kind === 'huge') return { ...outcome, result: hugeResult(outcome.result) }

@@ -8,6 +8,8 @@ export const search_flights = tool({
   description: 'Search flights between two airports on a date.',
   inputSchema: z.object({ from: z.string().length(3), to: z.string().length(3), date: z.string() }),
   execute: ({ from, to, date }) => ({ date, flights: [`${from}→${to} 08:15`, `${from}→${to} 17:40`] }),
+  // An injected timeout waits this long, as a hung call would.
+  timeoutMs: 1500,
 })
 
 export const search_hotels = tool({
