@@ -22,4 +22,9 @@ test('import → choose a conversation → step → fork → diff against the lo
   await page.getByTestId('view-loop').click()
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await expect(page.getByTestId('final-answer')).toHaveText('I cannot help with reservations.')
+  // Back to the log: the replay reopens at the turn that was forked.
+  await page.getByTestId('view-diff').click()
+  await page.getByTestId('back-to-log').click()
+  await expect(page.getByTestId('conversation-select')).toHaveValue('3')
+  await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
 })

@@ -10,6 +10,7 @@ import { useParseLab } from './parse-lab-store'
 import { runFrom } from './run-controller'
 import { useReplay } from './replay-store'
 import { useRun } from './run-store'
+import { openConversation } from './import-controller'
 
 export interface ForkState {
   /** The logged events from the fork point on, or `null` when there is no fork. */
@@ -18,9 +19,11 @@ export interface ForkState {
   conversation: { index: number; label: string } | null
   /** Turn (1-based) the fork replaced. */
   turn: number
+  /** Index of the forked decide in the replayed log, to return to it. */
+  seq: number
 }
 
-export const useFork = create<ForkState>()(() => ({ logged: null, conversation: null, turn: 0 }))
+export const useFork = create<ForkState>()(() => ({ logged: null, conversation: null, turn: 0, seq: 0 }))
 
 /**
  * Forks the open replay at the decide `events[seq]` (a `model.responded` event): the model is
@@ -36,14 +39,24 @@ export async function forkAt(seq: number): Promise<boolean> {
     logged: events.slice(seq),
     conversation: selected >= 0 ? { index: selected, label: conversations[selected]?.label ?? `Conversation ${selected + 1}` } : null,
     turn: decide.step + 1,
+    seq,
   })
   useParseLab.getState().setView('diff')
   const ok = await runFrom(history)
-  if (!ok) useFork.setState({ logged: null, conversation: null, turn: 0 })
+  if (!ok) clearFork()
   return ok
 }
 
 /** Forgets the fork (the diff view closes). */
 export function clearFork(): void {
-  useFork.setState({ logged: null, conversation: null, turn: 0 })
+  useFork.setState({ logged: null, conversation: null, turn: 0, seq: 0 })
+}
+
+/** Leaves the fork and reopens the logged conversation at the turn that was forked. */
+export async function backToLog(): Promise<void> {
+  const { conversation, seq } = useFork.getState()
+  clearFork()
+  if (!conversation) return
+  await openConversation(conversation.index)
+  useRun.getState().setCursor(seq)
 }

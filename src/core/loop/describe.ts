@@ -20,7 +20,7 @@ export function describeEvent(event: SessionEvent): EventSummary {
   const phase = PHASE_OF[event.type]
   switch (event.type) {
     case 'session.started':
-      return { phase, title: 'Start', detail: `${event.source === 'replay' ? 'replay · ' : ''}${event.tools.length} tools · ${event.protocol}`, tone: 'normal' }
+      return { phase, title: 'Start', detail: `${event.source === 'replay' ? 'replay · ' : ''}${event.tools.length} tool${event.tools.length === 1 ? '' : 's'} · ${event.protocol}`, tone: 'normal' }
     case 'model.responded':
       return {
         phase,

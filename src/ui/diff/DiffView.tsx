@@ -1,7 +1,6 @@
 import { useMemo } from 'react'
 import { diffSessions } from '../../core/loop/diff'
-import { clearFork, useFork } from '../../store/fork-controller'
-import { openConversation } from '../../store/import-controller'
+import { backToLog, clearFork, useFork } from '../../store/fork-controller'
 import { useRun } from '../../store/run-store'
 
 /** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
@@ -27,10 +26,7 @@ export function DiffView() {
           {status === 'running' || status === 'loading' ? 'running…' : changed ? `${changed} of ${rows.length} phases differ` : 'identical'}
         </span>
         {conversation && (
-          <button className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => {
-              clearFork()
-              openConversation(conversation.index)
-            }}>
+          <button data-testid="back-to-log" className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => void backToLog()}>
             Back to the log
           </button>
         )}

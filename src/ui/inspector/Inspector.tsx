@@ -13,6 +13,8 @@ import { useParseLab } from '../../store/parse-lab-store'
 import { forkAt } from '../../store/fork-controller'
 import { useRun } from '../../store/run-store'
 
+const RESOLUTION_TEXT = { alias: 'name resolved through an alias', normalized: 'name resolved ignoring case and separators', fuzzy: 'name resolved by fuzzy match' } as const
+
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
 /** The events of the turn the cursor is in: from its decide up to the cursor. */
@@ -159,7 +161,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                       {v.ok ? '✓' : '✗'} <span className="font-mono">{v.name}</span> <span className="text-slate-400">[{v.callId}]</span>
                       {v.resolution && v.resolution !== 'exact' && (
                         <span data-testid="resolution" className="ml-2 rounded bg-sky-100 px-1 text-sky-800">
-                          name resolved by {v.resolution}
+                          {RESOLUTION_TEXT[v.resolution]}
                         </span>
                       )}
                       {v.confirm && <span className="ml-2 rounded bg-orange-100 px-1 text-orange-800">needs confirmation</span>}
