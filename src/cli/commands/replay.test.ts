@@ -202,7 +202,7 @@ describe('toolstep replay', () => {
     expect(JSON.parse(fake.stdout())).toMatchObject({ conversations: 1, messages: 6, toolCalls: 2, toolResults: 2 })
     const wrong = fakeIO()
     expect(await replayCommand([dialectPath('otel-genai.json'), '--format', 'langfuse'], wrong.io)).toBe(2)
-    expect(wrong.stderr()).toMatch(/read as Langfuse export, but the file: found Langfuse data, but no GENERATION observation/)
+    expect(wrong.stderr()).toMatch(/does not look like Langfuse export \(langfuse\): it looks like OpenTelemetry GenAI spans \(otel-genai\)/)
   })
 
   it('prints help', async () => {

@@ -104,7 +104,7 @@ describe('importLog: shapes', () => {
     expect(imported(JSON.stringify(messages), { format: 'openai-messages' }).conversations).toHaveLength(1)
     expect(failure(JSON.stringify(messages), { format: 'toolstep-session' })).toMatch(/^Not a Toolstep session file/)
     expect(failure(JSON.stringify(messages), { format: 'openai-conversations' })).toBe(
-      'Recognised an array of 5 items read as conversations, but [0]: expected "messages" or "traj" (an array of messages), or a request/response pair; found keys "role", "content".',
+      'The file does not look like list of OpenAI Chat Completions conversations (openai-conversations): it looks like OpenAI Chat Completions conversation (openai-messages): an OpenAI Chat Completions messages array (5 messages). Use that format, or auto.',
     )
   })
 })

@@ -140,8 +140,12 @@ function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
   } catch {
     detection = undefined
   }
+  // Reading a file as the wrong dialect silently drops what that dialect does not know (tool_use
+  // blocks read as OpenAI, say), so a file another importer recognises better is refused.
+  const other = detectAll(document).find((d) => d.importer.id !== format && d.detection.confidence >= MIN_CONFIDENCE && d.detection.confidence > (detection?.confidence ?? 0))
+  if (format === 'toolstep-session' && !detection) return { error: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".' }
+  if (other) return { error: `The file does not look like ${importer.title} (${format}): it looks like ${other.importer.title} (${other.importer.id}): ${other.detection.reason}. Use that format, or auto.` }
   if (detection) return { importer, reason: detection.reason }
-  if (format === 'toolstep-session') return { error: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".' }
   return { importer, reason: `${document.kind === 'lines' ? plural(document.lines.length, 'JSON line') : `a JSON ${describeJson(document.value)}`} read as ${importer.title}` }
 }
 

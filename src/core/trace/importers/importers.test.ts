@@ -175,10 +175,12 @@ describe('importers: forcing and errors', () => {
     }
   })
 
-  it('forces a format and says how the file was taken when it does not fit', () => {
+  it('forces a format, and refuses one that another importer recognises (it would drop what it does not know)', () => {
     expect(imported(fixture('openai-pair.json'), { format: 'openai-messages' }).conversations).toHaveLength(1)
-    expect(failure(fixture('openai-pair.json'), { format: 'anthropic-messages' })).toMatch(/^Recognised a JSON object read as Anthropic Messages, but request\.messages\[0\]\.role: expected "user" or "assistant", got "system"\.$/)
-    expect(failure(fixture('anthropic-pair.json'), { format: 'otel-genai' })).toMatch(/^Recognised a JSON object read as OpenTelemetry GenAI spans, but the file: found spans, but none of them records a model call\.$/)
+    expect(failure(fixture('openai-pair.json'), { format: 'anthropic-messages' })).toMatch(/^The file does not look like Anthropic Messages \(anthropic-messages\): it looks like OpenAI Chat Completions/)
+    expect(failure(fixture('anthropic-pair.json'), { format: 'otel-genai' })).toMatch(/^The file does not look like OpenTelemetry GenAI spans \(otel-genai\): it looks like Anthropic Messages/)
+    // Read as OpenAI, an Anthropic log would lose its tool_use blocks without a word.
+    expect(failure(fixture('anthropic-pair.json'), { format: 'openai-messages' })).toMatch(/looks like Anthropic Messages \(anthropic-messages\)/)
   })
 
   it('names the JSONL line and path where reading stopped', () => {
