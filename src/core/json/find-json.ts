@@ -24,7 +24,12 @@ export interface FoundJson {
    * `partial` reading; absent when none was.
    */
   truncated?: JsonReadFailure
+  /** Candidates that started like a value but were not valid JSON (at most 8), in order. */
+  invalid?: JsonReadFailure[]
 }
+
+/** How many invalid candidates {@link findJsonValues} reports. */
+const MAX_INVALID_REPORTED = 8
 
 /**
  * Finds the JSON objects (and arrays) that appear in prose: every `{` or `[` outside an already
@@ -43,6 +48,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
+  const invalid: JsonReadFailure[] = []
   const length = text.length
   while (pos < length) {
     const code = text.charCodeAt(pos)
@@ -66,7 +72,8 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
       pos++
       continue
     }
+    if (invalid.length < MAX_INVALID_REPORTED) invalid.push(result)
     pos = Math.max(pos + 1, result.error.offset)
   }
-  return truncated ? { values, truncated } : { values }
+  return { values, ...(truncated ? { truncated } : {}), ...(invalid.length ? { invalid } : {}) }
 }

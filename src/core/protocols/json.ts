@@ -10,6 +10,11 @@ import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
 import { joinOutput, type ParseResult, type Protocol, type Span } from './types'
 
+/** `{"tool": "name"` (or `name`/`tool_name`/`function`, single or double quotes) at the start of an object. */
+const CALL_HEAD = /^\{\s*["']?(tool|tool_name|name|function)["']?\s*:\s*["']([\w.\-]{1,100})["']/
+/** An arguments key, which a `name`-led object needs to count as a call (`{"name": "Ada", …}` is data). */
+const ARGUMENTS_KEY = /["']?(?:arguments|parameters|args|input)["']?\s*:/
+
 /** Options of {@link parseJsonCalls}. */
 export interface JsonCallsOptions {
   /** Offset to start looking from (what comes before is left to the caller). */
@@ -76,6 +81,16 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     }
     lastEnd = span.end
     lastWasCall = true
+  }
+  // An object that starts like a call but is not valid JSON is a malformed call, not prose:
+  // saying so lets the loop ask the model again instead of taking it as the answer.
+  for (const failure of found.invalid ?? []) {
+    const snippet = view.slice(failure.start, Math.min(failure.end + 1, failure.start + 400))
+    const head = CALL_HEAD.exec(snippet)
+    const name = head?.[2]
+    if (name === undefined || name.toLowerCase() === 'none') continue
+    if (head?.[1] === 'name' && !ARGUMENTS_KEY.test(snippet)) continue
+    builder.addError('invalid_json', `The call to "${name}" is not valid JSON: ${lowerFirst(failure.error.message)}`, { start: failure.start, end: failure.end })
   }
   const truncated = found.truncated
   if (truncated) {

@@ -41,3 +41,15 @@ describe('auto', () => {
     }
   })
 })
+
+describe('json: a call that is not valid JSON', () => {
+  it('is an invalid_json error naming the tool and the position, not prose', async () => {
+    const { getProtocol } = await import('./index')
+    const json = getProtocol('json')!
+    const broken = json.parse('Sure.\n```json\n{"tool": "get_weather", "arguments": {"city": Paris}}\n```')
+    expect(broken.calls).toEqual([])
+    expect(broken.errors).toMatchObject([{ code: 'invalid_json', message: expect.stringMatching(/^The call to "get_weather" is not valid JSON: .*'Paris'/) }])
+    // Broken data that does not look like a call stays prose.
+    expect(json.parse('The record {"name": "Ada", "age": } was broken.').errors).toEqual([])
+  })
+})
