@@ -42,7 +42,15 @@ async function startRun(workspace: Workspace, history?: Message[]): Promise<bool
   const mine = generation
   useRun.setState({ status: 'loading', workspace, mode: 'live' })
   const box = createBrowserSandbox()
-  const loaded = await box.load({ tools: workspace.tools, model: workspace.model })
+  let loaded: Awaited<ReturnType<Sandbox['load']>>
+  try {
+    loaded = await box.load({ tools: workspace.tools, model: workspace.model })
+  } catch (error) {
+    // Only when the worker itself cannot start; user-code errors come back in `loaded.errors`.
+    box.dispose()
+    if (mine === generation) useRun.setState({ status: 'idle', problems: [{ file: 'sandbox', message: `The sandbox could not start: ${error instanceof Error ? error.message : String(error)}` }] })
+    return false
+  }
   if (mine !== generation) {
     box.dispose()
     return false
