@@ -248,4 +248,17 @@ describe('behaviour examples in the Node sandbox', () => {
     expect(finished[1]?.durationMs).toBeGreaterThanOrEqual(790)
     expect(state.finalAnswer).toContain('CDG→LIS 08:15')
   })
+
+  it('step-limit: max steps reached mid tool use, the last turn without tools still answers', async () => {
+    const { state, finished } = await run(example('step-limit'), 'json')
+    expect(finished).toHaveLength(3)
+    expect(state.stop?.reason).toBe('max_steps')
+    expect(state.finalAnswer).toMatch(/^I read 3 pages before the step limit/)
+  })
+
+  it('transient-timeout: the injected timeout hits the first attempt, the retry succeeds', async () => {
+    const { state, finished } = await run(example('transient-timeout'), 'openai')
+    expect(finished.map((event) => [event.name, event.fault, event.attempts, event.error ?? 'ok'])).toEqual([['get_weather', 'timeout', 2, 'ok']])
+    expect(state.finalAnswer).toBe('In Paris it is 21 °C and sunny.')
+  })
 })

@@ -34,6 +34,9 @@ import routingTools from './routing/tools.ts?raw'
 import codeAsActionModel from './code-as-action/model.ts?raw'
 import codeAsActionTools from './code-as-action/tools.ts?raw'
 import faultInjectionModel from './fault-injection/model.ts?raw'
+import stepLimitModel from './step-limit/model.ts?raw'
+import transientTimeoutModel from './transient-timeout/model.ts?raw'
+import transientTimeoutTools from './transient-timeout/tools.ts?raw'
 import faultInjectionTools from './fault-injection/tools.ts?raw'
 
 /** One example workspace. */
@@ -225,6 +228,27 @@ export const examples: readonly Example[] = [
         { tool: 'search_hotels', kind: 'latency', latencyMs: 800 },
       ],
     },
+  },
+  {
+    id: 'step-limit',
+    title: 'Last turn without tools',
+    description: 'A model that keeps searching hits max steps; the loop asks it once more with tools disabled, so the user still gets an answer.',
+    protocol: 'json',
+    input: 'Tell me everything about tool calling.',
+    tools: neverAnswersTools,
+    model: stepLimitModel,
+    maxSteps: 3,
+    settings: { finalTurnWithoutTools: true },
+  },
+  {
+    id: 'transient-timeout',
+    title: 'Retry on timeout',
+    description: 'The weather tool times out once (an injected fault on turn 1); with "Retry once on timeout" the second attempt succeeds and the run goes on.',
+    protocol: 'openai',
+    input: 'What is the weather in Paris?',
+    tools: transientTimeoutTools,
+    model: transientTimeoutModel,
+    settings: { retryOnTimeout: true, faults: [{ tool: 'get_weather', kind: 'timeout', atStep: 1 }] },
   },
 ]
 

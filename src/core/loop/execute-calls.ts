@@ -112,9 +112,11 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
   const args: Record<string, JsonValue> = runnable.decision?.decision === 'edit' && runnable.decision.arguments ? runnable.decision.arguments : runnable.call.arguments
   const call = { ...runnable.call, arguments: args }
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
-  const fault = faultFor(settings.faults, spec.name, step)
+  const injected = faultFor(settings.faults, spec.name, step)
 
-  const attempt = async (): Promise<ToolOutcome> => {
+  // Injected faults are transient: they hit the first attempt only, so a retry can recover.
+  const attempt = async (first: boolean): Promise<ToolOutcome> => {
+    const fault = first ? injected : undefined
     if (fault?.kind === 'fail') return { ok: false, error: `Injected fault: "${spec.name}" failed.`, durationMs: 0, timedOut: false }
     if (fault?.kind === 'timeout') {
       // Wait out the timeout for real, so the timeline and the model see what a hung tool costs.
@@ -128,14 +130,14 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
     return outcome
   }
 
-  let outcome = await attempt()
+  let outcome = await attempt(true)
   let attempts = 1
   if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
-    outcome = await attempt()
+    outcome = await attempt(false)
     attempts = 2
   }
   const durationMs = deps.clock() - start
-  const common = { ...base(runnable), arguments: args, durationMs, startOffsetMs, ...(attempts > 1 ? { attempts } : {}), ...(fault ? { fault: fault.kind } : {}) }
+  const common = { ...base(runnable), arguments: args, durationMs, startOffsetMs, ...(attempts > 1 ? { attempts } : {}), ...(injected ? { fault: injected.kind } : {}) }
   if (!outcome.ok) return [{ ...common, error: outcome.error, timedOut: outcome.timedOut }]
   return [{ ...common, ...(await shape(outcome.result, spec.name, settings, deps)) }]
 }
