@@ -36,7 +36,9 @@ export function describeEvent(event: SessionEvent): EventSummary {
       const repairs = event.repairs.length ? ` · ${event.repairs.length} repair${event.repairs.length === 1 ? '' : 's'}` : ''
       // Fences and prose around a call are part of text formats, not damage worth a warning.
       const damaged = event.repairs.some((r) => !INFORMATIONAL_REPAIRS.has(r.code))
-      return { phase, title: 'Parse', detail: what + repairs, tone: event.errors.length ? 'error' : damaged ? 'warn' : 'normal' }
+      // Which format matched, when a fallback chain or auto-detection chose it.
+      const via = event.detection?.startsWith('Fallback chain') ? ` · via ${event.protocol}` : ''
+      return { phase, title: 'Parse', detail: what + via + repairs, tone: event.errors.length ? 'error' : damaged ? 'warn' : 'normal' }
     }
     case 'validate.completed': {
       const bad = event.verdicts.filter((v) => !v.ok).length
