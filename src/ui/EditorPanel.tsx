@@ -49,7 +49,7 @@ function SystemPromptPreview() {
   return (
     <details className="border-b border-slate-200 px-3 py-1.5 text-xs">
       <summary className="cursor-pointer font-semibold uppercase tracking-wide text-slate-500">
-        System prompt <span className="font-normal normal-case text-slate-400">({protocol} · {broken ? 'tools.ts has errors' : `${tools.length} tools`}{checking ? ' · checking…' : ''})</span>
+        System prompt <span className="font-normal normal-case text-slate-400">({protocol} · {broken ? 'tools.ts has errors' : `${tools.length} tool${tools.length === 1 ? "" : "s"}`}{checking ? ' · checking…' : ''})</span>
       </summary>
       <label className="mt-1 flex flex-col gap-1 text-slate-600">
         Your text (placed before the generated tool instructions)
