@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { fixtureCases } from './fixture-cases'
 import { protocols } from './index'
 import type { ParseResult } from './types'
+import { seededRandom as random } from './fuzz-inputs'
 
-/** A small deterministic PRNG (mulberry32) so failures reproduce. */
-function random(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const PIECES = ['{', '}', '[', ']', '"', "'", '\\', ':', ',', '<', '>', '/', '\n', ' ', 'a', '0', '-', 'True', '<tool_call>', '</tool_call>', '<think>', '</think>', '<function=', '```', '東', '😀', '\ud83d', '\u0000']
 

@@ -6,18 +6,8 @@ import type { RenderableOutput } from '../types'
 import { createStreamParser } from './create-stream-parser'
 import { JsonStreamReader } from './json-stream-reader'
 import type { StreamSnapshot } from './types'
+import { seededRandom as random } from '../fuzz-inputs'
 
-/** mulberry32: a small seeded PRNG so a failing chunking reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Splits `text` at random places: mostly small pieces, sometimes large ones, sometimes empty. */
 function chunk(text: string, next: () => number): string[] {
