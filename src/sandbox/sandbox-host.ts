@@ -449,7 +449,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         killAndRespawn(target, `Tool "${name}" timed out in the same sandbox, so this call was stopped too.`)
         return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
       }
-      if (reply.status === 'stopped') return { ok: false, error: reply.reason, durationMs, timedOut: false }
+      if (reply.status === 'stopped') return { ok: false, error: reply.reason, durationMs, timedOut: false, interrupted: true }
       const message = reply.message
       if (message.type !== 'tool-result') {
         return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }

@@ -379,3 +379,24 @@ describe('13. fault injection', () => {
     expect(of(garbage.events, 'tool.finished')[0]!.result).toContain('502 Bad Gateway')
   })
 })
+
+describe('6b. a sibling timing out does not take a call down', () => {
+  it('runs a call again once when it was only interrupted by another call\'s timeout', async () => {
+    let interrupted = false
+    const executor: ToolExecutor = {
+      execute: async (c) => {
+        if (c.arguments.q === 'slow') return { ok: false, error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }
+        if (!interrupted) {
+          interrupted = true
+          return { ok: false, error: 'Tool "search" timed out in the same sandbox, so this call was stopped too.', durationMs: 10, timedOut: false, interrupted: true }
+        }
+        return { ok: true, result: 'fine', durationMs: 1 }
+      },
+    }
+    const r = await run(scripted([calls({ name: 'search', args: { q: 'slow' }, id: 'a' }, { name: 'search', args: { q: 'fast' }, id: 'b' }), answer('ok')]), {}, { executor })
+    expect(of(r.events, 'tool.finished').map((f) => [f.callId, f.timedOut, f.result ?? f.error, f.attempts ?? 1])).toEqual([
+      ['a', true, 'Tool "search" timed out after 5000 ms and was stopped.', 1],
+      ['b', false, 'fine', 2],
+    ])
+  })
+})

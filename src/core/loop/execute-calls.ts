@@ -132,9 +132,15 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
 
   let outcome = await attempt(true)
   let attempts = 1
+  // Stopped because a sibling call timed out in the shared sandbox: not this call's failure,
+  // so it runs again (one failing call must not take the others down with it).
+  if (!outcome.ok && outcome.interrupted) {
+    outcome = await attempt(false)
+    attempts += 1
+  }
   if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
     outcome = await attempt(false)
-    attempts = 2
+    attempts += 1
   }
   const durationMs = deps.clock() - start
   const common = { ...base(runnable), arguments: args, durationMs, startOffsetMs, ...(attempts > 1 ? { attempts } : {}), ...(injected ? { fault: injected.kind } : {}) }

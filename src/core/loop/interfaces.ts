@@ -40,7 +40,17 @@ export interface Model {
 /** Outcome of running one tool call. Never a thrown error: failures are values. */
 export type ToolOutcome =
   | { ok: true; result: string; durationMs: number }
-  | { ok: false; error: string; durationMs: number; timedOut: boolean }
+  | {
+      ok: false
+      error: string
+      durationMs: number
+      timedOut: boolean
+      /**
+       * The call did nothing wrong: it was stopped because another call sharing its sandbox timed
+       * out (or the sandbox was reloaded). The engine runs such a call again once.
+       */
+      interrupted?: boolean
+    }
 
 /** Runs tool calls. Implementations enforce the per-call timeout (`ToolSpec.timeoutMs`, default 5000 ms). */
 export interface ToolExecutor {
