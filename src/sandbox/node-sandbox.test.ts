@@ -110,7 +110,7 @@ describe('node sandbox', () => {
     // `add` was queued behind the busy loop, so it never ran; it is reported, not lost.
     expect(other).toMatchObject({ ok: false, timedOut: false, interrupted: true, error: expect.stringContaining('"spin" timed out in the same sandbox') })
     // Marked interrupted, the engine runs it again on the fresh worker, where it succeeds.
-    expect(await sandbox.execute({ id: 'c9', name: 'add', arguments: { a: 1, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '3' })
+    expect(await sandbox.execute({ id: 'c9', name: 'add', arguments: { a: 1, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '{"sum":3}' })
   })
 })
 
