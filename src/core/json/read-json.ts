@@ -11,6 +11,7 @@
 import type { JsonValue } from '../messages'
 import type { Span } from '../protocols/types'
 import { readStrictJson } from './read-strict'
+import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -139,22 +140,6 @@ const CLOSE_BRACKET = 0x5d
 const COMMA = 0x2c
 const COLON = 0x3a
 const MINUS = 0x2d
-
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0xfeff || code === 0xa0
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
-}
-
-function isIdentifierStart(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x24
-}
-
-function isIdentifierPart(code: number): boolean {
-  return isIdentifierStart(code) || isDigit(code) || code === MINUS
-}
 
 /** Quotes a character for an error message, naming invisible ones. */
 export function describeChar(text: string, offset: number): string {

@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from '../messages'
 import type { JsonMemberSpan, JsonReadSuccess, JsonSpanNode } from './read-json'
+import { isDigit } from './chars'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -35,10 +36,6 @@ function skipSpace(text: string, at: number): number {
     if (code > 0x20 || (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09)) return pos
     pos++
   }
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
 }
 
 /**

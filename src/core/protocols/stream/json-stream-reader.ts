@@ -9,6 +9,7 @@
  * the final result of a stream always comes from the one-shot parser.
  */
 import type { JsonValue } from '../../messages'
+import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from '../../json/chars'
 
 type JsonObject = { [key: string]: JsonValue }
 type Container = JsonObject | JsonValue[]
@@ -53,22 +54,6 @@ const NUMBER_SHAPE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', "'": "'" }
 
 const LITERALS: Readonly<Record<string, JsonValue>> = { true: true, false: false, null: null, True: true, False: false, None: null }
-
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09 || code === 0xfeff || code === 0xa0
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
-}
-
-function isIdentifierStart(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x24
-}
-
-function isIdentifierPart(code: number): boolean {
-  return isIdentifierStart(code) || isDigit(code) || code === 0x2d
-}
 
 function isNumberPart(code: number): boolean {
   return isDigit(code) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d
