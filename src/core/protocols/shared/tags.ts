@@ -150,6 +150,17 @@ class TagScanner {
     this.builder.addCall(call)
   }
 
+  /**
+   * Arguments that are not JSON: cut off at the end of the output is `truncated`, anything else
+   * an `invalid_arguments` error; reading resumes after the closing tag. Returns where it resumes.
+   */
+  private unreadableArguments(name: string, error: { code: string; message: string; offset: number }, pos: number, close: string, lt: number): number {
+    if (error.code === 'truncated') return this.cutOff(name, error.message, lt)
+    this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${error.message}`, { start: pos, end: error.offset })
+    const closeAt = this.finder.next(close, pos)
+    return closeAt < 0 ? this.view.length : closeAt + close.length
+  }
+
   /** `<tool_call>NAME` followed by `<arg_key>/<arg_value>` pairs (GLM-4.5) or a JSON object (GLM-4). */
   private readNamedBody(lt: number, nameStart: number, nameEnd: number, close: string, open: string): number {
     const view = this.view
@@ -159,12 +170,7 @@ class TagScanner {
     let argsSpan: Span | undefined
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
-      if (!read.ok) {
-        if (read.error.code === 'truncated') return this.cutOff(name, read.error.message, lt)
-        this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${read.error.message}`, { start: pos, end: read.error.offset })
-        const closeAt = this.finder.next(close, pos)
-        return closeAt < 0 ? view.length : closeAt + close.length
-      }
+      if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
       const decoded = decodeArguments(read.value, read.spans.span, name)
       if (!decoded.ok) {
@@ -232,12 +238,7 @@ class TagScanner {
     }
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
-      if (!read.ok) {
-        if (read.error.code === 'truncated') return this.cutOff(name, read.error.message, lt)
-        this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${read.error.message}`, { start: pos, end: read.error.offset })
-        const closeAt = this.finder.next(close, pos)
-        return closeAt < 0 ? view.length : closeAt + close.length
-      }
+      if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
       const end = this.expectClose(close, undefined, read.end)
       const decoded = decodeArguments(read.value, read.spans.span, name)
