@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { fixtureCases, protocolOf } from '../../core/protocols/fixture-cases'
-import type { CliIO } from '../io'
+import { fakeIO } from '../fake-io'
 import { parseCommand } from './parse'
 
-/** A CliIO over an in-memory file system that records what was written. */
-function fakeIO(files: Record<string, string> = {}, stdin = '') {
-  const out: string[] = []
-  const err: string[] = []
-  const io: CliIO = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    readStdin: () => Promise.resolve(stdin),
-    readFile: (path) =>
-      Object.hasOwn(files, path) ? Promise.resolve(files[path] ?? '') : Promise.reject(new Error(`ENOENT: no such file or directory, open '${path}'`)),
-  }
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') }
-}
 
 const hermes = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'
 

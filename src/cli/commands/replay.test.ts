@@ -1,28 +1,11 @@
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { CliIO } from '../io'
+import { fakeIO } from '../fake-io'
 import { replayCommand } from './replay'
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))
 const dialectPath = (name: string) => fileURLToPath(new URL(`../../core/trace/__fixtures__/${name}`, import.meta.url))
 
-/** A CliIO over an in-memory file system that records what was written. */
-function fakeIO(files: Record<string, string> = {}, stdin = '') {
-  const out: string[] = []
-  const err: string[] = []
-  const io: CliIO = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    readStdin: () => Promise.resolve(stdin),
-    readFile: (path) => {
-      if (Object.hasOwn(files, path)) return Promise.resolve(files[path]!)
-      if (path.startsWith('/')) return Promise.resolve(readFileSync(path, 'utf8'))
-      return Promise.reject(new Error(`ENOENT: no such file or directory, open '${path}'`))
-    },
-  }
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') }
-}
 
 const small = JSON.stringify([
   { role: 'user', content: 'Weather in Paris?' },

@@ -2,23 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { writeWorkspace } from '../../core/files/workspace-file'
 import { readSession } from '../../core/files/session-file'
 import { findExample, type Example } from '../../examples/index'
-import type { CliIO } from '../io'
+import { fakeIO } from '../fake-io'
 import { runCommand } from './run'
 
 function io(files: Record<string, string>) {
-  const out: string[] = []
-  const err: string[] = []
-  const fake: CliIO = {
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    readStdin: async () => '',
-    readFile: async (path) => {
-      const text = files[path]
-      if (text === undefined) throw new Error(`ENOENT: no such file, open '${path}'`)
-      return text
-    },
-  }
-  return { fake, out: () => out.join(''), err: () => err.join('') }
+  const { io: fake, stdout: out, stderr: err } = fakeIO(files)
+  return { fake, out, err }
 }
 
 function workspaceOf(id: string, protocol?: string, tools?: string): string {
