@@ -22,7 +22,8 @@ export default defineConfig({
   webServer: {
     command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
     url: 'http://127.0.0.1:4173',
-    reuseExistingServer: !process.env.CI,
+    // Never reuse a server this run did not start: port 4173 may belong to another process.
+    reuseExistingServer: false,
     timeout: 60_000,
   },
 })
