@@ -1,5 +1,5 @@
 /** Which entry of the anomaly catalogue is shown in its dialog, if any. */
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 
 export interface CatalogueState {
   /** The anomaly code to show, `null` when the dialog is closed. */
@@ -9,8 +9,11 @@ export interface CatalogueState {
   close(): void
 }
 
-export const useCatalogue = create<CatalogueState>()((set) => ({
-  code: null,
-  open: (code) => set({ code }),
-  close: () => set({ code: null }),
-}))
+/** A fresh catalogue slice (closed). */
+export function createCatalogueStore(): StoreApi<CatalogueState> {
+  return createStore<CatalogueState>()((set) => ({
+    code: null,
+    open: (code) => set({ code }),
+    close: () => set({ code: null }),
+  }))
+}

@@ -1,34 +1,53 @@
 /**
  * Calls to dangerous tools waiting for the user's approve / deny / edit. The runner's
- * confirm handler parks here until the dialog answers.
+ * confirm handler parks here until the dialog answers. The state holds only the calls; the
+ * promise's resolver stays in this closure, so state stays plain data.
  */
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Decision } from '../core/loop/events'
 import type { RunnableCall } from '../core/loop/machine'
 
 export interface ConfirmState {
-  pending: { calls: RunnableCall[]; resolve(decisions: Decision[]): void } | null
+  /** The calls waiting for a decision, or `null` when nothing is asked. */
+  pending: { calls: RunnableCall[] } | null
 }
 
-export const useConfirm = create<ConfirmState>()(() => ({ pending: null }))
-
-/** The runner's confirm handler: shows the dialog and resolves with the user's decisions. */
-export function askUser(calls: RunnableCall[]): Promise<Decision[]> {
-  return new Promise((resolve) => {
-    useConfirm.setState({
-      pending: {
-        calls,
-        resolve: (decisions) => {
-          useConfirm.setState({ pending: null })
-          resolve(decisions)
-        },
-      },
-    })
-  })
+/** The confirm slice and its handlers. */
+export interface ConfirmSlice {
+  store: StoreApi<ConfirmState>
+  /** The runner's confirm handler: shows the dialog and resolves with the user's decisions. */
+  ask(calls: RunnableCall[]): Promise<Decision[]>
+  /** Answers the pending request (the dialog's submit); ignored when nothing is pending. */
+  answer(decisions: Decision[]): void
+  /** Answers a pending request with `deny` for every call (when the run is reset or stopped). */
+  denyPending(): void
 }
 
-/** Answers a pending request with `deny` for every call (when the run is reset or stopped). */
-export function denyPending(): void {
-  const pending = useConfirm.getState().pending
-  pending?.resolve(pending.calls.map((c) => ({ callId: c.call.id, decision: 'deny' })))
+/** A fresh confirm slice with nothing pending. */
+export function createConfirm(): ConfirmSlice {
+  const store = createStore<ConfirmState>()(() => ({ pending: null }))
+  let resolver: ((decisions: Decision[]) => void) | null = null
+
+  function answer(decisions: Decision[]): void {
+    const resolve = resolver
+    resolver = null
+    store.setState({ pending: null })
+    resolve?.(decisions)
+  }
+
+  return {
+    store,
+    ask: (calls) =>
+      new Promise((resolve) => {
+        // A request still open (it should not be) is denied rather than left hanging.
+        if (resolver) answer(store.getState().pending?.calls.map((c) => ({ callId: c.call.id, decision: 'deny' })) ?? [])
+        resolver = resolve
+        store.setState({ pending: { calls } })
+      }),
+    answer,
+    denyPending() {
+      const pending = store.getState().pending
+      if (pending) answer(pending.calls.map((c) => ({ callId: c.call.id, decision: 'deny' })))
+    },
+  }
 }

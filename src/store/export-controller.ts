@@ -7,8 +7,8 @@
 import { fold } from '../core/loop/machine'
 import type { SessionEvent } from '../core/loop/events'
 import { exportAnthropic, exportOpenAI } from '../core/trace/index'
-import { useReplay } from './replay-store'
-import { useRun } from './run-store'
+import type { ReplayState } from './replay-store'
+import type { RunState } from './run-store'
 
 /** A provider format to export to. */
 export type ExportTarget = 'openai' | 'anthropic'
@@ -33,11 +33,11 @@ export function exportEvents(events: readonly SessionEvent[], target: ExportTarg
   return { ...exportAnthropic(state.messages), ...(tools.length > 0 ? { tools } : {}) }
 }
 
-/** The open session as a file for `target`, or `null` when nothing is open. */
-export function exportOpenSession(target: ExportTarget): ExportFile | null {
-  const { events, mode } = useRun.getState()
+/** The open session (`run`, and `replay` for its name) as a file for `target`, or `null` when nothing is open. Pure. */
+export function exportOpenSession(run: Pick<RunState, 'events' | 'mode'>, replay: Pick<ReplayState, 'conversations' | 'selected'>, target: ExportTarget): ExportFile | null {
+  const { events, mode } = run
   if (events.length === 0) return null
-  const { conversations, selected } = useReplay.getState()
+  const { conversations, selected } = replay
   const conversation = mode === 'replay' ? conversations[selected] : undefined
   const base = conversation ? `conversation-${conversation.id}` : mode === 'replay' ? 'replay' : 'toolstep-run'
   const safe = base.replace(/[^\w.-]+/g, '-').slice(0, 80)

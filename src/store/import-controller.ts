@@ -12,151 +12,184 @@ import { readSession } from '../core/files/session-file'
 import { readWorkspace } from '../core/files/workspace-file'
 import type { ToolSpec } from '../core/tools/types'
 import { importOpenAITools } from '../core/trace/index'
-import { createLogImportHost, type LogImportHost, type ProgressListener } from '../sandbox/log-import-host'
-import { reset, showLog } from './run-controller'
-import { useReplay } from './replay-store'
-import { useWorkspace } from './workspace-store'
+import type { StoreApi } from 'zustand/vanilla'
+import type { LogImportHost, ProgressListener } from '../sandbox/log-import-host'
+import type { ReplayState } from './replay-store'
+import type { RunController } from './run-controller'
+import { errorText } from './storage'
+import type { WorkspaceState } from './workspace-store'
 
 /** What happened to an imported file, phrased for a toast. */
 export type ImportOutcome = { ok: true; message: string } | { ok: false; message: string }
 
-/** The worker holding the open log. */
-let host: LogImportHost | null = null
-/** The worker of an import in progress; it replaces `host` only when the import succeeds. */
-let incoming: LogImportHost | null = null
-/** Bumped by each `openConversation`, so a slow reply for an older choice is dropped. */
-let openGeneration = 0
-
-/** Opens conversation `index` of the imported log in the timeline. Resolves when it is shown (or superseded). */
-export async function openConversation(index: number): Promise<void> {
-  const { conversations, tools } = useReplay.getState()
-  if (!host || !conversations[index]) return
-  const mine = ++openGeneration
-  useReplay.setState({ selected: index })
-  const reply = await host.replay(index, tools)
-  if (mine !== openGeneration || !reply.ok) return
-  showLog(reply.events, 'replay', null, 0)
+/** What the import controller works with. */
+export interface ImportControllerDeps {
+  replay: StoreApi<ReplayState>
+  workspace: StoreApi<WorkspaceState>
+  runner: RunController
+  /** Starts a log-import worker (one per import). */
+  createImportHost(): LogImportHost
 }
 
-/** Conversation indexes whose text, id, label, tool names or anomaly codes contain `text`; `null` when no log is open. */
-export async function searchConversations(text: string): Promise<number[] | null> {
-  return host ? host.search(text) : null
+/** Import of files and navigation in an imported log. */
+export interface ImportController {
+  /** Opens conversation `index` of the imported log in the timeline. Resolves when it is shown (or superseded). */
+  openConversation(index: number): Promise<void>
+  /** Conversation indexes whose text, id, label, tool names or anomaly codes contain `text`; `null` when no log is open. */
+  searchConversations(text: string): Promise<number[] | null>
+  /** Abandons the import in progress, if any; the open log stays as it was. */
+  cancelImport(): void
+  /** Forgets the loaded tools file and re-checks the log without it. */
+  clearReplayTools(): Promise<void>
+  /** Leaves the replay: back to an empty playground timeline. */
+  closeReplay(): void
+  /** Opens a Toolstep session, workspace or OpenAI tools file from its text. Never throws; anything else is reported as not recognised. */
+  importText(fileName: string, text: string): ImportOutcome
+  /** Reads a file (a `File` from an input or a drop) in the import worker, with progress in the replay slice's `importing`. */
+  importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome>
+  /** Imports several files in turn (e.g. a log and its tools file dropped together): tools files last, so they apply to the log. */
+  importFiles(files: readonly (Blob & { readonly name: string })[]): Promise<ImportOutcome>
+  /** Stops the workers. */
+  dispose(): void
 }
 
-/** Abandons the import in progress, if any; the open log stays as it was. */
-export function cancelImport(): void {
-  incoming?.dispose()
-  incoming = null
-  useReplay.setState({ importing: null })
-}
+/** An import controller; it owns the log-import workers. */
+export function createImportController(deps: ImportControllerDeps): ImportController {
+  const { replay, workspace, runner } = deps
+  /** The worker holding the open log. */
+  let host: LogImportHost | null = null
+  /** The worker of an import in progress; it replaces `host` only when the import succeeds. */
+  let incoming: LogImportHost | null = null
+  /** Bumped by each `openConversation`, so a slow reply for an older choice is dropped. */
+  let openGeneration = 0
 
-/** Forgets the loaded tools file and re-checks the log without it. */
-export async function clearReplayTools(): Promise<void> {
-  useReplay.setState({ tools: null, toolsFileName: null })
-  await recheck(null, 'the log’s own tool definitions')
-}
-
-/** Leaves the replay: back to an empty playground timeline. */
-export function closeReplay(): void {
-  host?.dispose()
-  host = null
-  openGeneration++
-  useReplay.setState({ fileName: null, format: null, conversations: [], selected: -1 })
-  reset()
-}
-
-/** Re-checks every conversation of the open log against `tools` and reopens the open one. */
-async function recheck(tools: ToolSpec[] | null, what: string): Promise<void> {
-  const current = host
-  if (!current) return
-  useReplay.setState({ importing: { fileName: what, stage: 'checking', fraction: 0, cancellable: false } })
-  const reply = await current.reindex(tools, progressInto(what, false))
-  if (host !== current) return
-  useReplay.setState({ importing: null })
-  if (reply.kind === 'log') useReplay.setState({ conversations: reply.conversations })
-  const { selected } = useReplay.getState()
-  if (selected >= 0) await openConversation(selected)
-}
-
-function progressInto(fileName: string, cancellable: boolean): ProgressListener {
-  return (stage, fraction) => useReplay.setState({ importing: { fileName, stage, fraction, cancellable } })
-}
-
-/**
- * Opens a Toolstep session, workspace or OpenAI tools file from its text. Never throws;
- * anything else is reported as not recognised.
- */
-export function importText(fileName: string, text: string): ImportOutcome {
-  let data: unknown
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-  } catch (error) {
-    return { ok: false, message: `${fileName}: not valid JSON (${error instanceof Error ? error.message : String(error)}).` }
+  async function openConversation(index: number): Promise<void> {
+    const { conversations, tools } = replay.getState()
+    if (!host || !conversations[index]) return
+    const mine = ++openGeneration
+    replay.setState({ selected: index })
+    const reply = await host.replay(index, tools)
+    if (mine !== openGeneration || !reply.ok) return
+    runner.showLog(reply.events, 'replay', null, 0)
   }
-  const format = typeof data === 'object' && data !== null ? (data as { format?: unknown }).format : undefined
 
-  if (format === 'toolstep.session') {
-    const session = readSession(data)
-    if (!session.ok) return { ok: false, message: `${fileName}: ${session.error}` }
-    if (session.value.workspace) useWorkspace.getState().loadWorkspace(session.value.workspace)
-    const replayed = session.value.events[0]?.type === 'session.started' && session.value.events[0].source === 'replay'
-    showLog(session.value.events, replayed ? 'replay' : 'live', session.value.workspace, session.value.events.length - 1)
-    return { ok: true, message: `Opened session ${fileName} (${session.value.events.length} events).` }
-  }
-  if (format === 'toolstep.workspace') {
-    const workspace = readWorkspace(text)
-    if (!workspace.ok) return { ok: false, message: `${fileName}: ${workspace.error}` }
-    useWorkspace.getState().loadWorkspace(workspace.value)
-    return { ok: true, message: `Loaded workspace ${fileName}.` }
-  }
-  if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
-    const tools = importOpenAITools(text)
-    if (!tools.ok) return { ok: false, message: `${fileName}: ${tools.error}` }
-    useReplay.setState({ tools: tools.tools, toolsFileName: fileName })
-    void recheck(tools.tools, fileName)
-    return { ok: true, message: `Loaded ${tools.tools.length} tool schemas from ${fileName}; replayed calls are now checked against them.` }
-  }
-  return { ok: false, message: `${fileName}: not a Toolstep session, workspace or tools file.` }
-}
-
-/** Reads a `File` from an input or a drop, in the import worker, with progress in `useReplay.importing`. */
-export async function importFile(file: File): Promise<ImportOutcome> {
-  cancelImport()
-  const next = createLogImportHost()
-  incoming = next
-  useReplay.setState({ importing: { fileName: file.name, stage: 'reading', fraction: 0, cancellable: true } })
-  const reply = await next.importFile(file, useReplay.getState().tools, (stage, fraction) => {
-    if (incoming === next) progressInto(file.name, true)(stage, fraction)
-  })
-  if (incoming === next) {
+  function cancelImport(): void {
+    incoming?.dispose()
     incoming = null
-    useReplay.setState({ importing: null })
+    replay.setState({ importing: null })
   }
-  switch (reply.kind) {
-    case 'cancelled':
-      return { ok: true, message: `Import of ${file.name} cancelled; nothing was changed.` }
-    case 'failed':
-      next.dispose()
-      return { ok: false, message: `${file.name}: ${reply.error}` }
-    case 'passthrough':
-      next.dispose()
-      return importText(file.name, reply.text)
-    case 'log': {
-      host?.dispose()
-      host = next
-      useReplay.setState({ fileName: file.name, format: reply.format, conversations: reply.conversations, selected: -1 })
-      await openConversation(0)
-      const count = reply.conversations.length
-      return { ok: true, message: `Imported ${count.toLocaleString('en')} conversation${count === 1 ? '' : 's'} from ${file.name}.` }
+
+  /** Re-checks every conversation of the open log against `tools` and reopens the open one. */
+  async function recheck(tools: ToolSpec[] | null, what: string): Promise<void> {
+    const current = host
+    if (!current) return
+    replay.setState({ importing: { fileName: what, stage: 'checking', fraction: 0, cancellable: false } })
+    const reply = await current.reindex(tools, progressInto(what, false))
+    if (host !== current) return
+    replay.setState({ importing: null })
+    if (reply.kind === 'log') replay.setState({ conversations: reply.conversations })
+    const { selected } = replay.getState()
+    if (selected >= 0) await openConversation(selected)
+  }
+
+  function progressInto(fileName: string, cancellable: boolean): ProgressListener {
+    return (stage, fraction) => replay.setState({ importing: { fileName, stage, fraction, cancellable } })
+  }
+
+  function importText(fileName: string, text: string): ImportOutcome {
+    let data: unknown
+    try {
+      data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    } catch (error) {
+      return { ok: false, message: `${fileName}: not valid JSON (${errorText(error)}).` }
+    }
+    const format = typeof data === 'object' && data !== null ? (data as { format?: unknown }).format : undefined
+
+    if (format === 'toolstep.session') {
+      const session = readSession(data)
+      if (!session.ok) return { ok: false, message: `${fileName}: ${session.error}` }
+      if (session.value.workspace) workspace.getState().loadWorkspace(session.value.workspace)
+      const replayed = session.value.events[0]?.type === 'session.started' && session.value.events[0].source === 'replay'
+      runner.showLog(session.value.events, replayed ? 'replay' : 'live', session.value.workspace, session.value.events.length - 1)
+      return { ok: true, message: `Opened session ${fileName} (${session.value.events.length} events).` }
+    }
+    if (format === 'toolstep.workspace') {
+      const read = readWorkspace(text)
+      if (!read.ok) return { ok: false, message: `${fileName}: ${read.error}` }
+      workspace.getState().loadWorkspace(read.value)
+      return { ok: true, message: `Loaded workspace ${fileName}.` }
+    }
+    if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
+      const tools = importOpenAITools(text)
+      if (!tools.ok) return { ok: false, message: `${fileName}: ${tools.error}` }
+      replay.setState({ tools: tools.tools, toolsFileName: fileName })
+      void recheck(tools.tools, fileName)
+      return { ok: true, message: `Loaded ${tools.tools.length} tool schemas from ${fileName}; replayed calls are now checked against them.` }
+    }
+    return { ok: false, message: `${fileName}: not a Toolstep session, workspace or tools file.` }
+  }
+
+  async function importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome> {
+    cancelImport()
+    const next = deps.createImportHost()
+    incoming = next
+    replay.setState({ importing: { fileName: file.name, stage: 'reading', fraction: 0, cancellable: true } })
+    const reply = await next.importFile(file, replay.getState().tools, (stage, fraction) => {
+      if (incoming === next) progressInto(file.name, true)(stage, fraction)
+    })
+    if (incoming === next) {
+      incoming = null
+      replay.setState({ importing: null })
+    }
+    switch (reply.kind) {
+      case 'cancelled':
+        return { ok: true, message: `Import of ${file.name} cancelled; nothing was changed.` }
+      case 'failed':
+        next.dispose()
+        return { ok: false, message: `${file.name}: ${reply.error}` }
+      case 'passthrough':
+        next.dispose()
+        return importText(file.name, reply.text)
+      case 'log': {
+        host?.dispose()
+        host = next
+        replay.setState({ fileName: file.name, format: reply.format, conversations: reply.conversations, selected: -1 })
+        await openConversation(0)
+        const count = reply.conversations.length
+        return { ok: true, message: `Imported ${count.toLocaleString('en')} conversation${count === 1 ? '' : 's'} from ${file.name}.` }
+      }
     }
   }
-}
 
-/** Imports several files in turn (e.g. a log and its tools file dropped together): tools files last, so they apply to the log. */
-export async function importFiles(files: readonly File[]): Promise<ImportOutcome> {
-  const ordered = [...files].sort((a, b) => Number(/tools/i.test(a.name)) - Number(/tools/i.test(b.name)))
-  const outcomes: ImportOutcome[] = []
-  for (const file of ordered) outcomes.push(await importFile(file))
-  if (outcomes.length === 1) return outcomes[0]!
-  return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).join('\n') }
+  return {
+    openConversation,
+    searchConversations: async (text) => (host ? host.search(text) : null),
+    cancelImport,
+    async clearReplayTools() {
+      replay.setState({ tools: null, toolsFileName: null })
+      await recheck(null, 'the log’s own tool definitions')
+    },
+    closeReplay() {
+      host?.dispose()
+      host = null
+      openGeneration++
+      replay.setState({ fileName: null, format: null, conversations: [], selected: -1 })
+      runner.reset()
+    },
+    importText,
+    importFile,
+    async importFiles(files) {
+      const ordered = [...files].sort((a, b) => Number(/tools/i.test(a.name)) - Number(/tools/i.test(b.name)))
+      const outcomes: ImportOutcome[] = []
+      for (const file of ordered) outcomes.push(await importFile(file))
+      if (outcomes.length === 1) return outcomes[0]!
+      return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).join('\n') }
+    },
+    dispose() {
+      cancelImport()
+      host?.dispose()
+      host = null
+      openGeneration++
+    },
+  }
 }

@@ -1,5 +1,5 @@
 /** What the Parse lab is parsing; other views can send a raw output there. */
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import { getProtocol } from '../core/protocols/index'
 
 export interface ParseLabState {
@@ -13,12 +13,15 @@ export interface ParseLabState {
   open(raw: string, protocolId: string): void
 }
 
-export const useParseLab = create<ParseLabState>()((set) => ({
-  view: 'loop',
-  protocolId: 'auto',
-  raw: getProtocol('xml-tag')?.example ?? '',
-  setView: (view) => set({ view }),
-  setProtocol: (protocolId) => set({ protocolId }),
-  setRaw: (raw) => set({ raw }),
-  open: (raw, protocolId) => set({ raw, protocolId: getProtocol(protocolId) ? protocolId : 'auto', view: 'parse' }),
-}))
+/** A fresh Parse lab slice (Loop view, `auto`, the xml-tag example). */
+export function createParseLabStore(): StoreApi<ParseLabState> {
+  return createStore<ParseLabState>()((set) => ({
+    view: 'loop',
+    protocolId: 'auto',
+    raw: getProtocol('xml-tag')?.example ?? '',
+    setView: (view) => set({ view }),
+    setProtocol: (protocolId) => set({ protocolId }),
+    setRaw: (raw) => set({ raw }),
+    open: (raw, protocolId) => set({ raw, protocolId: getProtocol(protocolId) ? protocolId : 'auto', view: 'parse' }),
+  }))
+}

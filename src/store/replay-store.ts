@@ -3,7 +3,7 @@
  * themselves stay in the import worker), which one is open, an import in progress, and an
  * optional tools file used to check logged calls against their schemas.
  */
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ToolSpec } from '../core/tools/types'
 import type { ConversationSummary, ImportStage } from '../sandbox/log-import-host'
 
@@ -34,12 +34,15 @@ export interface ReplayState {
   importing: ImportProgress | null
 }
 
-export const useReplay = create<ReplayState>()(() => ({
-  fileName: null,
-  format: null,
-  conversations: [],
-  selected: -1,
-  tools: null,
-  toolsFileName: null,
-  importing: null,
-}))
+/** A fresh replay slice (no log open). */
+export function createReplayStore(): StoreApi<ReplayState> {
+  return createStore<ReplayState>()(() => ({
+    fileName: null,
+    format: null,
+    conversations: [],
+    selected: -1,
+    tools: null,
+    toolsFileName: null,
+    importing: null,
+  }))
+}

@@ -2,7 +2,7 @@
  * The session being looked at: its event log and the cursor. Everything the timeline
  * and inspector show is a pure fold of `events[0..cursor]`.
  */
-import { create } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionEvent } from '../core/loop/events'
 import type { Workspace } from '../core/files/workspace-file'
 
@@ -31,13 +31,16 @@ export interface RunState {
   reset(): void
 }
 
-export const useRun = create<RunState>()((set) => ({
-  events: [],
-  cursor: -1,
-  status: 'idle',
-  mode: 'live',
-  problems: [],
-  workspace: null,
-  setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
-  reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live' }),
-}))
+/** A fresh run slice (empty log). */
+export function createRunStore(): StoreApi<RunState> {
+  return createStore<RunState>()((set) => ({
+    events: [],
+    cursor: -1,
+    status: 'idle',
+    mode: 'live',
+    problems: [],
+    workspace: null,
+    setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
+    reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live' }),
+  }))
+}

@@ -1,13 +1,42 @@
 /**
  * What the user authored: the two source files, the user input and the loop settings.
- * Persisted to localStorage so a reload (or a closed laptop in a workshop) loses nothing.
+ * Saved to storage on every change so a reload (or a closed laptop in a workshop) loses
+ * nothing. Saving never throws: when the storage is full the edit stays in memory and
+ * `saveError` says so; a saved workspace that cannot be read is replaced by defaults only for
+ * the fields that failed, and `restoreProblem` keeps the unreadable text for the user to copy.
+ *
+ * The stored value keeps the envelope zustand's `persist` middleware wrote before
+ * (`{"state": {tools, model, input, settings, exampleId}, "version": 1}`), so workspaces saved by
+ * earlier versions load unchanged.
  */
-import { create } from 'zustand'
-import { createJSONStorage, persist } from 'zustand/middleware'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import { settingsSchema, type Settings, type Workspace } from '../core/files/workspace-file'
 import { DEFAULT_MAX_STEPS } from '../core/loop/runner'
 import { loopSettings, type LoopSettings } from '../core/loop/settings'
 import { defaultExample, examples } from '../examples/index'
+import { errorText, isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'
+
+/** Storage key of the saved workspace. */
+export const WORKSPACE_KEY = 'toolstep.workspace'
+/** Storage key where an unreadable saved workspace is kept (when it fits) before it is overwritten. */
+export const UNREADABLE_WORKSPACE_KEY = 'toolstep.workspace.unreadable'
+
+/** The last save failed; the workspace in memory is newer than the saved one. */
+export interface SaveError {
+  /** True when the storage is full (`QuotaExceededError`). */
+  quota: boolean
+  message: string
+}
+
+/** The saved workspace could not be read in full; these parts were reset to the defaults. */
+export interface RestoreProblem {
+  /** Names of what was reset: `tools.ts`, `model.ts`, `user input`, `settings`, `example` — or `everything`. */
+  reset: string[]
+  /** Why, in one sentence. */
+  reason: string
+  /** The saved text exactly as it was read, for the user to copy. */
+  text: string
+}
 
 export interface WorkspaceState {
   tools: string
@@ -16,6 +45,10 @@ export interface WorkspaceState {
   settings: Settings
   /** Example the workspace was loaded from; `custom` once it came from a file. */
   exampleId: string
+  /** Set while the workspace in memory could not be saved. */
+  saveError: SaveError | null
+  /** Set when the saved workspace could not be read in full at start-up, until dismissed. */
+  restoreProblem: RestoreProblem | null
   setTools(source: string): void
   setModel(source: string): void
   setInput(input: string): void
@@ -24,9 +57,12 @@ export interface WorkspaceState {
   setLoop(patch: Partial<LoopSettings>): void
   loadExample(id: string): void
   loadWorkspace(workspace: Workspace): void
+  dismissRestoreProblem(): void
 }
 
-function fromExample(id: string): Pick<WorkspaceState, 'tools' | 'model' | 'input' | 'settings' | 'exampleId'> {
+type Saved = Pick<WorkspaceState, 'tools' | 'model' | 'input' | 'settings' | 'exampleId'>
+
+function fromExample(id: string): Saved {
   const example = examples.find((e) => e.id === id) ?? defaultExample
   return {
     tools: example.tools,
@@ -42,43 +78,92 @@ function fromExample(id: string): Pick<WorkspaceState, 'tools' | 'model' | 'inpu
   }
 }
 
-export const useWorkspace = create<WorkspaceState>()(
-  persist(
-    (set) => ({
-      ...fromExample(defaultExample.id),
-      setTools: (tools) => set({ tools }),
-      setModel: (model) => set({ model }),
-      setInput: (input) => set({ input }),
-      setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
-      setLoop: (patch) => set((s) => ({ settings: { ...s.settings, loop: { ...s.settings.loop, ...patch } } })),
-      loadExample: (id) => set(fromExample(id)),
-      loadWorkspace: (w) => set({ tools: w.tools, model: w.model, input: w.input, settings: w.settings, exampleId: 'custom' }),
-    }),
-    {
-      name: 'toolstep.workspace',
-      version: 1,
-      storage: createJSONStorage(() => localStorage),
-      // Stored state from an older version, or edited by hand, is validated field by field:
-      // whatever fails keeps its current value instead of breaking the app.
-      merge: (persisted, current) => {
-        const stored = (typeof persisted === 'object' && persisted !== null ? persisted : {}) as Partial<WorkspaceState>
-        const settings = settingsSchema.safeParse(stored.settings)
-        return {
-          ...current,
-          ...(typeof stored.tools === 'string' ? { tools: stored.tools } : {}),
-          ...(typeof stored.model === 'string' ? { model: stored.model } : {}),
-          ...(typeof stored.input === 'string' ? { input: stored.input } : {}),
-          ...(typeof stored.exampleId === 'string' ? { exampleId: stored.exampleId } : {}),
-          ...(settings.success ? { settings: settings.data } : {}),
-        }
+/**
+ * The saved workspace in `text` over `defaults`, field by field: whatever fails keeps its
+ * default and is named in the returned problem. Never throws.
+ */
+export function restoreWorkspace(text: string | null, defaults: Saved): { saved: Saved; problem: RestoreProblem | null } {
+  if (text === null) return { saved: defaults, problem: null }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    return { saved: defaults, problem: { reset: ['everything'], reason: `The saved workspace is not valid JSON (${errorText(error)}).`, text } }
+  }
+  const state = typeof data === 'object' && data !== null ? (data as { state?: unknown }).state : undefined
+  if (typeof state !== 'object' || state === null) {
+    return { saved: defaults, problem: { reset: ['everything'], reason: 'The saved workspace is not in the format Toolstep writes.', text } }
+  }
+  const stored = state as Partial<Record<keyof Saved, unknown>>
+  const reset: string[] = []
+  const text_ = (key: 'tools' | 'model' | 'input' | 'exampleId', label: string): string => {
+    const value = stored[key]
+    if (typeof value === 'string') return value
+    reset.push(label)
+    return defaults[key]
+  }
+  const saved: Saved = {
+    tools: text_('tools', 'tools.ts'),
+    model: text_('model', 'model.ts'),
+    input: text_('input', 'user input'),
+    exampleId: text_('exampleId', 'example'),
+    settings: defaults.settings,
+  }
+  const settings = settingsSchema.safeParse(stored.settings)
+  if (settings.success) saved.settings = settings.data
+  else reset.push('settings')
+  if (reset.length === 0) return { saved, problem: null }
+  return { saved, problem: { reset, reason: `Part of the saved workspace could not be read: ${reset.join(', ')}.`, text } }
+}
+
+/**
+ * A workspace slice saved to `storage` under {@link WORKSPACE_KEY}, restored from it now.
+ * An unreadable saved text is copied to {@link UNREADABLE_WORKSPACE_KEY} (when it fits) before
+ * the first save overwrites it.
+ */
+export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<WorkspaceState> {
+  const text = readItem(storage, WORKSPACE_KEY)
+  const { saved, problem } = restoreWorkspace(text, fromExample(defaultExample.id))
+  if (problem) writeItem(storage, UNREADABLE_WORKSPACE_KEY, problem.text)
+
+  const store = createStore<WorkspaceState>()((set) => ({
+    ...saved,
+    saveError: null,
+    restoreProblem: problem,
+    setTools: (tools) => set({ tools }),
+    setModel: (model) => set({ model }),
+    setInput: (input) => set({ input }),
+    setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
+    setLoop: (patch) => set((s) => ({ settings: { ...s.settings, loop: { ...s.settings.loop, ...patch } } })),
+    loadExample: (id) => set(fromExample(id)),
+    loadWorkspace: (w) => set({ tools: w.tools, model: w.model, input: w.input, settings: w.settings, exampleId: 'custom' }),
+    dismissRestoreProblem: () => set({ restoreProblem: null }),
+  }))
+
+  store.subscribe((state, previous) => {
+    const changed = state.tools !== previous.tools || state.model !== previous.model || state.input !== previous.input || state.settings !== previous.settings || state.exampleId !== previous.exampleId
+    if (!changed) return
+    const value = JSON.stringify({ state: { tools: state.tools, model: state.model, input: state.input, settings: state.settings, exampleId: state.exampleId }, version: 1 })
+    const written = writeItem(storage, WORKSPACE_KEY, value)
+    if (written.ok) {
+      if (state.saveError) store.setState({ saveError: null })
+      return
+    }
+    const quota = isQuotaError(written.error)
+    store.setState({
+      saveError: {
+        quota,
+        message: quota
+          ? 'The browser’s storage for this page is full, so your latest changes are not saved. They are kept in this tab: export the workspace to keep them.'
+          : `Your latest changes could not be saved (${errorText(written.error)}). They are kept in this tab: export the workspace to keep them.`,
       },
-      partialize: (s) => ({ tools: s.tools, model: s.model, input: s.input, settings: s.settings, exampleId: s.exampleId }),
-    },
-  ),
-)
+    })
+  })
+  return store
+}
 
 /** The workspace as a plain value (what the workspace file stores). */
-export function currentWorkspace(): Workspace {
-  const s = useWorkspace.getState()
+export function currentWorkspace(store: StoreApi<WorkspaceState>): Workspace {
+  const s = store.getState()
   return { format: 'toolstep.workspace', version: 1, tools: s.tools, model: s.model, input: s.input, settings: s.settings }
 }

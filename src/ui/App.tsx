@@ -1,17 +1,13 @@
 import { useEffect, useState, type DragEvent } from 'react'
-import { back, run, step } from '../store/run-controller'
-import { watchCode } from '../store/code-check'
-import { importFiles, type ImportOutcome } from '../store/import-controller'
-import { useParseLab } from '../store/parse-lab-store'
-import { useReplay } from '../store/replay-store'
-import { useRun } from '../store/run-store'
+import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
+import type { ImportOutcome } from '../store/import-controller'
+
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
-import { useFork } from '../store/fork-controller'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
@@ -21,6 +17,7 @@ import { Toolbar } from './Toolbar'
 
 /** The playground: editors on the left, timeline and inspector on the right. */
 export function App() {
+  const pg = usePlayground()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
   const [toast, setToast] = useState<ImportOutcome | null>(null)
@@ -37,11 +34,11 @@ export function App() {
     return () => clearTimeout(timer)
   }, [toast])
 
-  useEffect(() => watchCode(), [])
+  useEffect(() => pg.start(), [pg])
 
   // Run or Step from the Parse lab brings the timeline back into view.
   useEffect(() => {
-    if (events.length > 0 && useParseLab.getState().view === 'parse') setView('loop')
+    if (events.length > 0 && pg.stores.parseLab.getState().view === 'parse') setView('loop')
   }, [events.length, setView])
   useEffect(() => {
     if (!fork && view === 'diff') setView('loop')
@@ -51,11 +48,11 @@ export function App() {
     function onKey(event: KeyboardEvent) {
       if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
         event.preventDefault()
-        void run()
+        void pg.run()
       } else if (event.key === 'F10') {
         event.preventDefault()
-        if (event.shiftKey) back()
-        else void step()
+        if (event.shiftKey) pg.back()
+        else void pg.step()
       }
     }
     window.addEventListener('keydown', onKey)
@@ -66,7 +63,7 @@ export function App() {
     event.preventDefault()
     setDragging(false)
     const files = [...event.dataTransfer.files]
-    if (files.length > 0) void importFiles(files).then(setToast)
+    if (files.length > 0) void pg.importFiles(files).then(setToast)
   }
 
   return (
@@ -123,7 +120,7 @@ export function App() {
                 </div>
               )}
               <div className="min-h-0 border-r border-slate-200 bg-white">
-                <Timeline events={events} cursor={cursor} onSelect={(i) => useRun.getState().setCursor(i)} />
+                <Timeline events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
               </div>
               <div className="min-h-0 bg-slate-50">
                 {cursor >= 0 ? (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useConfirm, usePlayground } from './playground-context'
 import type { Decision } from '../core/loop/events'
 import type { JsonValue } from '../core/messages'
-import { useConfirm } from '../store/confirm-store'
 
 type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: string; error: string | null }
 
@@ -10,6 +10,7 @@ type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: strin
  * denied, or approved with edited arguments. Every call gets a decision, so every call gets a result.
  */
 export function ConfirmDialog() {
+  const pg = usePlayground()
   const pending = useConfirm((s) => s.pending)
   const [choices, setChoices] = useState<Record<string, Choice>>({})
   const firstButton = useRef<HTMLButtonElement>(null)
@@ -41,7 +42,7 @@ export function ConfirmDialog() {
         return
       }
     }
-    pending.resolve(decisions)
+    pg.answerConfirm(decisions)
   }
 
   /** Esc denies; Tab stays inside the dialog (it is modal: the page behind is inert). */
@@ -64,7 +65,7 @@ export function ConfirmDialog() {
     }
   }
 
-  const all = (decision: 'approve' | 'deny') => pending.resolve(pending.calls.map((c) => ({ callId: c.call.id, decision })))
+  const all = (decision: 'approve' | 'deny') => pg.answerConfirm(pending.calls.map((c) => ({ callId: c.call.id, decision })))
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">

@@ -1,8 +1,7 @@
 import { lazy, Suspense } from 'react'
+import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
 import { buildSystemPrompt } from '../core/loop/system-prompt'
-import { useCodeCheck } from '../store/code-check'
-import { useRun } from '../store/run-store'
-import { useWorkspace } from '../store/workspace-store'
+
 import { LoopSettingsPanel } from './LoopSettingsPanel'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
@@ -40,6 +39,7 @@ function FileEditor({ file, testId, value, onChange }: { file: string; testId: s
 
 /** The system prompt the model will receive with the current tools and wire format. */
 function SystemPromptPreview() {
+  const pg = usePlayground()
   const protocol = useWorkspace((s) => s.settings.protocol)
   const base = useWorkspace((s) => s.settings.systemPrompt)
   const tools = useCodeCheck((s) => s.tools)
@@ -57,7 +57,7 @@ function SystemPromptPreview() {
           data-testid="system-prompt-input"
           rows={2}
           value={base}
-          onChange={(e) => useWorkspace.getState().setSettings({ systemPrompt: e.target.value })}
+          onChange={(e) => pg.stores.workspace.getState().setSettings({ systemPrompt: e.target.value })}
           className="rounded border border-slate-300 px-2 py-1 font-sans text-sm text-slate-900"
         />
       </label>
@@ -70,6 +70,7 @@ function SystemPromptPreview() {
 
 /** The user's input message and the two source files, tools.ts above model.ts. */
 export function EditorPanel() {
+  const pg = usePlayground()
   const tools = useWorkspace((s) => s.tools)
   const model = useWorkspace((s) => s.model)
   const input = useWorkspace((s) => s.input)
@@ -83,7 +84,7 @@ export function EditorPanel() {
           data-testid="user-input"
           value={input}
           rows={2}
-          onChange={(e) => useWorkspace.getState().setInput(e.target.value)}
+          onChange={(e) => pg.stores.workspace.getState().setInput(e.target.value)}
           className="resize-y rounded border border-slate-300 px-2 py-1 font-sans text-sm font-normal normal-case tracking-normal text-slate-900"
         />
       </label>
@@ -95,10 +96,10 @@ export function EditorPanel() {
         </div>
       ))}
       <div className="flex min-h-0 flex-[3] flex-col border-b border-slate-200">
-        <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={(v) => useWorkspace.getState().setTools(v)} />
+        <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={(v) => pg.stores.workspace.getState().setTools(v)} />
       </div>
       <div className="flex min-h-0 flex-[2] flex-col">
-        <FileEditor file="model.ts" testId="editor-model" value={model} onChange={(v) => useWorkspace.getState().setModel(v)} />
+        <FileEditor file="model.ts" testId="editor-model" value={model} onChange={(v) => pg.stores.workspace.getState().setModel(v)} />
       </div>
     </div>
   )

@@ -1,9 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { useCodeCheck, usePlayground, useWorkspace } from './playground-context'
 import { getProtocol } from '../core/protocols/index'
 import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop/settings'
-import { useCodeCheck } from '../store/code-check'
 import { NumberField } from './NumberField'
-import { useWorkspace } from '../store/workspace-store'
 
 const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
 
@@ -103,8 +102,9 @@ function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): v
 
 /** Every loop behaviour as a control; changes apply to the next run and are saved with the workspace. */
 export function LoopSettingsPanel() {
+  const pg = usePlayground()
   const loop = useWorkspace((s) => s.settings.loop)
-  const set = (patch: Partial<LoopSettings>) => useWorkspace.getState().setLoop(patch)
+  const set = (patch: Partial<LoopSettings>) => pg.stores.workspace.getState().setLoop(patch)
   const changed = (Object.keys(DEFAULT_LOOP_SETTINGS) as (keyof LoopSettings)[]).filter((k) => JSON.stringify(loop[k]) !== JSON.stringify(DEFAULT_LOOP_SETTINGS[k])).length
   return (
     <details data-testid="loop-settings" className="border-b border-slate-200 px-3 py-1.5 text-xs">
@@ -193,7 +193,7 @@ export function LoopSettingsPanel() {
         </fieldset>
       </div>
       {changed > 0 && (
-        <button className="mt-1 text-xs text-sky-700 underline" onClick={() => useWorkspace.getState().setSettings({ loop: DEFAULT_LOOP_SETTINGS })}>
+        <button className="mt-1 text-xs text-sky-700 underline" onClick={() => pg.stores.workspace.getState().setSettings({ loop: DEFAULT_LOOP_SETTINGS })}>
           Reset to defaults
         </button>
       )}

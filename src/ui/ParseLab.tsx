@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
+import { useParseLab } from './playground-context'
 import { createStreamParser } from '../core/protocols/stream/index'
 import type { StreamSnapshot } from '../core/protocols/stream/index'
 import { getProtocol, protocols } from '../core/protocols/index'
 import type { ParseResult } from '../core/protocols/types'
-import { useParseLab } from '../store/parse-lab-store'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
 
@@ -30,7 +30,7 @@ function freeze(snapshot: StreamSnapshot): StreamSnapshot {
  * calls form. Every format has a one-line description and an example to load with one click.
  */
 export function ParseLab() {
-  const { protocolId, raw, setProtocol: setProtocolId, setRaw } = useParseLab()
+  const { protocolId, raw, setProtocol: setProtocolId, setRaw } = useParseLab((s) => s)
   const [chunkSize, setChunkSize] = useState(8)
   const [delayMs, setDelayMs] = useState(60)
   const [playback, setPlayback] = useState<Playback | null>(null)

@@ -1,13 +1,12 @@
 import { useMemo } from 'react'
-import { clearReplayTools, closeReplay, openConversation } from '../store/import-controller'
-import { useReplay } from '../store/replay-store'
-import { useRun } from '../store/run-store'
+import { usePlayground, useReplay, useRun } from './playground-context'
 
 /** Conversations offered in the quick picker; the conversation list shows every one. */
 const SELECT_LIMIT = 200
 
 /** Shown while replaying an imported log: which conversation, and how many anomalies it has. */
 export function ReplayBar() {
+  const pg = usePlayground()
   const fileName = useReplay((s) => s.fileName)
   const conversations = useReplay((s) => s.conversations)
   const selected = useReplay((s) => s.selected)
@@ -33,7 +32,7 @@ export function ReplayBar() {
         <select
           data-testid="conversation-select"
           value={selected}
-          onChange={(e) => void openConversation(Number(e.target.value))}
+          onChange={(e) => void pg.openConversation(Number(e.target.value))}
           className="max-w-[20rem] rounded border border-slate-300 bg-white px-1.5 py-0.5 text-sm"
         >
           {options.map((c) => (
@@ -56,7 +55,7 @@ export function ReplayBar() {
           <button
             data-testid="previous-anomaly"
             disabled={previousAnomaly < 0}
-            onClick={() => useRun.getState().setCursor(previousAnomaly)}
+            onClick={() => pg.stores.run.getState().setCursor(previousAnomaly)}
             className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
           >
             ‹ Previous anomaly
@@ -64,7 +63,7 @@ export function ReplayBar() {
           <button
             data-testid="next-anomaly"
             disabled={nextAnomaly < 0}
-            onClick={() => useRun.getState().setCursor(nextAnomaly)}
+            onClick={() => pg.stores.run.getState().setCursor(nextAnomaly)}
             className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
           >
             Next anomaly ›
@@ -75,7 +74,7 @@ export function ReplayBar() {
         {toolsFileName ? (
           <>
             Schemas from {toolsFileName}{' '}
-            <button data-testid="clear-tools" className="text-sky-700 underline" onClick={() => void clearReplayTools()}>
+            <button data-testid="clear-tools" className="text-sky-700 underline" onClick={() => void pg.clearReplayTools()}>
               clear
             </button>
           </>
@@ -83,7 +82,7 @@ export function ReplayBar() {
           'Import an OpenAI tools file to also check calls against their schemas.'
         )}
       </span>
-      <button data-testid="close-replay" className="ml-auto rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50" onClick={closeReplay}>
+      <button data-testid="close-replay" className="ml-auto rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50" onClick={pg.closeReplay}>
         Close replay
       </button>
     </div>

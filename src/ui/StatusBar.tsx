@@ -1,8 +1,7 @@
 import { PHASE_OF } from '../core/loop/events'
+import { useRun, useWorkspace } from './playground-context'
 import { fold } from '../core/loop/machine'
 import { useMemo } from 'react'
-import { useRun } from '../store/run-store'
-import { useWorkspace } from '../store/workspace-store'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
 export function StatusBar() {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
+import { useCatalogue, usePlayground } from '../playground-context'
 import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace/index'
-import { useCatalogue } from '../../store/catalogue-store'
 
 /** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
 export function anomalyTooltip(flags: readonly { code: string; detail: string }[]): string {
@@ -14,6 +14,7 @@ export function anomalyTooltip(flags: readonly { code: string; detail: string }[
 
 /** An anomaly code that opens its catalogue entry (the app works offline, so the catalogue is in the app). */
 export function AnomalyCodeLink({ code, className = '' }: { code: string; className?: string }) {
+  const pg = usePlayground()
   return (
     <a
       href={`#anomaly-${code}`}
@@ -21,7 +22,7 @@ export function AnomalyCodeLink({ code, className = '' }: { code: string; classN
       title={describeAnomaly(code)?.explanation ?? 'Open the anomaly catalogue'}
       onClick={(event) => {
         event.preventDefault()
-        useCatalogue.getState().open(code)
+        pg.stores.catalogue.getState().open(code)
       }}
       className={`font-mono font-semibold underline decoration-dotted underline-offset-2 hover:decoration-solid ${className}`}
     >

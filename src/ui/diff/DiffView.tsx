@@ -1,10 +1,10 @@
 import { useMemo } from 'react'
+import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop/diff'
-import { backToLog, clearFork, useFork } from '../../store/fork-controller'
-import { useRun } from '../../store/run-store'
 
 /** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
 export function DiffView() {
+  const pg = usePlayground()
   const logged = useFork((s) => s.logged)
   const conversation = useFork((s) => s.conversation)
   const turn = useFork((s) => s.turn)
@@ -26,11 +26,11 @@ export function DiffView() {
           {status === 'running' || status === 'loading' ? 'running…' : changed ? `${changed} of ${rows.length} phases differ` : 'identical'}
         </span>
         {conversation && (
-          <button data-testid="back-to-log" className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => void backToLog()}>
+          <button data-testid="back-to-log" className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => void pg.backToLog()}>
             Back to the log
           </button>
         )}
-        <button className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={clearFork}>
+        <button className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={pg.clearFork}>
           Close diff
         </button>
       </div>

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react'
+import { usePlayground, useRun } from '../playground-context'
 import type { SessionEvent } from '../../core/loop/events'
 import { PHASE_OF } from '../../core/loop/events'
 import { fold } from '../../core/loop/machine'
@@ -9,9 +10,6 @@ import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
 import { RawOutput } from './RawOutput'
 import { ToolResults } from './ToolResults'
-import { useParseLab } from '../../store/parse-lab-store'
-import { forkAt } from '../../store/fork-controller'
-import { useRun } from '../../store/run-store'
 
 const RESOLUTION_TEXT = { alias: 'name resolved through an alias', normalized: 'name resolved ignoring case and separators', fuzzy: 'name resolved by fuzzy match' } as const
 
@@ -38,6 +36,7 @@ function Section({ title, active, children, testId }: { title: string; active: b
  * calls parsed out of it, validation verdicts, tool results and the backfilled messages.
  */
 export function Inspector({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
+  const pg = usePlayground()
   const [tab, setTab] = useState<'turn' | 'context'>('turn')
   const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
   const mode = useRun((s) => s.mode)
@@ -128,7 +127,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                           data-testid="fork-here"
                           className="mr-3 mt-1 rounded border border-sky-600 px-2 py-0.5 text-xs font-medium text-sky-700 hover:bg-sky-50"
                           title="Ask the current mock model again from here, with the current tools, and compare with the log"
-                          onClick={() => void forkAt(responded.seq)}
+                          onClick={() => void pg.forkAt(responded.seq)}
                         >
                           Fork here: re-run from this turn
                         </button>
@@ -137,7 +136,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                         data-testid="open-in-parse-lab"
                         className="mt-1 text-xs text-sky-700 underline"
                         title="Parse this output with another wire format, or play it as a stream"
-                        onClick={() => useParseLab.getState().open(responded?.raw ?? '', parsed?.protocol ?? state.protocol)}
+                        onClick={() => pg.stores.parseLab.getState().open(responded?.raw ?? '', parsed?.protocol ?? state.protocol)}
                       >
                         Open in Parse lab (re-parse, play as stream)
                       </button>

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { usePlayground, useReplay } from '../playground-context'
+import type { ConversationSummary } from '../../store/replay-store'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { describeAnomaly } from '../../core/trace/index'
-import { openConversation, searchConversations } from '../../store/import-controller'
-import { useReplay, type ConversationSummary } from '../../store/replay-store'
 
 const ROW_HEIGHT = 56
 /** Wait this long after the last keystroke before asking the worker to search. */
@@ -23,6 +23,7 @@ const select = 'min-w-0 flex-1 rounded border border-slate-300 bg-white px-1 py-
  * entries. Arrow keys move through the list and open each conversation as they go.
  */
 export function ConversationList() {
+  const pg = usePlayground()
   const conversations = useReplay((s) => s.conversations)
   const selected = useReplay((s) => s.selected)
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 1280)
@@ -46,7 +47,7 @@ export function ConversationList() {
     let current = true
     setSearching(true)
     const timer = setTimeout(() => {
-      void searchConversations(text).then((indexes) => {
+      void pg.searchConversations(text).then((indexes) => {
         if (!current) return
         setMatches(indexes ? new Set(indexes) : null)
         setSearching(false)
@@ -94,7 +95,7 @@ export function ConversationList() {
     else return
     event.preventDefault()
     const target = filtered[Math.max(0, Math.min(filtered.length - 1, next))]
-    if (target) void openConversation(target.index)
+    if (target) void pg.openConversation(target.index)
   }
 
   if (collapsed) {
@@ -144,7 +145,7 @@ export function ConversationList() {
             if (e.key === 'ArrowDown' || e.key === 'Enter') {
               e.preventDefault()
               listRef.current?.focus()
-              if (position < 0 && filtered[0]) void openConversation(filtered[0].index)
+              if (position < 0 && filtered[0]) void pg.openConversation(filtered[0].index)
             }
           }}
           className="w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm placeholder:text-slate-400 focus:border-sky-500 focus:outline-none focus:ring-1 focus:ring-sky-500"
@@ -216,7 +217,7 @@ export function ConversationList() {
                   role="option"
                   aria-selected={open}
                   aria-current={open ? 'true' : undefined}
-                  onClick={() => void openConversation(conversation.index)}
+                  onClick={() => void pg.openConversation(conversation.index)}
                   style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
                   className={`flex cursor-pointer flex-col justify-center gap-0.5 border-b border-slate-200/70 px-2 text-sm ${
                     open ? 'border-l-4 border-l-sky-500 bg-white' : 'border-l-4 border-l-transparent hover:bg-white'

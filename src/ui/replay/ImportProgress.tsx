@@ -1,5 +1,5 @@
-import { cancelImport } from '../../store/import-controller'
-import { useReplay } from '../../store/replay-store'
+
+import { usePlayground, useReplay } from '../playground-context'
 
 const STAGE_LABEL = {
   reading: 'Reading',
@@ -10,6 +10,7 @@ const STAGE_LABEL = {
 
 /** The import running in the worker: what it is doing, how far it is, and a Cancel button. */
 export function ImportProgress() {
+  const pg = usePlayground()
   const importing = useReplay((s) => s.importing)
   if (!importing) return null
   const percent = Math.round(importing.fraction * 100)
@@ -32,7 +33,7 @@ export function ImportProgress() {
       </div>
       <span className="w-10 shrink-0 text-right font-mono text-xs tabular-nums text-sky-900">{percent}%</span>
       {importing.cancellable && (
-        <button data-testid="import-cancel" onClick={cancelImport} className="shrink-0 rounded border border-sky-300 bg-white px-2 py-0.5 text-xs text-sky-900 hover:bg-sky-100">
+        <button data-testid="import-cancel" onClick={pg.cancelImport} className="shrink-0 rounded border border-sky-300 bg-white px-2 py-0.5 text-xs text-sky-900 hover:bg-sky-100">
           Cancel
         </button>
       )}

@@ -1,0 +1,142 @@
+/**
+ * One playground session: every slice of state (zustand vanilla stores, so it runs in Node
+ * as well as in the page) and everything with a lifetime — the live runner and its sandbox,
+ * the code-check sandboxes, the log-import workers, the debounce timer, the generation
+ * counters that drop late replies. Nothing lives in module variables: the app makes one
+ * playground (src/main.tsx) and hands it to React through a context; tests make their own
+ * with the Node sandbox, an in-process import host, a manual clock and a memory storage.
+ */
+import type { StoreApi } from 'zustand/vanilla'
+import type { Decision } from '../core/loop/events'
+import type { Workspace } from '../core/files/workspace-file'
+import type { LogImportHost } from '../sandbox/log-import-host'
+import type { Sandbox } from '../sandbox/sandbox-host'
+import { createStore } from 'zustand/vanilla'
+import { createCatalogueStore, type CatalogueState } from './catalogue-store'
+import { systemClock, type Clock } from './clock'
+import { createCodeCheck, type CodeCheckState } from './code-check'
+import { createConfirm, type ConfirmState } from './confirm-store'
+import { createCrashGuard, type InterruptedWork } from './crash-guard'
+import { exportOpenSession, type ExportFile, type ExportTarget } from './export-controller'
+import { createForkController, type ForkController, type ForkState } from './fork-controller'
+import { createImportController, type ImportController } from './import-controller'
+import { createParseLabStore, type ParseLabState } from './parse-lab-store'
+import { createReplayStore, type ReplayState } from './replay-store'
+import { createRunController, type RunController } from './run-controller'
+import { createRunStore, type RunState } from './run-store'
+import { memoryStorage, type KeyValueStorage } from './storage'
+import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
+
+/** What a playground is built from. */
+export interface PlaygroundOptions {
+  /** Makes a fresh sandbox for the user's code (one per run and one per code check). */
+  createSandbox(): Sandbox
+  /** Starts a log-import worker (one per imported file). */
+  createImportHost(): LogImportHost
+  /** Timers for the code-check debounce; defaults to the host's. */
+  clock?: Clock
+  /** Where the workspace and the crash-loop marker are saved; defaults to memory only. */
+  storage?: KeyValueStorage
+  /** The current time, written into the crash-loop marker. */
+  now?(): Date
+}
+
+/** The session-level notices of the playground. */
+export interface SessionState {
+  /** Code that was running when the previous page ended (it never came back); not re-run until asked. */
+  interrupted: InterruptedWork | null
+}
+
+/** Every slice of a playground's state. */
+export interface PlaygroundStores {
+  run: StoreApi<RunState>
+  replay: StoreApi<ReplayState>
+  workspace: StoreApi<WorkspaceState>
+  codeCheck: StoreApi<CodeCheckState>
+  confirm: StoreApi<ConfirmState>
+  fork: StoreApi<ForkState>
+  parseLab: StoreApi<ParseLabState>
+  catalogue: StoreApi<CatalogueState>
+  session: StoreApi<SessionState>
+}
+
+/** A playground session: its state slices and every action the UI can take. */
+export interface Playground
+  extends Omit<RunController, 'dispose'>,
+    Omit<ImportController, 'dispose'>,
+    Omit<ForkController, 'store'> {
+  stores: PlaygroundStores
+  /** Answers the calls waiting in the confirm dialog. */
+  answerConfirm(decisions: Decision[]): void
+  /** The open session as a provider request body file, or `null` when nothing is open. */
+  exportOpenSession(target: ExportTarget): ExportFile | null
+  /** The workspace as a plain value (what the workspace file stores). */
+  currentWorkspace(): Workspace
+  /**
+   * Starts checking the code on each edit, and once now — unless the previous page ended while
+   * code ran (see {@link SessionState.interrupted}). Returns the function that stops it.
+   */
+  start(): () => void
+  /** Checks the code again after an interruption, and runs it again when a run was interrupted. */
+  resumeInterrupted(): Promise<void>
+  /** Forgets the interruption without running anything (the next edit checks the code again). */
+  dismissInterrupted(): void
+  /** Stops every sandbox and worker. */
+  dispose(): void
+}
+
+/** Makes a playground session. Nothing runs until `start()`, `run()`, `step()` or an import. */
+export function createPlayground(options: PlaygroundOptions): Playground {
+  const storage = options.storage ?? memoryStorage()
+  const clock = options.clock ?? systemClock
+  const guard = createCrashGuard(storage, options.now)
+
+  const run = createRunStore()
+  const replay = createReplayStore()
+  const workspace = createWorkspaceStore(storage)
+  const parseLab = createParseLabStore()
+  const catalogue = createCatalogueStore()
+  const session = createStore<SessionState>()(() => ({ interrupted: guard.interrupted }))
+  const confirm = createConfirm()
+
+  const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace) })
+  const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
+  const imports = createImportController({ replay, workspace, runner, createImportHost: options.createImportHost })
+  const fork = createForkController({ run, replay, parseLab, runner, imports })
+
+  function forgetInterruption(): InterruptedWork | null {
+    const { interrupted } = session.getState()
+    if (interrupted) {
+      guard.clearInterrupted()
+      session.setState({ interrupted: null })
+    }
+    return interrupted
+  }
+
+  const { dispose: disposeRunner, ...runActions } = runner
+  const { dispose: disposeImports, ...importActions } = imports
+  return {
+    ...runActions,
+    ...importActions,
+    forkAt: fork.forkAt,
+    clearFork: fork.clearFork,
+    backToLog: fork.backToLog,
+    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session },
+    answerConfirm: confirm.answer,
+    exportOpenSession: (target) => exportOpenSession(run.getState(), replay.getState(), target),
+    currentWorkspace: () => currentWorkspace(workspace),
+    start: () => codeCheck.watch({ initial: session.getState().interrupted === null }),
+    async resumeInterrupted() {
+      const interrupted = forgetInterruption()
+      await codeCheck.check()
+      if (interrupted?.kind === 'run') await runner.run()
+    },
+    dismissInterrupted() {
+      forgetInterruption()
+    },
+    dispose() {
+      disposeRunner()
+      disposeImports()
+    },
+  }
+}
