@@ -1,0 +1,456 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { writeSession } from '../core/files/session-file'
+import { writeWorkspace } from '../core/files/workspace-file'
+import type { SessionEvent } from '../core/loop/events'
+import { createLogImportHost } from '../sandbox/log-import-host'
+import { createNodeSandbox } from '../sandbox/node-sandbox'
+import type { Sandbox } from '../sandbox/sandbox-host'
+import { inProcessImportWorker } from '../test/in-process-import-worker'
+import type { Clock } from './clock'
+import { PENDING_KEY } from './crash-guard'
+import { createPlayground, type Playground } from './playground'
+import { memoryStorage, type KeyValueStorage } from './storage'
+import { WORKSPACE_KEY } from './workspace-store'
+
+const TOOLS = `import { tool, z } from 'toolstep'
+
+export const add = tool({
+  description: 'Adds two numbers.',
+  inputSchema: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => ({ sum: a + b }),
+})
+`
+
+const MODEL = `import { callTools, type ModelContext } from 'toolstep'
+export default (ctx: ModelContext) => ctx.step === 0
+  ? callTools(ctx.protocol, [{ name: 'add', arguments: { a: 1, b: 2 } }])
+  : 'The sum is ' + ctx.messages[ctx.messages.length - 1]?.content
+`
+
+/** Two OpenAI conversations, each with one tool call and a final answer. */
+const LOG = JSON.stringify(
+  ['A', 'B'].map((id) => ({
+    id,
+    messages: [
+      { role: 'user', content: `Order ${id}?` },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: `{"id":"${id}"}` } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'shipped' },
+      { role: 'assistant', content: `Order ${id} has shipped.` },
+    ],
+  })),
+)
+
+const TOOLS_FILE = JSON.stringify([{ type: 'function', function: { name: 'lookup_order', description: 'Finds an order.', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } }])
+
+/** A clock whose timers fire only when the test says so. */
+function manualClock(): Clock & { fire(): void; readonly pending: number } {
+  const timers = new Map<number, () => void>()
+  let next = 0
+  return {
+    setTimeout(callback) {
+      timers.set(++next, callback)
+      return next
+    },
+    clearTimeout: (handle) => void timers.delete(handle as number),
+    fire() {
+      const due = [...timers.values()]
+      timers.clear()
+      due.forEach((callback) => callback())
+    },
+    get pending() {
+      return timers.size
+    },
+  }
+}
+
+/** A sandbox whose replies to `method` are held until `release()`: a slow worker. */
+function held(box: Sandbox, method: 'load' | 'respond'): { box: Sandbox; release(): void; reached: Promise<void> } {
+  let release!: () => void
+  let reached!: () => void
+  const gate = new Promise<void>((resolve) => (release = resolve))
+  const entered = new Promise<void>((resolve) => (reached = resolve))
+  const proxy = new Proxy(box, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown
+      if (key !== method || typeof value !== 'function') return value
+      return async (...args: unknown[]) => {
+        const reply: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)
+        reached()
+        await gate
+        return reply
+      }
+    },
+  })
+  return { box: proxy, release, reached: entered }
+}
+
+interface Setup {
+  pg: Playground
+  storage: KeyValueStorage
+  clock: ReturnType<typeof manualClock>
+  /** Sandboxes made so far. */
+  sandboxes: Sandbox[]
+  /** Replaces the next sandbox made. */
+  nextSandbox: ((box: Sandbox) => Sandbox) | null
+}
+
+const open: Playground[] = []
+afterEach(() => {
+  while (open.length > 0) open.pop()!.dispose()
+})
+
+function setup(storage: KeyValueStorage = memoryStorage()): Setup {
+  const clock = manualClock()
+  const s: Setup = { pg: null as unknown as Playground, storage, clock, sandboxes: [], nextSandbox: null }
+  s.pg = createPlayground({
+    createSandbox: () => {
+      const made = createNodeSandbox()
+      const box = s.nextSandbox ? s.nextSandbox(made) : made
+      s.nextSandbox = null
+      s.sandboxes.push(made)
+      return box
+    },
+    createImportHost: () => createLogImportHost(inProcessImportWorker),
+    clock,
+    storage,
+    now: () => new Date('2026-01-02T03:04:05Z'),
+  })
+  open.push(s.pg)
+  const workspace = s.pg.currentWorkspace()
+  s.pg.stores.workspace.getState().loadWorkspace({ ...workspace, tools: TOOLS, model: MODEL, input: 'Add 1 and 2.', settings: { ...workspace.settings, protocol: 'openai' } })
+  return s
+}
+
+const types = (events: readonly SessionEvent[]) => events.map((e) => e.type)
+const file = (name: string, text: string) => new File([text], name, { type: 'application/json' })
+const finalText = (events: readonly SessionEvent[]) => {
+  const stopped = events.at(-1)
+  return stopped?.type === 'loop.stopped' ? stopped.reason : null
+}
+
+describe('playground: run, step, back, reset', () => {
+  it('Run loads the code, runs the loop to its end and shows the last event', async () => {
+    const { pg } = setup()
+    await pg.run()
+    const { events, status, cursor, mode, workspace } = pg.stores.run.getState()
+    expect(status).toBe('stopped')
+    expect(mode).toBe('live')
+    expect(cursor).toBe(events.length - 1)
+    expect(types(events)).toContain('tool.finished')
+    expect(finalText(events)).toBe('final_answer')
+    expect(JSON.stringify(events)).toContain('The sum is')
+    expect(workspace?.tools).toBe(TOOLS)
+  })
+
+  it('Step at the end of a finished run does nothing, and starts no sandbox', async () => {
+    const s = setup()
+    await s.pg.run()
+    const before = s.pg.stores.run.getState().events
+    await s.pg.step()
+    expect(s.pg.stores.run.getState().events).toBe(before)
+    expect(s.sandboxes).toHaveLength(1)
+  })
+
+  it('Step performs one phase at a time, Back travels back and Step then replays the log without running', async () => {
+    const s = setup()
+    await s.pg.step()
+    expect(types(s.pg.stores.run.getState().events)).toEqual(['session.started'])
+    await s.pg.step()
+    await s.pg.step()
+    const after = s.pg.stores.run.getState()
+    expect(after.events.length).toBeGreaterThan(1)
+    expect(after.status).toBe('idle')
+    s.pg.back()
+    expect(s.pg.stores.run.getState().cursor).toBe(after.events.length - 2)
+    await s.pg.step()
+    expect(s.pg.stores.run.getState().events).toBe(after.events)
+    expect(s.pg.stores.run.getState().cursor).toBe(after.events.length - 1)
+    // Back at the first event stays there.
+    s.pg.stores.run.getState().setCursor(0)
+    s.pg.back()
+    expect(s.pg.stores.run.getState().cursor).toBe(0)
+  })
+
+  it('Reset clears the timeline; a new Run starts from scratch', async () => {
+    const s = setup()
+    await s.pg.run()
+    s.pg.reset()
+    expect(s.pg.stores.run.getState()).toMatchObject({ events: [], cursor: -1, status: 'idle', mode: 'live' })
+    await s.pg.run()
+    expect(s.sandboxes).toHaveLength(2)
+    expect(finalText(s.pg.stores.run.getState().events)).toBe('final_answer')
+  })
+
+  it('ignores a sandbox load reply that comes back after Reset', async () => {
+    const s = setup()
+    let slow!: ReturnType<typeof held>
+    s.nextSandbox = (box) => (slow = held(box, 'load')).box
+    const running = s.pg.run()
+    await slow.reached
+    expect(s.pg.stores.run.getState().status).toBe('loading')
+    s.pg.reset()
+    slow.release()
+    await running
+    expect(s.pg.stores.run.getState()).toMatchObject({ events: [], status: 'idle', cursor: -1 })
+  })
+
+  it('ignores a model reply that comes back after Reset, and the next run is not disturbed by it', async () => {
+    const s = setup()
+    let slow!: ReturnType<typeof held>
+    s.nextSandbox = (box) => (slow = held(box, 'respond')).box
+    const running = s.pg.run()
+    await slow.reached
+    s.pg.reset()
+    await s.pg.step()
+    const fresh = s.pg.stores.run.getState().events
+    expect(types(fresh)).toEqual(['session.started'])
+    slow.release()
+    await running
+    expect(s.pg.stores.run.getState().events).toEqual(fresh)
+    expect(s.pg.stores.run.getState().status).toBe('idle')
+  })
+
+  it('Stop ends a live run with stop reason aborted', async () => {
+    const s = setup()
+    let slow!: ReturnType<typeof held>
+    s.nextSandbox = (box) => (slow = held(box, 'respond')).box
+    const running = s.pg.run()
+    await slow.reached
+    s.pg.stop()
+    slow.release()
+    await running
+    expect(finalText(s.pg.stores.run.getState().events)).toBe('aborted')
+  })
+
+  it('reports code that does not load on the file, and runs nothing', async () => {
+    const s = setup()
+    s.pg.stores.workspace.getState().setTools('export const = 1')
+    await s.pg.run()
+    const { problems, events, status } = s.pg.stores.run.getState()
+    expect(status).toBe('idle')
+    expect(events).toEqual([])
+    expect(problems[0]?.file).toBe('tools.ts')
+  })
+
+  it('asks before a dangerous tool runs, and a denial is written back instead of running it', async () => {
+    const s = setup()
+    s.pg.stores.workspace.getState().setTools(TOOLS.replace("description: 'Adds two numbers.',", "description: 'Adds two numbers.',\n  dangerous: true,"))
+    const running = s.pg.run()
+    while (!s.pg.stores.confirm.getState().pending) await new Promise((resolve) => setTimeout(resolve, 5))
+    const { calls } = s.pg.stores.confirm.getState().pending!
+    expect(calls.map((c) => c.call.name)).toEqual(['add'])
+    s.pg.answerConfirm(calls.map((c) => ({ callId: c.call.id, decision: 'deny' })))
+    await running
+    expect(s.pg.stores.confirm.getState().pending).toBeNull()
+    expect(JSON.stringify(s.pg.stores.run.getState().events)).not.toContain('"sum":3')
+  })
+})
+
+describe('playground: imports', () => {
+  it('a session file is shown as it was, with its workspace loaded', async () => {
+    const first = setup()
+    await first.pg.run()
+    const { events, workspace } = first.pg.stores.run.getState()
+    const s = setup()
+    s.pg.stores.workspace.getState().setTools('// other')
+    const outcome = await s.pg.importFile(file('run.json', writeSession(workspace, events)))
+    expect(outcome).toEqual({ ok: true, message: `Opened session run.json (${events.length} events).` })
+    expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'live', status: 'stopped', cursor: events.length - 1 })
+    expect(s.pg.stores.run.getState().events).toEqual(events)
+    expect(s.pg.stores.workspace.getState()).toMatchObject({ tools: TOOLS, exampleId: 'custom' })
+    expect(s.pg.stores.replay.getState().conversations).toEqual([])
+    expect(s.sandboxes).toHaveLength(0)
+  })
+
+  it('a workspace file goes into the editors and leaves the timeline alone', async () => {
+    const s = setup()
+    await s.pg.run()
+    const events = s.pg.stores.run.getState().events
+    const outcome = await s.pg.importFile(file('ws.json', writeWorkspace({ ...s.pg.currentWorkspace(), tools: '// imported' })))
+    expect(outcome).toEqual({ ok: true, message: 'Loaded workspace ws.json.' })
+    expect(s.pg.stores.workspace.getState().tools).toBe('// imported')
+    expect(s.pg.stores.run.getState().events).toBe(events)
+  })
+
+  it('a foreign log is replayed from the worker, first conversation open', async () => {
+    const s = setup()
+    const outcome = await s.pg.importFile(file('log.json', LOG))
+    expect(outcome).toEqual({ ok: true, message: 'Imported 2 conversations from log.json.' })
+    const replay = s.pg.stores.replay.getState()
+    expect(replay).toMatchObject({ fileName: 'log.json', selected: 0, importing: null })
+    expect(replay.conversations).toHaveLength(2)
+    const run = s.pg.stores.run.getState()
+    expect(run).toMatchObject({ mode: 'replay', status: 'stopped', cursor: 0 })
+    expect(JSON.stringify(run.events)).toContain('Order A has shipped.')
+    await s.pg.openConversation(1)
+    expect(JSON.stringify(s.pg.stores.run.getState().events)).toContain('Order B has shipped.')
+    expect(await s.pg.searchConversations('Order B')).toEqual([1])
+    expect(s.sandboxes).toHaveLength(0)
+  })
+
+  it('a tools file dropped with its log applies to the log; a file of neither kind changes nothing', async () => {
+    const s = setup()
+    const outcome = await s.pg.importFiles([file('tools.json', TOOLS_FILE), file('log.json', LOG)])
+    expect(outcome.ok).toBe(true)
+    expect(outcome.message).toContain('Loaded 1 tool schemas from tools.json')
+    expect(s.pg.stores.replay.getState().toolsFileName).toBe('tools.json')
+    const before = s.pg.stores.run.getState().events
+    expect(s.pg.importText('notes.json', '{"hello": 1}')).toEqual({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })
+    expect(s.pg.importText('bad.json', '{').ok).toBe(false)
+    expect(s.pg.stores.run.getState().events).toBe(before)
+    await s.pg.clearReplayTools()
+    expect(s.pg.stores.replay.getState()).toMatchObject({ tools: null, toolsFileName: null, importing: null })
+    s.pg.closeReplay()
+    expect(s.pg.stores.replay.getState()).toMatchObject({ fileName: null, conversations: [], selected: -1 })
+    expect(s.pg.stores.run.getState().events).toEqual([])
+  })
+
+  it('Run during a replay goes to the end of the log and runs no code', async () => {
+    const s = setup()
+    await s.pg.importFile(file('log.json', LOG))
+    const { events } = s.pg.stores.run.getState()
+    await s.pg.run()
+    expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'replay', cursor: events.length - 1 })
+    expect(s.pg.stores.run.getState().events).toBe(events)
+    await s.pg.step()
+    expect(s.pg.stores.run.getState().cursor).toBe(events.length - 1)
+    expect(s.sandboxes).toHaveLength(0)
+  })
+
+  it('fork at a logged turn continues live with the workspace code, then back to the log reopens it at that turn', async () => {
+    const s = setup()
+    await s.pg.importFile(file('log.json', LOG))
+    await s.pg.openConversation(1)
+    const logged = s.pg.stores.run.getState().events
+    const seq = logged.findIndex((e) => e.type === 'model.responded')
+    expect(await s.pg.forkAt(seq)).toBe(true)
+    expect(s.pg.stores.fork.getState()).toMatchObject({ conversation: { index: 1 }, seq, turn: 1 })
+    expect(s.pg.stores.fork.getState().logged).toEqual(logged.slice(seq))
+    expect(s.pg.stores.parseLab.getState().view).toBe('diff')
+    const live = s.pg.stores.run.getState()
+    expect(live).toMatchObject({ mode: 'live', status: 'stopped' })
+    expect(JSON.stringify(live.events)).toContain('The sum is')
+    expect(JSON.stringify(live.events)).toContain('Order B?')
+
+    await s.pg.backToLog()
+    expect(s.pg.stores.fork.getState().logged).toBeNull()
+    expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'replay', cursor: seq })
+    expect(s.pg.stores.run.getState().events).toEqual(logged)
+    expect(s.pg.stores.replay.getState().selected).toBe(1)
+  })
+
+  it('a fork is refused outside a replay or off a model turn', async () => {
+    const s = setup()
+    expect(await s.pg.forkAt(0)).toBe(false)
+    await s.pg.importFile(file('log.json', LOG))
+    expect(await s.pg.forkAt(0)).toBe(false)
+    expect(s.pg.stores.fork.getState().logged).toBeNull()
+  })
+
+  it('exports the open session as an OpenAI request body', async () => {
+    const s = setup()
+    expect(s.pg.exportOpenSession('openai')).toBeNull()
+    await s.pg.run()
+    const exported = s.pg.exportOpenSession('openai')!
+    expect(exported.fileName).toBe('toolstep-run.openai.json')
+    const body = JSON.parse(exported.text) as { messages: { role: string }[]; tools: unknown[] }
+    expect(body.messages.map((m) => m.role)).toContain('tool')
+    expect(body.tools).toHaveLength(1)
+  })
+})
+
+describe('playground: code check', () => {
+  it('checks at start and again after an edit settles, reporting load errors on the file', async () => {
+    const s = setup()
+    const stop = s.pg.start()
+    await until(() => s.pg.stores.codeCheck.getState().tools.length === 1)
+    expect(s.pg.stores.codeCheck.getState().tools[0]?.name).toBe('add')
+    s.pg.stores.workspace.getState().setTools('export const = 1')
+    expect(s.clock.pending).toBe(1)
+    s.clock.fire()
+    await until(() => s.pg.stores.run.getState().problems.length > 0)
+    expect(s.pg.stores.run.getState().problems[0]?.file).toBe('tools.ts')
+    stop()
+    s.pg.stores.workspace.getState().setTools(TOOLS)
+    expect(s.clock.pending).toBe(0)
+  })
+})
+
+describe('playground: crash-loop guard', () => {
+  it('marks code as running while it is checked and clears the mark when it comes back', async () => {
+    const s = setup()
+    let slow!: ReturnType<typeof held>
+    s.nextSandbox = (box) => (slow = held(box, 'load')).box
+    s.pg.start()
+    await slow.reached
+    expect(JSON.parse(s.storage.getItem(PENDING_KEY)!)).toEqual({ kinds: ['check'], since: '2026-01-02T03:04:05.000Z' })
+    slow.release()
+    await until(() => !s.pg.stores.codeCheck.getState().checking)
+    expect(s.storage.getItem(PENDING_KEY)).toBeNull()
+  })
+
+  it('after a page that ended during a run, runs nothing by itself, keeps the code, and runs again when asked', async () => {
+    const storage = memoryStorage()
+    // The previous page: a run started and never came back.
+    const before = setup(storage)
+    let slow!: ReturnType<typeof held>
+    before.nextSandbox = (box) => (slow = held(box, 'respond')).box
+    void before.pg.run()
+    await slow.reached
+    expect(JSON.parse(storage.getItem(PENDING_KEY)!).kinds).toEqual(['run'])
+
+    const s = setupWithoutLoading(storage)
+    expect(s.pg.stores.session.getState().interrupted).toEqual({ kind: 'run', since: '2026-01-02T03:04:05.000Z' })
+    s.pg.start()
+    expect(s.sandboxes).toHaveLength(0)
+    expect(s.pg.stores.workspace.getState().tools).toBe(TOOLS)
+    await s.pg.resumeInterrupted()
+    expect(s.pg.stores.session.getState().interrupted).toBeNull()
+    expect(finalText(s.pg.stores.run.getState().events)).toBe('final_answer')
+    expect(storage.getItem(PENDING_KEY)).toBeNull()
+    slow.release()
+  })
+
+  it('after a check that never came back, dismissing it runs nothing until the next edit', async () => {
+    const storage = memoryStorage({ [PENDING_KEY]: JSON.stringify({ kinds: ['check'], since: 'x' }) })
+    const s = setupWithoutLoading(storage)
+    expect(s.pg.stores.session.getState().interrupted?.kind).toBe('check')
+    s.pg.start()
+    s.pg.dismissInterrupted()
+    expect(storage.getItem(PENDING_KEY)).toBeNull()
+    expect(s.sandboxes).toHaveLength(0)
+    s.pg.stores.workspace.getState().setModel(MODEL + '\n')
+    s.clock.fire()
+    await until(() => s.pg.stores.codeCheck.getState().tools.length > 0)
+    expect(s.sandboxes).toHaveLength(1)
+  })
+
+  it('an unreadable marker still counts as interrupted work', () => {
+    const s = setupWithoutLoading(memoryStorage({ [PENDING_KEY]: '{' }))
+    expect(s.pg.stores.session.getState().interrupted).toEqual({ kind: 'check', since: null })
+  })
+})
+
+/** A playground over `storage` as the page would open it: the saved workspace, nothing loaded by the test. */
+function setupWithoutLoading(storage: KeyValueStorage): Setup {
+  const clock = manualClock()
+  const s: Setup = { pg: null as unknown as Playground, storage, clock, sandboxes: [], nextSandbox: null }
+  s.pg = createPlayground({
+    createSandbox: () => {
+      const made = createNodeSandbox()
+      s.sandboxes.push(made)
+      return made
+    },
+    createImportHost: () => createLogImportHost(inProcessImportWorker),
+    clock,
+    storage,
+  })
+  open.push(s.pg)
+  expect(storage.getItem(WORKSPACE_KEY) === null || s.pg.stores.workspace.getState().restoreProblem === null).toBe(true)
+  return s
+}
+
+/** Resolves once `condition` holds (polled on later tasks; the test's own timeout bounds it). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
+}
