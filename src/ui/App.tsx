@@ -11,6 +11,7 @@ import { DiffView } from './diff/DiffView'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
+import { SessionNotices } from './SessionNotices'
 import { StatusBar } from './StatusBar'
 import { Timeline } from './timeline/Timeline'
 import { Toolbar } from './Toolbar'
@@ -81,6 +82,7 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={setToast} />
+      <SessionNotices />
       <ImportProgress />
       <main className={`grid min-h-0 flex-1 grid-cols-1 gap-0 ${logOpen ? 'md:grid-cols-[minmax(280px,30%)_minmax(0,1fr)]' : 'md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]'}`}>
         <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">

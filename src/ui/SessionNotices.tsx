@@ -1,0 +1,91 @@
+import { useRef, useState } from 'react'
+import { writeWorkspace } from '../core/files/workspace-file'
+import { download } from './download'
+import { usePlayground, useSession, useWorkspace } from './playground-context'
+
+const button = 'rounded border px-2 py-0.5 text-xs font-medium'
+
+/**
+ * What the page must tell the user before anything else: code that never came back last time
+ * (and was not re-run), edits that could not be saved, a saved workspace that could not be read.
+ */
+export function SessionNotices() {
+  const pg = usePlayground()
+  const interrupted = useSession((s) => s.interrupted)
+  const saveError = useWorkspace((s) => s.saveError)
+  const restoreProblem = useWorkspace((s) => s.restoreProblem)
+  return (
+    <>
+      {interrupted && (
+        <div role="alert" data-testid="interrupted-notice" className="flex flex-wrap items-center gap-2 border-b border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950">
+          <span className="min-w-0 flex-1">
+            {interrupted.kind === 'run'
+              ? 'The last run of this code did not finish: the tab closed or crashed while it ran (for example, it ran out of memory).'
+              : 'Loading this code did not finish last time: the tab closed or crashed while tools.ts and model.ts were loading (for example, out of memory).'}{' '}
+            It was not started again, so the page stays usable; your code is as you left it.
+          </span>
+          <button data-testid="interrupted-rerun" className={`${button} border-amber-600 bg-white hover:bg-amber-100`} onClick={() => void pg.resumeInterrupted()}>
+            {interrupted.kind === 'run' ? 'Run it again' : 'Load it again'}
+          </button>
+          <button data-testid="interrupted-dismiss" className={`${button} border-amber-300 hover:bg-amber-100`} onClick={pg.dismissInterrupted}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {saveError && (
+        <div role="alert" data-testid="save-error" className="flex flex-wrap items-center gap-2 border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-900">
+          <span className="min-w-0 flex-1">{saveError.message}</span>
+          <button
+            data-testid="save-error-export"
+            className={`${button} border-red-600 bg-white hover:bg-red-100`}
+            onClick={() => download('toolstep-workspace.json', writeWorkspace(pg.currentWorkspace()))}
+          >
+            Export workspace
+          </button>
+        </div>
+      )}
+      {restoreProblem && <RestoreProblemDialog reason={restoreProblem.reason} reset={restoreProblem.reset} text={restoreProblem.text} onClose={() => pg.stores.workspace.getState().dismissRestoreProblem()} />}
+    </>
+  )
+}
+
+function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string; reset: readonly string[]; text: string; onClose(): void }) {
+  const area = useRef<HTMLTextAreaElement>(null)
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null)
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text)
+      setCopied('yes')
+    } catch {
+      // Clipboard refused (no permission): select the text so Ctrl+C copies it.
+      area.current?.select()
+      setCopied('no')
+    }
+  }
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4">
+      <div role="dialog" aria-modal="true" aria-labelledby="restore-problem-title" data-testid="restore-problem" className="flex max-h-full w-full max-w-2xl flex-col gap-3 rounded-lg bg-white p-4 text-sm shadow-xl">
+        <h2 id="restore-problem-title" className="text-base font-semibold">
+          The saved workspace could not be read
+        </h2>
+        <p>
+          {reason} Reset to the defaults: <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. The saved text is below, unchanged, for you to copy; it is also kept in this browser’s storage as{' '}
+          <code>toolstep.workspace.unreadable</code> until the next one replaces it.
+        </p>
+        <textarea ref={area} readOnly data-testid="restore-problem-text" value={text} className="h-64 w-full resize-y rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />
+        <div className="flex items-center gap-2">
+          <button data-testid="restore-problem-copy" className={`${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`} onClick={() => void copy()}>
+            Copy text
+          </button>
+          {copied === 'yes' && <span className="text-xs text-slate-600">Copied.</span>}
+          {copied === 'no' && <span className="text-xs text-slate-600">The clipboard is not available: the text is selected, press Ctrl+C.</span>}
+          <button data-testid="restore-problem-dismiss" className={`${button} ml-auto border-slate-300 hover:bg-slate-50`} onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
