@@ -10,7 +10,6 @@ import type { Clock } from './clock'
 import { PENDING_KEY } from './crash-guard'
 import { createPlayground, type Playground } from './playground'
 import { memoryStorage, type KeyValueStorage } from './storage'
-import { WORKSPACE_KEY } from './workspace-store'
 
 const TOOLS = `import { tool, z } from 'toolstep'
 
@@ -446,7 +445,6 @@ function setupWithoutLoading(storage: KeyValueStorage): Setup {
     storage,
   })
   open.push(s.pg)
-  expect(storage.getItem(WORKSPACE_KEY) === null || s.pg.stores.workspace.getState().restoreProblem === null).toBe(true)
   return s
 }
 
