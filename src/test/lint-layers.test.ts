@@ -31,6 +31,7 @@ describe('layer rules', () => {
     ['src/sandbox/probe.ts', "import { useRunStore } from '../store/run-store'", 'layers: sandbox must not import store'],
     ['src/sandbox/probe.ts', "import { App } from '../ui/App'", 'layers: sandbox must not import ui'],
     ['src/store/probe.ts', "import { App } from '../ui/App'", 'layers: store must not import ui'],
+    ['src/core/loop/probe.ts', "import type { SettingsInput } from '../files/workspace-file'", 'layers: core/loop must not import core/files'],
     ['src/core/loop/probe.test.ts', "import { App } from '../../ui/App'", 'layers: core must not import ui'],
   ])('%s: %s is an error naming the rule', async (file, code, rule) => {
     const messages = await lint(file, `${code}\nexport const probe = 1\n`)

@@ -3,23 +3,10 @@
  * (`{ "format": "toolstep.workspace", "version": 1, tools, model, settings, input }`).
  */
 import { z } from 'zod'
-import { DEFAULT_LOOP_SETTINGS, loopSettingsSchema, type LoopSettings } from '../loop/settings'
+import { DEFAULT_LOOP_SETTINGS, settingsSchema, type Settings, type SettingsInput } from '../loop/settings'
 import { formatZodError } from './zod-error'
 
-/** Loop settings saved with a workspace. */
-export const settingsSchema = z.object({
-  /** Wire format id the model speaks (see the protocol registry). */
-  protocol: z.string().min(1),
-  /** Model turns before stopping with `max_steps`. */
-  maxSteps: z.number().int().min(1).max(100),
-  /** Extra system prompt text placed before the generated tool instructions. */
-  systemPrompt: z.string().default(''),
-  /** Loop behaviours (validation policy, retries, parallel calls, …); missing fields take defaults. */
-  loop: loopSettingsSchema.default(DEFAULT_LOOP_SETTINGS),
-})
-export type Settings = z.infer<typeof settingsSchema>
-/** Settings as written by hand or by older files: `loop` (and its fields) may be missing. */
-export type SettingsInput = Omit<Settings, 'loop'> & { loop?: LoopSettings }
+export { settingsSchema, type Settings, type SettingsInput }
 
 export const workspaceSchema = z.object({
   format: z.literal('toolstep.workspace'),

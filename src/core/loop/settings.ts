@@ -69,6 +69,24 @@ export type LoopSettings = z.infer<typeof loopSettingsSchema>
 /** The defaults, as a value. */
 export const DEFAULT_LOOP_SETTINGS: LoopSettings = loopSettingsSchema.parse({})
 
+/**
+ * Run settings saved with a workspace (its `settings` field). They live beside the loop settings,
+ * not in core/files, so the loop can read them without importing the file format.
+ */
+export const settingsSchema = z.object({
+  /** Wire format id the model speaks (see the protocol registry). */
+  protocol: z.string().min(1),
+  /** Model turns before stopping with `max_steps`. */
+  maxSteps: z.number().int().min(1).max(100),
+  /** Extra system prompt text placed before the generated tool instructions. */
+  systemPrompt: z.string().default(''),
+  /** Loop behaviours (validation policy, retries, parallel calls, …); missing fields take defaults. */
+  loop: loopSettingsSchema.default(DEFAULT_LOOP_SETTINGS),
+})
+export type Settings = z.infer<typeof settingsSchema>
+/** Settings as written by hand or by older files: `loop` (and its fields) may be missing. */
+export type SettingsInput = Omit<Settings, 'loop'> & { loop?: LoopSettings }
+
 /** Fills in defaults for a partial (e.g. an example's or an old file's). Throws a ZodError on invalid values. */
 export function loopSettings(partial: unknown): LoopSettings {
   return loopSettingsSchema.parse(partial ?? {})

@@ -2,9 +2,9 @@
  * How a live run of a workspace begins; shared by the playground and `toolstep run`
  * so both produce the same session for the same workspace.
  */
-import type { SettingsInput } from '../files/workspace-file'
 import type { ToolSpec } from '../tools/types'
 import type { RunInit } from './runner'
+import type { SettingsInput } from './settings'
 import { buildSystemPrompt } from './system-prompt'
 
 /** The `RunInit` for a workspace whose tools.ts declared `tools`: system prompt, then the user input. */
