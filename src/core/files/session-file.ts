@@ -39,8 +39,3 @@ export function writeSession(workspace: Workspace | null, events: readonly Sessi
   const file: SessionFile = { format: 'toolstep.session', version: 1, workspace, events: [...events] }
   return `${JSON.stringify(file, null, 2)}\n`
 }
-
-/** True when parsed JSON claims to be a Toolstep session (used by import auto-detection). */
-export function looksLikeSession(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && (data as { format?: unknown }).format === 'toolstep.session'
-}
