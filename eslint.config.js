@@ -52,4 +52,10 @@ export default defineConfig(
   { files: ['src/sandbox/**/*.ts'], rules: restrict([ui('sandbox'), store('sandbox'), cli('sandbox')]) },
   { files: ['src/store/**/*.ts'], rules: restrict([ui('store'), cli('store'), ...(enforceCoreSurface ? [coreDeep('store')] : [])]) },
   { files: ['src/ui/**/*.{ts,tsx}'], rules: restrict([cli('ui'), ...(enforceCoreSurface ? [coreDeep('ui')] : [])]) },
+  // Test helpers live in src/test and never reach the app bundle: only tests (and scripts) import them.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: String.raw`(^|/)test/`, message: 'layers: app code must not import src/test (test helpers are not part of the app)' }] }] },
+  },
 )

@@ -3,7 +3,7 @@
  * with nested objects, long string arguments, unicode and escaped quotes.
  */
 import type { JsonValue } from '../src/core/messages'
-import { seededRandom } from '../src/core/protocols/fuzz-inputs'
+import { seededRandom } from '../src/test/fuzz-inputs'
 
 type JsonObject = { [key: string]: JsonValue }
 

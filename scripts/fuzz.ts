@@ -8,7 +8,7 @@
  * Exit code 1 when an exception or a confirmed slow input was found.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { createFuzzer, randomChunks, seededRandom } from '../src/core/protocols/fuzz-inputs'
+import { createFuzzer, randomChunks, seededRandom } from '../src/test/fuzz-inputs'
 import { protocols } from '../src/core/protocols/index'
 import { createStreamParser } from '../src/core/protocols/stream'
 

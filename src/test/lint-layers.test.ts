@@ -33,9 +33,10 @@ describe('layer rules', () => {
     ['src/store/probe.ts', "import { App } from '../ui/App'", 'layers: store must not import ui'],
     ['src/core/loop/probe.ts', "import type { SettingsInput } from '../files/workspace-file'", 'layers: core/loop must not import core/files'],
     ['src/core/loop/probe.test.ts', "import { App } from '../../ui/App'", 'layers: core must not import ui'],
+    ['src/ui/probe.tsx', "import { scripted } from '../test/scripted-model'", 'layers: app code must not import src/test'],
   ])('%s: %s is an error naming the rule', async (file, code, rule) => {
     const messages = await lint(file, `${code}\nexport const probe = 1\n`)
-    expect(messages).toEqual([expect.stringMatching(new RegExp(`^no-restricted-imports: .*${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))])
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`no-restricted-imports: .*${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))])
   })
 
   it.each([
@@ -43,6 +44,7 @@ describe('layer rules', () => {
     ['src/core/trace/probe.test.ts', "import { readFileSync } from 'node:fs'"],
     ['src/sandbox/probe.ts', "import { parseWith } from '../core/protocols'"],
     ['src/store/probe.ts', "import { createBrowserSandbox } from '../sandbox/browser-sandbox'\nimport { readWorkspace } from '../core/files/workspace-file'"],
+    ['src/core/protocols/probe.test.ts', "import { fixtureCases } from '../../test/fixture-cases'"],
     ['src/ui/probe.tsx', "import { useRunStore } from '../store/run-store'\nimport { parseWith } from '../core/protocols'"],
   ])('%s: allowed imports pass', async (file, code) => {
     expect(await lint(file, `${code}\nexport const probe = 1\n`)).toEqual([])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { fixtureCases, protocolOf } from '../../core/protocols/fixture-cases'
-import { fakeIO } from '../fake-io'
+import { fixtureCases, protocolOf } from '../../test/fixture-cases'
+import { fakeIO } from '../../test/fake-io'
 import { parseCommand } from './parse'
 
 

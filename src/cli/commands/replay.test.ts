@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { fakeIO } from '../fake-io'
+import { fakeIO } from '../../test/fake-io'
 import { replayCommand } from './replay'
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { writeWorkspace } from '../../core/files/workspace-file'
 import { readSession } from '../../core/files/session-file'
 import { findExample, type Example } from '../../examples/index'
-import { fakeIO } from '../fake-io'
+import { fakeIO } from '../../test/fake-io'
 import { runCommand } from './run'
 
 function io(files: Record<string, string>) {

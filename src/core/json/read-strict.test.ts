@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fuzzSeeds, mutate, seededRandom } from '../protocols/fuzz-inputs'
+import { fuzzSeeds, mutate, seededRandom } from '../../test/fuzz-inputs'
 import { readJson, readJsonLenient } from './read-json'
 import { readStrictJson } from './read-strict'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { scripted } from '../../test/scripted-model'
 import type { ToolSpec } from '../tools/types'
 import type { Decision, SessionEvent } from './events'
 import type { CodeRunner, Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome, ToolRouter } from './interfaces'
@@ -18,25 +19,12 @@ const weather: ToolSpec = {
 const remove: ToolSpec = { name: 'delete_file', description: 'Deletes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, dangerous: true }
 const search: ToolSpec = { name: 'search', description: 'Search.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }
 
-type Out = ModelOutput | ((request: ModelRequest) => ModelOutput)
 const text = (raw: string): ModelOutput => ({ kind: 'text', raw })
 const calls = (...list: { name: string; args: unknown; id?: string }[]): ModelOutput => ({
   kind: 'message',
   message: { content: null, tool_calls: list.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function' as const, function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) } })) },
 })
 const answer = (content: string): ModelOutput => ({ kind: 'message', message: { content } })
-
-function scripted(outputs: Out[]): Model & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = []
-  return {
-    requests,
-    async respond(request) {
-      requests.push(request)
-      const out = outputs[Math.min(requests.length - 1, outputs.length - 1)]!
-      return typeof out === 'function' ? out(request) : out
-    },
-  }
-}
 
 const echo: ToolExecutor = { execute: async (c) => ({ ok: true, result: JSON.stringify({ tool: c.name, args: c.arguments }), durationMs: 1 }) }
 

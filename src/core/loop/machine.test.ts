@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { scripted } from '../../test/scripted-model'
 import type { SessionEvent } from './events'
-import type { Model, ModelOutput, ModelRequest, ToolExecutor } from './interfaces'
+import type { Model, ModelOutput, ToolExecutor } from './interfaces'
 import { fold, type LoopState } from './machine'
 import { LoopRunner } from './runner'
 import type { ToolSpec } from '../tools/types'
@@ -15,19 +16,6 @@ function call(name: string, args: unknown, id?: string): ModelOutput {
   return { kind: 'message', message: { content: null, tool_calls: [{ ...(id ? { id } : {}), type: 'function', function: { name, arguments: JSON.stringify(args) } }] } }
 }
 const answer = (text: string): ModelOutput => ({ kind: 'message', message: { content: text } })
-
-/** A scripted model: the i-th call returns outputs[i] (the last one repeats). */
-function scripted(outputs: (ModelOutput | ((r: ModelRequest) => ModelOutput))[]): Model & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = []
-  return {
-    requests,
-    async respond(request) {
-      requests.push(request)
-      const out = outputs[Math.min(requests.length - 1, outputs.length - 1)]!
-      return typeof out === 'function' ? out(request) : out
-    },
-  }
-}
 
 const executor: ToolExecutor = {
   async execute(c) {

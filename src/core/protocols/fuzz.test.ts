@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFuzzer, MAX_FUZZ_INPUT, randomChunks, seededRandom } from './fuzz-inputs'
+import { createFuzzer, MAX_FUZZ_INPUT, randomChunks, seededRandom } from '../../test/fuzz-inputs'
 import { protocols } from './index'
 import { createStreamParser } from './stream'
 import type { ParseResult } from './types'
@@ -18,6 +18,7 @@ function checkShape(result: ParseResult, raw: string): void {
       if (span && (span.start < 0 || span.end > raw.length || span.start > span.end)) throw new Error(`span out of range: ${JSON.stringify(span)}`)
     }
   }
+  for (const error of result.errors) if (error.message === '') throw new Error(`error ${error.code} has no message`)
 }
 
 describe('fuzz smoke', () => {

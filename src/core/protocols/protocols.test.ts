@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fixtureCases, protocolOf, type FixtureCase } from './fixture-cases'
+import { fixtureCases, protocolOf, type FixtureCase } from '../../test/fixture-cases'
 import { detectProtocol, getProtocol, protocols } from './index'
 import type { ParseResult } from './types'
 

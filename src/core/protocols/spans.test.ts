@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readJson } from '../json'
-import { fixtureCases, protocolOf } from './fixture-cases'
+import { fixtureCases, protocolOf } from '../../test/fixture-cases'
 import { getProtocol } from './index'
 import type { ParsedCall, Span } from './types'
 

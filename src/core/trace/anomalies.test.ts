@@ -5,7 +5,7 @@ import type { Message } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { ANOMALY_CODES, findAnomalies, LARGE_TOOL_RESULT_CHARS } from './anomalies'
 import { ANOMALY_CATALOGUE } from './anomaly-catalogue'
-import { answer, calls, result, user } from './test-helpers'
+import { answer, calls, result, user } from '../../test/conversation'
 
 const weather: ToolSpec = {
   name: 'get_weather',

@@ -5,7 +5,7 @@ import type { Message } from '../messages'
 import { exportAnthropic, exportOpenAI, MISSING_RESULT_TEXT } from './export-messages'
 import { importLog } from './import-log'
 import { FIXTURES } from './importers/fixture-expectations'
-import { answer, calls, result, user } from './test-helpers'
+import { answer, calls, result, user } from '../../test/conversation'
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url)), 'utf8')
 

@@ -6,7 +6,7 @@ import type { Message } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { importLog } from './import-log'
 import { replayEvents } from './replay-events'
-import { answer, calls, result, user } from './test-helpers'
+import { answer, calls, result, user } from '../../test/conversation'
 
 const weather: ToolSpec = {
   name: 'get_weather',

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { importLog, importOpenAITools } from './import-log'
 import { summarize } from './summarize'
-import { answer, calls, result, user } from './test-helpers'
+import { answer, calls, result, user } from '../../test/conversation'
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url)), 'utf8')
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { JsonValue } from '../../messages'
-import { fixtureCases, protocolOf } from '../fixture-cases'
+import { fixtureCases, protocolOf } from '../../../test/fixture-cases'
 import { getProtocol, protocols } from '../index'
 import type { RenderableOutput } from '../types'
 import { createStreamParser } from './create-stream-parser'
 import { JsonStreamReader } from './json-stream-reader'
 import type { StreamSnapshot } from './types'
-import { seededRandom as random } from '../fuzz-inputs'
+import { seededRandom as random } from '../../../test/fuzz-inputs'
 
 
 /** Splits `text` at random places: mostly small pieces, sometimes large ones, sometimes empty. */

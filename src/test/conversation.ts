@@ -1,6 +1,6 @@
-/** Small builders for hand-written conversations in tests. Not exported from the module's index. */
-import type { AssistantMessage, Message, ToolMessage } from '../messages'
-import { readArguments } from './arguments'
+/** Small builders for hand-written conversations in tests. Test-only: not part of the app. */
+import type { AssistantMessage, Message, ToolMessage } from '../core/messages'
+import { readArguments } from '../core/trace/arguments'
 
 /** An assistant turn calling tools, each given as `[name, id, rawArguments = '{}']`, in order. */
 export function calls(...list: [name: string, id: string, rawArguments?: string][]): AssistantMessage {

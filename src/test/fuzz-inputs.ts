@@ -4,8 +4,8 @@
  * failing input can be regenerated from the seed and its index.
  */
 import { fixtureCases } from './fixture-cases'
-import { protocols } from './index'
-import type { RenderableOutput } from './types'
+import { protocols } from '../core/protocols'
+import type { RenderableOutput } from '../core/protocols/types'
 
 /** Inputs are cut to this many UTF-16 code units (the fuzz budget is stated for inputs ≤ 10 KB). */
 export const MAX_FUZZ_INPUT = 10_240

@@ -2,8 +2,8 @@
  * The raw-output fixtures and the protocol each `format` maps to, shared by the protocol tests
  * and the CLI tests.
  */
-import fixtures from '../__fixtures__/raw-outputs.json'
-import type { JsonValue } from '../messages'
+import fixtures from '../core/__fixtures__/raw-outputs.json'
+import type { JsonValue } from '../core/messages'
 
 /** One case of `__fixtures__/raw-outputs.json`. */
 export interface FixtureCase {

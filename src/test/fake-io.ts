@@ -1,6 +1,6 @@
 /** A `CliIO` for tests: files from memory (absolute paths fall back to disk), output recorded. */
 import { readFileSync } from 'node:fs'
-import type { CliIO } from './io'
+import type { CliIO } from '../cli/io'
 
 export function fakeIO(files: Record<string, string> = {}, stdin = '') {
   const out: string[] = []
