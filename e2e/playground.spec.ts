@@ -103,8 +103,21 @@ test('the editor knows the toolstep API: no errors on the example, a type error 
       const uri = monaco.Uri.parse('file:///tools.ts')
       return monaco.editor.getModelMarkers({ resource: uri }).map((m) => `${m.startLineNumber}: ${m.message}`)
     })
-  // The TypeScript worker takes a moment to check.
-  await page.waitForTimeout(2500)
+  // Ask the editor's TypeScript worker itself for the example's diagnostics (null until the
+  // worker has started): its answer is the signal that checking is done, not a fixed delay.
+  const diagnostics = () =>
+    page.evaluate(async () => {
+      try {
+        const uri = window.__monaco!.Uri.parse('file:///tools.ts')
+        const worker = await (await window.__monacoTypeScript!.getTypeScriptWorker())(uri)
+        const found = [...(await worker.getSyntacticDiagnostics(uri.toString())), ...(await worker.getSemanticDiagnostics(uri.toString()))]
+        return found.map((d) => (typeof d.messageText === 'string' ? d.messageText : d.messageText.messageText))
+      } catch {
+        return null
+      }
+    })
+  await expect.poll(diagnostics, { timeout: 20_000 }).not.toBeNull()
+  expect(await diagnostics()).toEqual([])
   expect(await markers()).toEqual([])
   const source = await getEditor(page, 'tools.ts')
   await setEditor(page, 'tools.ts', `${source}\nexport const broken = tool({ description: 'x', inputSchema: z.object({ n: z.number() }), execute: ({ n }) => n.toUpperCase() })\n`)

@@ -7,6 +7,7 @@ import 'monaco-editor/features/register.all'
 import 'monaco-editor/languages/definitions/typescript/register'
 import 'monaco-editor/languages/definitions/javascript/register'
 import {
+  getTypeScriptWorker,
   ModuleKind,
   ModuleResolutionKind,
   ScriptTarget,
@@ -21,6 +22,8 @@ declare global {
   interface Window {
     /** Exposed so end-to-end tests can read and set editor contents without typing. */
     __monaco?: typeof monaco
+    /** The TypeScript worker, so end-to-end tests can wait for its diagnostics instead of a fixed delay. */
+    __monacoTypeScript?: { getTypeScriptWorker: typeof getTypeScriptWorker }
   }
 }
 
@@ -44,5 +47,6 @@ export function setupMonaco(): typeof monaco {
   typescriptDefaults.addExtraLib(AUTHORING_TYPES, 'file:///node_modules/toolstep/index.d.ts')
   loader.config({ monaco })
   window.__monaco = monaco
+  window.__monacoTypeScript = { getTypeScriptWorker }
   return monaco
 }
