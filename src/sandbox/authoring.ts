@@ -14,6 +14,7 @@ import type { NativeAssistantMessage } from '../core/loop/interfaces'
 import type { JsonValue, Message, ToolMessage } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import { getProtocol } from '../core/protocols/index'
+import { isJsonObject } from '../core/util'
 import { takeCallId } from './call-ids'
 import { TOOL_MARKER } from './tool-marker'
 
@@ -228,7 +229,7 @@ export function callTools(protocol: string, calls: readonly CallRequest[], text?
 function parseArguments(text: string): Record<string, JsonValue> {
   try {
     const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {}
+    return isJsonObject(value) ? value : {}
   } catch {
     return {}
   }

@@ -12,6 +12,7 @@ import { transform } from 'sucrase'
 import { z } from 'zod'
 import type { ModelOutput, ModelRequest } from '../core/loop/interfaces'
 import type { JsonValue } from '../core/messages'
+import { isJsonObject } from '../core/util'
 import * as authoring from './authoring'
 import { beginModelStep } from './call-ids'
 import { collectTools, hookFlags, locatePlace, ToolDefinitionError, type Collected, type RuntimeTool } from './collect-tools'
@@ -317,8 +318,8 @@ function describeType(value: unknown): string {
 /** Checks what `model.ts` returned and turns it into a `ModelOutput`. */
 function toModelOutput(value: unknown): ModelCallResult {
   if (typeof value === 'string') return { ok: true, output: { kind: 'text', raw: value } }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const candidate = { ...(value as Record<string, unknown>) }
+  if (isJsonObject(value)) {
+    const candidate: Record<string, unknown> = { ...value }
     // An object with neither field is a mistake, not an empty answer.
     if (!Object.hasOwn(candidate, 'content') && !Object.hasOwn(candidate, 'tool_calls')) {
       const keys = Object.keys(candidate)

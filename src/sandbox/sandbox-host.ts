@@ -30,6 +30,7 @@ import {
   type SourceError,
   type SourceFile,
 } from './protocol'
+import { errorMessage } from '../core/util'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -389,7 +390,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       target = live ?? start(sources)
       await target.loaded
     } catch (error) {
-      return error instanceof Error ? error.message : String(error)
+      return errorMessage(error)
     }
     return target.alive ? target : 'The sandbox was stopped.'
   }
