@@ -17,6 +17,7 @@ import {
   type LogImportToHost,
 } from './log-import-protocol'
 import { decodeText, errorMessage, isJsonObject, parseJsonText } from '../core/util'
+import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
 export const INDEX_SLICE = 1000
@@ -208,7 +209,7 @@ function searchText(conversation: ImportedConversation): string {
     if (message.content) parts.push(message.content)
     if (message.role === 'tool') parts.push(message.name)
     if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) parts.push(call.name, call.rawArguments ?? JSON.stringify(call.arguments))
+      for (const call of message.tool_calls ?? []) parts.push(call.name, openAIArguments(call))
     }
   }
   return parts.join('\n').toLowerCase()
