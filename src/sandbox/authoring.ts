@@ -6,8 +6,8 @@
  * follows the Vercel AI SDK so a tool definition moves between the two unchanged.
  *
  * This module runs inside the sandbox (and in unit tests); it must stay free of DOM and Node APIs.
- * Every export here is also declared in `authoring-types.ts` for the editor; a unit test keeps the
- * two in sync.
+ * The editor's declarations of `toolstep` are generated from this file (scripts/authoring-types.ts),
+ * so its types and TSDoc are what users see; keep its types to core, the sandbox and zod.
  */
 import { z } from 'zod'
 import type { NativeAssistantMessage } from '../core/loop/interfaces'
