@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { authoringTypesPlugin } from './scripts/authoring-types'
 
 // `toolstep` is the module name user code imports its authoring API from; in the
 // app and in tests it resolves to the same file the sandbox injects at run time.
@@ -13,7 +14,8 @@ const authoring = fileURLToPath(new URL('./src/sandbox/authoring.ts', import.met
 const enforceStoreFloor = process.env.TOOLSTEP_COVERAGE_STORE === '1'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // authoringTypesPlugin: the editor's `toolstep` declarations, generated from the authoring source.
+  plugins: [react(), tailwindcss(), authoringTypesPlugin()],
   resolve: { alias: { toolstep: authoring } },
   worker: { format: 'es' },
   server: { host: '127.0.0.1' },

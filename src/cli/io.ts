@@ -2,8 +2,8 @@
 export interface CliIO {
   stdout(text: string): void
   stderr(text: string): void
-  /** Whole standard input as UTF-8 text. */
+  /** Whole standard input as text: UTF-8, or UTF-16 when it starts with a BOM (see `decodeText`); no BOM. */
   readStdin(): Promise<string>
-  /** A file's content as UTF-8 text; rejects with the usual Node error when it can't be read. */
+  /** A file's content as text, decoded like `readStdin`; rejects with the usual Node error when it can't be read. */
   readFile(path: string): Promise<string>
 }

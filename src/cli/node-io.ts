@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { decodeText } from '../core/util'
 import type { CliIO } from './io'
 
 /** `CliIO` backed by the real process. */
@@ -8,7 +9,7 @@ export const nodeIO: CliIO = {
   readStdin: async () => {
     const chunks: Buffer[] = []
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-    return Buffer.concat(chunks).toString('utf8')
+    return decodeText(Buffer.concat(chunks))
   },
-  readFile: (path) => readFile(path, 'utf8'),
+  readFile: async (path) => decodeText(await readFile(path)),
 }

@@ -8,6 +8,9 @@ import { z } from 'zod'
 /** A JSON value (what tool arguments and results are made of). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
+/** A JSON object (the object member of {@link JsonValue}). */
+export type JsonObject = { [key: string]: JsonValue }
+
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
 )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../core/messages'
 import { answer, callTools, lastToolResult, lastUserMessage, nextCallId, tool, toolResults, z } from './authoring'
+import { toOpenAIAssistant } from '../core/wire'
 import { beginModelStep } from './call-ids'
 
 const conversation: Message[] = [
@@ -48,5 +49,14 @@ describe('authoring helpers', () => {
     expect(callTools('xml-tag', [{ name: 'f', arguments: "{city: 'x',}" }])).toBe(`<tool_call>{"name": "f", "arguments": {city: 'x',}}</tool_call>`)
     expect(answer('openai', 'Done.')).toEqual({ role: 'assistant', content: 'Done.' })
     expect(answer('json', 'Done.')).toBe('Done.')
+  })
+})
+
+describe('callTools for openai', () => {
+  const calls = [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }]
+
+  it('writes what the core OpenAI serializer writes, and no empty tool_calls (the API rejects [])', () => {
+    expect(callTools('openai', calls, 'Let me check.')).toEqual(toOpenAIAssistant('Let me check.', calls))
+    expect(callTools('openai', [])).toEqual({ role: 'assistant', content: null })
   })
 })

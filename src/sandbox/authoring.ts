@@ -6,14 +6,16 @@
  * follows the Vercel AI SDK so a tool definition moves between the two unchanged.
  *
  * This module runs inside the sandbox (and in unit tests); it must stay free of DOM and Node APIs.
- * Every export here is also declared in `authoring-types.ts` for the editor; a unit test keeps the
- * two in sync.
+ * The editor's declarations of `toolstep` are generated from this file (scripts/authoring-types.ts),
+ * so its types and TSDoc are what users see; keep its types to core, the sandbox and zod.
  */
 import { z } from 'zod'
 import type { NativeAssistantMessage } from '../core/loop/interfaces'
 import type { JsonValue, Message, ToolMessage } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import { getProtocol } from '../core/protocols/index'
+import { isJsonObject } from '../core/util'
+import { openAIArguments, toOpenAIAssistant } from '../core/wire'
 import { takeCallId } from './call-ids'
 import { TOOL_MARKER } from './tool-marker'
 
@@ -192,26 +194,14 @@ export function nextCallId(): string {
  * any other id → that protocol's own markup (`Protocol.render`; string arguments are decoded first).
  */
 export function callTools(protocol: string, calls: readonly CallRequest[], text?: string): ModelResult {
-  const argumentsText = (call: CallRequest) =>
-    typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)
-  if (protocol === 'openai') {
-    return {
-      role: 'assistant',
-      content: text ?? null,
-      tool_calls: calls.map((call) => ({
-        id: call.id ?? nextCallId(),
-        type: 'function' as const,
-        function: { name: call.name, arguments: argumentsText(call) },
-      })),
-    }
-  }
+  if (protocol === 'openai') return toOpenAIAssistant(text ?? null, calls.map((call) => ({ id: call.id ?? nextCallId(), name: call.name, arguments: call.arguments })))
   // json and xml-tag keep string arguments verbatim, so examples can show malformed JSON on the wire.
   if (protocol === 'json' || protocol === 'xml-tag' || protocol === 'hermes') {
     const blocks = calls.map((call) => {
       const name = JSON.stringify(call.name)
       return protocol === 'json'
-        ? '```json\n{"tool": ' + name + ', "arguments": ' + argumentsText(call) + '}\n```'
-        : `<tool_call>{"name": ${name}, "arguments": ${argumentsText(call)}}</tool_call>`
+        ? '```json\n{"tool": ' + name + ', "arguments": ' + openAIArguments(call) + '}\n```'
+        : `<tool_call>{"name": ${name}, "arguments": ${openAIArguments(call)}}</tool_call>`
     })
     return [text, ...blocks].filter((part) => part !== undefined && part !== '').join('\n\n')
   }
@@ -228,7 +218,7 @@ export function callTools(protocol: string, calls: readonly CallRequest[], text?
 function parseArguments(text: string): Record<string, JsonValue> {
   try {
     const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {}
+    return isJsonObject(value) ? value : {}
   } catch {
     return {}
   }

@@ -16,6 +16,8 @@ import {
   type ImportStage,
   type LogImportToHost,
 } from './log-import-protocol'
+import { decodeText, errorMessage, isJsonObject, parseJsonText } from '../core/util'
+import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
 export const INDEX_SLICE = 1000
@@ -54,9 +56,10 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     progress('reading', 0, true)
     let text: string
     try {
-      text = await message.file.text()
+      // Not `file.text()`: that is UTF-8 only, and Windows tools save UTF-16 with a BOM.
+      text = decodeText(new Uint8Array(await message.file.arrayBuffer()))
     } catch (error) {
-      post({ type: 'failed', requestId, error: `The file could not be read (${error instanceof Error ? error.message : String(error)}).` })
+      post({ type: 'failed', requestId, error: `The file could not be read (${errorMessage(error)}).` })
       return
     }
     if (text.length < SMALL_FILE_CHARS && isToolstepFile(text)) {
@@ -96,7 +99,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     switch (message.type) {
       case 'import':
         void importFile(message).catch((error: unknown) =>
-          post({ type: 'failed', requestId: message.requestId, error: `Import failed: ${error instanceof Error ? error.message : String(error)}` }),
+          post({ type: 'failed', requestId: message.requestId, error: `Import failed: ${errorMessage(error)}` }),
         )
         return
       case 'reindex': {
@@ -153,16 +156,12 @@ function progressReporter(requestId: string, post: (message: LogImportToHost) =>
 
 /** True for the files the page opens itself: a Toolstep session or workspace, or a `tools` array. */
 export function isToolstepFile(text: string): boolean {
-  let data: unknown
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-  } catch {
-    return false // JSONL and broken files are for the log importer, which says where they broke.
-  }
-  if (typeof data !== 'object' || data === null) return false
-  const format = (data as { format?: unknown }).format
-  if (format === 'toolstep.session' || format === 'toolstep.workspace') return true
-  return Array.isArray(data) && data.length > 0 && data.every((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function')
+  const parsed = parseJsonText(text)
+  // JSONL and broken files are for the log importer, which says where they broke.
+  if (!parsed.ok) return false
+  const data = parsed.value
+  if (isJsonObject(data)) return data['format'] === 'toolstep.session' || data['format'] === 'toolstep.workspace'
+  return Array.isArray(data) && data.length > 0 && data.every((item) => isJsonObject(item) && item['type'] === 'function')
 }
 
 /** The index entry of every conversation, checked against `tools` (else the log's own tool definitions). */
@@ -210,7 +209,7 @@ function searchText(conversation: ImportedConversation): string {
     if (message.content) parts.push(message.content)
     if (message.role === 'tool') parts.push(message.name)
     if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) parts.push(call.name, call.rawArguments ?? JSON.stringify(call.arguments))
+      for (const call of message.tool_calls ?? []) parts.push(call.name, openAIArguments(call))
     }
   }
   return parts.join('\n').toLowerCase()

@@ -46,6 +46,23 @@ function conversationList(count: number): string {
 }
 
 describe('log import worker', () => {
+  it('reads a log saved as UTF-16LE with a BOM (as Windows tools write it)', async () => {
+    const text = conversationList(8)
+    const bytes = new Uint8Array(2 + text.length * 2)
+    bytes.set([0xff, 0xfe])
+    for (let index = 0; index < text.length; index++) {
+      bytes[2 + index * 2] = text.charCodeAt(index) & 0xff
+      bytes[3 + index * 2] = text.charCodeAt(index) >> 8
+    }
+    const host = createLogImportHost(inProcessWorker)
+    const reply = await host.importFile(new Blob([bytes]), null, () => {})
+    if (reply.kind !== 'log') throw new Error(JSON.stringify(reply))
+    expect(reply.format).toBe('openai-conversations')
+    expect(reply.conversations).toHaveLength(8)
+    expect(await host.search('zürich')).toEqual([7])
+    host.dispose()
+  })
+
   it('imports in the worker, sends a compact index in slices with progress, and keeps the conversations', async () => {
     const worker = inProcessWorker()
     const host = createLogImportHost(() => worker)

@@ -18,6 +18,7 @@
 import { transform } from 'sucrase'
 import type { CodeRunResult, SerializedError } from './protocol'
 import { locateSyntaxError } from './user-errors'
+import { errorMessage, isJsonObject } from '../core/util'
 
 /** Something a running block reported: a chunk appended to its output, or a finished tool call. */
 export type CodeProgress =
@@ -192,7 +193,7 @@ function recordableArguments(args: unknown): Record<string, unknown> {
   } catch {
     data = { value: formatValue(args) }
   }
-  return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data }
+  return isJsonObject(data) ? data : { value: data }
 }
 
 /**
@@ -317,7 +318,7 @@ export async function runCodeBlock(source: string, options: CodeBlockOptions): P
   try {
     compiled = transform(code, { transforms: ['typescript'] }).code
   } catch (error) {
-    const raw = error instanceof Error ? error.message : String(error)
+    const raw = errorMessage(error)
     const loc = typeof error === 'object' && error !== null && 'loc' in error ? (error as { loc?: { line?: number } }).loc : undefined
     const message = raw.replace(/^Error transforming [^:]*: /, '').replace(/ \(\d+:\d+\)$/, '')
     return finish(`SyntaxError: ${message}${loc?.line ? ` (line ${loc.line})` : ''}`)

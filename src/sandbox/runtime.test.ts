@@ -174,6 +174,15 @@ export const cyclic = tool({ description: 'Cyclic', inputSchema: z.object({}), e
       expect(await runtime.executeTool(name, {}, 'c1')).toMatchObject({ ok: false, error: { name: 'UnknownToolError' } })
     }
   })
+
+  it('words an unknown tool as the engine does (the name quoted as JSON, a clear "no tools")', async () => {
+    const result = await runtime.executeTool('say "hi"', {}, 'c1')
+    expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^Unknown tool "say \\"hi\\"". Available tools: echo, /) } })
+    expect(await createRuntime().executeTool('constructor', {}, 'c1')).toEqual({
+      ok: false,
+      error: { name: 'UnknownToolError', message: 'Unknown tool "constructor". No tools are available.' },
+    })
+  })
 })
 
 describe('runtime: calling the model', () => {

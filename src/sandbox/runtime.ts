@@ -12,6 +12,8 @@ import { transform } from 'sucrase'
 import { z } from 'zod'
 import type { ModelOutput, ModelRequest } from '../core/loop/interfaces'
 import type { JsonValue } from '../core/messages'
+import { isJsonObject } from '../core/util'
+import { resolveToolName, unknownToolMessage } from '../core/validation'
 import * as authoring from './authoring'
 import { beginModelStep } from './call-ids'
 import { collectTools, hookFlags, locatePlace, ToolDefinitionError, type Collected, type RuntimeTool } from './collect-tools'
@@ -81,7 +83,6 @@ const MODULES: Record<string, unknown> = { toolstep: authoring, zod: { z, defaul
 /** Creates an empty runtime. */
 export function createRuntime(): SandboxRuntime {
   let tools = new Map<string, RuntimeTool>()
-  let aliases = new Map<string, string>()
   let hooks: Collected['hooks'] = {}
   let model: authoring.ModelFunction | undefined
 
@@ -92,7 +93,6 @@ export function createRuntime(): SandboxRuntime {
   function load(file: SourceFile, source: string): LoadFileResult {
     if (file === 'tools.ts') {
       tools = new Map()
-      aliases = new Map()
       hooks = {}
     } else {
       model = undefined
@@ -103,7 +103,6 @@ export function createRuntime(): SandboxRuntime {
       if (file === 'tools.ts') {
         const collected = collectTools(evaluated.exports, source)
         tools = collected.tools
-        aliases = collected.aliases
         hooks = collected.hooks
       } else {
         model = findModel(evaluated.exports)
@@ -134,15 +133,14 @@ export function createRuntime(): SandboxRuntime {
     return toModelOutput(value)
   }
 
-  /** The tool `name` refers to (its name or an alias). Map lookups, never `obj[name]`: `constructor` must not resolve. */
+  /** The tool `name` refers to: its name or a declared alias, by the engine's own rule (never an inherited property). */
   function resolve(name: string): RuntimeTool | undefined {
-    const canonical = tools.has(name) ? name : aliases.get(name)
-    return canonical === undefined ? undefined : tools.get(canonical)
+    const found = resolveToolName(name, currentTools(), { match: 'declared' })
+    return found && tools.get(found.spec.name)
   }
 
   function unknownTool(name: string): SerializedError {
-    const known = [...tools.keys()].join(', ') || '(none)'
-    return { name: 'UnknownToolError', message: `Unknown tool "${name}". Available tools: ${known}.` }
+    return { name: 'UnknownToolError', message: unknownToolMessage(name, currentTools()) }
   }
 
   /** Renames, parses and runs; the value is returned as the tool returned it. */
@@ -226,7 +224,7 @@ export function createRuntime(): SandboxRuntime {
       toolNames: [...tools.keys()],
       onProgress,
       async call(name, args) {
-        const entry = tools.get(name)
+        const entry = resolve(name)
         if (!entry) return { ok: false, error: unknownTool(name) }
         // Nobody can be asked to confirm in the middle of a block, so a dangerous tool never runs from code.
         if (entry.spec.dangerous) {
@@ -317,8 +315,8 @@ function describeType(value: unknown): string {
 /** Checks what `model.ts` returned and turns it into a `ModelOutput`. */
 function toModelOutput(value: unknown): ModelCallResult {
   if (typeof value === 'string') return { ok: true, output: { kind: 'text', raw: value } }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const candidate = { ...(value as Record<string, unknown>) }
+  if (isJsonObject(value)) {
+    const candidate: Record<string, unknown> = { ...value }
     // An object with neither field is a mistake, not an empty answer.
     if (!Object.hasOwn(candidate, 'content') && !Object.hasOwn(candidate, 'tool_calls')) {
       const keys = Object.keys(candidate)

@@ -30,6 +30,8 @@ import {
   type SourceError,
   type SourceFile,
 } from './protocol'
+import { errorMessage } from '../core/util'
+import { resolveToolName } from '../core/validation'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -389,7 +391,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       target = live ?? start(sources)
       await target.loaded
     } catch (error) {
-      return error instanceof Error ? error.message : String(error)
+      return errorMessage(error)
     }
     return target.alive ? target : 'The sandbox was stopped.'
   }
@@ -434,7 +436,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const loaded = await target.loaded
       // The engine resolves names the model wrote loosely (`getWeather`) and passes the tool's spec:
       // run that tool. A name the engine did not resolve goes through as written (and fails there).
-      const byName = (name: string) => loaded.tools.find((tool) => tool.name === name || tool.aliases?.includes(name))
+      const byName = (name: string) => resolveToolName(name, loaded.tools, { match: 'declared' })?.spec
       const own = byName(spec.name) ?? byName(call.name)
       const name = own?.name ?? call.name
       const timeoutMs = spec.timeoutMs ?? own?.timeoutMs ?? toolTimeoutMs

@@ -6,10 +6,11 @@
 import { parse as parseScript } from 'acorn'
 import type { z } from 'zod'
 import type { SerializedError, SourceError, SourceFile } from './protocol'
+import { errorMessage } from '../core/util'
 
 /** Turns a sucrase error (`Error transforming tools.ts: Unexpected token (2:12)`, `loc` 1-based) into a SourceError. */
 export function syntaxError(file: SourceFile, error: unknown): SourceError {
-  const raw = error instanceof Error ? error.message : String(error)
+  const raw = errorMessage(error)
   const message = raw.replace(/^Error transforming [^:]*: /, '').replace(/ \(\d+:\d+\)$/, '')
   const loc = typeof error === 'object' && error !== null && 'loc' in error ? error.loc : undefined
   const position =

@@ -16,7 +16,7 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { LogImportHost, ProgressListener } from '../sandbox/log-import-host'
 import type { ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
-import { errorText } from './storage'
+import { isJsonObject, parseJsonText } from '../core/util'
 import type { WorkspaceState } from './workspace-store'
 
 /** What happened to an imported file, phrased for a toast. */
@@ -97,13 +97,10 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
   }
 
   function importText(fileName: string, text: string): ImportOutcome {
-    let data: unknown
-    try {
-      data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
-    } catch (error) {
-      return { ok: false, message: `${fileName}: not valid JSON (${errorText(error)}).` }
-    }
-    const format = typeof data === 'object' && data !== null ? (data as { format?: unknown }).format : undefined
+    const parsed = parseJsonText(text)
+    if (!parsed.ok) return { ok: false, message: `${fileName}: ${parsed.error}` }
+    const data = parsed.value
+    const format = isJsonObject(data) ? data['format'] : undefined
 
     if (format === 'toolstep.session') {
       const session = readSession(data)

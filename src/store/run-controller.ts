@@ -13,7 +13,7 @@ import type { Sandbox } from '../sandbox/sandbox-host'
 import type { ConfirmSlice } from './confirm-store'
 import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
-import { errorText } from './storage'
+import { errorMessage } from '../core/util'
 
 /** What a run controller works with. */
 export interface RunControllerDeps {
@@ -87,7 +87,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     } catch (error) {
       // Only when the worker itself cannot start; user-code errors come back in `loaded.errors`.
       box.dispose()
-      if (mine === generation) store.setState({ status: 'idle', problems: [{ file: 'sandbox', message: `The sandbox could not start: ${errorText(error)}` }] })
+      if (mine === generation) store.setState({ status: 'idle', problems: [{ file: 'sandbox', message: `The sandbox could not start: ${errorMessage(error)}` }] })
       return false
     } finally {
       done()

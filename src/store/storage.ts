@@ -29,11 +29,6 @@ export function isQuotaError(error: unknown): boolean {
   return name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED'
 }
 
-/** `error`'s message, for people. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 /** Reads `key`; `null` when it is absent or the storage cannot be read. Never throws. */
 export function readItem(storage: KeyValueStorage, key: string): string | null {
   try {

@@ -14,7 +14,8 @@ import { settingsSchema, type Settings, type Workspace } from '../core/files/wor
 import { DEFAULT_MAX_STEPS } from '../core/loop/runner'
 import { loopSettings, type LoopSettings } from '../core/loop/settings'
 import { defaultExample, examples } from '../examples/index'
-import { errorText, isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'
+import { errorMessage } from '../core/util'
+import { isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'
 
 /** Storage key of the saved workspace. */
 export const WORKSPACE_KEY = 'toolstep.workspace'
@@ -88,7 +89,7 @@ export function restoreWorkspace(text: string | null, defaults: Saved): { saved:
   try {
     data = JSON.parse(text)
   } catch (error) {
-    return { saved: defaults, problem: { reset: ['everything'], reason: `The saved workspace is not valid JSON (${errorText(error)}).`, text } }
+    return { saved: defaults, problem: { reset: ['everything'], reason: `The saved workspace is not valid JSON (${errorMessage(error)}).`, text } }
   }
   const state = typeof data === 'object' && data !== null ? (data as { state?: unknown }).state : undefined
   if (typeof state !== 'object' || state === null) {
@@ -155,7 +156,7 @@ export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<Workspa
         quota,
         message: quota
           ? 'The browser’s storage for this page is full, so your latest changes are not saved. They are kept in this tab: export the workspace to keep them.'
-          : `Your latest changes could not be saved (${errorText(written.error)}). They are kept in this tab: export the workspace to keep them.`,
+          : `Your latest changes could not be saved (${errorMessage(written.error)}). They are kept in this tab: export the workspace to keep them.`,
       },
     })
   })

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useConfirm, usePlayground } from './playground-context'
 import type { Decision } from '../core/loop/events'
 import type { JsonValue } from '../core/messages'
+import { errorMessage } from '../core/util'
 
 type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: string; error: string | null }
 
@@ -38,7 +39,7 @@ export function ConfirmDialog() {
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The arguments must be a JSON object.')
         decisions.push({ callId: c.call.id, decision: 'edit', arguments: parsed as Record<string, JsonValue> })
       } catch (error) {
-        setChoices((all) => ({ ...all, [c.call.id]: { ...choice, error: error instanceof Error ? error.message : String(error) } }))
+        setChoices((all) => ({ ...all, [c.call.id]: { ...choice, error: errorMessage(error) } }))
         return
       }
     }

@@ -11,6 +11,7 @@
 import { getProtocol, protocols } from '../../core/protocols/index'
 import type { ParseResult } from '../../core/protocols/types'
 import type { CliIO } from '../io'
+import { errorMessage } from '../../core/util'
 
 const HELP = `Usage: toolstep parse [FILE|-] [--protocol ID|auto] [--jsonl]
 
@@ -79,7 +80,7 @@ function parseLine(line: string, lineNumber: number, defaultProtocol: string): {
   try {
     record = JSON.parse(line)
   } catch (error) {
-    return failed(null, null, 'invalid_input', `Not a JSON object: ${error instanceof Error ? error.message : String(error)}`)
+    return failed(null, null, 'invalid_input', `Not a JSON object: ${errorMessage(error)}`)
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
     return failed(null, null, 'invalid_input', 'Each line must be a JSON object {"id","raw","protocol"?}.')
@@ -108,7 +109,7 @@ export async function parseCommand(argv: string[], io: CliIO): Promise<number> {
   try {
     input = args.input === '-' ? await io.readStdin() : await io.readFile(args.input)
   } catch (error) {
-    io.stderr(`toolstep parse: cannot read "${args.input}": ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr(`toolstep parse: cannot read "${args.input}": ${errorMessage(error)}\n`)
     return 2
   }
 

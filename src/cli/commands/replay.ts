@@ -30,6 +30,7 @@ import {
   type ReplaySummary,
 } from '../../core/trace/index'
 import type { CliIO } from '../io'
+import { errorMessage } from '../../core/util'
 
 const HELP = `Usage: toolstep replay LOG [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic] [--json]
 
@@ -258,7 +259,7 @@ async function read(io: CliIO, path: string): Promise<{ ok: true; value: string 
   try {
     return { ok: true, value: path === '-' ? await io.readStdin() : await io.readFile(path) }
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+    return { ok: false, error: errorMessage(error) }
   }
 }
 

@@ -11,6 +11,7 @@ import type { SessionEvent } from '../../core/loop/events'
 import { createNodeSandbox } from '../../sandbox/node-sandbox'
 import type { CliIO } from '../io'
 import { describeEvent } from '../../core/loop/describe'
+import { errorMessage } from '../../core/util'
 
 const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
 
@@ -63,7 +64,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   try {
     text = await io.readFile(file)
   } catch (error) {
-    io.stderr(`toolstep run: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr(`toolstep run: cannot read ${file}: ${errorMessage(error)}\n`)
     return 2
   }
   const workspace = readWorkspace(text)

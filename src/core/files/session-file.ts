@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { sessionEventSchema, type SessionEvent } from '../loop/events'
 import { workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
 import { formatZodError } from './zod-error'
+import { parseJsonText } from '../util/text-file'
 
 export const sessionFileSchema = z.object({
   format: z.literal('toolstep.session'),
@@ -17,15 +18,13 @@ export const sessionFileSchema = z.object({
 })
 export type SessionFile = z.infer<typeof sessionFileSchema>
 
-/** Parses and validates session JSON text (already-parsed data is accepted too). Never throws. */
+/** Parses and validates session JSON text, with or without a BOM (already-parsed data is accepted too). Never throws. */
 export function readSession(input: string | unknown): ReadResult<SessionFile> {
   let data: unknown = input
   if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input)
-    } catch (error) {
-      return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` }
-    }
+    const parsed = parseJsonText(input)
+    if (!parsed.ok) return parsed
+    data = parsed.value
   }
   const parsed = sessionFileSchema.safeParse(data)
   if (!parsed.success) return { ok: false, error: `Not a Toolstep session: ${formatZodError(parsed.error)}` }

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { DEFAULT_LOOP_SETTINGS, settingsSchema, type Settings, type SettingsInput } from '../loop/settings'
 import { formatZodError } from './zod-error'
+import { parseJsonText } from '../util/text-file'
 
 export { settingsSchema, type Settings, type SettingsInput }
 
@@ -24,15 +25,11 @@ export type Workspace = z.infer<typeof workspaceSchema>
 /** Result of reading a file: the value, or an error naming the path of the bad field. */
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string }
 
-/** Parses and validates workspace JSON text. Never throws. */
+/** Parses and validates workspace JSON text, with or without a BOM. Never throws. */
 export function readWorkspace(text: string): ReadResult<Workspace> {
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` }
-  }
-  const parsed = workspaceSchema.safeParse(data)
+  const json = parseJsonText(text)
+  if (!json.ok) return json
+  const parsed = workspaceSchema.safeParse(json.value)
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `Not a Toolstep workspace: ${formatZodError(parsed.error)}` }
 }
 

@@ -9,6 +9,7 @@ import { isJsonObject, readCallObject } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import type { ParseResult, Protocol } from './types'
+import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members ?? []
@@ -87,20 +88,8 @@ export const openai: Protocol = {
         'Each call has an "id", "type": "function" and "function": {"name", "arguments"}, where "arguments" is a JSON-encoded string.',
         'Each result comes back as a "tool" message whose "tool_call_id" is the call\'s id.',
       ],
-      (name, args) =>
-        JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, null, 2),
+      (name, args) => writeOpenAIAssistant(toOpenAIAssistant(null, [{ id: 'call_1', name, arguments: args }])),
     ),
-  example: JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }),
-  render: ({ text, calls }) =>
-    JSON.stringify(
-      {
-        role: 'assistant',
-        content: text || null,
-        ...(calls.length > 0
-          ? { tool_calls: calls.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
-          : {}),
-      },
-      null,
-      2,
-    ),
+  example: JSON.stringify(toOpenAIAssistant(null, [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }])),
+  render: ({ text, calls }) => writeOpenAIAssistant(toOpenAIAssistant(text || null, calls.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, name: call.name, arguments: call.arguments })))),
 }

@@ -8,7 +8,7 @@
  */
 import type { JsonValue, Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
-import { resolveTool, unknownToolMessage, validateArguments } from '../validation'
+import { resolveToolName, unknownToolMessage, validateArguments } from '../validation'
 import { readArguments } from './arguments'
 import type { MessageMeta } from './importers/types'
 
@@ -297,7 +297,8 @@ function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | u
     }
   }
   if (!tools) return found
-  const spec = resolveTool(call.name, tools)
+  // As logged: the logging system knew no aliases or loose matching.
+  const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
   if (!spec) {
     found.push({ message: index, code: 'unknown_tool', detail: unknownToolMessage(call.name, tools) })
     return found

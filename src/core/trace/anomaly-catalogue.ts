@@ -5,6 +5,7 @@
  * example through `findAnomalies` so the catalogue cannot drift from the checks.
  */
 import type { Message, ToolCall } from '../messages'
+import { isJsonObject } from '../util/json-object'
 import type { ToolSpec } from '../tools/types'
 import { LARGE_TOOL_RESULT_CHARS, type AnomalyCode, type AnomalyOptions } from './anomalies'
 
@@ -36,7 +37,7 @@ function safeObject(text: string): ToolCall['arguments'] {
   try {
     const value: unknown = JSON.parse(text)
     if (typeof value === 'string') return safeObject(value)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as ToolCall['arguments']) : {}
+    return isJsonObject(value) ? value : {}
   } catch {
     return {}
   }

@@ -5,6 +5,11 @@
  * these; the anomaly checks report them.
  */
 import type { JsonValue } from '../messages'
+import { errorMessage } from '../util/error-message'
+import { isJsonObject } from '../util/json-object'
+
+// Re-exported so the importers keep one import for the JSON readers they use together.
+export { isJsonObject }
 
 /** Outcome of reading one `arguments` string. */
 export interface ArgumentsReading {
@@ -27,7 +32,7 @@ export function readArguments(text: string): ArgumentsReading {
   try {
     parsed = JSON.parse(text) as JsonValue
   } catch (error) {
-    return { arguments: {}, problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }
+    return { arguments: {}, problem: `not valid JSON (${errorMessage(error)})` }
   }
   if (isJsonObject(parsed)) return { arguments: parsed }
   if (typeof parsed === 'string') {
@@ -39,11 +44,6 @@ export function readArguments(text: string): ArgumentsReading {
     }
   }
   return { arguments: {}, problem: `not a JSON object (got ${describeJson(parsed)})` }
-}
-
-/** True for a JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, JsonValue> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A short name for a JSON value's kind, for error messages: `array`, `null`, `string`, … */

@@ -2,9 +2,10 @@
  * Exporting canonical conversations to provider wire formats, so a replayed or live session
  * can be sent to a real model or fed to another tool.
  *
- * - OpenAI Chat Completions (`messages` of the request; API reference "Create chat completion"):
- *   `arguments` as a JSON string: the logged string when there is one (so a malformed or
- *   double-encoded string is exported as it was), else `JSON.stringify(arguments)`.
+ * - OpenAI Chat Completions (`messages` of the request; API reference "Create chat completion"),
+ *   written by the one wire serializer, `core/wire/openai-chat` (`arguments` as a JSON string:
+ *   the logged string when there is one, so a malformed or double-encoded string is exported as
+ *   it was, else `JSON.stringify(arguments)`).
  * - Anthropic Messages (request `system` + `messages`; tool-use guide): `tool_use.input` as an
  *   object (arguments that did not parse become `{}`); all results of one assistant turn batched
  *   in one user message of `tool_result` blocks, in log order; `is_error` kept; text that
@@ -26,27 +27,12 @@
  * Pure.
  */
 import type { JsonValue, Message, ToolCall } from '../messages'
+import { toOpenAIMessage, type OpenAIChatMessage } from '../wire/openai-chat'
+
+export type { OpenAIChatMessage, OpenAIToolCall } from '../wire/openai-chat'
 
 /** Text of the synthetic error result given to a call that has none in the log. */
 export const MISSING_RESULT_TEXT = 'Error: no result was recorded for this tool call.'
-
-/** A tool call in Chat Completions wire shape. */
-export interface OpenAIToolCall {
-  id: string
-  type: 'function'
-  function: {
-    name: string
-    /** The arguments object as a JSON string. */
-    arguments: string
-  }
-}
-
-/** A Chat Completions request message. */
-export type OpenAIChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAIToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string }
 
 /** An Anthropic content block of the kinds Toolstep writes. */
 export type AnthropicBlock =
@@ -94,10 +80,6 @@ function withEveryResult(messages: readonly Message[]): Message[] {
   return out
 }
 
-function argumentsText(call: ToolCall): string {
-  return call.rawArguments ?? JSON.stringify(call.arguments)
-}
-
 /**
  * Export to OpenAI Chat Completions request messages. Pure.
  *
@@ -105,24 +87,7 @@ function argumentsText(call: ToolCall): string {
  *   every call the log leaves unanswered.
  */
 export function exportOpenAI(messages: readonly Message[]): OpenAIChatMessage[] {
-  return withEveryResult(messages).map((message): OpenAIChatMessage => {
-    switch (message.role) {
-      case 'system':
-      case 'user':
-        return { role: message.role, content: message.content }
-      case 'tool':
-        return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content }
-      case 'assistant': {
-        const calls = message.tool_calls ?? []
-        if (calls.length === 0) return { role: 'assistant', content: message.content }
-        return {
-          role: 'assistant',
-          content: message.content,
-          tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call) } })),
-        }
-      }
-    }
-  })
+  return withEveryResult(messages).map(toOpenAIMessage)
 }
 
 /**

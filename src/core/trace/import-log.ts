@@ -14,6 +14,8 @@ import { keyList, plural, uniqueIdGiver } from './importers/shared'
 import { LOG_FORMATS, type ImportedConversation, type Importer, type LogDocument, type LogFormat } from './importers/types'
 import { parseLogDocument } from './log-document'
 import { BadField, describePath, toToolSpecs } from './openai-log'
+import { errorMessage } from '../util/error-message'
+import { parseJsonText } from '../util/text-file'
 
 export { LOG_FORMATS, type ImportedConversation, type LogFormat }
 export type { MessageMeta } from './importers/types'
@@ -86,7 +88,7 @@ export function* importLogIncremental(text: string, options: ImportOptions = {})
     return { ok: true, format: importer.id, conversations }
   } catch (error) {
     if (error instanceof BadField) return { ok: false, error: `Recognised ${reason}, but ${describePath(error.path)}: ${error.problem}.` }
-    return { ok: false, error: `Could not import ${reason}: ${error instanceof Error ? error.message : String(error)}` }
+    return { ok: false, error: `Could not import ${reason}: ${errorMessage(error)}` }
   }
 }
 
@@ -171,7 +173,7 @@ function describeValue(value: JsonValue): string {
  * @returns The tools in file order, or an error naming the path of the bad field.
  */
 export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] } | { ok: false; error: string } {
-  const parsed = parseJson(text)
+  const parsed = parseJsonText(text)
   if (!parsed.ok) return parsed
   const json = parsed.value
   const wrapped = isJsonObject(json) && Array.isArray(json['tools'])
@@ -179,17 +181,7 @@ export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] }
     return { ok: true, tools: toToolSpecs(wrapped ? json['tools'] : json, wrapped ? 'tools' : '') }
   } catch (error) {
     if (error instanceof BadField) return { ok: false, error: `Not a usable tools file: ${error.path === '' ? 'the file' : error.path}: ${error.problem}.` }
-    return { ok: false, error: `Not a usable tools file: ${error instanceof Error ? error.message : String(error)}` }
+    return { ok: false, error: `Not a usable tools file: ${errorMessage(error)}` }
   }
 }
 
-function parseJson(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
-  // A UTF-8 byte order mark is common in files saved on Windows and is not JSON.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
-  try {
-    return { ok: true, value: JSON.parse(body) as JsonValue }
-  } catch (error) {
-    return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.` }
-  }
-}

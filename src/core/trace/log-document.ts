@@ -4,17 +4,19 @@
  */
 import type { JsonValue } from '../messages'
 import type { LogDocument } from './importers/types'
+import { errorMessage } from '../util/error-message'
+import { stripBom } from '../util/text-file'
 
 /** Parse a file's text. An error says what failed and where (line number for JSON lines). */
 export function parseLogDocument(text: string): { ok: true; document: LogDocument } | { ok: false; error: string } {
-  // A UTF-8 byte order mark is common in files saved on Windows and is not JSON.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  // A byte order mark is common in files saved on Windows and is not JSON.
+  const body = stripBom(text)
   if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
   let wholeError: string
   try {
     return { ok: true, document: { kind: 'json', value: JSON.parse(body) as JsonValue } }
   } catch (error) {
-    wholeError = `Not valid JSON: ${error instanceof Error ? error.message : String(error)}.`
+    wholeError = `Not valid JSON: ${errorMessage(error)}.`
   }
   const lines: { value: JsonValue; line: number }[] = []
   let sse = false
@@ -36,7 +38,7 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
     } catch (error) {
       // A first line that is not JSON means the file was meant as one JSON value: report that error.
       if (lines.length === 0) return { ok: false, error: wholeError }
-      return { ok: false, error: `Not valid JSON lines: line ${index + 1}: ${error instanceof Error ? error.message : String(error)}.` }
+      return { ok: false, error: `Not valid JSON lines: line ${index + 1}: ${errorMessage(error)}.` }
     }
   }
   if (lines.length === 0 || (lines.length < 2 && !sse)) return { ok: false, error: wholeError }

@@ -1,5 +1,14 @@
 /** Argument checking and tool lookup, with problems phrased for the model. */
 export { validateArguments } from './validate-arguments'
-export { resolveTool, unknownToolMessage, type ToolCollection } from './resolve-tool'
-export { resolveToolName, editDistance, MAX_FUZZY_DISTANCE, type Resolution, type ResolvedName } from './resolve-name'
+export {
+  resolveToolName,
+  resolveTool,
+  unknownToolMessage,
+  editDistance,
+  MAX_FUZZY_DISTANCE,
+  type NamedTool,
+  type NameMatching,
+  type Resolution,
+  type ResolvedName,
+} from './resolve-tool'
 export { prepareArguments, type ArgumentPolicy, type PreparedArguments } from './prepare-arguments'

@@ -4,6 +4,7 @@
  * Everything it changes is recorded, so the timeline can show it and the model can be told.
  */
 import type { JsonValue } from '../messages'
+import { isJsonObject } from '../util/json-object'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { validateArguments } from './validate-arguments'
 
@@ -25,7 +26,7 @@ export interface PreparedArguments {
 
 function properties(schema: JsonSchema): Record<string, JsonSchema> | undefined {
   const props = schema.properties
-  return typeof props === 'object' && props !== null && !Array.isArray(props) ? (props as Record<string, JsonSchema>) : undefined
+  return isJsonObject(props) ? (props as Record<string, JsonSchema>) : undefined
 }
 
 function types(schema: JsonSchema | undefined): string[] {

@@ -10,6 +10,7 @@ import AjvDraft07 from 'ajv'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { JsonValue } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
+import { errorMessage } from '../util/error-message'
 
 /*
  * Ajv options shared by both drafts:
@@ -59,7 +60,7 @@ function compile(schema: JsonSchema): Compiled {
     try {
       compiled = { ok: true, validate: draft07First ? compileWith(draft2020(), schema) : compileWith(draft07(), schema) }
     } catch {
-      compiled = { ok: false, error: firstError instanceof Error ? firstError.message : String(firstError) }
+      compiled = { ok: false, error: errorMessage(firstError) }
     }
   }
   cache.set(schema, compiled)

@@ -16,7 +16,8 @@ import {
 import { loader } from '@monaco-editor/react'
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker'
-import { AUTHORING_TYPES } from '../../sandbox/authoring-types'
+// Generated at build time from src/sandbox/authoring.ts (scripts/authoring-types.ts).
+import toolstepTypes from 'virtual:toolstep-types'
 
 declare global {
   interface Window {
@@ -44,7 +45,7 @@ export function setupMonaco(): typeof monaco {
     noEmit: true,
     allowNonTsExtensions: true,
   })
-  typescriptDefaults.addExtraLib(AUTHORING_TYPES, 'file:///node_modules/toolstep/index.d.ts')
+  typescriptDefaults.setExtraLibs(toolstepTypes.map(({ path, content }) => ({ filePath: path, content })))
   loader.config({ monaco })
   window.__monaco = monaco
   window.__monacoTypeScript = { getTypeScriptWorker }

@@ -5,10 +5,12 @@
  * JSON string.
  */
 import { readJson, type JsonSpanNode } from '../../json'
-import type { JsonValue } from '../../messages'
+import type { JsonObject, JsonValue } from '../../messages'
+import { isJsonObject } from '../../util/json-object'
 import type { ParseError, ParsedCall, Repair, Span } from '../types'
 
-type JsonObject = { [key: string]: JsonValue }
+// Re-exported so the protocol modules keep one import for the call-object readers.
+export { isJsonObject }
 
 /** Keys that name the tool, in order of precedence. */
 export const NAME_KEYS = ['tool', 'tool_name', 'name', 'function'] as const
@@ -32,10 +34,6 @@ export type CallReading =
   | { kind: 'no_call' }
   | { kind: 'data' }
   | { kind: 'error'; error: ParseError; name?: string }
-
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function memberNode(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members

@@ -7,6 +7,7 @@ import type { ToolSpec } from '../../tools/types'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child } from '../openai-log'
 import type { ImportedConversation, LogDocument, MessageMeta } from './types'
+import { errorMessage } from '../../util/error-message'
 
 /** A JSON object. */
 export type JsonObject = Record<string, JsonValue>
@@ -87,7 +88,7 @@ export function parseJsonText(text: string, path: string): JsonValue {
   try {
     return JSON.parse(text) as JsonValue
   } catch (error) {
-    throw new BadField(path, `expected JSON text, ${error instanceof Error ? error.message : String(error)}`)
+    throw new BadField(path, `expected JSON text, ${errorMessage(error)}`)
   }
 }
 

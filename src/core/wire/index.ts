@@ -1,0 +1,2 @@
+/** Provider wire formats written from canonical messages. */
+export * from './openai-chat'
