@@ -43,7 +43,7 @@ const MONACO_ROOT = 'file:///node_modules/'
 
 function runTsc(root: string, args: string[]): string {
   try {
-    return execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), ...args], { encoding: 'utf8', stdio: 'pipe' })
+    return execFileSync(process.execPath, [join(root, 'node_modules', 'typescript-native', 'bin', 'tsc'), ...args], { encoding: 'utf8', stdio: 'pipe' })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`Generating the toolstep editor types failed:\n${stdout ?? ''}${stderr ?? ''}`)
