@@ -42,6 +42,14 @@ export const ANOMALY_CODES = [
   'large_tool_result',
   /** Keeping only the last N messages (default 20) would keep a tool result without its call. */
   'history_split_by_trim',
+  /** A follow-up request offered other tools than the request of the turn before, or none (needs logged requests). */
+  'tools_changed',
+  /** The provider reported an error for this turn (an `error` stream event, a failed response); the detail has its message. */
+  'provider_error',
+  /** The model refused (`refusal` text or stop reason) instead of answering. */
+  'refusal',
+  /** The output hit the token limit in the middle of a tool call, so that call's arguments are cut short. */
+  'truncated_call',
 ] as const
 
 /** An anomaly code. */
@@ -114,6 +122,8 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
   const repeats = { key: '', count: 0 }
   const repeatThreshold = Math.max(2, options.repeatThreshold ?? REPEATED_CALL_THRESHOLD)
   const largeChars = options.largeResultChars ?? LARGE_TOOL_RESULT_CHARS
+  /** Tools offered by the latest logged request, and the message it produced. */
+  let lastOffered: { names: readonly string[]; message: number } | undefined
 
   const take = (pending: PendingCall): void => {
     const stack = waiting.get(pending.call.id)
@@ -128,6 +138,28 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
       turnLastPosition = -1
       turnDisorderReported = false
       const calls = message.tool_calls ?? []
+      const meta = options.messageMeta?.[index]
+      const reason = meta?.finishReason
+      const truncated = reason !== undefined && TRUNCATION_REASONS.has(reason)
+      // A call is cut when the token limit ended the output inside it: its arguments never closed.
+      const cut = truncated ? calls.filter((call) => call.rawArguments !== undefined && readArguments(call.rawArguments).problem !== undefined) : []
+      if (cut.length > 0) {
+        anomalies.push({
+          message: index,
+          code: 'truncated_call',
+          detail: `finish_reason "${reason}": the output hit the token limit inside the call${cut.length > 1 ? 's' : ''} to ${cut.map((call) => call.name).join(', ')}, whose arguments are cut short (${abbreviate(cut[0]?.rawArguments ?? '', 60)})`,
+        })
+      }
+      if (meta?.providerError !== undefined) anomalies.push({ message: index, code: 'provider_error', detail: `the provider reported an error: ${meta.providerError}` })
+      if (meta?.refusal !== undefined) anomalies.push({ message: index, code: 'refusal', detail: `the model refused: "${abbreviate(meta.refusal, 160)}"` })
+      const offered = meta?.offeredTools
+      if (offered !== undefined) {
+        if (lastOffered !== undefined) {
+          const change = toolsChange(lastOffered.names, offered, lastOffered.message)
+          if (change !== undefined) anomalies.push({ message: index, code: 'tools_changed', detail: change })
+        }
+        lastOffered = { names: offered, message: index }
+      }
       calls.forEach((call, position) => {
         const earlier = firstUse.get(call.id)
         if (earlier && !reported.has(call.id)) {
@@ -144,7 +176,7 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
         stack.push(pending)
         waiting.set(call.id, stack)
         turnOpen.push(pending)
-        anomalies.push(...checkCall(call, index, tools))
+        anomalies.push(...checkCall(call, index, tools, cut.includes(call)))
         const key = `${call.name}\u0000${stableJson(call.arguments)}`
         repeats.count = repeats.key === key ? repeats.count + 1 : 1
         repeats.key = key
@@ -152,8 +184,7 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
           anomalies.push({ message: index, code: 'repeated_call', detail: `${call.name} was called with the same arguments ${repeatThreshold} times in a row (${abbreviate(stableJson(call.arguments), 80)})` })
         }
       })
-      const reason = options.messageMeta?.[index]?.finishReason
-      if (calls.length > 0 && reason !== undefined && TRUNCATION_REASONS.has(reason) && index < messages.length - 1) {
+      if (calls.length > 0 && truncated && index < messages.length - 1) {
         anomalies.push({
           message: index,
           code: 'truncated_call_in_history',
@@ -284,14 +315,30 @@ function abbreviate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
-function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | undefined): Anomaly[] {
+/**
+ * How the tools offered for a turn differ from the turn before, as a sentence, or undefined
+ * when both offered the same names.
+ */
+function toolsChange(before: readonly string[], after: readonly string[], beforeMessage: number): string | undefined {
+  const was = new Set(before)
+  const now = new Set(after)
+  const added = after.filter((name) => !was.has(name))
+  const dropped = before.filter((name) => !now.has(name))
+  if (added.length === 0 && dropped.length === 0) return undefined
+  const list = (names: readonly string[]): string => (names.length === 0 ? 'no tools' : names.join(', '))
+  const delta = [added.length > 0 ? `added ${added.join(', ')}` : '', dropped.length > 0 ? `dropped ${dropped.join(', ')}` : ''].filter((part) => part !== '').join('; ')
+  return `the request for this turn offers ${list(after)}, the one before (message ${beforeMessage}) offered ${list(before)} (${delta})`
+}
+
+function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | undefined, cut = false): Anomaly[] {
   const found: Anomaly[] = []
   let argumentsUsable = true
   if (call.rawArguments !== undefined) {
     const reading = readArguments(call.rawArguments)
     if (reading.problem !== undefined) {
       argumentsUsable = false
-      found.push({ message: index, code: 'invalid_arguments_json', detail: `arguments of the call to ${call.name} are ${reading.problem}` })
+      // A call cut by the token limit is reported once, as truncated_call.
+      if (!cut) found.push({ message: index, code: 'invalid_arguments_json', detail: `arguments of the call to ${call.name} are ${reading.problem}` })
     } else if (reading.doubleEncoded) {
       found.push({ message: index, code: 'double_encoded_arguments', detail: `arguments of the call to ${call.name} are a JSON string holding JSON` })
     }

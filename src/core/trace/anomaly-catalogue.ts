@@ -143,6 +143,33 @@ export const ANOMALY_CATALOGUE: readonly AnomalyEntry[] = [
       options: { trimWindow: 2 },
     },
   },
+  {
+    code: 'tools_changed',
+    title: 'Tools changed between turns',
+    explanation: 'A follow-up request offered other tools than the turn before, or none: the model may call a tool it can no longer see, or lose one it was using.',
+    example: {
+      messages: [user('Weather in Paris?'), calls(call('call_1', 'get_weather', '{"city":"Paris"}')), result('call_1', 'get_weather', 'sunny'), { role: 'assistant', content: 'Sunny.' }],
+      options: { messageMeta: { 1: { offeredTools: ['get_weather'] }, 3: { offeredTools: [] } } },
+    },
+  },
+  {
+    code: 'provider_error',
+    title: 'Provider error',
+    explanation: 'The provider reported an error for this turn (an error event in the stream, a failed response), so the loop stopped with an error rather than an answer.',
+    example: { messages: [user('Summarise the report.'), { role: 'assistant', content: null }], options: { messageMeta: { 1: { providerError: 'insufficient_quota: You exceeded your current quota.' } } } },
+  },
+  {
+    code: 'refusal',
+    title: 'Refusal',
+    explanation: 'The model refused instead of answering (a refusal field or stop reason); the text shown is the refusal, not an answer.',
+    example: { messages: [user('A bad question'), { role: 'assistant', content: "I'm sorry, I can't help with that." }], options: { messageMeta: { 1: { refusal: "I'm sorry, I can't help with that." } } } },
+  },
+  {
+    code: 'truncated_call',
+    title: 'Call cut by the token limit',
+    explanation: 'The output hit the token limit (finish_reason "length") inside a tool call, so its arguments are cut short and the call cannot run as meant.',
+    example: { messages: [user('Book it.'), calls(call('call_1', 'book_flight', '{"from":"CDG","to":'))], options: { messageMeta: { 1: { finishReason: 'length' } } } },
+  },
 ]
 
 /** The catalogue entry of a code (`undefined` only for a code that is not in the catalogue, e.g. from an older file). */

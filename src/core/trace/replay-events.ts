@@ -46,7 +46,8 @@ const VALIDATION_CODES: ReadonlySet<string> = new Set(['unknown_tool', 'schema_v
  *   `validate.completed` when tools are known and the turn has calls, one `tool.finished` per tool
  *   message of the turn, and `backfill.completed` with the assistant message and every message after
  *   it up to the next assistant turn;
- * - `loop.stopped`: `final_answer` when the last assistant turn has no calls, otherwise `error`.
+ * - `loop.stopped`: `error` with the provider's message when the log says the last turn failed, else
+ *   `final_answer` when the last assistant turn has no calls, otherwise `error`.
  *
  * Each anomaly is attached (`anomalies`) to the event that shows its message: leading messages →
  * `session.started`; a call's fit with its tool → `validate.completed` (else `parse.completed`);
@@ -145,7 +146,11 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
 
   const last = turns[turns.length - 1]?.assistant
   const lastCalls = last?.tool_calls ?? []
-  if (last && lastCalls.length === 0) {
+  const failure = conversation.messageMeta?.[turns[turns.length - 1]?.start ?? -1]?.providerError
+  if (failure !== undefined) {
+    // The provider ended the turn with an error: that, not the missing answer, is why the loop stopped.
+    events.push({ type: 'loop.stopped', seq: seq++, at: 0, reason: 'error', detail: `provider error: ${failure}` })
+  } else if (last && lastCalls.length === 0) {
     events.push({ type: 'loop.stopped', seq: seq++, at: 0, reason: 'final_answer' })
   } else {
     const detail = last

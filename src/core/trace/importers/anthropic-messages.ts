@@ -15,6 +15,7 @@
  * system message; `thinking` blocks are dropped. `tool_use.input` is kept as the arguments
  * object (no `rawArguments`, since the wire had no string), unless a logger stored it as a
  * string, which is then read like an OpenAI arguments string.
+ * `stop_reason: "refusal"` is kept as the turn's refusal; an error body as its provider error.
  *
  * Pure.
  */
@@ -22,6 +23,7 @@ import type { AssistantMessage, JsonValue, Message, ToolCall } from '../../messa
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames, toToolSpecs } from '../openai-log'
 import { arrayAt, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
+import { streamError } from './openai-stream'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 
@@ -134,10 +136,17 @@ function responseOf(record: JsonObject, path: string): { value: JsonObject; path
   if (isResponse(body)) return { value: body, path: child(child(path, 'response'), 'body') }
   if (isResponse(response)) return { value: response, path: child(path, 'response') }
   if (isResponse(record)) return { value: record, path }
+  // A logged error body (`{"type": "error", "error": {…}}`) answers the request: the turn failed.
+  if (isJsonObject(response) && response['type'] === 'error') return { value: response, path: child(path, 'response') }
   return undefined
 }
 
-function readExchange(record: JsonValue, path: string, index: number): Exchange {
+/**
+ * Reads one record (a request, a response, a pair, or a messages array) as an exchange.
+ *
+ * @throws BadField naming the path where reading stopped.
+ */
+export function readAnthropicExchange(record: JsonValue, path: string, index: number): Exchange {
   if (Array.isArray(record)) {
     const messages = readAnthropicMessages(record, path)
     return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
@@ -159,9 +168,17 @@ function readExchange(record: JsonValue, path: string, index: number): Exchange 
   const requestLength = messages.length
   const messageMeta = new Map<number, MessageMeta>()
   if (response && response.value !== request?.value) {
-    messages.push(...readAnthropicMessage(response.value, response.path))
+    const failure = streamError(response.value)
+    messages.push(...(isResponse(response.value) ? readAnthropicMessage(response.value, response.path) : [{ role: 'assistant', content: null } as const]))
     const reason = response.value['stop_reason']
-    if (typeof reason === 'string') messageMeta.set(requestLength, { finishReason: reason })
+    const assistant = messages[requestLength]
+    const meta: MessageMeta = {
+      ...(typeof reason === 'string' ? { finishReason: reason } : {}),
+      ...(reason === 'refusal' ? { refusal: (assistant?.role === 'assistant' ? assistant.content : null) || 'the model refused (stop_reason "refusal")' } : {}),
+      ...(failure !== undefined ? { providerError: failure } : {}),
+      ...(request ? { offeredTools: (tools ?? []).map((tool) => tool.name) } : {}),
+    }
+    if (Object.keys(meta).length > 0) messageMeta.set(requestLength, meta)
     fillToolNames(messages)
   }
   return { messages, requestLength, messageMeta, tools, ...naming(object, index), path: messagesPath, meta: scalars(object) }
@@ -201,7 +218,7 @@ export const anthropicMessagesImporter: Importer = {
   },
   *read(document: LogDocument): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isMessagesArray(document))
-    yield* readJoined(records, readExchange)
+    yield* readJoined(records, readAnthropicExchange)
   },
 }
 

@@ -17,7 +17,7 @@
 import type { JsonValue } from '../../messages'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, toToolSpecs } from '../openai-log'
-import { assembleChunks } from './openai-stream'
+import { assembleChunks, completionMeta, streamError } from './openai-stream'
 import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
@@ -45,6 +45,8 @@ function responseOf(record: JsonObject, path: string): Located<JsonValue> | unde
   if (body && 'choices' in body) return { value: body, path: child(child(path, 'response'), 'body') }
   if (isJsonObject(response) && 'choices' in response) return { value: response, path: child(path, 'response') }
   if ('choices' in record) return { value: record, path }
+  // A logged error body answers the request too (the turn failed).
+  if (isJsonObject(response) && isJsonObject(response['error'])) return { value: response, path: child(path, 'response') }
   return undefined
 }
 
@@ -101,7 +103,8 @@ function readExchange(record: JsonValue, path: string, index: number): Exchange 
     const reply = readResponse(response.value, response.path, requestLength)
     if (reply) {
       messages.push(reply.message)
-      if (reply.finishReason !== undefined) messageMeta.set(requestLength, { finishReason: reply.finishReason })
+      const meta: MessageMeta = { ...reply.meta, ...(request ? { offeredTools: (tools ?? []).map((tool) => tool.name) } : {}) }
+      if (Object.keys(meta).length > 0) messageMeta.set(requestLength, meta)
       fillToolNames(messages)
     }
   }
@@ -110,13 +113,16 @@ function readExchange(record: JsonValue, path: string, index: number): Exchange 
   return { messages, requestLength, messageMeta, tools, ...named, path: messagesPath, meta: scalars(record) }
 }
 
-/** The assistant message of a response (`choices[0]`), or of a streamed response. */
-function readResponse(value: JsonValue, path: string, index: number): { message: ReturnType<typeof readOpenAIMessage>; finishReason?: string } | undefined {
+/** The assistant message of a response (`choices[0]`), or of a streamed response, with what the log said about it. */
+function readResponse(value: JsonValue, path: string, index: number): { message: ReturnType<typeof readOpenAIMessage>; meta: MessageMeta } | undefined {
   if (Array.isArray(value)) {
     const completion = assembleChunks(value.map((chunk, at) => ({ value: chunk, path: child(path, at) })))[0]
-    return completion && { message: completion.message, ...(completion.finishReason !== undefined ? { finishReason: completion.finishReason } : {}) }
+    return completion && { message: completion.message, meta: completionMeta(completion) }
   }
+  const failure = streamError(value)
   const choices = arrayAt(value, 'choices')
+  // An error body (`{"error": {...}}`) is the answer to the request: the turn failed.
+  if (!choices && failure !== undefined) return { message: { role: 'assistant', content: null }, meta: { providerError: failure } }
   if (!choices) throw new BadField(child(path, 'choices'), `expected an array of choices, got ${describeJson(isJsonObject(value) ? value['choices'] : value)}`)
   const choice = choices[0]
   if (choice === undefined) return undefined
@@ -124,7 +130,16 @@ function readResponse(value: JsonValue, path: string, index: number): { message:
   if (!isJsonObject(choice)) throw new BadField(choicePath, `expected a choice object, got ${describeJson(choice)}`)
   const message = readOpenAIMessage(choice['message'] ?? null, child(choicePath, 'message'), index)
   const reason = choice['finish_reason']
-  return { message, ...(typeof reason === 'string' ? { finishReason: reason } : {}) }
+  const refusal = objectAt(choice, 'message')?.['refusal']
+  if (typeof refusal === 'string' && refusal !== '' && message.role === 'assistant' && (message.content ?? '') === '') message.content = refusal
+  return {
+    message,
+    meta: {
+      ...(typeof reason === 'string' ? { finishReason: reason } : {}),
+      ...(typeof refusal === 'string' && refusal !== '' ? { refusal } : {}),
+      ...(failure !== undefined ? { providerError: failure } : {}),
+    },
+  }
 }
 
 function metaOf(finishReasons: Map<number, string>): Map<number, MessageMeta> {

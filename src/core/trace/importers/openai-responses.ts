@@ -17,18 +17,22 @@
 import type { AssistantMessage, JsonValue, Message } from '../../messages'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames, toToolSpecs } from '../openai-log'
-import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
+import { streamError } from './openai-stream'
+import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 
-function partsText(value: JsonValue | undefined, path: string): string {
+function partsText(value: JsonValue | undefined, path: string, refusals?: string[]): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
   return expectArray(value, path, 'a string or an array of content parts')
     .map((part, index) => {
       const item = expectObject(part, child(path, index), 'a content part')
       if (typeof item['text'] === 'string') return item['text']
-      if (typeof item['refusal'] === 'string') return item['refusal']
+      if (typeof item['refusal'] === 'string') {
+        refusals?.push(item['refusal'])
+        return item['refusal']
+      }
       return `[${typeof item['type'] === 'string' ? item['type'] : 'part'}]`
     })
     .join('')
@@ -37,10 +41,11 @@ function partsText(value: JsonValue | undefined, path: string): string {
 /**
  * Convert Responses API items (at `path`) into canonical messages, appending to `out`.
  *
+ * @param refusals - Collects the text of assistant `refusal` parts, when given.
  * @returns The index in `out` of the last assistant message, or -1.
  * @throws BadField for an item of the wrong shape.
  */
-export function readResponseItems(value: JsonValue | undefined, path: string, out: Message[]): number {
+export function readResponseItems(value: JsonValue | undefined, path: string, out: Message[], refusals?: string[]): number {
   if (typeof value === 'string') {
     out.push({ role: 'user', content: value })
     return -1
@@ -63,7 +68,7 @@ export function readResponseItems(value: JsonValue | undefined, path: string, ou
     switch (type) {
       case 'message': {
         const role = item['role']
-        const text = partsText(item['content'], child(itemPath, 'content'))
+        const text = partsText(item['content'], child(itemPath, 'content'), role === 'assistant' ? refusals : undefined)
         if (role === 'assistant') {
           const assistant = openTurn()
           // Text after a call in the same turn is still that turn's text.
@@ -119,22 +124,45 @@ function responseOf(record: JsonObject, path: string): { value: JsonObject; path
   return undefined
 }
 
-function readExchange(record: JsonValue, path: string, index: number): Exchange {
+/**
+ * Reads one record (a request, a response, both, a pair, or an item array) as an exchange.
+ * `chain` maps response ids to the exchanges read so far, so a request that names a
+ * `previous_response_id` (stored conversation state: it sends only the new items) starts with
+ * that response's whole conversation.
+ *
+ * @throws BadField naming the path where reading stopped.
+ */
+export function readResponsesExchange(record: JsonValue, path: string, index: number, chain?: Map<string, Exchange>): Exchange {
   const messages: Message[] = []
   if (Array.isArray(record)) {
-    readResponseItems(record, path, messages)
+    readResponseItems(inputOrder(record), path, messages)
     fillToolNames(messages)
     return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
   }
   const object = expectObject(record, path, 'a Responses API request, response or item array')
+  if (isItemList(object)) {
+    readResponseItems(inputOrder(object['data'] as JsonValue[]), child(path, 'data'), messages)
+    fillToolNames(messages)
+    return { messages, requestLength: messages.length, messageMeta: new Map(), ...naming({ id: object['first_id'] ?? null }, index), path: child(path, 'data'), meta: {} }
+  }
   const request = requestOf(object, path)
   const response = responseOf(object, path)
   if (!request && !response) throw new BadField(path, `expected "input" (a request) or "output" (a response); found ${keyList(object)}`)
   let tools: Exchange['tools']
   let messagesPath = path
+  const messageMeta = new Map<number, MessageMeta>()
+  let parent: Exchange | undefined
   if (request) {
+    const previous = request.value['previous_response_id']
+    parent = typeof previous === 'string' ? chain?.get(previous) : undefined
+    if (parent) {
+      messages.push(...parent.messages)
+      for (const [at, meta] of parent.messageMeta) messageMeta.set(at, meta)
+    }
     const instructions = request.value['instructions']
-    if (typeof instructions === 'string' && instructions !== '') messages.push({ role: 'system', content: instructions })
+    // Instructions are not carried over by previous_response_id, so a chained request repeats them.
+    const repeated = parent !== undefined && messages[0]?.role === 'system' && messages[0].content === instructions
+    if (typeof instructions === 'string' && instructions !== '' && !repeated) messages.push({ role: 'system', content: instructions })
     messagesPath = child(request.path, 'input')
     readResponseItems(request.value['input'], messagesPath, messages)
     const toolsValue = request.value['tools']
@@ -143,14 +171,63 @@ function readExchange(record: JsonValue, path: string, index: number): Exchange 
     if (Array.isArray(toolsValue)) tools = toToolSpecs(toolsValue.filter((tool) => !isJsonObject(tool) || tool['type'] === undefined || tool['type'] === 'function'), child(request.path, 'tools'))
   }
   const requestLength = messages.length
-  const messageMeta = new Map<number, MessageMeta>()
   if (response) {
-    const last = readResponseItems(response.value['output'], child(response.path, 'output'), messages)
+    const refusals: string[] = []
+    let last = readResponseItems(response.value['output'], child(response.path, 'output'), messages, refusals)
+    const failure = responseError(response.value)
+    if (last < requestLength && failure !== undefined) {
+      // The call failed before any output: the failed turn still is a turn, holding the error.
+      messages.push({ role: 'assistant', content: null })
+      last = messages.length - 1
+    }
     const reason = stringReason(response.value)
-    if (last >= requestLength && reason !== undefined) messageMeta.set(last, { finishReason: reason })
+    const meta: MessageMeta = {
+      ...(reason !== undefined ? { finishReason: reason } : {}),
+      ...(refusals.length > 0 ? { refusal: refusals.join('') } : {}),
+      ...(failure !== undefined ? { providerError: failure } : {}),
+      ...(request ? { offeredTools: (tools ?? []).map((tool) => tool.name) } : {}),
+    }
+    if (last >= requestLength && Object.keys(meta).length > 0) messageMeta.set(last, meta)
   }
   fillToolNames(messages)
-  return { messages, requestLength, messageMeta, tools, ...naming(object, index), path: messagesPath, meta: scalars(object) }
+  const responseId = stringAt(response?.value, 'id')
+  const exchange: Exchange = { messages, requestLength, messageMeta, tools: tools ?? parent?.tools, ...(parent ? { id: parent.id, label: parent.label } : naming(object, index)), path: messagesPath, meta: scalars(object) }
+  if (responseId !== undefined) chain?.set(responseId, exchange)
+  return exchange
+}
+
+/** The error a response reports (`error.message`, with its `code`), when it failed. */
+function responseError(response: JsonObject): string | undefined {
+  return response['error'] === null || response['error'] === undefined ? undefined : streamError(response)
+}
+
+/** The Responses API's input-items list object: `{object: 'list', data: [...], first_id, last_id, has_more}`. */
+function isItemList(value: JsonValue | undefined): value is JsonObject {
+  if (!isJsonObject(value) || value['object'] !== 'list' || !Array.isArray(value['data'])) return false
+  const first = value['data'][0]
+  // Other list endpoints (models, files) hold objects with an `object` of their own; items have a `type`.
+  return first === undefined ? 'first_id' in value : isJsonObject(first) && typeof first['type'] === 'string' && first['object'] === undefined
+}
+
+/**
+ * Items in conversation order. The input-items endpoint lists newest first by default
+ * (`order=desc`); a list where some `function_call_output` comes before its `function_call`
+ * can only be in that order, so it is reversed.
+ */
+function inputOrder(items: readonly JsonValue[]): JsonValue[] {
+  const calls = new Map<string, number>()
+  const outputs = new Map<string, number>()
+  items.forEach((item, index) => {
+    const callId = stringAt(item, 'call_id')
+    if (callId === undefined) return
+    if (stringAt(item, 'type') === 'function_call') calls.set(callId, index)
+    if (stringAt(item, 'type') === 'function_call_output') outputs.set(callId, index)
+  })
+  for (const [callId, at] of outputs) {
+    const callAt = calls.get(callId)
+    if (callAt !== undefined && callAt > at) return [...items].reverse()
+  }
+  return [...items]
 }
 
 /** `incomplete_details.reason` (e.g. `max_output_tokens`) when the response is incomplete, else its `status`. */
@@ -162,6 +239,7 @@ function stringReason(response: JsonObject): string | undefined {
 
 function itemsOf(value: JsonValue | undefined): JsonValue[] | undefined {
   if (Array.isArray(value)) return value
+  if (isItemList(value)) return value['data'] as JsonValue[]
   if (!isJsonObject(value)) return undefined
   const request = requestOf(value, '')
   const response = responseOf(value, '')
@@ -186,14 +264,15 @@ export const openaiResponsesImporter: Importer = {
     if (!items) return undefined
     const style = messageStyle(items)
     const object = isJsonObject(sample) ? sample : undefined
-    const marked = style.responses || (object !== undefined && (object['object'] === 'response' || (requestOf(object, '') !== undefined && !Array.isArray(object['messages']))))
+    const marked = style.responses || isItemList(sample) || (object !== undefined && (object['object'] === 'response' || (requestOf(object, '') !== undefined && !Array.isArray(object['messages']))))
     if (!marked || style.anthropic || style.vercel) return undefined
     const count = document.kind === 'lines' ? ` (${plural(document.lines.length, 'line')})` : !whole && document.kind === 'json' && Array.isArray(document.value) ? ` (${plural(document.value.length, 'record')})` : ''
-    const what = whole ? 'item array' : object && requestOf(object, '') && responseOf(object, '') ? 'request/response' : object && responseOf(object, '') ? 'response' : 'request'
+    const what = whole ? 'item array' : isItemList(sample) ? 'input-items list' : object && requestOf(object, '') && responseOf(object, '') ? 'request/response' : object && responseOf(object, '') ? 'response' : 'request'
     return { confidence: style.responses ? 0.9 : 0.7, reason: `an OpenAI Responses API ${what}${count}` }
   },
   *read(document): Generator<ImportStep, void, void> {
-    const records = recordsOf(document, isItemArray(document))
-    yield* readJoined(records, readExchange)
+    const records = recordsOf(document, isItemArray(document) || (document.kind === 'json' && isItemList(document.value)))
+    const chain = new Map<string, Exchange>()
+    yield* readJoined(records, (value, path, index) => readResponsesExchange(value, path, index, chain))
   },
 }

@@ -7,13 +7,16 @@
  * pieces) and `choices[].finish_reason` on the last chunk.
  *
  * Each completion (chunks sharing an `id`) becomes one conversation holding the reassembled
- * assistant message; only choice 0 is read (the one a client continues with).
+ * assistant message; only choice 0 is read (the one a client continues with). `delta.refusal`
+ * fragments (structured outputs) are joined into the refusal; a usage-only last chunk
+ * (`choices: []`) adds nothing; a `{"error": {…}}` data line (the API's mid-stream error) ends
+ * the completion with that error. Unknown fields (`obfuscation`, `service_tier`, `logprobs`) are ignored.
  */
 import type { AssistantMessage, JsonValue, ToolCall } from '../../messages'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child } from '../openai-log'
 import { conversationOf, firstRecord, objectAt, plural, recordsOf } from './shared'
-import type { Importer, ImportStep, LogDocument } from './types'
+import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 
 /** One reassembled completion. */
 export interface AssembledCompletion {
@@ -22,6 +25,10 @@ export interface AssembledCompletion {
   message: AssistantMessage
   /** The last non-null `finish_reason`, e.g. `length` when the output was cut off. */
   finishReason?: string
+  /** The joined `delta.refusal` fragments, when the model refused. */
+  refusal?: string
+  /** The message of an error the stream ended with. */
+  error?: string
   /** Path of the completion's first chunk. */
   path: string
 }
@@ -47,15 +54,25 @@ export function isChunk(value: JsonValue | undefined): boolean {
  * @throws BadField for a chunk that is not an object or whose delta has the wrong shape.
  */
 export function assembleChunks(chunks: readonly { value: JsonValue; path: string }[]): AssembledCompletion[] {
-  const drafts = new Map<string, { content: string[]; hasContent: boolean; calls: CallDraft[]; finishReason?: string; path: string }>()
+  type Draft = { content: string[]; hasContent: boolean; refusal: string[]; calls: CallDraft[]; finishReason?: string; error?: string; path: string }
+  const drafts = new Map<string, Draft>()
+  let last: Draft | undefined
   for (const { value, path } of chunks) {
     if (!isJsonObject(value)) throw new BadField(path, `expected a chat.completion.chunk object, got ${describeJson(value)}`)
+    const failure = streamError(value)
+    if (failure !== undefined && last) {
+      // An error line carries no completion id: it ends the completion in progress.
+      last.error = failure
+      continue
+    }
     const id = typeof value['id'] === 'string' ? value['id'] : ''
     let draft = drafts.get(id)
     if (!draft) {
-      draft = { content: [], hasContent: false, calls: [], path }
+      draft = { content: [], hasContent: false, refusal: [], calls: [], path }
       drafts.set(id, draft)
     }
+    last = draft
+    if (failure !== undefined) draft.error = failure
     const choices = value['choices']
     if (choices === undefined || choices === null) continue
     if (!Array.isArray(choices)) throw new BadField(child(path, 'choices'), `expected an array, got ${describeJson(choices)}`)
@@ -73,6 +90,7 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
         draft.content.push(content)
         draft.hasContent = true
       }
+      if (typeof delta['refusal'] === 'string') draft.refusal.push(delta['refusal'])
       const fragments = delta['tool_calls']
       if (fragments === undefined || fragments === null) return
       if (!Array.isArray(fragments)) throw new BadField(child(child(choicePath, 'delta'), 'tool_calls'), `expected an array, got ${describeJson(fragments)}`)
@@ -92,10 +110,40 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
     const calls: ToolCall[] = draft.calls
       .filter((call): call is CallDraft => call !== undefined)
       .map((call, index) => ({ id: call.id || `call_${index}`, name: call.name, arguments: readArguments(call.arguments).arguments, rawArguments: call.arguments }))
-    const message: AssistantMessage = { role: 'assistant', content: draft.hasContent ? draft.content.join('') : null }
+    const refusal = draft.refusal.join('')
+    // A refusal is what the model said instead of an answer, so it is shown as the turn's text.
+    const message: AssistantMessage = { role: 'assistant', content: draft.hasContent ? draft.content.join('') : refusal !== '' ? refusal : null }
     if (calls.length > 0) message.tool_calls = calls
-    return { id, message, path: draft.path, ...(draft.finishReason !== undefined ? { finishReason: draft.finishReason } : {}) }
+    return {
+      id,
+      message,
+      path: draft.path,
+      ...(draft.finishReason !== undefined ? { finishReason: draft.finishReason } : {}),
+      ...(refusal !== '' ? { refusal } : {}),
+      ...(draft.error !== undefined ? { error: draft.error } : {}),
+    }
   })
+}
+
+/** The message of an `{"error": {"message": …}}` line (or a string `error`), if the value is one. */
+export function streamError(value: JsonValue): string | undefined {
+  if (!isJsonObject(value)) return undefined
+  const error = value['error']
+  if (typeof error === 'string' && error !== '') return error
+  if (!isJsonObject(error)) return undefined
+  const message = error['message']
+  const code = error['code'] ?? error['type']
+  if (typeof message === 'string') return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message
+  return typeof code === 'string' ? code : JSON.stringify(error)
+}
+
+/** Meta for a reassembled completion's assistant message (finish reason, refusal, error). */
+export function completionMeta(completion: AssembledCompletion): MessageMeta {
+  return {
+    ...(completion.finishReason !== undefined ? { finishReason: completion.finishReason } : {}),
+    ...(completion.refusal !== undefined ? { refusal: completion.refusal } : {}),
+    ...(completion.error !== undefined ? { providerError: completion.error } : {}),
+  }
 }
 
 /** Chunks of a document with their paths: a JSON array, JSONL or SSE lines, or `{chunks: […]}`. */
@@ -119,7 +167,8 @@ export const openaiStreamImporter: Importer = {
   *read(document): Generator<ImportStep, void, void> {
     const completions = assembleChunks(chunksOf(document))
     for (const [index, completion] of completions.entries()) {
-      const messageMeta = completion.finishReason !== undefined ? new Map([[0, { finishReason: completion.finishReason }]]) : undefined
+      const meta = completionMeta(completion)
+      const messageMeta = Object.keys(meta).length > 0 ? new Map([[0, meta]]) : undefined
       yield {
         conversation: conversationOf({
           id: completion.id || String(index),

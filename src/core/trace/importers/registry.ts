@@ -3,9 +3,11 @@
  * To add a dialect, write an `Importer` in its own module and list it here.
  */
 import { anthropicMessagesImporter } from './anthropic-messages'
+import { anthropicStreamImporter } from './anthropic-stream'
 import { langfuseImporter } from './langfuse'
 import { openaiConversationsImporter, openaiJsonlImporter, openaiMessagesImporter } from './openai-chat'
 import { openaiResponsesImporter } from './openai-responses'
+import { openaiResponsesStreamImporter } from './openai-responses-stream'
 import { openaiStreamImporter } from './openai-stream'
 import { openInferenceImporter, otelGenAiImporter } from './otel-spans'
 import { toolstepSessionImporter } from './toolstep-session'
@@ -19,7 +21,9 @@ export const IMPORTERS: readonly Importer[] = [
   openInferenceImporter,
   langfuseImporter,
   vercelAiImporter,
+  anthropicStreamImporter,
   anthropicMessagesImporter,
+  openaiResponsesStreamImporter,
   openaiResponsesImporter,
   openaiStreamImporter,
   openaiJsonlImporter,

@@ -15,7 +15,9 @@ export const LOG_FORMATS = [
   'openai-jsonl',
   'openai-stream',
   'openai-responses',
+  'openai-responses-stream',
   'anthropic-messages',
+  'anthropic-stream',
   'otel-genai',
   'openinference',
   'langfuse',
@@ -34,6 +36,39 @@ export interface MessageMeta {
    * AI SDK `finishReason`. Only on assistant messages.
    */
   finishReason?: string
+  /**
+   * The model's refusal text, when it declined: OpenAI `message.refusal` / `delta.refusal`,
+   * a Responses `refusal` content part, or Anthropic `stop_reason: "refusal"` (then the text, if any).
+   */
+  refusal?: string
+  /**
+   * The provider's error message, when the call failed after it started (an `error` event in a
+   * stream, `response.failed`, a logged error body). The message holds whatever output came first.
+   */
+  providerError?: string
+  /**
+   * Names of the tools the request that produced this assistant message offered, in request
+   * order (`[]` when it offered none). Absent when the log did not record the request.
+   */
+  offeredTools?: string[]
+  /**
+   * The response exactly as recorded, when the log kept it in a form worth showing raw: a
+   * server-sent event stream's chunks, or a response body. Shown as the turn's raw output.
+   */
+  recorded?: RecordedResponse
+}
+
+/** A response body as it was recorded: a whole body, or the chunks of a stream. */
+export interface RecordedResponse {
+  /** `sse`: a text/event-stream body; `jsonl`: one event per line; `json`: one body. */
+  kind: 'sse' | 'jsonl' | 'json'
+  /** The body text as recorded (for a stream, every chunk in order). */
+  text: string
+  /**
+   * The stream's chunks as received, each with its offset from the first chunk in ms when the
+   * log kept a timestamp (absent otherwise). Only for `sse` and `jsonl`.
+   */
+  chunks?: { text: string; atMs?: number }[]
 }
 
 /** One conversation found in a log. */
