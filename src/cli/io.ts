@@ -6,4 +6,9 @@ export interface CliIO {
   readStdin(): Promise<string>
   /** A file's content as text, decoded like `readStdin`; rejects with the usual Node error when it can't be read. */
   readFile(path: string): Promise<string>
+  /**
+   * The names of the files in a directory (not recursive, sorted), or `null` when `path` is not
+   * a directory. Optional: without it, every path is read as a file.
+   */
+  listDirectory?(path: string): Promise<string[] | null>
 }

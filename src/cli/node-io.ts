@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { decodeText } from '../core/util'
 import type { CliIO } from './io'
 
@@ -12,4 +13,13 @@ export const nodeIO: CliIO = {
     return decodeText(Buffer.concat(chunks))
   },
   readFile: async (path) => decodeText(await readFile(path)),
+  listDirectory: async (path) => {
+    const info = await stat(path).catch(() => null)
+    if (!info?.isDirectory()) return null
+    const entries = await readdir(path, { withFileTypes: true })
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(path, entry.name))
+      .sort()
+  },
 }

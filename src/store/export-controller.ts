@@ -6,12 +6,11 @@
  */
 import { fold } from '../core/loop/machine'
 import type { SessionEvent } from '../core/loop/events'
-import { exportAnthropic, exportOpenAI } from '../core/trace/index'
+import { exportRequest, type ExportTarget } from '../core/trace/index'
 import type { ReplayState } from './replay-store'
 import type { RunState } from './run-store'
 
-/** A provider format to export to. */
-export type ExportTarget = 'openai' | 'anthropic'
+export type { ExportTarget } from '../core/trace/index'
 
 /** A file to save: its suggested name and its JSON text. */
 export interface ExportFile {
@@ -23,14 +22,9 @@ export interface ExportFile {
  * The request body for `target` built from `events`. Pure.
  * Tools are included in the target's own shape when the session offered any.
  */
-export function exportEvents(events: readonly SessionEvent[], target: ExportTarget): Record<string, unknown> {
+export function exportEvents(events: readonly SessionEvent[], target: ExportTarget): ReturnType<typeof exportRequest> {
   const state = fold(events)
-  if (target === 'openai') {
-    const tools = state.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }))
-    return { messages: exportOpenAI(state.messages), ...(tools.length > 0 ? { tools } : {}) }
-  }
-  const tools = state.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
-  return { ...exportAnthropic(state.messages), ...(tools.length > 0 ? { tools } : {}) }
+  return exportRequest(target, state.messages, state.tools)
 }
 
 /** The open session (`run`, and `replay` for its name) as a file for `target`, or `null` when nothing is open. Pure. */

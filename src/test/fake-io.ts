@@ -2,7 +2,8 @@
  * A `CliIO` for tests: files from memory (absolute paths fall back to disk), output recorded.
  * Files given as bytes, and files on disk, are decoded as `nodeIO` decodes them.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { decodeText } from '../core/util'
 import type { CliIO } from '../cli/io'
 
@@ -20,6 +21,17 @@ export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin = 
       }
       if (path.startsWith('/')) return decodeText(readFileSync(path))
       throw new Error(`ENOENT: no such file or directory, open '${path}'`)
+    },
+    listDirectory: (path) => {
+      const prefix = path.endsWith('/') ? path : `${path}/`
+      const inMemory = Object.keys(files).filter((name) => name.startsWith(prefix) && !name.slice(prefix.length).includes('/'))
+      if (inMemory.length > 0) return Promise.resolve(inMemory.sort())
+      if (!path.startsWith('/') || !statSync(path, { throwIfNoEntry: false })?.isDirectory()) return Promise.resolve(null)
+      const names = readdirSync(path, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(path, entry.name))
+        .sort()
+      return Promise.resolve(names)
     },
   }
   return { io, stdout: () => out.join(''), stderr: () => err.join('') }

@@ -112,7 +112,8 @@ describe('toolstep replay', () => {
   it('exits 2 with a clear message on usage, read and import errors', async () => {
     const cases: [string[], RegExp][] = [
       [[], /missing LOG/],
-      [['a.json', 'b.json'], /expected one LOG file, got also "b.json"/],
+      [['log.json', 'b.json'], /cannot read b\.json: ENOENT/],
+      [['log.json', '-'], /standard input \(-\) cannot be combined with other LOG files/],
       [['a.json', '--frobnicate'], /unknown option "--frobnicate"/],
       [['a.json', '--format', 'anthropic'], /--format takes one of auto, openai-messages, openai-conversations, .*, toolstep-session \(got "anthropic"\)/],
       [['missing.json'], /cannot read missing\.json: ENOENT/],
@@ -156,7 +157,7 @@ describe('toolstep replay', () => {
     ]
     const fake = fakeIO({ 'log.jsonl': lines.map((line) => JSON.stringify(line)).join('\n') })
     expect(await replayCommand(['log.jsonl', '--check', '--json'], fake.io)).toBe(1)
-    expect((JSON.parse(fake.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['invalid_arguments_json', 'truncated_call_in_history'])
+    expect((JSON.parse(fake.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['truncated_call', 'truncated_call_in_history'])
     const trimmed = fakeIO({ 'log.json': JSON.stringify([{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'a', content: 'ok' }, { role: 'assistant', content: 'done' }]) })
     expect(await replayCommand(['log.json', '--check', '--trim-window', '1'], trimmed.io)).toBe(1)
     expect(trimmed.stdout()).toContain('history_split_by_trim')

@@ -1,12 +1,15 @@
 /**
- * `toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary|--check|--export openai|anthropic]
+ * `toolstep replay LOG… [--format auto|…] [--tools TOOLS.json] [--summary|--check|--export openai|anthropic]
  * [--json] [--conversation ID] [--trim-window N]` — imports a logged session (any dialect the
  * importers read, or a Toolstep session file), rebuilds the loop's phases and reports anomalies.
+ * Several files, or a directory, import as one log: recorded request/response bodies
+ * (`NAME.N.request.json`, `NAME.N.response.sse`, …) pair into one conversation per `NAME`.
  *
  * Output: with `--summary --json` (or `--check --json`), exactly
  * `{"conversations","messages","toolCalls","toolResults","anomalies":[{"conversation","message","code","detail"}]}`
  * (0-based indexes); with `--summary` / `--check`, the same as readable text; with `--export`,
- * `[{"id","label","messages"}]` (Anthropic: `[{"id","label","system"?,"messages"}]`); otherwise
+ * `[{"id","label","messages","tools"?}]` (Anthropic: `[{"id","label","system"?,"messages","tools"?}]`:
+ * each entry is the app's Export body with the conversation's id and label); otherwise
  * each conversation's phases, one line per event (or `{"format","conversations":[{"id","label","events"}]}`
  * with `--json`).
  * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
@@ -18,33 +21,37 @@ import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
 import {
   DEFAULT_TRIM_WINDOW,
-  exportAnthropic,
-  exportOpenAI,
-  importLog,
+  exportRequest,
+  importLogFiles,
   importOpenAITools,
   LOG_FORMATS,
   replayEvents,
   summarize,
   type ImportedConversation,
+  type LogFile,
   type LogFormat,
   type ReplaySummary,
 } from '../../core/trace/index'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
 
-const HELP = `Usage: toolstep replay LOG [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic] [--json]
+const HELP = `Usage: toolstep replay LOG… [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic] [--json]
 
 Replays a logged tool-use session and reports anomalies (reused, mismatched or unanswered
 tool_call_ids, orphan or out-of-order results, calls cut off by the token limit, arguments that
 are not JSON, repeated calls, huge results, history a trim would split; with tool definitions
 from --tools or the log, unknown tools and schema breaks). See docs/anomalies.md.
-  LOG                 the log file (JSON, JSONL or server-sent events), or - for standard input
+  LOG                 the log file (JSON, JSONL or server-sent events), or - for standard input;
+                      several files or a directory import as one log, pairing recorded bodies
+                      NAME[.N].request.json + NAME[.N].response.json|.sse|.jsonl into one
+                      conversation per NAME (turns in N order)
   --format F          force the log format instead of detecting it; F is one of
                       ${LOG_FORMATS.join(', ')}
   --tools FILE        tool definitions (OpenAI, Responses or Anthropic "tools"), to check calls against
   --summary           print totals and the anomaly list instead of each conversation's phases
   --check             like --summary, but exit 1 when any anomaly is found (for CI)
-  --export TARGET     print the conversations as OpenAI Chat Completions or Anthropic Messages JSON
+  --export TARGET     print the conversations as OpenAI Chat Completions or Anthropic Messages
+                      request bodies (messages, tools), as the app's Export writes them
   --json              machine-readable output
   --conversation C    only this conversation (0-based index or id)
   --trim-window N     messages a trimmed history keeps, for history_split_by_trim (default ${DEFAULT_TRIM_WINDOW}; 0 turns it off)
@@ -52,7 +59,7 @@ Exit status: 0 on success, 1 when --check finds anomalies, 2 on usage or import 
 `
 
 interface ReplayArgs {
-  log: string
+  logs: string[]
   format: 'auto' | LogFormat
   tools?: string
   summary: boolean
@@ -86,11 +93,12 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
   }
   const args = parsed
 
-  const text = await read(io, args.log)
-  if (!text.ok) {
-    io.stderr(`toolstep replay: cannot read ${args.log}: ${text.error}\n`)
+  const files = await readLogs(io, args.logs)
+  if (!files.ok) {
+    io.stderr(`toolstep replay: ${files.error}\n`)
     return 2
   }
+  const logName = args.logs.join(' ')
   let tools: ToolSpec[] | undefined
   if (args.tools !== undefined) {
     const toolsText = await read(io, args.tools)
@@ -106,16 +114,16 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     tools = imported.tools
   }
 
-  const log = importLog(text.value, { format: args.format })
+  const log = importLogFiles(files.value, { format: args.format })
   if (!log.ok) {
-    io.stderr(`toolstep replay: ${args.log}: ${log.error}\n`)
+    io.stderr(`toolstep replay: ${logName}: ${log.error}\n`)
     return 2
   }
   let conversations: Replayed[]
   if (log.format === 'toolstep-session') {
     const session = readSession(log.session)
     if (!session.ok) {
-      io.stderr(`toolstep replay: ${args.log}: ${session.error}\n`)
+      io.stderr(`toolstep replay: ${logName}: ${session.error}\n`)
       return 2
     }
     // A session already is a log of phases: print it as recorded, and check its messages.
@@ -155,8 +163,9 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
   if (args.export) {
     const target = args.export
     const out = indexes.map((index) => {
-      const { id, label, messages } = conversations[index]!
-      return target === 'openai' ? { id, label, messages: exportOpenAI(messages) } : { id, label, ...exportAnthropic(messages) }
+      const { id, label, messages, tools: own } = conversations[index]!
+      // The tools a replay offers: --tools when given, else the log's own (as the app's replay does).
+      return { id, label, ...exportRequest(target, messages, tools ?? own ?? []) }
     })
     io.stdout(`${JSON.stringify(out, null, 2)}\n`)
     return 0
@@ -179,7 +188,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
 }
 
 function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { help: true } {
-  let log: string | undefined
+  const logs: string[] = []
   let format: ReplayArgs['format'] = 'auto'
   let tools: string | undefined
   let conversation: string | undefined
@@ -236,14 +245,14 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
         break
       default:
         if (arg.startsWith('-') && arg !== '-') return { error: `unknown option "${arg}".` }
-        if (log !== undefined) return { error: `expected one LOG file, got also "${arg}".` }
-        log = arg
+        logs.push(arg)
     }
   }
-  if (log === undefined) return { error: 'missing LOG (a file name, or - for standard input).' }
+  if (logs.length === 0) return { error: 'missing LOG (a file name, a directory, or - for standard input).' }
+  if (logs.length > 1 && logs.includes('-')) return { error: 'standard input (-) cannot be combined with other LOG files.' }
   if (exportTo !== undefined && (summary || check)) return { error: '--export prints conversations; it cannot be combined with --summary or --check.' }
   return {
-    log,
+    logs,
     format,
     summary,
     check,
@@ -261,6 +270,25 @@ async function read(io: CliIO, path: string): Promise<{ ok: true; value: string 
   } catch (error) {
     return { ok: false, error: errorMessage(error) }
   }
+}
+
+/** File names a directory import reads; anything else there (README.md, licences) is left out. */
+const LOG_EXTENSIONS = /\.(json|jsonl|ndjson|sse|txt)$/i
+
+/** Reads every LOG argument: files as they are, directories as the log files they hold. */
+async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true; value: LogFile[] } | { ok: false; error: string }> {
+  const files: LogFile[] = []
+  for (const path of paths) {
+    const listed = path === '-' || !io.listDirectory ? null : await io.listDirectory(path).catch(() => null)
+    const names = listed ? listed.filter((name) => LOG_EXTENSIONS.test(name)) : [path]
+    if (listed && names.length === 0) return { ok: false, error: `${path}: the directory holds no .json, .jsonl, .ndjson, .sse or .txt file.` }
+    for (const name of names) {
+      const text = await read(io, name)
+      if (!text.ok) return { ok: false, error: `cannot read ${name}: ${text.error}` }
+      files.push({ name: name === '-' ? 'stdin' : (name.split(/[\\/]/).pop() ?? name), text: text.value })
+    }
+  }
+  return { ok: true, value: files }
 }
 
 /** The conversation a recorded session holds: its leading messages, then everything backfilled. */

@@ -27,6 +27,7 @@
  * Pure.
  */
 import type { JsonValue, Message, ToolCall } from '../messages'
+import type { JsonSchema, ToolSpec } from '../tools/types'
 import { toOpenAIMessage, type OpenAIChatMessage } from '../wire/openai-chat'
 
 export type { OpenAIChatMessage, OpenAIToolCall } from '../wire/openai-chat'
@@ -132,4 +133,55 @@ export function exportAnthropic(messages: readonly Message[]): AnthropicConversa
     }
   }
   return { ...(system.length > 0 ? { system: system.join('\n\n') } : {}), messages: out }
+}
+
+/** A tool definition in Chat Completions request shape. */
+export interface OpenAIToolDefinition {
+  type: 'function'
+  function: { name: string; description: string; parameters: JsonSchema }
+}
+
+/** A tool definition in Anthropic Messages request shape. */
+export interface AnthropicToolDefinition {
+  name: string
+  description: string
+  input_schema: JsonSchema
+}
+
+/** A Chat Completions request body: `messages`, and `tools` when any were offered. */
+export interface OpenAIRequestBody {
+  messages: OpenAIChatMessage[]
+  tools?: OpenAIToolDefinition[]
+}
+
+/** An Anthropic Messages request body: `system` (when any), `messages`, and `tools` when any were offered. */
+export interface AnthropicRequestBody extends AnthropicConversation {
+  tools?: AnthropicToolDefinition[]
+}
+
+/** A provider to export a conversation's request body for. */
+export type ExportTarget = 'openai' | 'anthropic'
+
+/**
+ * The Chat Completions request body for a conversation and the tools it offered (API reference
+ * "Create chat completion": `tools[].type: 'function'`, `function.name / description / parameters`).
+ * `tools` is left out when there are none, as the API rejects an empty array. Pure.
+ */
+export function exportOpenAIRequest(messages: readonly Message[], tools: readonly ToolSpec[] = []): OpenAIRequestBody {
+  const definitions = tools.map((tool): OpenAIToolDefinition => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }))
+  return { messages: exportOpenAI(messages), ...(definitions.length > 0 ? { tools: definitions } : {}) }
+}
+
+/**
+ * The Anthropic Messages request body for a conversation and the tools it offered (tool-use
+ * guide: `tools[]` of `{name, description, input_schema}`); `tools` is left out when there are none. Pure.
+ */
+export function exportAnthropicRequest(messages: readonly Message[], tools: readonly ToolSpec[] = []): AnthropicRequestBody {
+  const definitions = tools.map((tool): AnthropicToolDefinition => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }))
+  return { ...exportAnthropic(messages), ...(definitions.length > 0 ? { tools: definitions } : {}) }
+}
+
+/** The request body for `target` (see `exportOpenAIRequest` / `exportAnthropicRequest`). Pure. */
+export function exportRequest(target: ExportTarget, messages: readonly Message[], tools: readonly ToolSpec[] = []): OpenAIRequestBody | AnthropicRequestBody {
+  return target === 'openai' ? exportOpenAIRequest(messages, tools) : exportAnthropicRequest(messages, tools)
 }

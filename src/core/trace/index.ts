@@ -32,11 +32,21 @@ export { summarize, type LocatedAnomaly, type ReplaySummary } from './summarize'
 export { readArguments, type ArgumentsReading } from './arguments'
 export {
   exportAnthropic,
+  exportAnthropicRequest,
   exportOpenAI,
+  exportOpenAIRequest,
+  exportRequest,
   MISSING_RESULT_TEXT,
   type AnthropicBlock,
+  type AnthropicRequestBody,
+  type AnthropicToolDefinition,
+  type ExportTarget,
+  type OpenAIRequestBody,
+  type OpenAIToolDefinition,
   type AnthropicConversation,
   type AnthropicMessage,
   type OpenAIChatMessage,
   type OpenAIToolCall,
 } from './export-messages'
+export { importLogFiles, captureName, recordingOf, type CaptureName, type LogFile } from './capture-files'
+export type { RecordedResponse } from './importers/types'

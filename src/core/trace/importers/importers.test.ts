@@ -39,7 +39,7 @@ describe('importers: one fixture per dialect', () => {
       ['chatcmpl-B1', 'chatcmpl-B1', 'line 2: request.messages', 3],
     ])
     expect(result.conversations[0]!.messages).toEqual(weather())
-    expect(result.conversations[0]!.messageMeta).toEqual({ 2: { finishReason: 'tool_calls' }, 5: { finishReason: 'stop' } })
+    expect(result.conversations[0]!.messageMeta).toEqual({ 2: { finishReason: 'tool_calls', offeredTools: ['get_weather'] }, 5: { finishReason: 'stop', offeredTools: ['get_weather'] } })
   })
 
   it('reassembles streamed tool call fragments by index', () => {
@@ -119,7 +119,7 @@ describe('importers: other shapes of each dialect', () => {
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'f', arguments: {}, rawArguments: '{"a":' }] },
     ])
     const incomplete = { input: 'go', output: items.slice(2), status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }
-    expect(imported(JSON.stringify(incomplete)).conversations[0]!.messageMeta).toEqual({ 1: { finishReason: 'max_output_tokens' } })
+    expect(imported(JSON.stringify(incomplete)).conversations[0]!.messageMeta).toEqual({ 1: { finishReason: 'max_output_tokens', offeredTools: [] } })
   })
 
   it('Vercel AI SDK: model messages with typed outputs and v4 args/result', () => {

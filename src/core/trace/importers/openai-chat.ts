@@ -77,7 +77,7 @@ function openaiConfidence(messages: readonly JsonValue[] | undefined, base: numb
  *
  * @throws BadField naming the path where reading stopped.
  */
-function readExchange(record: JsonValue, path: string, index: number): Exchange {
+export function readChatExchange(record: JsonValue, path: string, index: number): Exchange {
   if (Array.isArray(record)) {
     const { messages, finishReasons } = readOpenAIMessages(record, path)
     return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), label: `conversation ${index}`, path, meta: {} }
@@ -153,10 +153,10 @@ function toConversation(exchange: Exchange): ImportedConversation {
 /** Reads records one by one, or collects them and joins the exchanges that extend each other. */
 function* readRecords(records: readonly LogRecord[], join: boolean): Generator<ImportStep, void, void> {
   if (!join) {
-    for (const record of records) yield { conversation: toConversation(readExchange(record.value, record.path, record.index)), fraction: (record.index + 1) / records.length }
+    for (const record of records) yield { conversation: toConversation(readChatExchange(record.value, record.path, record.index)), fraction: (record.index + 1) / records.length }
     return
   }
-  yield* readJoined(records, readExchange)
+  yield* readJoined(records, readChatExchange)
 }
 
 export const openaiMessagesImporter: Importer = {
