@@ -41,6 +41,8 @@ export interface LogImportEndpoint {
 export interface LogImportHost {
   /** Reads and imports `file` in the worker, reporting progress. Never rejects. */
   importFile(file: Blob, tools: readonly ToolSpec[] | null, onProgress?: ProgressListener): Promise<ImportReply>
+  /** Reads and imports several files as one log (recorded request/response bodies, paired by name). Never rejects. */
+  importFiles(files: readonly { name: string; file: Blob }[], tools: readonly ToolSpec[] | null, onProgress?: ProgressListener): Promise<ImportReply>
   /** Re-checks the held log against `tools` (`null`: the log's own definitions) and returns the new index. Never rejects. */
   reindex(tools: readonly ToolSpec[] | null, onProgress?: ProgressListener): Promise<ImportReply>
   /** Replay events of conversation `index`. Never rejects. */
@@ -141,7 +143,13 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
 
   return {
     async importFile(file, tools, onProgress) {
-      return toReply(await request((requestId) => ({ type: 'import', requestId, file, tools: tools ? [...tools] : null }), onProgress))
+      const name = file instanceof File ? { name: file.name } : {}
+      return toReply(await request((requestId) => ({ type: 'import', requestId, file, ...name, tools: tools ? [...tools] : null }), onProgress))
+    },
+    async importFiles(files, tools, onProgress) {
+      const first = files[0]
+      if (!first) return { kind: 'failed', error: 'No file to import.' }
+      return toReply(await request((requestId) => ({ type: 'import', requestId, file: first.file, files: [...files], tools: tools ? [...tools] : null }), onProgress))
     },
     async reindex(tools, onProgress) {
       return toReply(await request((requestId) => ({ type: 'reindex', requestId, tools: tools ? [...tools] : null }), onProgress))

@@ -42,6 +42,13 @@ export const hostToLogImportSchema = z.discriminatedUnion('type', [
     requestId,
     /** The file itself (cloned by reference); the worker reads its text, not the page. */
     file: z.instanceof(Blob),
+    /** The file's name, so recorded bodies (`NAME.response.sse`) are recognised by it. */
+    name: z.string().optional(),
+    /**
+     * Several files to import as one log (recorded request/response bodies of one session,
+     * paired by name; see `importLogFiles`). When given, `file` is the first of them.
+     */
+    files: z.array(z.object({ name: z.string(), file: z.instanceof(Blob) })).optional(),
     /** Tool definitions to check calls against (a tools file the user loaded), if any. */
     tools: toolsSchema,
   }),

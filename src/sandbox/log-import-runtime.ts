@@ -8,7 +8,7 @@
  */
 import type { Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
-import { findAnomalies, importLogChunked, replayEvents, type ImportedConversation } from '../core/trace/index'
+import { findAnomalies, importLogChunked, importLogFiles, replayEvents, withRecording, type ImportedConversation, type ImportResult } from '../core/trace/index'
 import {
   hostToLogImportSchema,
   type ConversationSummary,
@@ -54,20 +54,26 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     const { requestId } = message
     const progress = progressReporter(requestId, post)
     progress('reading', 0, true)
-    let text: string
+    const parts = message.files ?? [{ name: message.name ?? '', file: message.file }]
+    let texts: string[]
     try {
       // Not `file.text()`: that is UTF-8 only, and Windows tools save UTF-16 with a BOM.
-      text = decodeText(new Uint8Array(await message.file.arrayBuffer()))
+      texts = await Promise.all(parts.map(async (part) => decodeText(new Uint8Array(await part.file.arrayBuffer()))))
     } catch (error) {
       post({ type: 'failed', requestId, error: `The file could not be read (${errorMessage(error)}).` })
       return
     }
-    if (text.length < SMALL_FILE_CHARS && isToolstepFile(text)) {
+    const text = texts[0] ?? ''
+    if (parts.length === 1 && text.length < SMALL_FILE_CHARS && isToolstepFile(text)) {
       post({ type: 'passthrough', requestId, text })
       return
     }
     progress('parsing', 0, true)
-    const result = await importLogChunked(text, { onProgress: (fraction) => progress('parsing', fraction) })
+    // One file is read in batches (it may be huge); several are recorded bodies of one session, each small.
+    const result: ImportResult =
+      parts.length === 1
+        ? withRecording({ name: parts[0]!.name, text }, await importLogChunked(text, { onProgress: (fraction) => progress('parsing', fraction) }))
+        : importLogFiles(parts.map((part, index) => ({ name: part.name, text: texts[index] ?? '' })))
     if (!result.ok) {
       post({ type: 'failed', requestId, error: result.error })
       return

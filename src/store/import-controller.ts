@@ -11,9 +11,9 @@
 import { readSession } from '../core/files/session-file'
 import { readWorkspace } from '../core/files/workspace-file'
 import type { ToolSpec } from '../core/tools/types'
-import { importOpenAITools } from '../core/trace/index'
+import { captureName, importOpenAITools } from '../core/trace/index'
 import type { StoreApi } from 'zustand/vanilla'
-import type { LogImportHost, ProgressListener } from '../sandbox/log-import-host'
+import type { ImportReply, LogImportHost, ProgressListener } from '../sandbox/log-import-host'
 import type { ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
 import { isJsonObject, parseJsonText } from '../core/util'
@@ -47,7 +47,11 @@ export interface ImportController {
   importText(fileName: string, text: string): ImportOutcome
   /** Reads a file (a `File` from an input or a drop) in the import worker, with progress in the replay slice's `importing`. */
   importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome>
-  /** Imports several files in turn (e.g. a log and its tools file dropped together): tools files last, so they apply to the log. */
+  /**
+   * Imports several files: recorded request/response bodies (`NAME[.N].request|response.EXT`)
+   * together as one log, then any other file in turn (e.g. a log and its tools file dropped
+   * together), tools files last so they apply to the log.
+   */
   importFiles(files: readonly (Blob & { readonly name: string })[]): Promise<ImportOutcome>
   /** Stops the workers. */
   dispose(): void
@@ -127,12 +131,22 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
   }
 
   async function importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome> {
+    return importWith(file.name, (next, onProgress) => next.importFile(file, replay.getState().tools, onProgress), true)
+  }
+
+  /** Reads recorded request/response files of one session (`NAME.1.request.json`, `NAME.1.response.sse`, …) as one log. */
+  async function importCapture(files: readonly (Blob & { readonly name: string })[]): Promise<ImportOutcome> {
+    const label = files.length === 1 ? files[0]!.name : `${files.length} files`
+    return importWith(label, (next, onProgress) => next.importFiles(files.map((file) => ({ name: file.name, file })), replay.getState().tools, onProgress), false)
+  }
+
+  async function importWith(label: string, start: (host: LogImportHost, onProgress: ProgressListener) => Promise<ImportReply>, single: boolean): Promise<ImportOutcome> {
     cancelImport()
     const next = deps.createImportHost()
     incoming = next
-    replay.setState({ importing: { fileName: file.name, stage: 'reading', fraction: 0, cancellable: true } })
-    const reply = await next.importFile(file, replay.getState().tools, (stage, fraction) => {
-      if (incoming === next) progressInto(file.name, true)(stage, fraction)
+    replay.setState({ importing: { fileName: label, stage: 'reading', fraction: 0, cancellable: true } })
+    const reply = await start(next, (stage, fraction) => {
+      if (incoming === next) progressInto(label, true)(stage, fraction)
     })
     if (incoming === next) {
       incoming = null
@@ -140,20 +154,20 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     }
     switch (reply.kind) {
       case 'cancelled':
-        return { ok: true, message: `Import of ${file.name} cancelled; nothing was changed.` }
+        return { ok: true, message: `Import of ${label} cancelled; nothing was changed.` }
       case 'failed':
         next.dispose()
-        return { ok: false, message: `${file.name}: ${reply.error}` }
+        return { ok: false, message: `${label}: ${reply.error}` }
       case 'passthrough':
         next.dispose()
-        return importText(file.name, reply.text)
+        return single ? importText(label, reply.text) : { ok: false, message: `${label}: a Toolstep file cannot be part of a recorded session.` }
       case 'log': {
         host?.dispose()
         host = next
-        replay.setState({ fileName: file.name, format: reply.format, conversations: reply.conversations, selected: -1 })
+        replay.setState({ fileName: label, format: reply.format, conversations: reply.conversations, selected: -1 })
         await openConversation(0)
         const count = reply.conversations.length
-        return { ok: true, message: `Imported ${count.toLocaleString('en')} conversation${count === 1 ? '' : 's'} from ${file.name}.` }
+        return { ok: true, message: `Imported ${count.toLocaleString('en')} conversation${count === 1 ? '' : 's'} from ${label}.` }
       }
     }
   }
@@ -176,8 +190,13 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     importText,
     importFile,
     async importFiles(files) {
-      const ordered = [...files].sort((a, b) => Number(/tools/i.test(a.name)) - Number(/tools/i.test(b.name)))
+      // Recorded request/response bodies (NAME[.N].request|response.EXT) import together as one log.
+      const captured = files.filter((file) => captureName(file.name) !== undefined)
+      const capture = captured.length > 1 ? captured : []
+      const rest = files.filter((file) => !capture.includes(file))
+      const ordered = [...rest].sort((a, b) => Number(/tools/i.test(a.name)) - Number(/tools/i.test(b.name)))
       const outcomes: ImportOutcome[] = []
+      if (capture.length > 0) outcomes.push(await importCapture(capture))
       for (const file of ordered) outcomes.push(await importFile(file))
       if (outcomes.length === 1) return outcomes[0]!
       return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).join('\n') }

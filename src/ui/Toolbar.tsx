@@ -142,15 +142,16 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ref={fileInput}
           data-testid="import-file"
           type="file"
-          accept=".json,.jsonl,application/json"
+          accept=".json,.jsonl,.ndjson,.sse,.txt,application/json,text/event-stream,text/plain"
+          multiple
           className="hidden"
           onChange={(e) => {
-            const file = e.target.files?.[0]
+            const files = [...(e.target.files ?? [])]
             e.target.value = ''
-            if (file) void pg.importFile(file).then(onImported)
+            if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
-        <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, OpenAI messages log or tools file (or drop it on the page)">
+        <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, log or tools file — or several recorded request/response files of one session (or drop them on the page)">
           Import…
         </button>
         <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>

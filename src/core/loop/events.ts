@@ -106,6 +106,15 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     window: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
     /** The last turn after max steps, asked with tools disabled. */
     finalTurn: z.boolean().optional(),
+    /** Replays only: the response as the log recorded it (a stream's chunks, or the body), beside `raw`'s wire shape. */
+    recorded: z
+      .object({
+        kind: z.enum(['sse', 'jsonl', 'json']),
+        text: z.string(),
+        /** Chunks in order; `atMs` is the offset from the first chunk when the log kept timestamps. */
+        chunks: z.array(z.object({ text: z.string(), atMs: z.number().optional() })).optional(),
+      })
+      .optional(),
   }),
   z.object({ ...base, type: z.literal('model.failed'), step: z.number().int(), error: z.string(), durationMs: z.number() }),
   z.object({

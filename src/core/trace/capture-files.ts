@@ -96,8 +96,11 @@ export function importLogFiles(files: readonly LogFile[], options: ImportOptions
   return { ok: true, format: format ?? 'openai-messages', conversations: conversations.map(unique) }
 }
 
-/** Attaches the recorded body to the one reply of a lone streamed response file. */
-function withRecording(file: LogFile, result: ImportResult): ImportResult & { conversations: ImportedConversation[] } {
+/**
+ * `result` (of importing `file` alone) with the recorded stream attached to its reply, when the
+ * file was one streamed response (`MessageMeta.recorded` of its assistant message). Pure.
+ */
+export function withRecording(file: LogFile, result: ImportResult): ImportResult & { conversations: ImportedConversation[] } {
   if (!result.ok) return { ...result, conversations: [] }
   const streamed = result.format === 'openai-stream' || result.format === 'anthropic-stream' || result.format === 'openai-responses-stream'
   const only = result.conversations.length === 1 ? result.conversations[0] : undefined

@@ -48,5 +48,6 @@ export {
   type OpenAIChatMessage,
   type OpenAIToolCall,
 } from './export-messages'
-export { importLogFiles, captureName, recordingOf, type CaptureName, type LogFile } from './capture-files'
+export { importLogFiles, captureName, recordingOf, withRecording, type CaptureName, type LogFile } from './capture-files'
 export type { RecordedResponse } from './importers/types'
+export { readRecordedPrefix, playbackDelays, type PartialReply } from './recorded'

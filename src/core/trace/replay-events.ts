@@ -87,7 +87,8 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     const wire = toWire(assistant)
     const validating = tools !== undefined && tools.length > 0 && calls.length > 0
 
-    events.push({ type: 'model.responded', seq: seq++, at: 0, step, raw: wire.raw, durationMs: 0 })
+    const recorded = conversation.messageMeta?.[start]?.recorded
+    events.push({ type: 'model.responded', seq: seq++, at: 0, step, raw: wire.raw, durationMs: 0, ...(recorded ? { recorded } : {}) })
     const readings = calls.map((call): Partial<ArgumentsReading> => (call.rawArguments === undefined ? {} : readArguments(call.rawArguments)))
     events.push({
       type: 'parse.completed',

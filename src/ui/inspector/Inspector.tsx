@@ -9,6 +9,7 @@ import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
 import { RawOutput } from './RawOutput'
+import { RecordedResponse } from './RecordedResponse'
 import { ToolResults } from './ToolResults'
 
 const RESOLUTION_TEXT = { alias: 'name resolved through an alias', normalized: 'name resolved ignoring case and separators', fuzzy: 'name resolved by fuzzy match' } as const
@@ -122,6 +123,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   ) : (
                     <>
                       <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                      {responded?.recorded && <RecordedResponse recorded={responded.recorded} />}
                       {started === undefined && mode === 'replay' && responded && (
                         <button
                           data-testid="fork-here"
