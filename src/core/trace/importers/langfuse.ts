@@ -7,7 +7,9 @@
  *
  * Shapes read: one trace ("Download JSON" in the UI), `{traces: [...]}` (a session
  * download), a list of traces, or a list of observations (`[...]`, `{data: [...]}`, JSONL).
- * Each generation is an exchange; generations are taken in `startTime` order and joined
+ * Each generation is an exchange; generations are taken in `startTime` order (or, when an
+ * export leaves it out, `completionStartTime`, `createdAt`, `timestamp`, `endTime`, `updatedAt`;
+ * with none of them, file order) and joined
  * into conversations by prefix (see `threads.ts`).
  *
  * Pure.
@@ -27,8 +29,23 @@ interface Generation {
   start: string
 }
 
+/** Fields that order observations, best first: when the call started, else when it was written or ended. */
+const TIME_FIELDS = ['startTime', 'completionStartTime', 'createdAt', 'timestamp', 'endTime', 'updatedAt'] as const
+
 function isObservation(value: JsonValue | undefined): value is JsonObject {
-  return isJsonObject(value) && typeof value['type'] === 'string' && ('traceId' in value || 'startTime' in value) && ('input' in value || 'output' in value)
+  return isJsonObject(value) && typeof value['type'] === 'string' && ('traceId' in value || TIME_FIELDS.some((key) => key in value)) && ('input' in value || 'output' in value)
+}
+
+/**
+ * The observation's sort key: `startTime`, or the next best time field when an export left it
+ * out; `''` (file order) when it has none. ISO 8601 UTC text sorts as time.
+ */
+function startOf(observation: JsonObject): string {
+  for (const key of TIME_FIELDS) {
+    const value = observation[key]
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return ''
 }
 
 function isTrace(value: JsonValue | undefined): value is JsonObject {
@@ -47,14 +64,15 @@ function generationsOf(document: LogDocument): Generation[] {
       visit(value['observations'] ?? [], child(path, 'observations'), value)
       return
     }
-    if (isObservation(value)) {
+    // Inside a trace an observation needs neither traceId nor startTime to be recognised.
+    if (isObservation(value) || (trace !== undefined && isJsonObject(value) && typeof value['type'] === 'string' && ('input' in value || 'output' in value))) {
       if (value['type'] !== 'GENERATION') return
       found.push({
         observation: value,
         path,
         traceId: stringAt(value, 'traceId') ?? stringAt(trace, 'id') ?? '',
         traceName: stringAt(trace, 'name') ?? '',
-        start: stringAt(value, 'startTime') ?? '',
+        start: startOf(value),
       })
       return
     }

@@ -15,6 +15,11 @@
  *   {type: 'tool_call', id, name, arguments} | {type: 'tool_call_response', id, response}],
  *   finish_reason?}]`), `gen_ai.system_instructions` (parts), `gen_ai.tool.definitions`,
  *   `gen_ai.response.finish_reasons`.
+ *   Also the older conventions: per-message span events (`gen_ai.system.message`,
+ *   `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`, `gen_ai.choice`;
+ *   sent as OTLP log records too, `resourceLogs`), v1.26's `gen_ai.content.prompt` /
+ *   `.completion` events, and Traceloop / OpenLLMetry's `gen_ai.prompt.N.*` /
+ *   `gen_ai.completion.N.*` attributes with `llm.request.functions.N.*` tools.
  * - `openinference`: OpenInference (Arize Phoenix): `llm.input_messages.N.message.role` /
  *   `.content` / `.contents.K.message_content.text` / `.tool_calls.M.tool_call.id` /
  *   `.tool_call.function.name` / `.tool_call.function.arguments` (JSON text) / `.tool_call_id`,
@@ -42,8 +47,20 @@ export interface SpanRecord {
   start: string
   /** Attributes with dotted keys unflattened and OTLP values unwrapped. */
   attributes: JsonObject
+  /** The span's events (or the log records that name it), in time order: name, attributes (unflattened), body. */
+  events: SpanEvent[]
   /** Where the span is in the file. */
   path: string
+}
+
+/** One span event or log record, normalised. */
+export interface SpanEvent {
+  name: string
+  attributes: JsonObject
+  /** A log record's body, OTLP values unwrapped; absent for span events. */
+  body?: JsonValue
+  /** Sortable time, as `SpanRecord.start`. */
+  time: string
 }
 
 /** Unwraps an OTLP `AnyValue`. */
@@ -133,8 +150,51 @@ function flatSpan(span: JsonObject, path: string): SpanRecord {
     name: pick('name', 'span_name'),
     start: sortableTime(span['startTimeUnixNano'] ?? span['start_time'] ?? span['startTime'] ?? span['timestamp']),
     attributes: isJsonObject(unflattened) ? unflattened : {},
+    events: (arrayAt(span, 'events') ?? []).flatMap((event) => (isJsonObject(event) ? [readEvent(event)] : [])),
     path,
   }
+}
+
+/** A span event (`{name, timeUnixNano | timestamp, attributes}`) or an OTLP log record (`{eventName | attributes["event.name"], body}`). */
+function readEvent(event: JsonObject): SpanEvent {
+  const attributes = event['attributes']
+  const own: JsonObject = Array.isArray(attributes) ? keyValues(attributes) : isJsonObject(attributes) ? attributes : {}
+  const name = typeof event['name'] === 'string' ? event['name'] : typeof event['eventName'] === 'string' ? event['eventName'] : typeof own['event.name'] === 'string' ? own['event.name'] : ''
+  const unflattened = unflatten(own)
+  const body = event['body']
+  return {
+    name,
+    attributes: isJsonObject(unflattened) ? unflattened : {},
+    ...(body !== undefined ? { body: unflatten(isJsonObject(body) && Object.keys(body).some((key) => key.endsWith('Value')) ? anyValue(body) : body) } : {}),
+    time: sortableTime(event['timeUnixNano'] ?? event['time_unix_nano'] ?? event['timestamp'] ?? event['observedTimeUnixNano']),
+  }
+}
+
+/**
+ * OTLP logs (`resourceLogs[].scopeLogs[].logRecords[]`): the GenAI event conventions sent as log
+ * records, each naming its span by `spanId`. Grouped into one span record per span.
+ */
+function logSpans(value: JsonObject, path: string, out: SpanRecord[]): void {
+  const bySpan = new Map<string, SpanRecord>()
+  ;(arrayAt(value, 'resourceLogs') ?? []).forEach((resource, resourceIndex) => {
+    ;(arrayAt(resource, 'scopeLogs') ?? []).forEach((scope, scopeIndex) => {
+      ;(arrayAt(scope, 'logRecords') ?? []).forEach((record, recordIndex) => {
+        if (!isJsonObject(record)) return
+        const spanId = stringAt(record, 'spanId') ?? stringAt(record, 'span_id') ?? ''
+        const traceId = stringAt(record, 'traceId') ?? stringAt(record, 'trace_id') ?? ''
+        const event = readEvent(record)
+        const key = `${traceId}/${spanId}`
+        let span = bySpan.get(key)
+        if (!span) {
+          span = { traceId, spanId, name: '', start: event.time, attributes: {}, events: [], path: child(child(child(child(child(child(path, 'resourceLogs'), resourceIndex), 'scopeLogs'), scopeIndex), 'logRecords'), recordIndex) }
+          bySpan.set(key, span)
+          out.push(span)
+        }
+        span.events.push(event)
+      })
+    })
+  })
+  for (const span of bySpan.values()) span.events.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
 }
 
 /** All spans of a document, in file order. */
@@ -147,6 +207,10 @@ export function spansOf(document: LogDocument): SpanRecord[] {
 function collect(value: JsonValue, path: string, out: SpanRecord[]): void {
   if (!isJsonObject(value)) {
     if (Array.isArray(value)) value.forEach((item, index) => collect(item, child(path, index), out))
+    return
+  }
+  if (Array.isArray(value['resourceLogs'])) {
+    logSpans(value, path, out)
     return
   }
   const resourceSpans = arrayAt(value, 'resourceSpans') ?? arrayAt(value, 'resource_spans')
@@ -265,8 +329,185 @@ function genAiExchange(span: SpanRecord, index: number): Exchange {
   return spanExchange(span, index, messages, requestLength, meta, tools, child(attributesPath, 'gen_ai.input.messages'))
 }
 
+/** The conventions a GenAI span records its messages in: current attributes, older events, or Traceloop's indexed attributes. */
+function genAiStyle(span: SpanRecord): 'messages' | 'events' | 'indexed' | undefined {
+  if (attributeAt(span, 'gen_ai', 'input', 'messages') !== undefined || attributeAt(span, 'gen_ai', 'output', 'messages') !== undefined) return 'messages'
+  if (span.events.some((event) => GENAI_EVENTS.has(event.name))) return 'events'
+  const prompt = attributeAt(span, 'gen_ai', 'prompt') ?? attributeAt(span, 'llm', 'prompts')
+  const completion = attributeAt(span, 'gen_ai', 'completion') ?? attributeAt(span, 'llm', 'completions')
+  if (Array.isArray(prompt) || Array.isArray(completion)) return 'indexed'
+  return undefined
+}
+
 function isGenAiSpan(span: SpanRecord): boolean {
-  return attributeAt(span, 'gen_ai', 'input', 'messages') !== undefined || attributeAt(span, 'gen_ai', 'output', 'messages') !== undefined
+  return genAiStyle(span) !== undefined
+}
+
+function genAiAnyExchange(span: SpanRecord, index: number): Exchange {
+  const style = genAiStyle(span)
+  return style === 'events' ? genAiEventsExchange(span, index) : style === 'indexed' ? indexedExchange(span, index) : genAiExchange(span, index)
+}
+
+// ---------------------------------------------------------------- OTel GenAI events (older conventions)
+
+/**
+ * Event names of the GenAI event conventions before v1.37 (semantic-conventions
+ * `gen-ai-events.md`): one event per message, `gen_ai.choice` per completion choice; and the
+ * v1.26 pair `gen_ai.content.prompt` / `gen_ai.content.completion` with the messages as JSON text.
+ */
+const GENAI_EVENTS: ReadonlySet<string> = new Set([
+  'gen_ai.system.message',
+  'gen_ai.user.message',
+  'gen_ai.assistant.message',
+  'gen_ai.tool.message',
+  'gen_ai.choice',
+  'gen_ai.content.prompt',
+  'gen_ai.content.completion',
+])
+
+/** An event's fields: its log body when it has one, over its attributes. */
+function eventFields(event: SpanEvent): JsonObject {
+  return { ...event.attributes, ...(isJsonObject(event.body) ? event.body : event.body !== undefined ? { content: event.body } : {}) }
+}
+
+/** A GenAI event message body (`{content, tool_calls: [{id, type, function: {name, arguments}}], id}`) as an OpenAI message. */
+function eventMessage(role: string, fields: JsonObject, path: string): JsonObject {
+  const message: JsonObject = { role, content: contentOf(structured(fields['content'], child(path, 'content'))) }
+  const calls = structured(fields['tool_calls'], child(path, 'tool_calls'))
+  if (Array.isArray(calls)) message['tool_calls'] = calls.map(openaiCall)
+  if (role === 'tool') message['tool_call_id'] = fields['id'] ?? fields['tool_call_id'] ?? ''
+  return message
+}
+
+/** Content as OpenAI reads it: text, null, or parts; anything else as JSON text. */
+function contentOf(value: JsonValue | undefined): JsonValue {
+  if (value === undefined || value === null || typeof value === 'string') return value ?? null
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string' || isJsonObject(part))) return value
+  return JSON.stringify(value)
+}
+
+/** A tool call in OpenAI shape from `{id, type?, function: {name, arguments}}` or the flat `{id, name, arguments}`. */
+function openaiCall(call: JsonValue): JsonValue {
+  if (!isJsonObject(call)) return call
+  const fn = objectAt(call, 'function') ?? call
+  const args = fn['arguments']
+  return { id: call['id'] ?? null, type: 'function', function: { name: fn['name'] ?? null, arguments: typeof args === 'string' || args === undefined || args === null ? (args ?? null) : JSON.stringify(args) } }
+}
+
+function genAiEventsExchange(span: SpanRecord, index: number): Exchange {
+  const eventsPath = child(span.path, 'events')
+  const request: JsonValue[] = []
+  const response: JsonValue[] = []
+  const reasons = new Map<number, string>()
+  span.events.forEach((event, at) => {
+    const path = child(eventsPath, at)
+    const fields = eventFields(event)
+    switch (event.name) {
+      case 'gen_ai.system.message':
+      case 'gen_ai.user.message':
+      case 'gen_ai.assistant.message':
+      case 'gen_ai.tool.message': {
+        const role = typeof fields['role'] === 'string' ? fields['role'] : event.name.slice('gen_ai.'.length, -'.message'.length)
+        request.push(eventMessage(role, fields, path))
+        return
+      }
+      case 'gen_ai.choice': {
+        const message = objectAt(fields, 'message') ?? (isJsonObject(structured(fields['message'], child(path, 'message'))) ? (structured(fields['message'], child(path, 'message')) as JsonObject) : fields)
+        response.push(eventMessage('assistant', message, child(path, 'message')))
+        if (typeof fields['finish_reason'] === 'string') reasons.set(response.length - 1, fields['finish_reason'])
+        return
+      }
+      case 'gen_ai.content.prompt': {
+        const prompt = structured(fields['gen_ai.prompt'] ?? objectAt(fields, 'gen_ai')?.['prompt'], child(path, 'gen_ai.prompt'))
+        if (Array.isArray(prompt)) request.push(...prompt)
+        return
+      }
+      case 'gen_ai.content.completion': {
+        const completion = structured(fields['gen_ai.completion'] ?? objectAt(fields, 'gen_ai')?.['completion'], child(path, 'gen_ai.completion'))
+        for (const item of Array.isArray(completion) ? completion : []) {
+          const message = objectAt(item, 'message') ?? (isJsonObject(item) ? item : {})
+          response.push({ ...message, role: 'assistant', ...(Array.isArray(message['tool_calls']) ? { tool_calls: message['tool_calls'].map(openaiCall) } : {}) })
+          const reason = isJsonObject(item) ? item['finish_reason'] : undefined
+          if (typeof reason === 'string') reasons.set(response.length - 1, reason)
+        }
+        return
+      }
+      default:
+    }
+  })
+  // Only the first choice is the one a client continues with.
+  const reply = response.slice(0, 1)
+  const read = readOpenAIMessages([...request, ...reply], eventsPath)
+  const meta = new Map<number, MessageMeta>()
+  const reason = reasons.get(0) ?? firstReason(attributeAt(span, 'gen_ai', 'response', 'finish_reasons'))
+  if (reply.length > 0 && reason !== undefined) meta.set(request.length, { finishReason: reason })
+  return spanExchange(span, index, read.messages, request.length, meta, functionsOf(span), eventsPath)
+}
+
+function firstReason(value: JsonValue | undefined): string | undefined {
+  return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined
+}
+
+// ---------------------------------------------------------------- Traceloop / OpenLLMetry
+
+/**
+ * Traceloop / OpenLLMetry attributes: `gen_ai.prompt.N.role` / `.content` / `.tool_call_id` /
+ * `.tool_calls.M.id|name|arguments`, the same under `gen_ai.completion.N` (plus
+ * `.finish_reason`, and the legacy `.function_call`), older spans' `llm.prompts.N` /
+ * `llm.completions.N`, and tool definitions as `llm.request.functions.N.name|description|parameters`.
+ */
+function indexedExchange(span: SpanRecord, index: number): Exchange {
+  const attributesPath = child(span.path, 'attributes')
+  const promptKey = attributeAt(span, 'gen_ai', 'prompt') !== undefined ? 'gen_ai.prompt' : 'llm.prompts'
+  const completionKey = attributeAt(span, 'gen_ai', 'completion') !== undefined ? 'gen_ai.completion' : 'llm.completions'
+  const prompt = promptKey === 'gen_ai.prompt' ? attributeAt(span, 'gen_ai', 'prompt') : attributeAt(span, 'llm', 'prompts')
+  const completion = completionKey === 'gen_ai.completion' ? attributeAt(span, 'gen_ai', 'completion') : attributeAt(span, 'llm', 'completions')
+  const request = (Array.isArray(prompt) ? prompt : []).map((item, at) => indexedMessage(item, child(child(attributesPath, promptKey), at), 'user'))
+  const choices = Array.isArray(completion) ? completion : []
+  const reply = choices.slice(0, 1).map((item) => indexedMessage(item, child(child(attributesPath, completionKey), 0), 'assistant'))
+  const read = readOpenAIMessages([...request, ...reply], child(attributesPath, promptKey))
+  const meta = new Map<number, MessageMeta>()
+  const reason = stringAt(choices[0], 'finish_reason') ?? firstReason(attributeAt(span, 'gen_ai', 'response', 'finish_reasons'))
+  if (reply.length > 0 && reason !== undefined) meta.set(request.length, { finishReason: reason })
+  return spanExchange(span, index, read.messages, request.length, meta, functionsOf(span), child(attributesPath, promptKey))
+}
+
+function indexedMessage(item: JsonValue, path: string, fallbackRole: string): JsonObject {
+  const fields = isJsonObject(item) ? item : {}
+  const role = typeof fields['role'] === 'string' ? fields['role'] : fallbackRole
+  const content = structuredContent(fields['content'])
+  const message: JsonObject = { role, content }
+  const calls = Array.isArray(fields['tool_calls']) ? fields['tool_calls'] : isJsonObject(fields['function_call']) ? [{ id: `call_${path}`, function: fields['function_call'] }] : undefined
+  if (calls) message['tool_calls'] = calls.map(openaiCall)
+  if (role === 'tool') message['tool_call_id'] = fields['tool_call_id'] ?? fields['id'] ?? ''
+  return message
+}
+
+/** Traceloop stores block content (Anthropic, multimodal OpenAI) as JSON text; read it as parts when it is. */
+function structuredContent(value: JsonValue | undefined): JsonValue {
+  if (typeof value === 'string' && value.startsWith('[')) {
+    try {
+      const parsed = JSON.parse(value) as JsonValue
+      if (Array.isArray(parsed) && parsed.every(isJsonObject)) return parsed
+    } catch {
+      // Plain text that happens to start with a bracket.
+    }
+  }
+  return contentOf(value)
+}
+
+/** Tool definitions: `gen_ai.tool.definitions`, or Traceloop's `llm.request.functions.N`. */
+function functionsOf(span: SpanRecord): Exchange['tools'] {
+  const attributesPath = child(span.path, 'attributes')
+  const definitions = structured(attributeAt(span, 'gen_ai', 'tool', 'definitions'), child(attributesPath, 'gen_ai.tool.definitions'))
+  if (Array.isArray(definitions)) return toToolSpecs(definitions, child(attributesPath, 'gen_ai.tool.definitions'))
+  const functions = attributeAt(span, 'llm', 'request', 'functions')
+  if (!Array.isArray(functions)) return undefined
+  const path = child(attributesPath, 'llm.request.functions')
+  return toToolSpecs(
+    functions.map((item, at) => (isJsonObject(item) ? { ...item, parameters: structured(item['parameters'], child(child(path, at), 'parameters')) ?? null } : item)),
+    path,
+  )
 }
 
 // ---------------------------------------------------------------- OpenInference
@@ -359,8 +600,8 @@ function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => b
 export const otelGenAiImporter: Importer = {
   id: 'otel-genai',
   title: 'OpenTelemetry GenAI spans',
-  detect: (document) => detectSpans(document, isGenAiSpan, 'OpenTelemetry GenAI spans with gen_ai.input.messages'),
-  read: (document) => readSpans(document, isGenAiSpan, genAiExchange),
+  detect: (document) => detectSpans(document, isGenAiSpan, 'OpenTelemetry GenAI spans (gen_ai.input.messages, gen_ai.*.message events or gen_ai.prompt.N attributes)'),
+  read: (document) => readSpans(document, isGenAiSpan, genAiAnyExchange),
 }
 
 export const openInferenceImporter: Importer = {

@@ -9,6 +9,8 @@
  * - a result `{steps: [{text, toolCalls, toolResults, finishReason, content?}], response: {messages}}`,
  *   optionally with the prompt beside it (`system`, `prompt` or `messages`).
  *
+ * Also UI messages (`useChat`, v5 `parts` and v4 `toolInvocations`), see `vercel-ui.ts`.
+ *
  * Shapes read: a messages array, `{messages}`, `{response: {messages}}`, a result with
  * `steps`, a list of those, or JSONL. Tool results take the `toolName` they carry.
  *
@@ -19,6 +21,7 @@ import { isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames } from '../openai-log'
 import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { isUiMessageList, readUiMessages } from './vercel-ui'
 
 const OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'content', 'execution-denied'])
 
@@ -144,9 +147,19 @@ function readSteps(steps: readonly JsonValue[], path: string, out: Message[], me
   })
 }
 
+/** Model messages or UI messages, whichever the list holds. */
+function readAnyMessages(value: JsonValue[], path: string): Message[] {
+  return isUiMessageList(value) ? readUiMessages(value, path) : readVercelMessages(value, path)
+}
+
 function readRecord(record: JsonValue, path: string, index: number) {
-  if (Array.isArray(record)) return conversationOf({ id: String(index), label: `conversation ${index}`, messages: readVercelMessages(record, path), path, meta: {} })
+  if (Array.isArray(record)) return conversationOf({ id: String(index), label: `conversation ${index}`, messages: readAnyMessages(record, path), path, meta: {} })
   const object = expectObject(record, path, 'AI SDK messages or a generateText result')
+  const uiMessages = arrayAt(object, 'messages')
+  if (uiMessages && isUiMessageList(uiMessages)) {
+    // A persisted chat or a useChat request body: `{id, messages, trigger?}`.
+    return conversationOf({ ...naming(object, index), messages: readUiMessages(uiMessages, child(path, 'messages')), path: child(path, 'messages'), meta: scalars(object) })
+  }
   const messages = readPrompt(object, path)
   const meta = new Map<number, MessageMeta>()
   let messagesPath = Array.isArray(object['messages']) ? child(path, 'messages') : path
@@ -172,8 +185,13 @@ function isMessagesArray(document: LogDocument): boolean {
 }
 
 function vercelMarks(value: JsonValue | undefined): string | undefined {
-  if (Array.isArray(value)) return messageStyle(value).vercel ? 'messages array with tool-call/tool-result parts' : undefined
+  if (Array.isArray(value)) {
+    if (isUiMessageList(value)) return `UI messages (${plural(value.length, 'message')} with parts or toolInvocations)`
+    return messageStyle(value).vercel ? 'messages array with tool-call/tool-result parts' : undefined
+  }
   if (!isJsonObject(value)) return undefined
+  const listed = arrayAt(value, 'messages')
+  if (listed && isUiMessageList(listed)) return `UI messages (a chat of ${plural(listed.length, 'message')})`
   const steps = arrayAt(value, 'steps')
   const step = steps?.[0]
   if (isJsonObject(step) && ('toolCalls' in step || 'finishReason' in step || ('content' in step && messageStyle([step]).vercel))) return `generateText result (${plural(steps?.length ?? 0, 'step')})`
