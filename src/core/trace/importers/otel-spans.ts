@@ -372,7 +372,7 @@ function eventFields(event: SpanEvent): JsonObject {
 
 /** A GenAI event message body (`{content, tool_calls: [{id, type, function: {name, arguments}}], id}`) as an OpenAI message. */
 function eventMessage(role: string, fields: JsonObject, path: string): JsonObject {
-  const message: JsonObject = { role, content: contentOf(structured(fields['content'], child(path, 'content'))) }
+  const message: JsonObject = { role, content: structuredContent(fields['content']) }
   const calls = structured(fields['tool_calls'], child(path, 'tool_calls'))
   if (Array.isArray(calls)) message['tool_calls'] = calls.map(openaiCall)
   if (role === 'tool') message['tool_call_id'] = fields['id'] ?? fields['tool_call_id'] ?? ''
