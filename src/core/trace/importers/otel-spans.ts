@@ -600,7 +600,11 @@ function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => b
 export const otelGenAiImporter: Importer = {
   id: 'otel-genai',
   title: 'OpenTelemetry GenAI spans',
-  detect: (document) => detectSpans(document, isGenAiSpan, 'OpenTelemetry GenAI spans (gen_ai.input.messages, gen_ai.*.message events or gen_ai.prompt.N attributes)'),
+  detect: (document) => {
+    const style = sampleSpans(document).map(genAiStyle).find((found) => found !== undefined)
+    const what = style === 'events' ? 'OpenTelemetry GenAI spans with gen_ai.*.message events' : style === 'indexed' ? 'Traceloop/OpenLLMetry spans with gen_ai.prompt.N attributes' : 'OpenTelemetry GenAI spans with gen_ai.input.messages'
+    return detectSpans(document, isGenAiSpan, what)
+  },
   read: (document) => readSpans(document, isGenAiSpan, genAiAnyExchange),
 }
 
