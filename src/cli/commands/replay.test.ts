@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { fold } from '../../core/loop/machine'
+import { exportRequest, importLogFiles, replayEvents } from '../../core/trace/index'
 import { fakeIO } from '../../test/fake-io'
 import { replayCommand } from './replay'
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))
 const dialectPath = (name: string) => fileURLToPath(new URL(`../../core/trace/__fixtures__/${name}`, import.meta.url))
+const capturePath = (name = '') => fileURLToPath(new URL(`../../core/trace/__fixtures__/captures/${name}`, import.meta.url))
 
 
 const small = JSON.stringify([
@@ -178,6 +182,38 @@ describe('toolstep replay', () => {
     const converted = JSON.parse(anthropic.stdout()) as { system?: string; messages: { role: string; content: unknown }[] }[]
     expect(converted[0]!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
     expect(converted[0]!.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'a', name: 'get_weather', input: { town: 'Paris' } }])
+  })
+
+  it('reads several files, or a directory, of recorded bodies as one log: one conversation per capture', async () => {
+    const pair = fakeIO()
+    const files = ['openai-chat-parallel-tools.1.request.json', 'openai-chat-parallel-tools.1.response.json', 'openai-chat-parallel-tools.2.request.json', 'openai-chat-parallel-tools.2.response.json'].map(capturePath)
+    expect(await replayCommand([...files, '--summary', '--json'], pair.io)).toBe(0)
+    expect(JSON.parse(pair.stdout())).toMatchObject({ conversations: 1, messages: 6, toolCalls: 2, toolResults: 2, anomalies: [{ conversation: 0, message: 5, code: 'tools_changed' }] })
+    const folder = fakeIO()
+    expect(await replayCommand([capturePath(), '--summary', '--json'], folder.io)).toBe(0)
+    const summary = JSON.parse(folder.stdout()) as { conversations: number; messages: number; toolCalls: number; toolResults: number; anomalies: { code: string }[] }
+    expect([summary.conversations, summary.messages, summary.toolCalls, summary.toolResults]).toEqual([12, 35, 14, 5])
+    expect([...new Set(summary.anomalies.map((anomaly) => anomaly.code))].sort()).toEqual(['provider_error', 'refusal', 'tools_changed', 'unanswered_tool_call', 'unknown_tool'])
+    const text = fakeIO()
+    expect(await replayCommand([capturePath(), '--check'], text.io)).toBe(1)
+    expect(text.stdout()).toContain('provider_error: the provider reported an error: insufficient_quota: You exceeded your current quota')
+  })
+
+  it('--export writes the body the app exports, tools included', async () => {
+    const files = ['anthropic-messages-tool-result.request.json', 'anthropic-messages-tool-result.response.json']
+    for (const target of ['openai', 'anthropic'] as const) {
+      const fake = fakeIO()
+      expect(await replayCommand([...files.map(capturePath), '--export', target], fake.io)).toBe(0)
+      const [entry] = JSON.parse(fake.stdout()) as ({ id: string; label: string } & Record<string, unknown>)[]
+      const { id, label, ...body } = entry!
+      expect([id, label]).toEqual(['anthropic-messages-tool-result', 'anthropic-messages-tool-result'])
+      // The app's Export: the fold of the replay's events, with the tools the replay offered.
+      const imported = importLogFiles(files.map((name) => ({ name, text: readFileSync(capturePath(name), 'utf8') })))
+      if (!imported.ok) throw new Error(imported.error)
+      const state = fold(replayEvents(imported.conversations[0]!))
+      expect(body).toEqual(JSON.parse(JSON.stringify(exportRequest(target, state.messages, state.tools))))
+      expect(body['tools']).toHaveLength(1)
+    }
   })
 
   it('--format takes every importer id', async () => {
