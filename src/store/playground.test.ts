@@ -304,6 +304,21 @@ describe('playground: imports', () => {
     expect(s.pg.stores.run.getState().events).toEqual([])
   })
 
+  it('recorded request/response files dropped together become one conversation, beside a log dropped with them', async () => {
+    const s = setup()
+    const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Order A?' }], tools: JSON.parse(TOOLS_FILE) as unknown }
+    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+    const stream = `${chunk({ role: 'assistant', content: 'Shipped.' })}${chunk({}, 'stop')}data: [DONE]\n\n`
+    const outcome = await s.pg.importFiles([file('order.request.json', JSON.stringify(request)), new File([stream], 'order.response.sse', { type: 'text/event-stream' })])
+    expect(outcome).toEqual({ ok: true, message: 'Imported 1 conversation from 2 files.' })
+    expect(s.pg.stores.replay.getState().conversations).toMatchObject([{ id: 'order', messageCount: 2 }])
+    const responded = s.pg.stores.run.getState().events.find((event) => event.type === 'model.responded')
+    expect(responded).toMatchObject({ recorded: { kind: 'sse', text: stream } })
+    // One capture file alone is an ordinary import.
+    const alone = await s.pg.importFiles([new File([stream], 'order.response.sse')])
+    expect(alone).toEqual({ ok: true, message: 'Imported 1 conversation from order.response.sse.' })
+  })
+
   it('Run during a replay goes to the end of the log and runs no code', async () => {
     const s = setup()
     await s.pg.importFile(file('log.json', LOG))
