@@ -27,6 +27,7 @@ import { uniqueIdGiver, type JsonObject } from './importers/shared'
 import { joinExchanges, type Exchange } from './importers/threads'
 import type { ImportedConversation, LogDocument, LogFormat, RecordedResponse } from './importers/types'
 import { parseLogDocument } from './log-document'
+import { toOpenAIToolCall } from '../wire/openai-chat'
 import { BadField, describePath } from './openai-log'
 
 /** One file to import: its name (for pairing and errors) and its whole text. */
@@ -205,7 +206,7 @@ function completionBody(completion: AssembledCompletion): JsonObject {
   const { message } = completion
   const wire: JsonObject = { role: 'assistant', content: completion.refusal !== undefined && message.content === completion.refusal ? null : message.content }
   if (completion.refusal !== undefined) wire['refusal'] = completion.refusal
-  if (message.tool_calls) wire['tool_calls'] = message.tool_calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) } }))
+  if (message.tool_calls) wire['tool_calls'] = message.tool_calls.map((call) => ({ ...toOpenAIToolCall(call) }))
   return {
     id: completion.id,
     object: 'chat.completion',

@@ -4,6 +4,7 @@
  * as received). Uses the same stream importers as a whole import, so the last step equals
  * the imported reply. Pure; never throws; linear in the chunks read.
  */
+import { openAIArguments } from '../wire/openai-chat'
 import { importLog } from './import-log'
 import type { RecordedResponse } from './importers/types'
 
@@ -32,7 +33,7 @@ export function readRecordedPrefix(recorded: RecordedResponse, count: number): P
   if (reply?.role !== 'assistant') return undefined
   return {
     content: reply.content,
-    calls: (reply.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) })),
+    calls: (reply.tool_calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: openAIArguments(call) })),
   }
 }
 
