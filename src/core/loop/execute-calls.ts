@@ -132,12 +132,8 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
 
   let outcome = await attempt(true)
   let attempts = 1
-  // Stopped because a sibling call timed out in the shared sandbox: not this call's failure,
-  // so it runs again (one failing call must not take the others down with it).
-  if (!outcome.ok && outcome.interrupted) {
-    outcome = await attempt(false)
-    attempts += 1
-  }
+  // A call interrupted by a sibling's timeout is reported, never run again: it may already have
+  // had its effect (an email sent), and only a setting may ask for a second attempt.
   if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
     outcome = await attempt(false)
     attempts += 1
