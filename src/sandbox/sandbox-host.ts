@@ -128,6 +128,12 @@ export interface SandboxOptions {
   now?: () => number
   /** Called with errors the worker reports outside any call (e.g. thrown from a stray timer). */
   onStrayError?: (message: string) => void
+  /**
+   * Called once each time user code runs the sandbox out of memory, with the message that names
+   * the file and phase (`tools.ts ran out of memory (limit 512 MB) while running tool "x" …`),
+   * after the call or load it ended has been answered with that message.
+   */
+  onOutOfMemory?: (message: string) => void
 }
 
 
@@ -174,6 +180,8 @@ interface Live {
   abortBoot(reason: string): void
   /** Set when the worker died on its own; `inFlight` is how many requests it took down. */
   crash: (WorkerCrash & { inFlight: number }) | undefined
+  /** True once `onOutOfMemory` heard about `crash`. */
+  crashReported: boolean
 }
 
 function formatError(error: SerializedError): string {
@@ -250,6 +258,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       bootTimer: undefined,
       abortBoot: (reason) => rejectReady(new Error(reason)),
       crash: undefined,
+      crashReported: false,
     }
     const bootTimer = setTimeout(() => {
       rejectReady(new Error(`The sandbox worker did not start within ${bootTimeoutMs} ms.`))
@@ -333,7 +342,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         })
       }
       if (reply.status === 'stopped' && target.crash?.outOfMemory) {
-        return giveUp({ file, message: outOfMemoryMessage(file, 'while running its top-level code', target.crash) })
+        const message = outOfMemoryMessage(file, 'while running its top-level code', target.crash)
+        reportOutOfMemory(target, message)
+        return giveUp({ file, message })
       }
       if (reply.status !== 'reply') throw new Error(reply.reason)
       if (reply.message.type !== 'loaded') throw new Error(`Unexpected reply "${reply.message.type}" to a load request.`)
@@ -391,7 +402,17 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
 
   /** The error of a call whose worker stopped under it: out of memory, or why it was stopped. */
   function stoppedError(target: Live, reply: { reason: string }, file: SourceFile | 'The code block', phase: string): string {
-    return target.crash?.outOfMemory ? outOfMemoryMessage(file, phase, target.crash) : reply.reason
+    if (!target.crash?.outOfMemory) return reply.reason
+    const message = outOfMemoryMessage(file, phase, target.crash)
+    reportOutOfMemory(target, message)
+    return message
+  }
+
+  /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
+  function reportOutOfMemory(target: Live, message: string): void {
+    if (target.crashReported) return
+    target.crashReported = true
+    options.onOutOfMemory?.(message)
   }
 
   /** Unexpected, invalid and stopped replies as one error text; `undefined` for a proper reply. */

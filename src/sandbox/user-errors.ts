@@ -112,6 +112,8 @@ export function serializeError(error: unknown): SerializedError {
       name: typeof name === 'string' && name !== '' ? name : 'Error',
       message: typeof message === 'string' ? message : (safeString(message) ?? '(the error has a message that cannot be read)'),
     }
+    const code = attempt(() => (err as Error & { code?: unknown }).code)
+    if (code === 'ERR_ACCESS_DENIED') serialized.message = permissionMessage(serialized.message, err)
     if (typeof stack === 'string' && stack !== '') {
       const cleaned = attempt(() => cleanStack(stack))
       if (cleaned !== undefined) serialized.stack = cleaned
@@ -122,6 +124,18 @@ export function serializeError(error: unknown): SerializedError {
   const json = attempt(() => JSON.stringify(error))
   const message = typeof json === 'string' ? json : (safeString(error) ?? `a thrown ${describeKind(error)} that cannot be turned into text`)
   return { name: 'Error', message }
+}
+
+/**
+ * Node's permission model (the CLI sandbox) throws `ERR_ACCESS_DENIED` with `permission`
+ * (`FileSystemWrite`, `ChildProcess`, `WorkerThreads`, …) and `resource`: say what was refused
+ * and how to allow it.
+ */
+function permissionMessage(message: string, error: Error): string {
+  const permission = attempt(() => (error as Error & { permission?: unknown }).permission)
+  const resource = attempt(() => (error as Error & { resource?: unknown }).resource)
+  const what = typeof permission === 'string' && permission !== '' ? ` (${permission}${typeof resource === 'string' && resource !== '' ? `: ${resource}` : ''})` : ''
+  return `Permission denied${what}: ${message}. The CLI sandbox lets user code read the Toolstep package and use the network, but not write files, start processes or start workers; run with --allow-fs-write PATH or --trust to allow more.`
 }
 
 function describeKind(value: unknown): string {

@@ -72,3 +72,63 @@ export function serveNodeWorker(parentPort: NodePortLike, makeDispatch: MakeDisp
   }
   parentPort.on('message', onConnect)
 }
+
+/** What the child-process side needs from `process` (a Node process started with an IPC channel). */
+export interface ChildProcessLike {
+  on(event: 'message', listener: (data: unknown) => void): unknown
+  off(event: 'message', listener: (data: unknown) => void): unknown
+  send?: unknown
+  _send?: unknown
+}
+
+/**
+ * Child-process side (the CLI's sandbox under Node's permission model). A child process has no
+ * second channel to hand over, and user code can call `process.send` itself, so the handshake
+ * carries a secret `token` instead, and every reply travels as `{ token, json }`; the host drops
+ * anything without it. The token arrives before user code loads and lives only in this closure.
+ * Replies are copied into null-prototype objects and stringified with functions captured here,
+ * so a patched `Object.prototype.toJSON`, `JSON.stringify` or `process._send` can neither read
+ * the token nor rewrite a reply.
+ */
+export function serveChildProcess(proc: ChildProcessLike, makeDispatch: MakeDispatch): void {
+  const apply = Reflect.apply
+  const stringify = JSON.stringify
+  const keys = Object.keys
+  const create = Object.create
+  const setPrototypeOf = Object.setPrototypeOf
+  const isArray = Array.isArray
+  const rawSend = typeof proc._send === 'function' ? proc._send : proc.send
+  if (typeof rawSend !== 'function') throw new Error('The sandbox child process was started without an IPC channel.')
+  const sendArgs = rawSend === proc._send ? (envelope: unknown) => [envelope, undefined, { swallowErrors: false }, undefined] : (envelope: unknown) => [envelope]
+
+  const plain = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value
+    if (isArray(value)) {
+      const out: unknown[] = []
+      for (let index = 0; index < value.length; index++) out[index] = plain(value[index])
+      setPrototypeOf(out, null)
+      return out
+    }
+    const out = create(null) as Record<string, unknown>
+    const names = keys(value)
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index] as string
+      out[name] = plain((value as Record<string, unknown>)[name])
+    }
+    return out
+  }
+
+  const onConnect = (data: unknown) => {
+    const token = isConnect(data) ? (data as { token?: unknown }).token : undefined
+    if (typeof token !== 'string' || token === '') return
+    proc.off('message', onConnect)
+    const dispatch = makeDispatch((message) => {
+      const envelope = create(null) as Record<string, unknown>
+      envelope.token = token
+      envelope.json = stringify(plain(message))
+      apply(rawSend, proc, sendArgs(envelope))
+    })
+    proc.on('message', (incoming) => dispatch(incoming))
+  }
+  proc.on('message', onConnect)
+}
