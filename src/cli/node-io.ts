@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { decodeText } from '../core/util'
-import type { CliIO } from './io'
+import { textOf, type CliIO } from './io'
 
 /** `CliIO` backed by the real process. */
 export const nodeIO: CliIO = {
@@ -9,7 +8,7 @@ export const nodeIO: CliIO = {
   readStdin: async () => {
     const chunks: Buffer[] = []
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-    return decodeText(Buffer.concat(chunks))
+    return textOf(Buffer.concat(chunks))
   },
-  readFile: async (path) => decodeText(await readFile(path)),
+  readFile: async (path) => textOf(await readFile(path)),
 }

@@ -16,7 +16,7 @@ import {
   type ImportStage,
   type LogImportToHost,
 } from './log-import-protocol'
-import { decodeText, errorMessage, isJsonObject, parseJsonText } from '../core/util'
+import { errorMessage, isJsonObject, parseJsonText, readTextFile } from '../core/util'
 import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
@@ -56,8 +56,13 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     progress('reading', 0, true)
     let text: string
     try {
-      // Not `file.text()`: that is UTF-8 only, and Windows tools save UTF-16 with a BOM.
-      text = decodeText(new Uint8Array(await message.file.arrayBuffer()))
+      // Bytes, not file.text(): that reads UTF-8 only, and would show a binary file as garbage.
+      const decoded = readTextFile(new Uint8Array(await message.file.arrayBuffer()))
+      if (!decoded.ok) {
+        post({ type: 'failed', requestId, error: `The file cannot be opened: ${decoded.error}` })
+        return
+      }
+      text = decoded.text
     } catch (error) {
       post({ type: 'failed', requestId, error: `The file could not be read (${errorMessage(error)}).` })
       return
