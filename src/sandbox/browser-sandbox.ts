@@ -32,7 +32,10 @@ export function createBrowserSandbox(options: BrowserSandboxOptions = {}): Brows
     // Replies come only over this private port (see worker-channel.ts): whatever user code posts on
     // the worker's global channel is never read.
     const channel = new MessageChannel()
-    channel.port1.onmessage = (event: MessageEvent<unknown>) => events.message(event.data)
+    // Bound now, so that nothing patched later on the prototypes sees the port (matters when both ends share a realm, as in tests).
+    const postToWorker = channel.port1.postMessage.bind(channel.port1) as (message: unknown) => void
+    const getData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')?.get
+    channel.port1.onmessage = (event: MessageEvent<unknown>) => events.message(getData ? Reflect.apply(getData, event, []) : event.data)
     worker.postMessage({ type: CONNECT_MESSAGE }, [channel.port2])
     // In a browser an uncaught error does not end the worker, so it is fatal only before `ready`
     // (the host treats any error before `ready` as a failed boot, e.g. the script did not load).
@@ -42,7 +45,7 @@ export function createBrowserSandbox(options: BrowserSandboxOptions = {}): Brows
     })
     channel.port1.addEventListener('messageerror', () => events.error('A message from the sandbox could not be read.', false))
     return {
-      post: (message) => channel.port1.postMessage(message),
+      post: (message) => postToWorker(message),
       terminate: () => {
         worker.terminate()
         channel.port1.close()
