@@ -215,7 +215,13 @@ describe('7. timeouts and retries', () => {
     let n = 0
     const executor: ToolExecutor = { execute: async () => (++n === 1 ? { ok: false, error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true } : { ok: true, result: 'late but fine', durationMs: 1 }) }
     const r = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), { retryOnTimeout: true }, { executor })
-    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ result: 'late but fine', attempts: 2, timedOut: false })
+    expect(of(r.events, 'tool.finished')[0]).toMatchObject({
+      result: 'late but fine',
+      attempts: 2,
+      timedOut: false,
+      // Each attempt stays on the timeline, not only the last one.
+      earlierAttempts: [{ error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }],
+    })
     const once = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), {}, { executor: { execute: async () => ({ ok: false, error: 't/o', durationMs: 5000, timedOut: true }) } })
     expect(of(once.events, 'tool.finished')[0]).toMatchObject({ error: 't/o', timedOut: true })
   })
