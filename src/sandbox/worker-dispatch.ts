@@ -27,7 +27,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
       post(failed(serializeError(error)))
       return
     }
-    pending.then(
+    void pending.then(
       (result) => post(make(result)),
       (error: unknown) => post(failed(serializeError(error))),
     )
