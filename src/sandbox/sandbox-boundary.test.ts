@@ -117,6 +117,13 @@ export const throw_getter = tool({
     expect(await sandbox.execute({ id: 'n', name: 'count', arguments: {} }, spec('count'))).toMatchObject({ ok: true, result: '4' })
   })
 
+  it('answers at once when model.ts returns a value whose every trap throws', async () => {
+    sandbox = createNodeSandbox({ modelTimeoutMs: 20_000 })
+    const trap = "new Proxy({}, { get() { throw new Error('trap') }, ownKeys() { throw new Error('trap') }, getOwnPropertyDescriptor() { throw new Error('trap') }, has() { throw new Error('trap') } })"
+    expect((await sandbox.load({ tools: '', model: `export default () => ${trap}` })).ok).toBe(true)
+    await expect(sandbox.respond(request(0))).rejects.toThrow('Error: trap')
+  })
+
   it('reports a model that throws such a value at once', async () => {
     sandbox = createNodeSandbox()
     expect((await sandbox.load({ tools: '', model: `export default () => { throw { toString() { throw 1 }, toJSON() { throw 2 } } }` })).ok).toBe(true)
