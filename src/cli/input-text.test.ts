@@ -63,7 +63,6 @@ describe('CLI input bytes', () => {
       expect(await command([...argv], io)).toBe(2)
       expect(stdout()).toBe('')
       expect(stderr()).toMatch(/img\.png.*it is not (UTF-8 )?text/)
-      // eslint-disable-next-line no-control-regex
       expect(stderr()).not.toMatch(/[\u0000-\u0008\u000e-\u001f]/)
     }
   })
