@@ -12,7 +12,7 @@ export default defineConfig({
     target: 'node20',
     emptyOutDir: true,
     rolldownOptions: {
-      input: { cli: 'src/cli/bin.ts', 'node-sandbox.worker': 'src/sandbox/node-sandbox.worker.ts' },
+      input: { cli: 'src/cli/bin.ts', 'node-sandbox.worker': 'src/sandbox/node-sandbox.worker.ts', 'node-process-sandbox.child': 'src/sandbox/node-process-sandbox.child.ts' },
       output: { entryFileNames: '[name].js' },
       checks: { bundlerTimings: false },
     },

@@ -1,14 +1,27 @@
+import { readTextFile } from '../core/util'
+
 /** The CLI's access to the outside world, injected so commands are testable without a process. */
 export interface CliIO {
   stdout(text: string): void
   stderr(text: string): void
-  /** Whole standard input as text: UTF-8, or UTF-16 when it starts with a BOM (see `decodeText`); no BOM. */
+  /** Whole standard input as text (see {@link textOf}); rejects when it is not text. */
   readStdin(): Promise<string>
-  /** A file's content as text, decoded like `readStdin`; rejects with the usual Node error when it can't be read. */
+  /** A file's content as text (see {@link textOf}); rejects with the usual Node error when it can't be read, or when it is not text. */
   readFile(path: string): Promise<string>
   /**
    * The names of the files in a directory (not recursive, sorted), or `null` when `path` is not
    * a directory. Optional: without it, every path is read as a file.
    */
   listDirectory?(path: string): Promise<string[] | null>
+}
+
+/**
+ * The text of a whole input: UTF-8 (BOM optional) or UTF-16 LE/BE with a BOM, as the browser
+ * reads it. Throws an `Error` saying why for binary data and other encodings, so no command
+ * ever prints escaped bytes.
+ */
+export function textOf(bytes: Uint8Array): string {
+  const decoded = readTextFile(bytes)
+  if (!decoded.ok) throw new Error(decoded.error)
+  return decoded.text
 }

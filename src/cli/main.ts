@@ -4,10 +4,15 @@
  *   toolstep parse [FILE|-] [--protocol ID|auto] [--jsonl]
  *   toolstep run WORKSPACE.json [--max-steps N] [--json]
  *   toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json]
+ *   toolstep --version
  *
  * Exit codes: 0 success, 1 the run or check did not pass, 2 usage or input errors.
  */
+import packageJson from '../../package.json'
 import type { CliIO } from './io'
+
+/** The package version, printed by `toolstep --version`. */
+export const VERSION: string = packageJson.version
 
 const USAGE = `Usage: toolstep <command> [options]
 
@@ -17,7 +22,7 @@ Commands:
                                                    Run a workspace headless; exit 0 on final_answer
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
 
-Run "toolstep <command> --help" for a command's options.
+Run "toolstep <command> --help" for a command's options, "toolstep --version" for the version.
 `
 
 /** Dispatches to a command; resolves with the process exit code. */
@@ -36,6 +41,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       const { replayCommand } = await import('./commands/replay')
       return replayCommand(rest, io)
     }
+    case '--version':
+    case '-V':
+    case 'version':
+      io.stdout(`toolstep ${VERSION}\n`)
+      return 0
     case undefined:
     case '-h':
     case '--help':

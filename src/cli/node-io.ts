@@ -1,7 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { decodeText } from '../core/util'
-import type { CliIO } from './io'
+import { textOf, type CliIO } from './io'
 
 /** `CliIO` backed by the real process. */
 export const nodeIO: CliIO = {
@@ -10,9 +9,9 @@ export const nodeIO: CliIO = {
   readStdin: async () => {
     const chunks: Buffer[] = []
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-    return decodeText(Buffer.concat(chunks))
+    return textOf(Buffer.concat(chunks))
   },
-  readFile: async (path) => decodeText(await readFile(path)),
+  readFile: async (path) => textOf(await readFile(path)),
   listDirectory: async (path) => {
     const info = await stat(path).catch(() => null)
     if (!info?.isDirectory()) return null

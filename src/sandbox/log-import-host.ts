@@ -7,6 +7,7 @@
  */
 import type { SessionEvent } from '../core/loop/events'
 import type { ToolSpec } from '../core/tools/types'
+import { createRequestClient } from './request-client'
 import { logImportToHostSchema, type ConversationSummary, type HostToLogImport, type ImportStage, type LogImportToHost } from './log-import-protocol'
 
 export type { ConversationSummary, ImportStage } from './log-import-protocol'
@@ -53,73 +54,51 @@ export interface LogImportHost {
   dispose(): void
 }
 
-type Pending = {
-  settle(message: LogImportToHost | null): void
-  progress?: ProgressListener
-  slices?: ConversationSummary[][]
-}
-
 /** Constructed the Vite way so the worker is bundled as its own chunk (and works offline). */
 function defaultWorker(): LogImportEndpoint {
   return new Worker(new URL('./log-import.worker.ts', import.meta.url), { type: 'module', name: 'toolstep-log-import' })
 }
 
+type Answer = { message: LogImportToHost | null; slices: ConversationSummary[][] }
+
 /** Starts a log-import worker. */
 export function createLogImportHost(createWorker: () => LogImportEndpoint = defaultWorker): LogImportHost {
   const worker = createWorker()
-  const pending = new Map<string, Pending>()
-  let nextId = 0
   let alive = true
+  const client = createRequestClient<HostToLogImport, LogImportToHost>({
+    post: (message) => worker.postMessage(message),
+    schema: logImportToHostSchema,
+    requestIdOf: (message) => message.requestId,
+    isInterim: (message) => message.type === 'progress' || message.type === 'index-slice',
+  })
 
   worker.addEventListener('message', (event) => {
-    if (!alive) return
-    const parsed = logImportToHostSchema.safeParse(event.data)
-    if (!parsed.success) {
-      const data = event.data as { requestId?: unknown } | null
-      const id = typeof data?.requestId === 'string' ? data.requestId : undefined
-      const entry = id === undefined ? undefined : pending.get(id)
-      if (entry && id !== undefined) {
-        pending.delete(id)
-        entry.settle({ type: 'failed', requestId: id, error: `The import worker sent a malformed reply: ${parsed.error.issues[0]?.message ?? 'unknown'}` })
-      }
-      return
-    }
-    const message = parsed.data
-    const id = message.requestId
-    const entry = id === undefined ? undefined : pending.get(id)
-    if (!entry || id === undefined) return
-    if (message.type === 'progress') {
-      entry.progress?.(message.stage, message.fraction)
-      return
-    }
-    if (message.type === 'index-slice') {
-      ;(entry.slices ??= []).push(message.conversations)
-      return
-    }
-    pending.delete(id)
-    entry.settle(message)
+    if (alive) client.receive(event.data)
   })
   worker.addEventListener('error', (event) => {
     event.preventDefault()
-    failAll(`The import worker stopped: ${event.message || 'unknown error'}`)
+    client.failPending(`The import worker stopped: ${event.message || 'unknown error'}`)
   })
 
-  function failAll(error: string): void {
-    for (const [id, entry] of pending) entry.settle({ type: 'failed', requestId: id, error })
-    pending.clear()
-  }
-
-  function request(make: (requestId: string) => HostToLogImport, progress?: ProgressListener): Promise<{ message: LogImportToHost | null; slices: ConversationSummary[][] }> {
-    return new Promise((resolve) => {
-      if (!alive) {
-        resolve({ message: null, slices: [] })
-        return
-      }
-      const requestId = `r${++nextId}`
-      const entry: Pending = { progress, settle: (message) => resolve({ message, slices: entry.slices ?? [] }) }
-      pending.set(requestId, entry)
-      worker.postMessage(make(requestId))
+  async function request(make: (requestId: string) => HostToLogImport, progress?: ProgressListener): Promise<Answer> {
+    const slices: ConversationSummary[][] = []
+    const settled = await client.send(make, {
+      onInterim(message) {
+        if (message.type === 'progress') progress?.(message.stage, message.fraction)
+        else if (message.type === 'index-slice') slices.push(message.conversations)
+      },
     })
+    switch (settled.status) {
+      case 'reply':
+        return { message: settled.message, slices }
+      case 'stopped':
+        // Disposed: cancelled. A worker that died fails the request with its reason.
+        return { message: alive ? { type: 'failed', requestId: '', error: settled.reason } : null, slices }
+      case 'invalid':
+        return { message: { type: 'failed', requestId: '', error: settled.reason.replace('The worker', 'The import worker') }, slices }
+      case 'timeout':
+        return { message: { type: 'failed', requestId: '', error: 'The import worker did not answer.' }, slices }
+    }
   }
 
   function toReply({ message, slices }: { message: LogImportToHost | null; slices: ConversationSummary[][] }): ImportReply {
@@ -168,8 +147,7 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       if (!alive) return
       alive = false
       worker.terminate()
-      for (const entry of pending.values()) entry.settle(null)
-      pending.clear()
+      client.stop('The log was closed.')
     },
   }
 }

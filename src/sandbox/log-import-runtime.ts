@@ -16,7 +16,7 @@ import {
   type ImportStage,
   type LogImportToHost,
 } from './log-import-protocol'
-import { decodeText, errorMessage, isJsonObject, parseJsonText } from '../core/util'
+import { errorMessage, isJsonObject, parseJsonText, readTextFile } from '../core/util'
 import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
@@ -57,8 +57,17 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     const parts = message.files ?? [{ name: message.name ?? '', file: message.file }]
     let texts: string[]
     try {
-      // Not `file.text()`: that is UTF-8 only, and Windows tools save UTF-16 with a BOM.
-      texts = await Promise.all(parts.map(async (part) => decodeText(new Uint8Array(await part.file.arrayBuffer()))))
+      // Bytes, not file.text(): that reads UTF-8 only (Windows tools save UTF-16 with a BOM), and
+      // would show a binary file as garbage.
+      texts = []
+      for (const part of parts) {
+        const decoded = readTextFile(new Uint8Array(await part.file.arrayBuffer()))
+        if (!decoded.ok) {
+          post({ type: 'failed', requestId, error: `${parts.length > 1 ? `${part.name}: ` : ''}The file cannot be opened: ${decoded.error}` })
+          return
+        }
+        texts.push(decoded.text)
+      }
     } catch (error) {
       post({ type: 'failed', requestId, error: `The file could not be read (${errorMessage(error)}).` })
       return

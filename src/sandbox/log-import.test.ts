@@ -121,3 +121,34 @@ describe('log import worker', () => {
     expect(posted[0]).toMatchObject({ type: 'protocol-error', requestId: 'x' })
   })
 })
+
+describe('log import: file encodings', () => {
+  const log = JSON.stringify([
+    { role: 'user', content: 'Weather in Zürich?' },
+    { role: 'assistant', content: 'Sunny.' },
+  ])
+  const utf16 = (text: string, bigEndian: boolean) => {
+    const bytes = bigEndian ? [0xfe, 0xff] : [0xff, 0xfe]
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i)
+      bytes.push(...(bigEndian ? [unit >> 8, unit & 0xff] : [unit & 0xff, unit >> 8]))
+    }
+    return new Uint8Array(bytes)
+  }
+
+  it('reads UTF-16 LE and BE with a BOM like UTF-8', async () => {
+    for (const bytes of [new TextEncoder().encode(log), utf16(log, false), utf16(log, true)]) {
+      const host = createLogImportHost(inProcessWorker)
+      const reply = await host.importFile(new Blob([bytes]), null)
+      expect(reply).toMatchObject({ kind: 'log', conversations: [{ messageCount: 2 }] })
+      host.dispose()
+    }
+  })
+
+  it('refuses a binary file with a reason', async () => {
+    const host = createLogImportHost(inProcessWorker)
+    const reply = await host.importFile(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe, 0x01])]), null)
+    expect(reply).toEqual({ kind: 'failed', error: expect.stringMatching(/^The file cannot be opened: it is not (UTF-8 )?text/) })
+    host.dispose()
+  })
+})

@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads'
+import { CONNECT_MESSAGE } from './worker-channel'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
 
 export type { LoadResult, Sandbox, SandboxOptions, SandboxSources } from './sandbox-host'
@@ -26,10 +27,23 @@ export type NodeSandbox = Sandbox
  */
 const BUILT_WORKER_CANDIDATES = ['./node-sandbox.worker.js', '../node-sandbox.worker.js']
 
-function createWorker(): Worker {
+/** Default heap cap of the sandbox worker, MB: far above any honest tool, far below what takes a machine down. */
+export const DEFAULT_MEMORY_LIMIT_MB = 512
+
+/** Options of {@link createNodeSandbox}. */
+export interface NodeSandboxOptions extends SandboxOptions {
+  /**
+   * Heap cap of the worker (V8 old generation), MB. Default {@link DEFAULT_MEMORY_LIMIT_MB}. A
+   * file that allocates past it stops with `tools.ts ran out of memory (limit 512 MB) …` instead
+   * of taking the process down.
+   */
+  memoryLimitMb?: number
+}
+
+function createWorker(resourceLimits: ResourceLimits): Worker {
   for (const candidate of BUILT_WORKER_CANDIDATES) {
     const built = new URL(candidate, import.meta.url)
-    if (existsSync(fileURLToPath(built))) return new Worker(built)
+    if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits })
   }
   const source = new URL('./node-sandbox.worker.ts', import.meta.url)
   if (!existsSync(fileURLToPath(source))) {
@@ -40,27 +54,37 @@ function createWorker(): Worker {
   const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
   const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(source.href)}) })`
-  return new Worker(bootstrap, { eval: true })
+  return new Worker(bootstrap, { eval: true, resourceLimits })
 }
 
 /**
  * Creates a Node sandbox. Same behaviour as the browser one. Call `dispose()` when done: a live
  * worker keeps the process running.
  */
-export function createNodeSandbox(options: SandboxOptions = {}): NodeSandbox {
+export function createNodeSandbox(options: NodeSandboxOptions = {}): NodeSandbox {
+  const limitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
+  if (!Number.isInteger(limitMb) || limitMb < 16) throw new Error(`The sandbox memory limit must be a whole number of MB ≥ 16, not ${limitMb}.`)
   const spawn: SpawnWorker = (events) => {
-    const worker = createWorker()
+    const worker = createWorker({ maxOldGenerationSizeMb: limitMb })
     let terminated = false
-    worker.on('message', (data: unknown) => events.message(data))
+    // Replies come only over this private port (see worker-channel.ts); what user code posts
+    // on `parentPort` is never read.
+    const channel = new MessageChannel()
+    channel.port1.on('message', (data: unknown) => events.message(data))
+    worker.postMessage({ type: CONNECT_MESSAGE, port: channel.port2 }, [channel.port2])
     // In a worker thread an uncaught error ends the thread, so every error is fatal.
-    worker.on('error', (error: Error) => events.error(`${error.name}: ${error.message}`, true))
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') events.error(error.message, true, { outOfMemory: true, limitMb })
+      else events.error(`${error.name}: ${error.message}`, true)
+    })
     worker.on('exit', (code) => {
       if (!terminated) events.error(`the worker exited with code ${code}`, true)
     })
     return {
-      post: (message) => worker.postMessage(message),
+      post: (message) => channel.port1.postMessage(message),
       terminate: () => {
         terminated = true
+        channel.port1.close()
         void worker.terminate()
       },
     }

@@ -17,7 +17,8 @@
  */
 import { transform } from 'sucrase'
 import type { CodeRunResult, SerializedError } from './protocol'
-import { locateSyntaxError } from './user-errors'
+import { formatSandboxError } from './error-names'
+import { locateSyntaxError, serializeError } from './user-errors'
 import { errorMessage, isJsonObject } from '../core/util'
 
 /** Something a running block reported: a chunk appended to its output, or a finished tool call. */
@@ -43,8 +44,6 @@ export interface CodeBlockOptions {
   onProgress?: ((progress: CodeProgress) => void) | undefined
 }
 
-/** Errors the runtime raises itself: their message alone reads best. */
-const OWN_ERRORS = new Set(['UnknownToolError', 'InvalidArgumentsError', 'DangerousToolError', 'ResultSerializationError'])
 
 /** The file name stack frames of a block carry; used to find the block's own line in a stack. */
 const CODE_FILE = 'toolstep-code.js'
@@ -157,12 +156,24 @@ function lineInBlock(error: unknown): number | undefined {
 }
 
 function describeThrown(error: unknown): string {
-  if (error instanceof Error) return `${error.name || 'Error'}: ${error.message}`
-  return `Error: ${formatValue(error)}`
+  const serialized = serializeError(error)
+  return `${serialized.name}: ${serialized.message}`
 }
 
-/** One console argument as text: strings as-is, errors as `Name: message`, other values as JSON when possible. */
+/**
+ * One console argument as text: strings as-is, errors as `Name: message`, other values as JSON
+ * when possible. Never throws, even for values whose getters, `toJSON` or `toString` throw.
+ */
 export function formatValue(value: unknown): string {
+  try {
+    return formatValueUnguarded(value)
+  } catch {
+    const serialized = serializeError(value)
+    return serialized.name === 'Error' ? serialized.message : `${serialized.name}: ${serialized.message}`
+  }
+}
+
+function formatValueUnguarded(value: unknown): string {
   if (typeof value === 'string') return value
   if (value === undefined) return 'undefined'
   if (typeof value === 'bigint') return `${value}n`
@@ -217,7 +228,7 @@ function buildScope(options: CodeBlockOptions, record: (call: CodeRunResult['cal
         record({ name, arguments: recorded, result: outcome.text, durationMs })
         return outcome.value
       }
-      record({ name, arguments: recorded, error: OWN_ERRORS.has(outcome.error.name) ? outcome.error.message : `${outcome.error.name}: ${outcome.error.message}`, durationMs })
+      record({ name, arguments: recorded, error: formatSandboxError(outcome.error), durationMs })
       const error = new Error(outcome.error.message)
       // Keep the tool's own error name (TypeError, RangeError, …) so the code can tell failures apart.
       error.name = outcome.error.name

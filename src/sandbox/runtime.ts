@@ -16,6 +16,7 @@ import { isJsonObject } from '../core/util'
 import { resolveToolName, unknownToolMessage } from '../core/validation'
 import * as authoring from './authoring'
 import { beginModelStep } from './call-ids'
+import { SANDBOX_ERROR_NAMES } from './error-names'
 import { collectTools, hookFlags, locatePlace, ToolDefinitionError, type Collected, type RuntimeTool } from './collect-tools'
 import {
   nativeAssistantMessageSchema,
@@ -140,7 +141,7 @@ export function createRuntime(): SandboxRuntime {
   }
 
   function unknownTool(name: string): SerializedError {
-    return { name: 'UnknownToolError', message: unknownToolMessage(name, currentTools()) }
+    return { name: SANDBOX_ERROR_NAMES.unknownTool, message: unknownToolMessage(name, currentTools()) }
   }
 
   /** Renames, parses and runs; the value is returned as the tool returned it. */
@@ -149,7 +150,7 @@ export function createRuntime(): SandboxRuntime {
     if (!parsed.success) {
       return {
         ok: false,
-        error: { name: 'InvalidArgumentsError', message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` },
+        error: { name: SANDBOX_ERROR_NAMES.invalidArguments, message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` },
       }
     }
     try {
@@ -178,7 +179,7 @@ export function createRuntime(): SandboxRuntime {
     if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
       return {
         ok: false,
-        error: { name: 'InvalidRouteError', message: `route() must return an array of tool names, not ${describeType(value)}.` },
+        error: { name: SANDBOX_ERROR_NAMES.invalidRoute, message: `route() must return an array of tool names, not ${describeType(value)}.` },
       }
     }
     const names: string[] = []
@@ -194,7 +195,7 @@ export function createRuntime(): SandboxRuntime {
       return {
         ok: false,
         error: {
-          name: 'InvalidRouteError',
+          name: SANDBOX_ERROR_NAMES.invalidRoute,
           message: `route() returned ${unknown.length === 1 ? 'an unknown tool name' : 'unknown tool names'}: ${unknown.map((name) => `"${name}"`).join(', ')}. Available tools: ${known}.`,
         },
       }
@@ -212,7 +213,7 @@ export function createRuntime(): SandboxRuntime {
       return { ok: false, error: serializeError(error) }
     }
     if (typeof value !== 'string') {
-      return { ok: false, error: { name: 'InvalidSummaryError', message: `summarize() must return a string, not ${value === undefined ? 'undefined' : describeType(value)}.` } }
+      return { ok: false, error: { name: SANDBOX_ERROR_NAMES.invalidSummary, message: `summarize() must return a string, not ${value === undefined ? 'undefined' : describeType(value)}.` } }
     }
     return { ok: true, summary: value }
   }
@@ -231,7 +232,7 @@ export function createRuntime(): SandboxRuntime {
           return {
             ok: false,
             error: {
-              name: 'DangerousToolError',
+              name: SANDBOX_ERROR_NAMES.dangerousTool,
               message: `Tool "${name}" is marked dangerous and needs the user's confirmation, so it cannot be called from code. Call it as a normal tool call instead.`,
             },
           }
@@ -323,7 +324,7 @@ function toModelOutput(value: unknown): ModelCallResult {
       return {
         ok: false,
         error: {
-          name: 'InvalidModelOutputError',
+          name: SANDBOX_ERROR_NAMES.invalidModelOutput,
           message: `model.ts returned an object without "content" or "tool_calls"${keys.length ? ` (it has: ${keys.slice(0, 5).join(', ')})` : ''}; return a string or an assistant message { content, tool_calls }.`,
         },
       }
@@ -337,13 +338,13 @@ function toModelOutput(value: unknown): ModelCallResult {
     if (parsed.success) return { ok: true, output: { kind: 'message', message: parsed.data } }
     return {
       ok: false,
-      error: { name: 'InvalidModelOutputError', message: `model.ts returned an assistant message of the wrong shape: ${describeIssues(parsed.error)}` },
+      error: { name: SANDBOX_ERROR_NAMES.invalidModelOutput, message: `model.ts returned an assistant message of the wrong shape: ${describeIssues(parsed.error)}` },
     }
   }
   return {
     ok: false,
     error: {
-      name: 'InvalidModelOutputError',
+      name: SANDBOX_ERROR_NAMES.invalidModelOutput,
       message: `model.ts must return a string or an assistant message { content, tool_calls }, not ${value === undefined ? 'undefined' : describeType(value)}.`,
     },
   }
@@ -374,7 +375,7 @@ function serializeResult(name: string, value: unknown): ExecuteResult {
   } catch (error) {
     return {
       ok: false,
-      error: { name: 'ResultSerializationError', message: `Tool "${name}" returned a value that cannot be written as JSON: ${serializeError(error).message}` },
+      error: { name: SANDBOX_ERROR_NAMES.resultSerialization, message: `Tool "${name}" returned a value that cannot be written as JSON: ${serializeError(error).message}` },
     }
   }
 }

@@ -32,6 +32,8 @@ import {
 } from './protocol'
 import { errorMessage } from '../core/util'
 import { resolveToolName } from '../core/validation'
+import { formatSandboxError, isSandboxErrorName } from './error-names'
+import { createRequestClient, type RequestClient, type Settled } from './request-client'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -126,43 +128,49 @@ export interface SandboxOptions {
   now?: () => number
   /** Called with errors the worker reports outside any call (e.g. thrown from a stray timer). */
   onStrayError?: (message: string) => void
+  /**
+   * Called once each time user code runs the sandbox out of memory, with the message that names
+   * the file and phase (`tools.ts ran out of memory (limit 512 MB) while running tool "x" …`),
+   * after the call or load it ended has been answered with that message.
+   */
+  onOutOfMemory?: (message: string) => void
 }
+
 
 /** The minimum a worker must offer; one adapter per platform. */
 export interface WorkerEndpoint {
-  /** Sends one message to the worker. */
+  /** Sends one message to the worker over its private channel. */
   post(message: HostToSandbox): void
   /** Stops the worker immediately. */
   terminate(): void
 }
 
+/** Why a worker ended on its own, when the platform can tell. */
+export interface WorkerCrash {
+  /** True when it ran out of memory (its heap cap, or its process was killed for memory). */
+  outOfMemory: boolean
+  /** The heap cap it ran under, MB, when known. */
+  limitMb?: number
+}
+
 /** Callbacks an endpoint reports to. */
 export interface WorkerEvents {
-  /** A message arrived (unvalidated). */
+  /** A message arrived on the private channel (unvalidated). */
   message(data: unknown): void
-  /** An error was reported. `fatal` means the worker is gone (it cannot answer any pending call). */
-  error(message: string, fatal: boolean): void
+  /**
+   * An error was reported. `fatal` means the worker is gone (it cannot answer any pending call);
+   * `crash` says why, when known.
+   */
+  error(message: string, fatal: boolean, crash?: WorkerCrash): void
 }
 
 /** Starts one worker wired to `events`. */
 export type SpawnWorker = (events: WorkerEvents) => WorkerEndpoint
 
-type Reply =
-  | { status: 'reply'; message: SandboxToHost }
-  | { status: 'timeout' }
-  | { status: 'stopped'; reason: string }
-
-interface Pending {
-  settle(reply: Reply): void
-  /** Hears interim messages for this request (`code-progress`) without settling it. */
-  progress?: ((message: SandboxToHost) => void) | undefined
-  timer: ReturnType<typeof setTimeout> | undefined
-}
-
 interface Live {
   endpoint: WorkerEndpoint
+  client: RequestClient<HostToSandbox, SandboxToHost>
   ready: Promise<void>
-  pending: Map<string, Pending>
   /** Last load on this worker (it also resolves once the worker is usable). */
   loaded: Promise<LoadResult>
   alive: boolean
@@ -170,25 +178,36 @@ interface Live {
   bootTimer: ReturnType<typeof setTimeout> | undefined
   /** Rejects `ready` if the worker is stopped before it booted, so nothing waits on it forever. */
   abortBoot(reason: string): void
+  /** Set when the worker died on its own; `inFlight` is how many requests it took down. */
+  crash: (WorkerCrash & { inFlight: number }) | undefined
+  /** True once `onOutOfMemory` heard about `crash`. */
+  crashReported: boolean
 }
 
-/** Error names the runtime uses for problems it found itself; their message alone is the clearest text. */
-const OWN_ERRORS = new Set(['UnknownToolError', 'InvalidArgumentsError', 'ResultSerializationError', 'InvalidRouteError', 'InvalidSummaryError'])
-
 function formatError(error: SerializedError): string {
-  return OWN_ERRORS.has(error.name) ? error.message : `${error.name}: ${error.message}`
+  return formatSandboxError(error)
 }
 
 /** An `Error` for a hook failure: `route() in tools.ts threw TypeError: …`, or the runtime's own message. */
 function hookError(hook: string, error: SerializedError): Error {
-  const result = new Error(OWN_ERRORS.has(error.name) ? error.message : `${hook} in tools.ts threw ${formatError(error)}`)
+  const result = new Error(isSandboxErrorName(error.name) ? error.message : `${hook} in tools.ts threw ${formatError(error)}`)
   if (error.stack) result.stack = error.stack
   return result
 }
 
 /**
+ * `tools.ts ran out of memory (limit 512 MB) while running tool "x" and was stopped.` — which
+ * file, which phase, and the cap when the platform has one.
+ */
+export function outOfMemoryMessage(file: SourceFile | 'The code block', phase: string, crash: WorkerCrash & { inFlight?: number }): string {
+  const limit = crash.limitMb === undefined ? '' : ` (limit ${crash.limitMb} MB)`
+  const others = crash.inFlight !== undefined && crash.inFlight > 1 ? ` (${crash.inFlight - 1} other call${crash.inFlight > 2 ? 's were' : ' was'} running in the same sandbox)` : ''
+  return `${file} ran out of memory${limit} ${phase}${others} and was stopped.`
+}
+
+/**
  * Creates a sandbox host over workers made by `spawn`. Platform entry points
- * (`createBrowserSandbox`, `createNodeSandbox`) supply `spawn`.
+ * (`createBrowserSandbox`, `createNodeSandbox`, `createProcessSandbox`) supply `spawn`.
  */
 export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = {}): Sandbox {
   const toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
@@ -199,10 +218,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
 
   let live: Live | undefined
   let sources: SandboxSources | undefined
-  /** Set when loading hung: respawning would hang again, so calls fail with this instead. */
+  /** Set when loading hung or ran out of memory: respawning would do it again, so calls fail with this instead. */
   let loadFailure: LoadResult | undefined
   let disposed = false
-  let nextId = 0
 
   function stop(target: Live, reason: string): void {
     if (!target.alive) return
@@ -210,10 +228,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     clearTimeout(target.bootTimer)
     target.abortBoot(reason)
     target.endpoint.terminate()
-    for (const [id, pending] of target.pending) {
-      target.pending.delete(id)
-      pending.settle({ status: 'stopped', reason })
-    }
+    target.client.stop(reason)
     if (live === target) live = undefined
   }
 
@@ -227,12 +242,23 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     let isReady = false
     const target: Live = {
       endpoint: undefined as unknown as WorkerEndpoint,
+      client: createRequestClient<HostToSandbox, SandboxToHost>({
+        post: (message) => target.endpoint.post(message),
+        schema: sandboxToHostSchema,
+        requestIdOf: (message) => (message.type === 'ready' ? undefined : message.requestId),
+        isInterim: (message) => message.type === 'code-progress',
+        onUnmatched({ message, malformed }) {
+          if (message?.type === 'protocol-error') options.onStrayError?.(message.message)
+          else if (malformed !== undefined) options.onStrayError?.(`Malformed message from the sandbox: ${malformed}`)
+        },
+      }),
       ready,
-      pending: new Map(),
       loaded: Promise.resolve({ ok: true, tools: [], hasModel: false, hooks: NO_HOOKS }),
       alive: true,
       bootTimer: undefined,
       abortBoot: (reason) => rejectReady(new Error(reason)),
+      crash: undefined,
+      crashReported: false,
     }
     const bootTimer = setTimeout(() => {
       rejectReady(new Error(`The sandbox worker did not start within ${bootTimeoutMs} ms.`))
@@ -240,15 +266,34 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     }, bootTimeoutMs)
     target.bootTimer = bootTimer
     try {
-      target.endpoint = spawnEndpoint(target, () => isReady, {
-        ready() {
-          isReady = true
-          clearTimeout(bootTimer)
-          resolveReady()
+      target.endpoint = spawn({
+        message(data) {
+          if (!target.alive) return
+          if (!isReady && typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'ready') {
+            isReady = true
+            clearTimeout(bootTimer)
+            resolveReady()
+            return
+          }
+          target.client.receive(data)
         },
-        failBoot(message) {
-          clearTimeout(bootTimer)
-          rejectReady(new Error(`The sandbox worker failed to start: ${message}`))
+        error(message, fatal, crash) {
+          if (!target.alive) return
+          if (!isReady) {
+            clearTimeout(bootTimer)
+            rejectReady(new Error(`The sandbox worker failed to start: ${message}`))
+            stop(target, `The sandbox worker failed to start: ${message}`)
+          } else if (fatal) {
+            if (crash) target.crash = { ...crash, inFlight: target.client.pendingCount }
+            stop(
+              target,
+              crash?.outOfMemory
+                ? `The sandbox ran out of memory${crash.limitMb === undefined ? '' : ` (limit ${crash.limitMb} MB)`} and was stopped.`
+                : `The sandbox worker stopped unexpectedly: ${message}`,
+            )
+          } else {
+            options.onStrayError?.(message)
+          }
         },
       })
     } catch (error) {
@@ -260,81 +305,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return target
   }
 
-  function spawnEndpoint(
-    target: Live,
-    isReady: () => boolean,
-    boot: { ready(): void; failBoot(message: string): void },
-  ): WorkerEndpoint {
-    return spawn({
-      message(data) {
-        if (!target.alive) return
-        const parsed = sandboxToHostSchema.safeParse(data)
-        if (!parsed.success) {
-          options.onStrayError?.(`Malformed message from the sandbox: ${parsed.error.message}`)
-          return
-        }
-        const message = parsed.data
-        if (message.type === 'ready') {
-          boot.ready()
-          return
-        }
-        const requestId = message.requestId
-        const pending = requestId === undefined ? undefined : target.pending.get(requestId)
-        if (!pending || requestId === undefined) {
-          if (message.type === 'protocol-error') options.onStrayError?.(message.message)
-          return
-        }
-        if (message.type === 'code-progress') {
-          pending.progress?.(message)
-          return
-        }
-        target.pending.delete(requestId)
-        pending.settle({ status: 'reply', message })
-      },
-      error(message, fatal) {
-        if (!target.alive) return
-        if (!isReady()) {
-          boot.failBoot(message)
-          stop(target, `The sandbox worker failed to start: ${message}`)
-        } else if (fatal) {
-          stop(target, `The sandbox worker stopped unexpectedly: ${message}`)
-        } else {
-          options.onStrayError?.(message)
-        }
-      },
-    })
-  }
-
-  /** Posts `message` once the worker is ready, and races the reply against `timeoutMs` (timer starts at post). */
+  /** Posts the request once the worker is ready, and races the reply against `timeoutMs` (timer starts at post). */
   async function request(
     target: Live,
-    message: HostToSandbox,
+    make: (requestId: string) => HostToSandbox,
     timeoutMs: number,
-    progress?: (message: SandboxToHost) => void,
-  ): Promise<Reply> {
+    onInterim?: (message: SandboxToHost) => void,
+  ): Promise<Settled<SandboxToHost>> {
     await target.ready
     if (!target.alive) return { status: 'stopped', reason: 'The sandbox was stopped.' }
-    return new Promise<Reply>((resolve) => {
-      const pending: Pending = {
-        settle(reply) {
-          clearTimeout(pending.timer)
-          resolve(reply)
-        },
-        progress,
-        timer: undefined,
-      }
-      target.pending.set(message.requestId, pending)
-      target.endpoint.post(message)
-      pending.timer = setTimeout(() => {
-        target.pending.delete(message.requestId)
-        resolve({ status: 'timeout' })
-      }, timeoutMs)
-    })
-  }
-
-  function newRequestId(): string {
-    nextId += 1
-    return `r${nextId}`
+    return target.client.send(make, { timeoutMs, ...(onInterim ? { onInterim } : {}) })
   }
 
   async function loadInto(target: Live, next: SandboxSources): Promise<LoadResult> {
@@ -345,20 +325,28 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     let hooks = NO_HOOKS
     const files: [SourceFile, string][] = [['tools.ts', next.tools]]
     if (next.model !== undefined) files.push(['model.ts', next.model])
+    const giveUp = (error: SourceError): LoadResult => {
+      errors.push(error)
+      const [first, ...rest] = errors as [SourceError, ...SourceError[]]
+      const result = loadFailed(tools, hasModel, hooks, first, rest)
+      loadFailure = result
+      return result
+    }
     for (const [file, source] of files) {
-      const reply = await request(target, { type: 'load', requestId: newRequestId(), file, source }, loadTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'load', requestId, file, source }), loadTimeoutMs)
       if (reply.status === 'timeout') {
         stop(target, `${file} did not finish loading.`)
-        errors.push({
+        return giveUp({
           file,
           message: `${file} did not finish loading within ${loadTimeoutMs} ms and was stopped (is there an endless loop at the top level?).`,
         })
-        const [first, ...rest] = errors as [SourceError, ...SourceError[]]
-        const result = loadFailed(tools, hasModel, hooks, first, rest)
-        loadFailure = result
-        return result
       }
-      if (reply.status === 'stopped') throw new Error(reply.reason)
+      if (reply.status === 'stopped' && target.crash?.outOfMemory) {
+        const message = outOfMemoryMessage(file, 'while running its top-level code', target.crash)
+        reportOutOfMemory(target, message)
+        return giveUp({ file, message })
+      }
+      if (reply.status !== 'reply') throw new Error(reply.reason)
       if (reply.message.type !== 'loaded') throw new Error(`Unexpected reply "${reply.message.type}" to a load request.`)
       if (reply.message.result.ok) {
         tools = reply.message.result.tools
@@ -382,14 +370,24 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
   }
 
   /** The worker to run a call on: the live one, or a fresh one reloaded with the last sources. */
+  function failureText(): string | undefined {
+    const failure: LoadResult | undefined = loadFailure
+    if (!failure) return undefined
+    return failure.ok ? 'The sandbox is not loaded.' : failure.errors.map((error) => error.message).join(' ')
+  }
+
   async function usable(): Promise<Live | string> {
     if (disposed) return 'The sandbox was disposed.'
-    if (loadFailure) return loadFailure.ok ? 'The sandbox is not loaded.' : loadFailure.errors.map((error) => error.message).join(' ')
+    const failed = failureText()
+    if (failed !== undefined) return failed
     if (!sources) return 'Nothing is loaded in the sandbox yet.'
     let target: Live
     try {
       target = live ?? start(sources)
       await target.loaded
+      // A respawned worker's load may have hung or run out of memory; that is final.
+      const failedNow = failureText()
+      if (failedNow !== undefined) return failedNow
     } catch (error) {
       return errorMessage(error)
     }
@@ -400,6 +398,27 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
   function killAndRespawn(target: Live, reasonForOthers: string): void {
     stop(target, reasonForOthers)
     if (!disposed && sources && !loadFailure) start(sources)
+  }
+
+  /** The error of a call whose worker stopped under it: out of memory, or why it was stopped. */
+  function stoppedError(target: Live, reply: { reason: string }, file: SourceFile | 'The code block', phase: string): string {
+    if (!target.crash?.outOfMemory) return reply.reason
+    const message = outOfMemoryMessage(file, phase, target.crash)
+    reportOutOfMemory(target, message)
+    return message
+  }
+
+  /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
+  function reportOutOfMemory(target: Live, message: string): void {
+    if (target.crashReported) return
+    target.crashReported = true
+    options.onOutOfMemory?.(message)
+  }
+
+  /** Unexpected, invalid and stopped replies as one error text; `undefined` for a proper reply. */
+  function notAReply(reply: Settled<SandboxToHost>): string | undefined {
+    if (reply.status === 'invalid' || reply.status === 'stopped') return reply.reason
+    return undefined
   }
 
   return {
@@ -414,12 +433,14 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     async respond(modelRequest) {
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
-      const reply = await request(target, { type: 'call-model', requestId: newRequestId(), request: modelRequest }, modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, request: modelRequest }), modelTimeoutMs)
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
       }
-      if (reply.status === 'stopped') throw new Error(reply.reason)
+      if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'model.ts', `while answering step ${modelRequest.step}`))
+      const failed = notAReply(reply)
+      if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
       if (message.result.ok) return message.result.output as ModelOutput
@@ -443,15 +464,23 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const callStarted = now()
       const reply = await request(
         target,
-        { type: 'execute-tool', requestId: newRequestId(), name, callId: call.id, arguments: call.arguments },
+        (requestId) => ({ type: 'execute-tool', requestId, name, callId: call.id, arguments: call.arguments }),
         timeoutMs,
       )
       const durationMs = Math.max(0, Math.round(now() - callStarted))
       if (reply.status === 'timeout') {
-        killAndRespawn(target, `Tool "${name}" timed out in the same sandbox, so this call was stopped too.`)
+        // The other calls in flight die with the worker. They are reported, never run again: a
+        // tool like send_email may already have done its work before it was stopped.
+        killAndRespawn(
+          target,
+          `Interrupted by the timeout of call ${call.id} ("${name}"), which shared its sandbox; it was not run again, because it may already have had effects.`,
+        )
         return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
       }
-      if (reply.status === 'stopped') return { ok: false, error: reply.reason, durationMs, timedOut: false, interrupted: true }
+      if (reply.status === 'stopped') {
+        return { ok: false, error: stoppedError(target, reply, 'tools.ts', `while running tool "${name}"`), durationMs, timedOut: false, interrupted: true }
+      }
+      if (reply.status === 'invalid') return { ok: false, error: reply.reason, durationMs, timedOut: false }
       const message = reply.message
       if (message.type !== 'tool-result') {
         return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }
@@ -466,12 +495,14 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const reply = await request(target, { type: 'route', requestId: newRequestId(), request: modelRequest }, modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'route', requestId, request: modelRequest }), modelTimeoutMs)
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
         throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
       }
-      if (reply.status === 'stopped') throw new Error(reply.reason)
+      if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'tools.ts', 'in route()'))
+      const failed = notAReply(reply)
+      if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
       if (message.type !== 'route-result') throw new Error(`Unexpected reply "${message.type}" to a route call.`)
       if (message.result.ok) return message.result.names
@@ -484,14 +515,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (!(await target.loaded).hooks.summarize) return null
       const reply = await request(
         target,
-        { type: 'summarize', requestId: newRequestId(), result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) },
+        (requestId) => ({ type: 'summarize', requestId, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
         modelTimeoutMs,
       )
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'summarize() timed out, so the sandbox was restarted.')
         throw new Error(`summarize() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
       }
-      if (reply.status === 'stopped') throw new Error(reply.reason)
+      if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'tools.ts', 'in summarize()'))
+      const failed = notAReply(reply)
+      if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
       if (message.type !== 'summarize-result') throw new Error(`Unexpected reply "${message.type}" to a summarize call.`)
       if (message.result.ok) return message.result.summary
@@ -518,7 +551,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') return failed(target, false)
       const reply = await request(
         target,
-        { type: 'run-code', requestId: newRequestId(), code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) },
+        (requestId) => ({ type: 'run-code', requestId, code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) }),
         timeoutMs,
         (message) => {
           if (message.type !== 'code-progress') return
@@ -528,10 +561,11 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         },
       )
       if (reply.status === 'timeout') {
-        killAndRespawn(target, 'A code block timed out in the same sandbox, so this call was stopped too.')
+        killAndRespawn(target, 'Interrupted by the timeout of a code block that shared its sandbox; it was not run again, because it may already have had effects.')
         return failed(`The code did not finish within ${timeoutMs} ms and was stopped.`, true)
       }
-      if (reply.status === 'stopped') return failed(reply.reason, false)
+      if (reply.status === 'stopped') return failed(stoppedError(target, reply, 'The code block', 'while it ran'), false)
+      if (reply.status === 'invalid') return failed(reply.reason, false)
       const message = reply.message
       if (message.type !== 'code-result') return failed(`Unexpected reply "${message.type}" to a code block.`, false)
       const result = message.result

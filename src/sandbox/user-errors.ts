@@ -81,20 +81,68 @@ function cleanStack(stack: string): string {
   return [...lines.slice(0, firstFrame), ...frames].join('\n')
 }
 
-/** Flattens anything thrown into `{name, message, stack}`; non-errors become `Error` with their string form. */
+/** Runs `read`, returning `undefined` when it throws: user values may throw from any getter or trap. */
+function attempt<T>(read: () => T): T | undefined {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
+/** `String(value)` when that works and yields a string; `undefined` when it throws (hostile `toString`, null prototype). */
+function safeString(value: unknown): string | undefined {
+  const text = attempt(() => String(value))
+  return typeof text === 'string' ? text : undefined
+}
+
+/**
+ * Flattens anything thrown into `{name, message, stack}`; non-errors become `Error` with their
+ * string form (JSON when it has one). Never throws, whatever was thrown: getters, `toString`,
+ * `toJSON` and proxy traps that throw are read inside guards, so a hostile value is reported at
+ * once instead of surfacing as a timeout or a dead worker.
+ */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof Error) {
-    const serialized: SerializedError = { name: error.name || 'Error', message: error.message }
-    if (error.stack) serialized.stack = cleanStack(error.stack)
+  if (attempt(() => error instanceof Error) === true) {
+    const err = error as Error
+    const name = attempt(() => err.name)
+    const message = attempt(() => err.message)
+    const stack = attempt(() => err.stack)
+    const serialized: SerializedError = {
+      name: typeof name === 'string' && name !== '' ? name : 'Error',
+      message: typeof message === 'string' ? message : (safeString(message) ?? '(the error has a message that cannot be read)'),
+    }
+    const code = attempt(() => (err as Error & { code?: unknown }).code)
+    if (code === 'ERR_ACCESS_DENIED') serialized.message = permissionMessage(serialized.message, err)
+    if (typeof stack === 'string' && stack !== '') {
+      const cleaned = attempt(() => cleanStack(stack))
+      if (cleaned !== undefined) serialized.stack = cleaned
+    }
     return serialized
   }
-  let message: string
-  try {
-    message = typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)
-  } catch {
-    message = String(error)
-  }
+  if (typeof error === 'string') return { name: 'Error', message: error }
+  const json = attempt(() => JSON.stringify(error))
+  const message = typeof json === 'string' ? json : (safeString(error) ?? `a thrown ${describeKind(error)} that cannot be turned into text`)
   return { name: 'Error', message }
+}
+
+/**
+ * Node's permission model (the CLI sandbox) throws `ERR_ACCESS_DENIED` with `permission`
+ * (`FileSystemWrite`, `ChildProcess`, `WorkerThreads`, …) and `resource`: say what was refused
+ * and how to allow it.
+ */
+function permissionMessage(message: string, error: Error): string {
+  const permission = attempt(() => (error as Error & { permission?: unknown }).permission)
+  const resource = attempt(() => (error as Error & { resource?: unknown }).resource)
+  const what = typeof permission === 'string' && permission !== '' ? ` (${permission}${typeof resource === 'string' && resource !== '' ? `: ${resource}` : ''})` : ''
+  return `Permission denied${what}: ${message}. The CLI sandbox lets user code read the Toolstep package and use the network, but not write files, start processes or start workers; run with --allow-fs-write PATH or --trust to allow more.`
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'null'
+  const kind = typeof value
+  if (kind !== 'object' && kind !== 'function') return kind
+  return attempt(() => Array.isArray(value)) === true ? 'array' : kind === 'function' ? 'function' : 'object'
 }
 
 /** `city: expected string, received number; unit: …` — short enough to send back to the model. */

@@ -2,8 +2,9 @@
  * The message loop shared by both worker entries (Web Worker and worker_threads): validates each
  * request, runs it on one {@link SandboxRuntime}, and posts the reply with the same `requestId`.
  */
-import { hostToSandboxSchema, type SandboxToHost } from './protocol'
+import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
 import { createRuntime } from './runtime'
+import { serializeError } from './user-errors'
 
 /**
  * Creates the handler for messages arriving from the host. Posts `{type:'ready'}` immediately:
@@ -13,6 +14,24 @@ import { createRuntime } from './runtime'
  */
 export function createWorkerDispatch(post: (message: SandboxToHost) => void): (data: unknown) => void {
   const runtime = createRuntime()
+  /**
+   * Posts the reply `make` builds from `work`'s result. The runtime never rejects, but if it ever
+   * did the host must still get an answer at once (not wait for the timeout), and a Node worker
+   * must not die of an unhandled rejection.
+   */
+  const answer = <T>(work: () => Promise<T>, make: (result: T) => SandboxToHost, failed: (error: SerializedError) => SandboxToHost): void => {
+    let pending: Promise<T>
+    try {
+      pending = work()
+    } catch (error) {
+      post(failed(serializeError(error)))
+      return
+    }
+    void pending.then(
+      (result) => post(make(result)),
+      (error: unknown) => post(failed(serializeError(error))),
+    )
+  }
   post({ type: 'ready' })
   return (data) => {
     const parsed = hostToSandboxSchema.safeParse(data)
@@ -27,33 +46,56 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
       case 'load':
         post({ type: 'loaded', requestId: message.requestId, result: runtime.load(message.file, message.source) })
         return
-      case 'call-model':
-        void runtime.callModel(message.request).then((result) => post({ type: 'model-result', requestId: message.requestId, result }))
+      case 'call-model': {
+        const { requestId } = message
+        answer(
+          () => runtime.callModel(message.request),
+          (result) => ({ type: 'model-result', requestId, result }),
+          (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
+        )
         return
-      case 'execute-tool':
-        void runtime
-          .executeTool(message.name, message.arguments, message.callId)
-          .then((result) => post({ type: 'tool-result', requestId: message.requestId, result }))
+      }
+      case 'execute-tool': {
+        const { requestId } = message
+        answer(
+          () => runtime.executeTool(message.name, message.arguments, message.callId),
+          (result) => ({ type: 'tool-result', requestId, result }),
+          (error) => ({ type: 'tool-result', requestId, result: { ok: false, error } }),
+        )
         return
-      case 'route':
-        void runtime.callRoute(message.request).then((result) => post({ type: 'route-result', requestId: message.requestId, result }))
+      }
+      case 'route': {
+        const { requestId } = message
+        answer(
+          () => runtime.callRoute(message.request),
+          (result) => ({ type: 'route-result', requestId, result }),
+          (error) => ({ type: 'route-result', requestId, result: { ok: false, error } }),
+        )
         return
-      case 'summarize':
-        void runtime
-          .callSummarize(message.result, { tool: message.tool, maxChars: message.maxChars })
-          .then((result) => post({ type: 'summarize-result', requestId: message.requestId, result }))
+      }
+      case 'summarize': {
+        const { requestId } = message
+        answer(
+          () => runtime.callSummarize(message.result, { tool: message.tool, maxChars: message.maxChars }),
+          (result) => ({ type: 'summarize-result', requestId, result }),
+          (error) => ({ type: 'summarize-result', requestId, result: { ok: false, error } }),
+        )
         return
+      }
       case 'run-code': {
         const { requestId } = message
-        void runtime
-          .runCode(message.code, { maxOutputChars: message.maxOutputChars }, (progress) =>
-            post(
-              progress.kind === 'output'
-                ? { type: 'code-progress', requestId, output: progress.text, truncated: progress.truncated }
-                : { type: 'code-progress', requestId, call: progress.call },
+        answer(
+          () =>
+            runtime.runCode(message.code, { maxOutputChars: message.maxOutputChars }, (progress) =>
+              post(
+                progress.kind === 'output'
+                  ? { type: 'code-progress', requestId, output: progress.text, truncated: progress.truncated }
+                  : { type: 'code-progress', requestId, call: progress.call },
+              ),
             ),
-          )
-          .then((result) => post({ type: 'code-result', requestId, result }))
+          (result) => ({ type: 'code-result', requestId, result }),
+          (error) => ({ type: 'code-result', requestId, result: { ok: false, output: '', truncated: false, error: `${error.name}: ${error.message}`, calls: [] } }),
+        )
         return
       }
     }

@@ -1,25 +1,22 @@
 /**
- * A `CliIO` for tests: files from memory (absolute paths fall back to disk), output recorded.
- * Files given as bytes, and files on disk, are decoded as `nodeIO` decodes them.
+ * A `CliIO` for tests: files from memory (text or bytes; absolute paths fall back to disk),
+ * output recorded. Bytes and files on disk are decoded as `nodeIO` decodes them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { decodeText } from '../core/util'
-import type { CliIO } from '../cli/io'
+import { textOf, type CliIO } from '../cli/io'
 
-export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin = '') {
+export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: string | Uint8Array = '') {
   const out: string[] = []
   const err: string[] = []
+  const asText = (content: string | Uint8Array) => (typeof content === 'string' ? content : textOf(content))
   const io: CliIO = {
     stdout: (text) => void out.push(text),
     stderr: (text) => void err.push(text),
-    readStdin: () => Promise.resolve(stdin),
+    readStdin: async () => asText(stdin),
     readFile: async (path) => {
-      if (Object.hasOwn(files, path)) {
-        const file = files[path]!
-        return typeof file === 'string' ? file : decodeText(file)
-      }
-      if (path.startsWith('/')) return decodeText(readFileSync(path))
+      if (Object.hasOwn(files, path)) return asText(files[path]!)
+      if (path.startsWith('/')) return textOf(readFileSync(path))
       throw new Error(`ENOENT: no such file or directory, open '${path}'`)
     },
     listDirectory: (path) => {

@@ -80,3 +80,45 @@ export default function model({ messages }: ModelContext) {
     expect(await runCommand(['w.json', '--approve', 'maybe'], denied.fake)).toBe(2)
   })
 })
+
+describe('toolstep run: the sandbox boundary', () => {
+  const workspaceWith = (tools: string, calls: string) =>
+    writeWorkspace({
+      tools,
+      model: `import { callTools, type ModelContext } from 'toolstep'
+export default (ctx: ModelContext) => ctx.step === 0 ? callTools(ctx.protocol, ${calls}) : 'done: ' + ctx.messages.filter((m) => m.role === 'tool').map((m) => m.content).join(' | ')`,
+      input: 'go',
+      settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' },
+    })
+
+  it('refuses file writes and child processes from workspace code with a clear permission error', async () => {
+    const tools = `import { tool, z } from 'toolstep'
+const fs = (process as any).getBuiltinModule?.('fs') ?? require('fs')
+export const write_file = tool({ description: '', inputSchema: z.object({}), execute: () => { fs.writeFileSync('/tmp/toolstep-pwned-by-workspace.txt', 'x'); return 'written' } })
+export const run_id = tool({ description: '', inputSchema: z.object({}), execute: () => String((process as any).getBuiltinModule('child_process').execSync('id')) })`
+    const { fake, out } = io({ 'w.json': workspaceWith(tools, `[{ name: 'write_file', arguments: {} }, { name: 'run_id', arguments: {} }]`) })
+    expect(await runCommand(['w.json'], fake)).toBe(0)
+    expect(out()).toMatch(/Permission denied \(FileSystemWrite: \/tmp\/toolstep-pwned-by-workspace\.txt\)/)
+    expect(out()).toMatch(/Permission denied \(ChildProcess/)
+    expect(out()).not.toMatch(/uid=/)
+    const { existsSync } = await import('node:fs')
+    expect(existsSync('/tmp/toolstep-pwned-by-workspace.txt')).toBe(false)
+  })
+
+  it('stops a memory bomb at the heap cap, naming the file and the limit, with a non-zero exit', async () => {
+    const tools = `import { tool, z } from 'toolstep'
+export const hoard = tool({ description: '', inputSchema: z.object({}), timeoutMs: 60000, execute: () => { const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(Math.random())) } })`
+    const { fake, err } = io({ 'w.json': workspaceWith(tools, `[{ name: 'hoard', arguments: {} }]`) })
+    expect(await runCommand(['w.json', '--max-memory-mb', '64'], fake)).toBe(1)
+    expect(err()).toContain('tools.ts ran out of memory (limit 64 MB) while running tool "hoard"')
+  })
+
+  it('reports a top-level memory bomb as a load error (exit 2) and rejects a bad --max-memory-mb', async () => {
+    const { fake, err } = io({ 'w.json': workspaceWith('const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(1.5))', '[]') })
+    expect(await runCommand(['w.json', '--max-memory-mb=64'], fake)).toBe(2)
+    expect(err()).toContain('tools.ts ran out of memory (limit 64 MB) while running its top-level code')
+    const bad = io({ 'w.json': workspaceWith('', '[]') })
+    expect(await runCommand(['w.json', '--max-memory-mb', 'lots'], bad.fake)).toBe(2)
+    expect(bad.err()).toContain('--max-memory-mb takes a whole number')
+  })
+})

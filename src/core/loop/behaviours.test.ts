@@ -215,7 +215,13 @@ describe('7. timeouts and retries', () => {
     let n = 0
     const executor: ToolExecutor = { execute: async () => (++n === 1 ? { ok: false, error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true } : { ok: true, result: 'late but fine', durationMs: 1 }) }
     const r = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), { retryOnTimeout: true }, { executor })
-    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ result: 'late but fine', attempts: 2, timedOut: false })
+    expect(of(r.events, 'tool.finished')[0]).toMatchObject({
+      result: 'late but fine',
+      attempts: 2,
+      timedOut: false,
+      // Each attempt stays on the timeline, not only the last one.
+      earlierAttempts: [{ error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }],
+    })
     const once = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), {}, { executor: { execute: async () => ({ ok: false, error: 't/o', durationMs: 5000, timedOut: true }) } })
     expect(of(once.events, 'tool.finished')[0]).toMatchObject({ error: 't/o', timedOut: true })
   })
@@ -368,23 +374,38 @@ describe('13. fault injection', () => {
   })
 })
 
-describe('6b. a sibling timing out does not take a call down', () => {
-  it('runs a call again once when it was only interrupted by another call\'s timeout', async () => {
-    let interrupted = false
+describe('6b. a sibling timing out never makes a call run twice', () => {
+  it('reports a call interrupted by another call\'s timeout as failed, without running it again', async () => {
+    const runs: string[] = []
     const executor: ToolExecutor = {
       execute: async (c) => {
+        runs.push(c.id)
         if (c.arguments.q === 'slow') return { ok: false, error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }
-        if (!interrupted) {
-          interrupted = true
-          return { ok: false, error: 'Tool "search" timed out in the same sandbox, so this call was stopped too.', durationMs: 10, timedOut: false, interrupted: true }
-        }
-        return { ok: true, result: 'fine', durationMs: 1 }
+        return { ok: false, error: 'Interrupted by the timeout of call a ("search"), which shared its sandbox; it was not run again, because it may already have had effects.', durationMs: 10, timedOut: false, interrupted: true }
       },
     }
     const r = await run(scripted([calls({ name: 'search', args: { q: 'slow' }, id: 'a' }, { name: 'search', args: { q: 'fast' }, id: 'b' }), answer('ok')]), {}, { executor })
+    expect(runs.sort()).toEqual(['a', 'b'])
     expect(of(r.events, 'tool.finished').map((f) => [f.callId, f.timedOut, f.result ?? f.error, f.attempts ?? 1])).toEqual([
       ['a', true, 'Tool "search" timed out after 5000 ms and was stopped.', 1],
-      ['b', false, 'fine', 2],
+      ['b', false, 'Interrupted by the timeout of call a ("search"), which shared its sandbox; it was not run again, because it may already have had effects.', 1],
+    ])
+  })
+
+  it('retries only the timed-out call, and only when retryOnTimeout asks', async () => {
+    const runs: string[] = []
+    const executor: ToolExecutor = {
+      execute: async (c) => {
+        runs.push(c.id)
+        if (c.id === 'a') return { ok: false, error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }
+        return { ok: false, error: 'Interrupted by the timeout of call a ("search").', durationMs: 10, timedOut: false, interrupted: true }
+      },
+    }
+    const r = await run(scripted([calls({ name: 'search', args: { q: 'slow' }, id: 'a' }, { name: 'search', args: { q: 'fast' }, id: 'b' }), answer('ok')]), { retryOnTimeout: true }, { executor })
+    expect(runs.sort()).toEqual(['a', 'a', 'b'])
+    expect(of(r.events, 'tool.finished').map((f) => [f.callId, f.attempts ?? 1])).toEqual([
+      ['a', 2],
+      ['b', 1],
     ])
   })
 })

@@ -154,6 +154,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     startOffsetMs: z.number().optional(),
     /** Times the call was run (2 after a retry on timeout). */
     attempts: z.number().int().optional(),
+    /** The attempts before the last one, in order (only when a setting asked for a retry). */
+    earlierAttempts: z.array(z.object({ error: z.string(), durationMs: z.number(), timedOut: z.boolean() })).optional(),
     /** Fault injected into this call. */
     fault: z.string().optional(),
     /** Length of the result before shaping, chars. */

@@ -132,18 +132,23 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
 
   let outcome = await attempt(true)
   let attempts = 1
-  // Stopped because a sibling call timed out in the shared sandbox: not this call's failure,
-  // so it runs again (one failing call must not take the others down with it).
-  if (!outcome.ok && outcome.interrupted) {
-    outcome = await attempt(false)
-    attempts += 1
-  }
+  const earlierAttempts: NonNullable<Finished['earlierAttempts']> = []
+  // A call interrupted by a sibling's timeout is reported, never run again: it may already have
+  // had its effect (an email sent), and only a setting may ask for a second attempt.
   if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
+    earlierAttempts.push({ error: outcome.error, durationMs: outcome.durationMs, timedOut: outcome.timedOut })
     outcome = await attempt(false)
     attempts += 1
   }
   const durationMs = deps.clock() - start
-  const common = { ...base(runnable), arguments: args, durationMs, startOffsetMs, ...(attempts > 1 ? { attempts } : {}), ...(injected ? { fault: injected.kind } : {}) }
+  const common = {
+    ...base(runnable),
+    arguments: args,
+    durationMs,
+    startOffsetMs,
+    ...(attempts > 1 ? { attempts, earlierAttempts } : {}),
+    ...(injected ? { fault: injected.kind } : {}),
+  }
   if (!outcome.ok) return [{ ...common, error: outcome.error, timedOut: outcome.timedOut }]
   return [{ ...common, ...(await shape(outcome.result, spec.name, settings, deps)) }]
 }

@@ -47,7 +47,8 @@ export type ToolOutcome =
       timedOut: boolean
       /**
        * The call did nothing wrong: it was stopped because another call sharing its sandbox timed
-       * out (or the sandbox was reloaded). The engine runs such a call again once.
+       * out (or ran out of memory, or the sandbox was reloaded). It is reported as failed and
+       * never run again: it may already have had effects.
        */
       interrupted?: boolean
     }

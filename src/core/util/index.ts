@@ -1,4 +1,4 @@
 /** Small helpers every layer shares: JSON object test, thrown-value messages, BOM-safe text and JSON. */
 export { isJsonObject } from './json-object'
 export { errorMessage } from './error-message'
-export { decodeText, parseJsonText, sniffBom, stripBom, type JsonTextResult, type TextEncodingLabel } from './text-file'
+export { decodeText, parseJsonText, readTextFile, sniffBom, stripBom, type JsonTextResult, type TextEncodingLabel, type TextFileResult } from './text-file'

@@ -38,6 +38,53 @@ export function decodeText(bytes: Uint8Array): string {
   return new TextDecoderClass(encoding).decode(bytes.subarray(bomBytes))
 }
 
+/** The outcome of {@link readTextFile}. */
+export type TextFileResult = { ok: true; text: string; encoding: TextEncodingLabel } | { ok: false; error: string }
+
+type FatalDecoder = new (label: TextEncodingLabel, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string }
+
+const TEXT_HINT = 'Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark'
+const UTF16_WITHOUT_MARK = `it looks like UTF-16 text without a byte-order mark. ${TEXT_HINT}: save it as UTF-8, or as UTF-16 with a BOM.`
+
+/**
+ * Like {@link decodeText}, but for input that must be text (the CLI's files and standard input,
+ * an imported file): refuses, with a reason, bytes that are not valid in the encoding the BOM
+ * names (UTF-8 without one) and text holding a NUL character (binary data, or UTF-16 without a
+ * BOM), instead of turning them into U+FFFD. Never throws; linear in `bytes.length`.
+ */
+export function readTextFile(bytes: Uint8Array): TextFileResult {
+  const { encoding, bomBytes } = sniffBom(bytes)
+  const TextDecoderClass = (globalThis as unknown as { TextDecoder: FatalDecoder }).TextDecoder
+  let text: string
+  try {
+    text = new TextDecoderClass(encoding, { fatal: true }).decode(bytes.subarray(bomBytes))
+  } catch {
+    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return { ok: false, error: UTF16_WITHOUT_MARK }
+    const name = encoding === 'utf-8' ? 'UTF-8' : encoding === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE'
+    return { ok: false, error: `it is not ${name} text (a binary file, or text in another encoding?). ${TEXT_HINT}.` }
+  }
+  const nul = text.indexOf('\u0000')
+  if (nul !== -1) {
+    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return { ok: false, error: UTF16_WITHOUT_MARK }
+    return { ok: false, error: `it is not text: it holds a NUL character at offset ${nul} (a binary file?). ${TEXT_HINT}.` }
+  }
+  return { ok: true, text, encoding }
+}
+
+/** Mostly-ASCII UTF-16 has a zero in every other byte. */
+function looksLikeUtf16WithoutMark(bytes: Uint8Array): boolean {
+  const sample = Math.min(bytes.length, 4096) & ~1
+  if (sample < 4) return false
+  let evenZeros = 0
+  let oddZeros = 0
+  for (let index = 0; index < sample; index += 2) {
+    if (bytes[index] === 0) evenZeros++
+    if (bytes[index + 1] === 0) oddZeros++
+  }
+  const pairs = sample / 2
+  return (oddZeros > pairs * 0.6 && evenZeros < pairs * 0.1) || (evenZeros > pairs * 0.6 && oddZeros < pairs * 0.1)
+}
+
 /** `text` without a leading U+FEFF (a BOM that survived decoding, as Node's `readFile(…, 'utf8')` keeps it). Pure. */
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text

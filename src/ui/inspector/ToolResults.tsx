@@ -112,6 +112,11 @@ export function ToolResults({ events }: { events: Finished[] }) {
                 {fmtMs(r.durationMs)} · <span className="font-mono">{r.callId}</span>
               </span>
             </div>
+            {r.earlierAttempts?.map((a, i) => (
+              <div key={i} data-testid="earlier-attempt" className="mt-1 text-[11px] text-slate-600">
+                Attempt {i + 1} of {r.attempts}: {a.error} ({fmtMs(a.durationMs)})
+              </div>
+            ))}
             <ResultText event={r} />
           </li>
         ))}

@@ -1,0 +1,147 @@
+/**
+ * The CLI's sandbox: user code runs in a child Node process under Node's permission model
+ * (`--permission`, `--experimental-permission` on Node 20). It may read the Toolstep package's
+ * own files (to load its code) and use the network (`fetch`), but cannot write files, start
+ * processes or start workers, unless the user passes `allowFsWrite` paths or `trust`. Its heap
+ * is capped with `--max-old-space-size`; running out of memory is reported with the file and
+ * phase, and the host process lives on.
+ *
+ * Talks to the child over the IPC channel with a per-sandbox secret token (see
+ * `serveChildProcess` in `worker-channel.ts`): messages without it are dropped.
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DEFAULT_MEMORY_LIMIT_MB } from './node-sandbox'
+import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
+import { CONNECT_MESSAGE } from './worker-channel'
+
+/** Options of {@link createProcessSandbox}. */
+export interface ProcessSandboxOptions extends SandboxOptions {
+  /** Heap cap of the child (V8 old generation), MB. Default 512. */
+  memoryLimitMb?: number
+  /** Files or folders user code may write (each becomes `--allow-fs-write`). Default none. */
+  allowFsWrite?: readonly string[]
+  /** Run without the permission model: user code gets the user's full privileges. */
+  trust?: boolean
+}
+
+/** Where the built child may sit relative to this module's code (see node-sandbox.ts). */
+const BUILT_CHILD_CANDIDATES = ['./node-process-sandbox.child.js', '../node-process-sandbox.child.js']
+
+/** The package root (the folder holding package.json) at or above `from`. */
+function packageRoot(from: string): string {
+  let dir = from
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir
+    const up = dirname(dir)
+    if (up === dir) return from
+    dir = up
+  }
+}
+
+let bundledFromSource: string | undefined
+
+/**
+ * The child's entry file: the built one next to the CLI, else (tests, `npm run cli`) a bundle
+ * of the TypeScript source made once per process with esbuild. A TypeScript loader cannot be
+ * used inside the child: tsx and esbuild start worker threads, which the permission model forbids.
+ */
+function childEntry(): string {
+  for (const candidate of BUILT_CHILD_CANDIDATES) {
+    const built = fileURLToPath(new URL(candidate, import.meta.url))
+    if (existsSync(built)) return built
+  }
+  if (bundledFromSource) return bundledFromSource
+  const source = fileURLToPath(new URL('./node-process-sandbox.child.ts', import.meta.url))
+  if (!existsSync(source)) throw new Error(`The sandbox child was not found next to ${fileURLToPath(import.meta.url)}; run \`npm run build:cli\` first.`)
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild')
+  const outDir = mkdtempSync(join(tmpdir(), 'toolstep-sandbox-'))
+  const outfile = join(outDir, 'node-process-sandbox.child.mjs')
+  esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' })
+  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }))
+  bundledFromSource = outfile
+  return outfile
+}
+
+/** The permission flag of this Node (`--permission` from Node 22, `--experimental-permission` on 20). */
+function permissionFlag(): string {
+  return process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission'
+}
+
+/**
+ * The node flags the child runs with: permission model (reads limited to the package root,
+ * writes to `allowFsWrite`) unless `trust`, and the heap cap.
+ */
+export function childExecArgv(entry: string, options: Pick<ProcessSandboxOptions, 'memoryLimitMb' | 'allowFsWrite' | 'trust'>): string[] {
+  const limitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
+  const flags = [`--max-old-space-size=${limitMb}`, '--disable-warning=ExperimentalWarning']
+  if (options.trust) return flags
+  flags.push(permissionFlag(), `--allow-fs-read=${entry.endsWith('.mjs') ? dirname(entry) : packageRoot(dirname(entry))}`)
+  for (const path of options.allowFsWrite ?? []) flags.push(`--allow-fs-write=${resolve(path)}`)
+  return flags
+}
+
+/** V8's words when a heap cap is hit (`FATAL ERROR: Reached heap limit …`, `… JavaScript heap out of memory`). */
+const OUT_OF_MEMORY = /Reached heap limit|heap out of memory|Ineffective mark-compacts near heap limit/
+
+/**
+ * Creates the CLI sandbox. Same behaviour as the other sandboxes; call `dispose()` when done.
+ * Throws when `memoryLimitMb` is not a whole number ≥ 16.
+ */
+export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandbox {
+  const limitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
+  if (!Number.isInteger(limitMb) || limitMb < 16) throw new Error(`The sandbox memory limit must be a whole number of MB ≥ 16, not ${limitMb}.`)
+  const entry = childEntry()
+  const execArgv = childExecArgv(entry, { ...options, memoryLimitMb: limitMb })
+  const spawn: SpawnWorker = (events) => {
+    const token = globalThis.crypto.randomUUID()
+    let terminated = false
+    let outOfMemory = false
+    const child: ChildProcess = fork(entry, [], {
+      execArgv,
+      cwd: dirname(entry),
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      serialization: 'json',
+    })
+    child.stderr?.setEncoding('utf8')
+    child.stderr?.on('data', (chunk: string) => {
+      if (OUT_OF_MEMORY.test(chunk)) outOfMemory = true
+      // What user code wrote to stderr is the user's; V8's out-of-memory report is replaced by ours.
+      if (!outOfMemory) process.stderr.write(chunk)
+    })
+    child.on('message', (data: unknown) => {
+      if (typeof data !== 'object' || data === null) return
+      const envelope = data as { token?: unknown; json?: unknown }
+      if (envelope.token !== token || typeof envelope.json !== 'string') return
+      let message: unknown
+      try {
+        message = JSON.parse(envelope.json)
+      } catch {
+        return
+      }
+      events.message(message)
+    })
+    child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
+    child.on('exit', (code, signal) => {
+      if (terminated) return
+      const oom = outOfMemory || signal === 'SIGABRT' || code === 134
+      if (oom) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
+      else events.error(`the sandbox process exited with ${signal ? `signal ${signal}` : `code ${code}`}`, true)
+    })
+    child.send({ type: CONNECT_MESSAGE, token })
+    return {
+      post: (message) => {
+        if (child.connected) child.send(message)
+      },
+      terminate: () => {
+        terminated = true
+        child.kill('SIGKILL')
+      },
+    }
+  }
+  return createSandboxHost(spawn, options)
+}
