@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { Allow, parse as parsePartial } from 'partial-json'
 import { json } from '../src/core/protocols/json'
-import { createStreamParser } from '../src/core/protocols/stream'
+import { auto, createStreamParser } from '../src/core/protocols/index'
 import { generateCalls, type GeneratedCall } from './generate'
 import { chunksOf, compare, contender, fixed, sameJson, table, type Measurement } from './measure'
 
@@ -53,7 +53,11 @@ function isCall(value: unknown, call: GeneratedCall): boolean {
 }
 
 function recoveredByOurs(raw: string, call: GeneratedCall): boolean {
-  const result = json.parse(raw)
+  return recoveredBy(json, raw, call)
+}
+
+function recoveredBy(protocol: { parse(raw: string): ReturnType<typeof json.parse> }, raw: string, call: GeneratedCall): boolean {
+  const result = protocol.parse(raw)
   const first = result.calls[0]
   return result.calls.length === 1 && first?.name === call.name && sameJson(first.arguments, call.arguments)
 }
@@ -140,12 +144,17 @@ for (const size of SIZES) {
   // Each scenario is timed against its own baseline, interleaved, so one parser's garbage is not
   // collected during another scenario's rounds.
   // Clean JSON: the whole output is the call.
-  const [cleanBaseline, cleanOurs] = compare([contender(calls, clean, (call) => JSON.parse(call.clean)), contender(calls, clean, (call) => json.parse(call.clean))]) as [Measurement, Measurement]
+  const [cleanBaseline, cleanOurs, cleanAuto] = compare([
+    contender(calls, clean, (call) => JSON.parse(call.clean)),
+    contender(calls, clean, (call) => json.parse(call.clean)),
+    contender(calls, clean, (call) => auto.parse(call.clean)),
+  ]) as [Measurement, Measurement, Measurement]
   // JSON in prose with a fence: the usual hand-written approach is a fence regex, then JSON.parse.
-  const [fencedBaseline, fencedOurs] = compare([
+  const [fencedBaseline, fencedOurs, fencedAuto] = compare([
     contender(calls, fenced, (call) => JSON.parse(FENCE.exec(call.fenced)?.[1] ?? '')),
     contender(calls, fenced, (call) => json.parse(call.fenced)),
-  ]) as [Measurement, Measurement]
+    contender(calls, fenced, (call) => auto.parse(call.fenced)),
+  ]) as [Measurement, Measurement, Measurement]
   // Broken JSON: Python quoting and literals, trailing commas, missing closers.
   const [brokenBaseline, brokenOurs] = compare([
     contender(calls, broken, (call) => attempt(() => JSON.parse(jsonrepair(call.broken)))),
@@ -153,8 +162,10 @@ for (const size of SIZES) {
   ]) as [Measurement, Measurement]
   add({ scenario: 'clean', size: size.label, parser: 'JSON.parse', result: cleanBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(call.clean), call))}${total}` })
   add({ scenario: 'clean', size: size.label, parser: 'toolstep json', result: cleanOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanOurs, cleanBaseline))}× JSON.parse` })
+  add({ scenario: 'clean', size: size.label, parser: 'toolstep auto', result: cleanAuto, recovered: `${count(calls, (call) => recoveredBy(auto, call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanAuto, cleanBaseline))}× JSON.parse` })
   add({ scenario: 'fenced in prose', size: size.label, parser: 'regex + JSON.parse', result: fencedBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(FENCE.exec(call.fenced)?.[1] ?? ''), call))}${total}` })
   add({ scenario: 'fenced in prose', size: size.label, parser: 'toolstep json', result: fencedOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.fenced, call))}${total}`, ratio: `${fixed(ratio(fencedOurs, fencedBaseline))}× regex + JSON.parse` })
+  add({ scenario: 'fenced in prose', size: size.label, parser: 'toolstep auto', result: fencedAuto, recovered: `${count(calls, (call) => recoveredBy(auto, call.fenced, call))}${total}`, ratio: `${fixed(ratio(fencedAuto, fencedBaseline))}× regex + JSON.parse` })
   const repairedCount = count(calls, (call) => isCall(JSON.parse(jsonrepair(call.broken)), call))
   add({ scenario: 'broken', size: size.label, parser: 'jsonrepair + JSON.parse', result: brokenBaseline, recovered: `${repairedCount}${total}` })
   const brokenCount = count(calls, (call) => recoveredByOurs(call.broken, call))
@@ -173,6 +184,11 @@ for (const size of SIZES) {
       met: fencedVsFloor >= 0.5,
     })
   }
+  // Issue 11 item 13: `auto` is the default in many places, so detection must stay cheap.
+  const cleanAutoRatio = ratio(cleanAuto, cleanBaseline)
+  const fencedAutoRatio = fencedAuto.mbPerSecond / cleanBaseline.mbPerSecond
+  checks.push({ target: `auto clean ${size.label}: ≥ 0.4× JSON.parse`, figure: `${fixed(cleanAutoRatio)}×`, met: cleanAutoRatio >= 0.4 })
+  checks.push({ target: `auto fenced ${size.label}: ≥ 0.4× JSON.parse (clean) throughput`, figure: `${fixed(fencedAutoRatio)}× (same input: ${fixed(ratio(fencedAuto, fencedBaseline))}× regex + JSON.parse)`, met: fencedAutoRatio >= 0.4 })
   const brokenRatio = ratio(brokenOurs, brokenBaseline)
   checks.push({ target: `broken ${size.label}: ≥ 2× jsonrepair, recovered ≥ jsonrepair`, figure: `${fixed(brokenRatio)}×, ${brokenCount} vs ${repairedCount}`, met: brokenRatio >= 2 && brokenCount >= repairedCount })
 

@@ -9,7 +9,7 @@
  * cannot overflow the call stack).
  */
 import type { JsonValue } from '../messages'
-import type { Span } from '../protocols/types'
+import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 

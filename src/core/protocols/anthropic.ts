@@ -8,7 +8,28 @@ import type { JsonValue } from '../messages'
 import { decodeArguments, isJsonObject, stringContentSpan } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import type { ParseResult, ParsedCall, Protocol } from './types'
+import { reparseScanner } from './stream/reparse-scanner'
+import { scanOutput } from './shared/detect'
+import type { FormatDetection, ParseResult, ParsedCall, Protocol } from './types'
+
+const BLOCK = String.raw`\{\s*"type"\s*:\s*"(?:text|tool_use|thinking|redacted_thinking)"`
+/** A message whose content is an array of typed blocks. */
+const MESSAGE = new RegExp(String.raw`"content"\s*:\s*\[\s*` + BLOCK)
+/** A bare block array. */
+const BLOCKS = new RegExp(String.raw`^\[\s*` + BLOCK)
+
+/** A JSON message (or block array) of Anthropic content blocks at the start of the output. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  if (scan.start >= (before ?? Number.POSITIVE_INFINITY)) return undefined
+  const head = scan.view.slice(scan.start, scan.start + 2048)
+  // Both shapes have role/content: tool_calls make it OpenAI.
+  if (head.startsWith('{') && MESSAGE.test(head) && !head.includes('"tool_calls"')) {
+    return { at: scan.start, confidence: 0.92, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
+  }
+  if (BLOCKS.test(head)) return { at: scan.start, confidence: 0.85, reason: 'The output is an array of typed content blocks (Anthropic).' }
+  return undefined
+}
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members ?? []
@@ -69,6 +90,8 @@ export const anthropic: Protocol = {
   description: 'Native Anthropic message: content blocks of type text and tool_use (input is an object).',
   native: true,
   parse: parseAnthropic,
+  detect,
+  createScanner: reparseScanner(parseAnthropic),
   instructions: (tools) =>
     renderInstructions(
       tools,

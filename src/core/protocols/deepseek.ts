@@ -8,12 +8,14 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder, readNameEnd } from './shared/scan'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const CALLS_BEGIN = '<｜tool▁calls▁begin｜>'
 const CALLS_END = '<｜tool▁calls▁end｜>'
 const CALL_BEGIN = '<｜tool▁call▁begin｜>'
 const CALL_END = '<｜tool▁call▁end｜>'
 const SEP = '<｜tool▁sep｜>'
+const MARKERS = defineMarkers(CALLS_BEGIN, CALL_BEGIN)
 
 function consumeAll(builder: ParseBuilder, token: string): void {
   let at = builder.view.indexOf(token)
@@ -104,6 +106,7 @@ export const deepseek = defineTextProtocol({
   label: 'DeepSeek tool tokens',
   description: 'DeepSeek V3/R1/V3.1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>name and ```json arguments.',
   collect,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     `To call tools, write ${CALLS_BEGIN}, then for each call ${CALL_BEGIN}function${SEP}<tool name>, a new line, the arguments as JSON in a \`\`\`json fence, and ${CALL_END}; finish with ${CALLS_END}.`,
   ],

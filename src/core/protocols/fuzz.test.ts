@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createFuzzer, MAX_FUZZ_INPUT, randomChunks, seededRandom } from '../../test/fuzz-inputs'
-import { protocols } from './index'
-import { createStreamParser } from './stream'
+import { createStreamParser, protocols } from './index'
 import type { ParseResult } from './types'
 
 // Smoke run of the fuzzer (`npm run fuzz` runs 100 000+ inputs and reports timings). Wall time is

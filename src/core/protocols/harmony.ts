@@ -9,10 +9,12 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
 const MESSAGE = '<|message|>'
+const MARKERS = defineMarkers(START, CHANNEL)
 const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>'] as const
 
 function collect(builder: ParseBuilder): void {
@@ -83,6 +85,12 @@ export const harmony = defineTextProtocol({
   label: 'gpt-oss Harmony',
   description: 'gpt-oss Harmony: a commentary message to=functions.name with JSON arguments, ended by <|call|>.',
   collect,
+  // A message starts at <|start|> (role header) when it has one, else at its <|channel|>.
+  detect: (raw, before) =>
+    detectMarkers(raw, MARKERS, before, (scan, at, marker) => {
+      if (marker === START && scan.view.slice(at, at + 64).indexOf(CHANNEL) < 0) return undefined
+      return { confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }
+    }),
   rules: [
     'To call a tool, write a commentary message addressed to it: <|start|>assistant<|channel|>commentary to=functions.<tool name> <|constrain|>json<|message|>{<arguments>}<|call|>.',
     'Think in the analysis channel; answer the user in the final channel.',

@@ -10,8 +10,10 @@ import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readNameEnd } from './shared/scan'
 import { readWrappedJson } from './shared/wrapped-json'
 import type { ParsedCall } from './types'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const MARKER = '[TOOL_CALLS]'
+const MARKERS = defineMarkers(MARKER)
 
 /** Reads `NAME[CALL_ID]ID[ARGS]{…}` at `start`; returns the end of the call. */
 function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): number {
@@ -86,6 +88,7 @@ export const mistral = defineTextProtocol({
   label: 'Mistral [TOOL_CALLS]',
   description: 'Mistral: [TOOL_CALLS] then a JSON array of {"name", "arguments"}, or NAME[ARGS]{…} per call.',
   collect,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write [TOOL_CALLS] followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',
     'Write nothing after the array.',

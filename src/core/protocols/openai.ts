@@ -3,13 +3,44 @@
  * `{"role": "assistant", "content": …, "tool_calls": [{"id", "type": "function", "function": {"name", "arguments"}}]}`,
  * serialised as JSON. `arguments` is a JSON string, which models get wrong in practice.
  */
-import { readJson, type JsonSpanNode } from '../json'
+import { findJsonValues, readJson, type JsonSpanNode } from '../json'
 import type { JsonValue } from '../messages'
 import { isJsonObject, readCallObject } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import type { ParseResult, Protocol } from './types'
 import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
+import { defineMarkers, scanOutput, searchWindow } from './shared/detect'
+import { OpenAiScanner } from './stream/openai-scanner'
+import type { FormatDetection, ParseResult, Protocol } from './types'
+
+/** Keys that make a leading JSON object an assistant message. */
+const MESSAGE_KEYS = /"(tool_calls|function_call)"\s*:|"role"\s*:\s*"assistant"/
+const [FUNCTION_KEY] = defineMarkers('"function"')
+/** `[{"type": "function", "function": …` (optionally led by an id): a `tool_calls` array. */
+const TOOL_CALLS_ARRAY = /\[\s*\{\s*(?:"id"\s*:\s*"[^"\\]{0,128}"\s*,\s*)?"type"\s*:\s*"function"\s*,/
+
+/**
+ * A JSON object at the start of the output with message keys in its first 2 KB, or a
+ * `tool_calls`-shaped array in prose. Bounded searches only.
+ */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  const limit = before ?? Number.POSITIVE_INFINITY
+  if (scan.start < limit && scan.view.charCodeAt(scan.start) === 0x7b) {
+    const head = scan.view.slice(scan.start, scan.start + 2048)
+    // Anthropic messages have the role too (and score higher when their content is typed blocks).
+    const keys = MESSAGE_KEYS.exec(head)
+    const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
+    if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
+  }
+  const key = scan.first(FUNCTION_KEY, limit + 200)
+  if (key < 0 || key >= limit + 200) return undefined
+  const pattern = new RegExp(TOOL_CALLS_ARRAY.source, 'g')
+  pattern.lastIndex = Math.max(0, key - 200)
+  const match = pattern.exec(searchWindow(scan.view, before))
+  if (!match || match.index >= limit) return undefined
+  return { at: match.index, confidence: 0.8, reason: `Found an OpenAI tool_calls array at offset ${match.index}.` }
+}
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members ?? []
@@ -35,6 +66,33 @@ export function isOpenAiMessage(value: JsonValue): boolean {
   return value.role === 'assistant' && Object.hasOwn(value, 'content')
 }
 
+/** True for `{"type": "function", "function": {…}}`, an entry of `tool_calls`. */
+function isToolCallEntry(value: JsonValue): boolean {
+  return isJsonObject(value) && value.type === 'function' && isJsonObject(value.function)
+}
+
+/**
+ * Output that is not a message: `tool_calls` arrays (`[{"type": "function", "function": {…}}]`)
+ * written into prose are still OpenAI calls; everything else is text.
+ */
+function parseToolCallArrays(raw: string): ParseResult {
+  const builder = new ParseBuilder(raw, 'openai')
+  const found = findJsonValues(builder.view, { spanDepth: 4 })
+  for (const value of found.values) {
+    if (!Array.isArray(value.value) || value.value.length === 0 || !value.value.every(isToolCallEntry)) continue
+    value.value.forEach((entry, index) => {
+      const reading = readCallObject(raw, entry, value.spans.items?.[index], 'wrapped', true)
+      if (reading.kind === 'call') {
+        builder.addCall(reading.call)
+        builder.repairs.push(...reading.repairs)
+      } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error.message, reading.error.span)
+    })
+    for (const repair of value.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+    builder.consume(value.start, value.end)
+  }
+  return builder.result()
+}
+
 /**
  * Parses a native OpenAI assistant message. Empty `arguments` (`""`) mean `{}`; invalid ones are
  * repaired leniently; double-encoded ones are decoded; cut-off ones are a `truncated` error and
@@ -50,7 +108,7 @@ export function parseOpenAi(raw: string): ParseResult {
       builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', `The assistant message is not valid JSON: ${read.error.message}`, { start: read.error.offset, end: read.error.offset })
       return { protocol: 'openai', calls: [], text: '', repairs: [], errors: builder.errors }
     }
-    return { protocol: 'openai', calls: [], text: raw.trim(), repairs: [], errors: [] }
+    return parseToolCallArrays(raw)
   }
   const message = read.value
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
@@ -80,6 +138,8 @@ export const openai: Protocol = {
   description: 'Native assistant message with tool_calls; arguments are a JSON string.',
   native: true,
   parse: parseOpenAi,
+  detect,
+  createScanner: () => new OpenAiScanner(),
   instructions: (tools) =>
     renderInstructions(
       tools,

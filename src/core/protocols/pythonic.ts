@@ -10,7 +10,53 @@ import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
-import type { ParsedCall, Repair } from './types'
+import type { FormatDetection, ParsedCall, Repair } from './types'
+import { defineMarkers, detectMarkers, scanOutput, searchWindow } from './shared/detect'
+
+/** Wrappers around a Python call list: LFM2, Llama 4, and Llama 3.1's built-in tools. */
+const WRAPPERS = defineMarkers('<|tool_call_start|>', '<|python_start|>')
+const PYTHON_TAG = defineMarkers('<|python_tag|>')
+/** A (possibly `\_`-escaped, dotted) name, then `(` and a keyword argument or `)`. */
+const CALL = String.raw`(?:[A-Za-z_]|\\_)(?:[\w.]|\\_)*\(\s*(?:\)|(?:[A-Za-z_]|\\_)(?:\w|\\_)*\s*=)`
+/** `[` then a call, at the start of a line (after an optional fence line); `[` may end its line. */
+const LINE_LIST = new RegExp(String.raw`(?:^|\n)[ \t]*(?:\`\`\`[\w-]*[ \t]*\r?\n[ \t]*)?(\[)\s*` + CALL)
+/** A call list anywhere in prose. */
+const ANY_LIST = new RegExp(String.raw`\[\s*` + CALL)
+/** A fenced call without brackets. */
+const FENCED = new RegExp(String.raw`\`\`\`(?:python|py|json|tool_code|tool_call)?[ \t]*\r?\n\s*` + CALL)
+/** A call at the very start of the output. */
+const LEADING = new RegExp('^' + CALL)
+
+function earliest(found: FormatDetection | undefined, at: number, confidence: number, reason: string): FormatDetection {
+  return found && (found.at < at || (found.at === at && found.confidence >= confidence)) ? found : { at, confidence, reason }
+}
+
+/** Where the earliest Python call list starts. Cheap: a few regex searches over the reasoning-free view. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const limit = before ?? Number.POSITIVE_INFINITY
+  let found = detectMarkers(raw, WRAPPERS, before, (_scan, at, marker) => ({ confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }))
+  const tagged = detectMarkers(raw, PYTHON_TAG, found ? found.at + 1 : before, (scan, at, marker) =>
+    LEADING.test(scan.view.slice(skipSpace(scan.view, at + marker.length), at + marker.length + 300)) ? { confidence: 0.9, reason: `Found a Python call after ${marker} at offset ${at} (a Llama 3.1 built-in tool).` } : undefined,
+  )
+  if (tagged) found = earliest(found, tagged.at, tagged.confidence, tagged.reason)
+  const scan = scanOutput(raw)
+  const view = searchWindow(scan.view, before)
+  // Every call has a '(': one native search rules most outputs out before any regex runs.
+  if (view.indexOf('(') < 0) return found
+  if (scan.start < limit && LEADING.test(view.slice(scan.start, scan.start + 300))) found = earliest(found, scan.start, 0.6, 'The output starts with a Python call.')
+  const line = LINE_LIST.exec(view)
+  if (line) {
+    const at = line.index + line[0].indexOf('[')
+    if (at < limit) found = earliest(found, at, 0.8, `Found a Python call list at offset ${at}.`)
+  }
+  const fenced = FENCED.exec(view)
+  if (fenced && fenced.index < limit) found = earliest(found, fenced.index, 0.75, `Found a fenced Python call at offset ${fenced.index}.`)
+  if (!line) {
+    const list = ANY_LIST.exec(view)
+    if (list && list.index < limit) found = earliest(found, list.index, 0.55, `Found a Python call list at offset ${list.index}.`)
+  }
+  return found
+}
 
 type Attempt =
   | { ok: true; call: ParsedCall; end: number; repairs: Repair[] }
@@ -167,6 +213,7 @@ export const pythonic = defineTextProtocol({
   label: 'Pythonic calls',
   description: 'Python call syntax: [get_weather(city="Paris"), add(a=1, b=2)] with Python literals.',
   collect,
+  detect,
   rules: [
     'To call tools, answer with a Python list of calls: [tool_name(key=value, …), …].',
     'Use keyword arguments only, with Python literals (strings, numbers, True/False/None, lists, dicts).',

@@ -4,7 +4,8 @@
  */
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import { collectTaggedCalls } from './shared/tags'
+import { collectTaggedCalls, detectTags } from './shared/tags'
+import { TextScanner } from './stream/text-scanner'
 import { joinOutput, type ParseResult, type Protocol } from './types'
 
 /**
@@ -26,6 +27,8 @@ export const xmlTag: Protocol = {
   description: '<tool_call>{"name", "arguments"}</tool_call> (Hermes, Qwen), <tool>…</tool>, <function=NAME>{…}</function> (Llama 3.1).',
   native: false,
   parse: (raw) => parseXmlTag(raw),
+  detect: (raw, before) => detectTags(raw, before, 'with a JSON body', { json: 0.85, 'function-json': 0.85, name: 0.5 }),
+  createScanner: () => new TextScanner(true),
   instructions: (tools) =>
     renderInstructions(
       tools,

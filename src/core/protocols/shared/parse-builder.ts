@@ -68,6 +68,27 @@ export function findReasoningSpans(raw: string): Span[] {
   return spans
 }
 
+/** An output's reasoning blocks and its view with them blanked. */
+export interface ReasoningView {
+  readonly spans: readonly Span[]
+  readonly view: string
+}
+
+// Detection and then the chosen protocol's parse look at the same output: one entry is enough,
+// and comparing the same string object is O(1).
+let lastRaw: string | undefined
+let lastView: ReasoningView | undefined
+
+/** {@link findReasoningSpans} and {@link blank} of `raw`, computed once per output. */
+export function reasoningView(raw: string): ReasoningView {
+  if (lastView === undefined || lastRaw !== raw) {
+    const spans = findReasoningSpans(raw)
+    lastView = { spans, view: blank(raw, spans) }
+    lastRaw = raw
+  }
+  return lastView
+}
+
 /** Replaces the given ranges with spaces, keeping every offset the same. */
 export function blank(raw: string, spans: readonly Span[]): string {
   if (spans.length === 0) return raw
@@ -108,9 +129,9 @@ export class ParseBuilder {
     readonly raw: string,
     readonly protocol: string,
   ) {
-    const reasoning = findReasoningSpans(raw)
-    this.view = blank(raw, reasoning)
-    this.consumed.push(...reasoning)
+    const { spans, view } = reasoningView(raw)
+    this.view = view
+    this.consumed.push(...spans)
   }
 
   /** Marks a range as markup (a call, a marker, a fence) so it is not part of the text. */

@@ -7,10 +7,11 @@
  */
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
-import type { ParsedCall, Span } from '../types'
+import type { FormatDetection, ParsedCall, Span } from '../types'
 import { decodeArguments, isJsonObject, lowerFirst, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
+import { defineMarkers, detectMarkers } from './detect'
 
 const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call'] as const
 
@@ -305,4 +306,55 @@ function setMember(target: JsonObject, key: string, value: JsonValue): void {
  */
 export function collectTaggedCalls(builder: ParseBuilder): void {
   new TagScanner(builder).run()
+}
+
+/** The tags that open a call of the tag family (registered for the shared detection scan). */
+export const TAG_MARKERS = defineMarkers('<tool_call>', '<tool>', '<function_call>', '<function=')
+
+/** What follows a tag-family opener, as far as detection needs to know. */
+export type TagBody = 'json' | 'function-json' | 'function-parameters' | 'arg-pairs' | 'name' | 'other'
+
+/**
+ * Classifies the body after the opener `marker` at `at` from a bounded excerpt (400 chars), so
+ * detection stays cheap whatever the output's length.
+ */
+export function tagBody(view: string, at: number, marker: string): TagBody {
+  const bodyStart = marker === '<function=' ? at : skipSpace(view, at + marker.length)
+  const excerpt = view.slice(bodyStart, bodyStart + 400)
+  if (excerpt.startsWith('<function=')) {
+    const close = excerpt.indexOf('>')
+    if (close < 0) return 'other'
+    const after = skipSpace(excerpt, close + 1)
+    if (excerpt.startsWith('<parameter=', after)) return 'function-parameters'
+    if (excerpt.charCodeAt(after) === 0x7b || excerpt.startsWith('</function>', after) || after >= excerpt.length) return 'function-json'
+    return 'other'
+  }
+  const first = excerpt.charCodeAt(0)
+  if (first === 0x7b || first === 0x5b) return 'json'
+  const nameEnd = readNameEnd(excerpt, 0)
+  if (nameEnd === 0) return 'other'
+  const after = skipSpace(excerpt, nameEnd)
+  if (excerpt.startsWith('<arg_key>', after)) return 'arg-pairs'
+  // `<tool_call>get_time</tool_call>`, or a name on its own line: a call without arguments.
+  if (excerpt.startsWith('</', after) || (after > nameEnd && /[\r\n]/.test(excerpt.slice(nameEnd, after)))) return 'name'
+  return 'other'
+}
+
+/**
+ * Detection for one member of the tag family: the earliest opener whose body is of one of `kinds`.
+ *
+ * @param confidence by body kind; kinds not listed are not this member's
+ */
+export function detectTags(raw: string, before: number | undefined, label: string, confidence: Partial<Record<TagBody, number>>): FormatDetection | undefined {
+  return detectMarkers(
+    raw,
+    TAG_MARKERS,
+    before,
+    (scan, at, marker) => {
+      const kind = tagBody(scan.view, at, marker)
+      const score = confidence[kind]
+      return score === undefined ? undefined : { confidence: score, reason: `Found ${marker} at offset ${at}${label ? ` ${label}` : ''}.` }
+    },
+    8,
+  )
 }

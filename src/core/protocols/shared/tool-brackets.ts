@@ -4,7 +4,8 @@
  */
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
-import type { ParsedCall } from '../types'
+import type { FormatDetection, ParsedCall } from '../types'
+import { defineMarkers, detectMarkers } from './detect'
 import { decodeArguments, lowerFirst } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { readNameEnd } from './scan'
@@ -135,4 +136,24 @@ export function collectToolBrackets(builder: ParseBuilder): void {
     builder.consume(at, end)
     pos = Math.max(end, at + 1)
   }
+}
+
+const MARKERS = defineMarkers('[TOOL:', '[TOOL :')
+
+/**
+ * Detection for the `[TOOL: …]` pair: `]` after the name is `bracket`, `|` is `pipe`.
+ *
+ * @param form which of the two forms to look for
+ */
+export function detectToolBrackets(raw: string, before: number | undefined, form: 'bracket' | 'pipe'): FormatDetection | undefined {
+  return detectMarkers(raw, MARKERS, before, (scan, at, marker) => {
+    const view = scan.view
+    const nameStart = skipBlanks(view, at + marker.length)
+    const nameEnd = readNameEnd(view, nameStart)
+    if (nameEnd === nameStart) return undefined
+    const next = view.charCodeAt(skipBlanks(view, nameEnd))
+    if (form === 'bracket' && next === 0x5d) return { confidence: 0.85, reason: `Found [TOOL: name] at offset ${at}.` }
+    if (form === 'pipe' && next === 0x7c) return { confidence: 0.85, reason: `Found [TOOL:name| at offset ${at}.` }
+    return undefined
+  })
 }

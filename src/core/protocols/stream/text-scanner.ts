@@ -8,21 +8,7 @@ import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContex
 import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
 import { JsonStreamReader } from './json-stream-reader'
 import { ProseText } from './prose-text'
-import type { StreamingCall } from './types'
-
-/** What an incremental scanner offers the stream parser. */
-export interface IncrementalScanner {
-  /** Consumes the next chunk. */
-  write(chunk: string): void
-  /** True once the output took a shape the scanner does not follow; the caller re-parses instead. */
-  readonly gaveUp: boolean
-  /** Calls complete so far (append-only between {@link clear}s, which replace the array). */
-  readonly calls: readonly StreamingCall[]
-  /** The call being written, if any. */
-  forming(): StreamingCall | undefined
-  /** The prose so far. */
-  text(): string
-}
+import type { StreamScanner, StreamingCall } from '../types'
 
 const WRAPPER_TAGS = ['<tool_call>', '<tool>', '<function_call>'] as const
 const FUNCTION_TAG = '<function='
@@ -91,7 +77,8 @@ export function formingCall(reader: JsonStreamReader, value: JsonValue | undefin
  * `<tool_call>`, invalid JSON inside a tag) make it give up, and the stream parser falls back to
  * re-parsing.
  */
-export class TextScanner implements IncrementalScanner {
+export class TextScanner implements StreamScanner {
+  readonly reading = 'incremental' as const
   calls: StreamingCall[] = []
   private readonly prose = new ProseText()
   private mode: Mode = Mode.Prose
