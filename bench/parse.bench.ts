@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { Allow, parse as parsePartial } from 'partial-json'
 import { json } from '../src/core/protocols/json'
-import { auto, createStreamParser } from '../src/core/protocols/index'
+import { auto, createStreamParser, protocols } from '../src/core/protocols/index'
 import { generateCalls, type GeneratedCall } from './generate'
 import { chunksOf, compare, contender, fixed, sameJson, table, type Measurement } from './measure'
 
@@ -238,6 +238,58 @@ for (const chunkSize of CHUNKINGS) {
   }
 }
 
+// Worst cases (issue 11 item 9): hostile inputs of 1 MB against a typical output of the same size
+// in each format (its own rendering of a generated call), parsed one-shot by every protocol.
+const MB = 1 << 20
+const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
+  ['1 MB of {', '{'.repeat(MB)],
+  ['512K × {"', '{"'.repeat(MB / 2)],
+  ["512K × {'", "{'".repeat(MB / 2)],
+  ['1 MB of [', '['.repeat(MB)],
+  ['512K × [{', '[{'.repeat(MB / 2)],
+  ['1 MB of <', '<'.repeat(MB)],
+  ['512K × f(', 'f('.repeat(MB / 2)],
+  ['128K × f(a=', 'f(a='.repeat(MB / 4)],
+  ['1 MB of "', '"'.repeat(MB)],
+  ['96K × <tool_call>', '<tool_call>'.repeat(Math.floor(MB / 11))],
+]
+const worstRows: string[][] = []
+let worstSeconds = 0
+let worstRatio = 0
+let worstWhere = ''
+const typicalCall = generateCalls(MB, 1, 0x3c_0001)[0]
+const bestMs = (run: () => void, runs = 3): number => {
+  let best = Number.POSITIVE_INFINITY
+  for (let index = 0; index < runs; index++) {
+    const started = performance.now()
+    run()
+    best = Math.min(best, performance.now() - started)
+  }
+  return best
+}
+console.log('\nworst cases (1 MB inputs, one-shot parse)')
+if (typicalCall) {
+  for (const protocol of protocols) {
+    const typical = protocol.render({ text: 'Sure.', calls: [{ name: typicalCall.name, arguments: typicalCall.arguments }] })
+    const typicalMsPerMb = (bestMs(() => protocol.parse(typical)) / typical.length) * MB
+    for (const [label, raw] of WORST) {
+      const msPerMb = (bestMs(() => protocol.parse(raw), 2) / raw.length) * MB
+      const relative = msPerMb / typicalMsPerMb
+      if (msPerMb / 1000 > worstSeconds) worstSeconds = msPerMb / 1000
+      if (relative > worstRatio) {
+        worstRatio = relative
+        worstWhere = `${protocol.id}, ${label}`
+      }
+      worstRows.push([protocol.id, label, fixed(msPerMb), fixed(typicalMsPerMb), `${fixed(relative)}×`])
+    }
+    process.stdout.write('.')
+  }
+  console.log('')
+  checks.push({ target: 'worst case ≤ 0.3 s per MB, any protocol', figure: `${fixed(worstSeconds)} s/MB`, met: worstSeconds <= 0.3 })
+  checks.push({ target: 'worst case ≤ 10× the typical input of the same size', figure: `${fixed(worstRatio)}× (${worstWhere})`, met: worstRatio <= 10 })
+}
+const worstText = table(['Protocol', 'Input', 'ms/MB', 'typical ms/MB', 'Ratio'], worstRows)
+
 const tableText = table(
   ['Scenario', 'Size', 'Parser', 'MB/s', 'Recovered', 'Ratio'],
   rows.map((row) => [
@@ -257,10 +309,10 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 const startLoad = loadavgAtStart.toFixed(2)
 const header = `Node ${process.version}, ${cpu} (${cpus().length} cores), load average ${startLoad} at the start, ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench parse\` (or \`npm run bench\` for every bench file). Each figure is the best of 9 interleaved rounds.`
 
-console.log(`\n${header}\n\n${tableText}\n\n${checksText}`)
+console.log(`\n${header}\n\n${tableText}\n\n${worstText}\n\n${checksText}`)
 mkdirSync('bench-results', { recursive: true })
 writeFileSync(
   'bench-results/parse.md',
-  `# Parse benchmark\n\n${header}\n\nMB/s counts UTF-16 code units of raw output per second. "Recovered": inputs whose call came back exactly.\n\n${tableText}\n\n## Targets\n\n${checksText}\n`,
+  `# Parse benchmark\n\n${header}\n\nMB/s counts UTF-16 code units of raw output per second. "Recovered": inputs whose call came back exactly.\n\n${tableText}\n\n## Worst cases\n\nHostile 1 MB inputs against each format's own rendering of a typical 1 MB call.\n\n${worstText}\n\n## Targets\n\n${checksText}\n`,
 )
 console.log('\nwrote bench-results/parse.md')

@@ -41,3 +41,51 @@ describe('findJsonValues', () => {
     expect(performance.now() - started).toBeLessThan(2000)
   })
 })
+
+describe('findJsonValues on hostile input', () => {
+  it('knows without reading when an opener cannot start a value', async () => {
+    const { mayStartValue } = await import('./find-json')
+    for (const text of ['{{', '{"a"{', "{'a' x", '{a b', '[TOOL_CALLS]', '[a(', '[[{{']) expect(mayStartValue(text, 0), text).toBe(false)
+    for (const text of ['{"a":', '{ a : 1', '{}', '{', '[1', '[true', '[tr', '[{"a": 1}]', '["x"', '[]', "{'k': 1"]) expect(mayStartValue(text, 0), text).toBe(true)
+  })
+
+  it('finds every value a read at every opener finds, and only real values, on mutated and repeated inputs', async () => {
+    const { readJson } = await import('./read-json')
+    const { createFuzzer } = await import('../protocols/fuzz-inputs')
+    // The definition: try every opener, resume after a value or where a failed read stopped.
+    const reference = (text: string) => {
+      const values: { start: number; end: number }[] = []
+      let pos = 0
+      let retries = 0
+      while (pos < text.length) {
+        const code = text.charCodeAt(pos)
+        if (code !== 0x7b && code !== 0x5b) {
+          pos++
+          continue
+        }
+        const read = readJson(text, pos)
+        if (read.ok) {
+          values.push({ start: read.start, end: read.end })
+          pos = read.end
+        } else if (read.error.code === 'truncated') {
+          if (++retries > 8) break
+          pos++
+        } else pos = Math.max(pos + 1, read.error.offset)
+      }
+      return values
+    }
+    const next = createFuzzer(7)
+    const inputs = ['{{"tool": "a", "arguments": {}}', '{"{"{"{"x": 1}', "[{'a': [1, {b: None}]}, [TOOL_CALLS]]", '[[[[1]]]] {"a" {"b": 2}']
+    for (let index = 0; index < 3000; index++) inputs.push(next())
+    for (const text of inputs) {
+      const found = findJsonValues(text).values
+      // Skipping certain failures never loses a value; it may find one a failed read jumped over,
+      // which then holds what the reference found inside it.
+      for (const span of reference(text)) {
+        expect(found.some((value) => value.start <= span.start && span.end <= value.end), `${text} @${span.start}`).toBe(true)
+      }
+      for (const value of found) expect(readJson(text, value.start)).toMatchObject({ ok: true, end: value.end })
+    }
+    expect(findJsonValues('{"{"{"{"x": 1}').values.map((value) => value.value)).toEqual([{ x: 1 }])
+  })
+})

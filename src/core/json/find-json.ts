@@ -1,6 +1,7 @@
 /**
  * Finding JSON values embedded in prose.
  */
+import { isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { readJson, type JsonReadFailure, type JsonReadResult, type JsonReadSuccess } from './read-json'
 
 const MAX_RETRIES_AFTER_TRUNCATION = 8
@@ -28,6 +29,69 @@ export interface FoundJson {
   invalid?: JsonReadFailure[]
 }
 
+function skipWhitespace(text: string, at: number): number {
+  let pos = at
+  while (pos < text.length && isWhitespace(text.charCodeAt(pos))) pos++
+  return pos
+}
+
+/** End of the quoted string whose quote is at `at` (after the closing quote), or `text.length`. */
+function quotedEnd(text: string, at: number): number {
+  const quote = text[at] ?? '"'
+  let close = text.indexOf(quote, at + 1)
+  while (close >= 0) {
+    let backslashes = 0
+    while (text.charCodeAt(close - 1 - backslashes) === 0x5c) backslashes++
+    if ((backslashes & 1) === 0) return close + 1
+    close = text.indexOf(quote, close + 1)
+  }
+  return text.length
+}
+
+/** The bare words the lenient reader accepts as values. */
+const LITERAL_WORDS = ['true', 'false', 'null', 'True', 'False', 'None']
+
+/** True when the word at `at` is a literal, or a prefix of one cut by the end of the text. */
+function startsLiteral(text: string, at: number): boolean {
+  let end = at
+  while (end < text.length && isIdentifierPart(text.charCodeAt(end)) && end - at <= 5) end++
+  const word = text.slice(at, end)
+  return LITERAL_WORDS.includes(word) || (end >= text.length && LITERAL_WORDS.some((literal) => literal.startsWith(word)))
+}
+
+/**
+ * False when the lenient reader is certain to fail right after the opener at `at`: an object
+ * whose first member is not a key and a colon (`{{`, `{"x"{`), an array whose first item cannot
+ * start a value. Such candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and
+ * each failed read costs far more than this look, which reads only what the reader would.
+ */
+export function mayStartValue(text: string, at: number): boolean {
+  let pos = at
+  // `[[[{` : look through a few nested openers to the first key or item.
+  for (let depth = 0; depth < 8; depth++) {
+    const opener = text.charCodeAt(pos)
+    pos = skipWhitespace(text, pos + 1)
+    if (pos >= text.length) return true
+    const code = text.charCodeAt(pos)
+    if (opener === 0x5b) {
+      if (code === 0x7b || code === 0x5b) continue
+      // A value, or the closer of an empty array.
+      if (isIdentifierStart(code)) return startsLiteral(text, pos)
+      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || (code >= 0x30 && code <= 0x39)
+    }
+    if (code === 0x7d) return true
+    let keyEnd: number
+    if (code === 0x22 || code === 0x27) keyEnd = quotedEnd(text, pos)
+    else if (isIdentifierStart(code)) {
+      keyEnd = pos + 1
+      while (keyEnd < text.length && isIdentifierPart(text.charCodeAt(keyEnd))) keyEnd++
+    } else return false
+    const colon = skipWhitespace(text, keyEnd)
+    return colon >= text.length || text.charCodeAt(colon) === 0x3a
+  }
+  return true
+}
+
 /** How many invalid candidates {@link findJsonValues} reports. */
 const MAX_INVALID_REPORTED = 8
 
@@ -52,7 +116,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
   const length = text.length
   while (pos < length) {
     const code = text.charCodeAt(pos)
-    if (code !== 0x7b && !(arrays && code === 0x5b)) {
+    if ((code !== 0x7b && !(arrays && code === 0x5b)) || !mayStartValue(text, pos)) {
       pos++
       continue
     }

@@ -62,6 +62,8 @@ type Attempt =
   | { ok: true; call: ParsedCall; end: number; repairs: Repair[] }
   | { ok: false; offset: number; truncated?: { name: string; message: string } }
 
+const LITERAL_WORDS = new Set(['True', 'False', 'None', 'true', 'false', 'null'])
+
 function isNameStart(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f
 }
@@ -90,6 +92,13 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
       if (close < 0) return { ok: false, offset: text.length, truncated: true, message: `The text ends inside the triple-quoted string that starts at offset ${pos}: expected ${quote}.` }
       return { ok: true, value: text.slice(pos + 3, close), end: close + 3, repairs: [] }
     }
+  }
+  // A bare word is a literal only if it is one of these; anything else (a variable, a nested
+  // call) fails here without a read.
+  if (isNameStart(text.charCodeAt(pos))) {
+    let end = pos
+    while (isNamePart(text.charCodeAt(end))) end++
+    if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
   }
   const read = readJson(text, pos)
   if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
@@ -169,6 +178,28 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   return { end, count: calls.length }
 }
 
+/**
+ * False when no call can start at `pos`: a name not followed by `(` and then `)` or `key=`.
+ * Allocation-free, so prose (and hostile input such as `f(f(f(…`) costs a few comparisons per
+ * word instead of a failed read.
+ */
+function mayStartCall(text: string, pos: number): boolean {
+  const nameEnd = readName(text, pos)
+  if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return false
+  const next = skipSpace(text, nameEnd + 1)
+  if (next >= text.length || text.charCodeAt(next) === 0x29) return true
+  const keyEnd = readName(text, next)
+  if (keyEnd === next) return false
+  const equals = skipSpace(text, keyEnd)
+  if (equals >= text.length) return true
+  if (text.charCodeAt(equals) !== 0x3d) return false
+  const value = skipSpace(text, equals + 1)
+  if (value >= text.length || !isNameStart(text.charCodeAt(value))) return true
+  let wordEnd = value
+  while (isNamePart(text.charCodeAt(wordEnd))) wordEnd++
+  return wordEnd >= text.length || LITERAL_WORDS.has(text.slice(value, wordEnd))
+}
+
 function collect(builder: ParseBuilder): void {
   const view = builder.view
   let pos = 0
@@ -179,6 +210,10 @@ function collect(builder: ParseBuilder): void {
     const startsName = (isNameStart(code) || code === 0x5c) && !isNamePart(previous)
     if (!inList && !startsName) {
       pos++
+      continue
+    }
+    if (!mayStartCall(view, inList ? skipSpace(view, pos + 1) : pos)) {
+      pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
     const result = readSequence(builder, inList ? skipSpace(view, pos + 1) : pos, inList)

@@ -14,6 +14,12 @@ import { ForwardFinder, readNameEnd } from './scan'
 import { defineMarkers, detectMarkers } from './detect'
 
 const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call'] as const
+const WRAPPER_OPENERS = WRAPPER_TAGS.map((name) => `<${name}>`)
+
+/** `t` or `f`: the first letter of every opener this scanner reads after `<`. */
+function isTagNameStart(code: number): boolean {
+  return code === 0x74 || code === 0x66
+}
 
 type JsonObject = { [key: string]: JsonValue }
 
@@ -55,8 +61,8 @@ class TagScanner {
       let next: number | undefined
       if (view.startsWith('<function=', lt)) {
         next = this.readFunctionTag(lt)
-      } else {
-        const tag = WRAPPER_TAGS.find((name) => view.startsWith(`<${name}>`, lt))
+      } else if (isTagNameStart(view.charCodeAt(lt + 1))) {
+        const tag = WRAPPER_TAGS.find((_name, index) => view.startsWith(WRAPPER_OPENERS[index] ?? '', lt))
         if (tag) next = this.readWrapper(lt, tag)
       }
       if (next !== undefined) this.builder.consume(lt, next)
