@@ -77,7 +77,7 @@ export function mayStartValue(text: string, at: number): boolean {
       if (code === 0x7b || code === 0x5b) continue
       // A value, or the closer of an empty array.
       if (isIdentifierStart(code)) return startsLiteral(text, pos)
-      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || (code >= 0x30 && code <= 0x39)
+      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || code === 0x28 || (code >= 0x30 && code <= 0x39)
     }
     if (code === 0x7d) return true
     let keyEnd: number
@@ -85,6 +85,9 @@ export function mayStartValue(text: string, at: number): boolean {
     else if (isIdentifierStart(code)) {
       keyEnd = pos + 1
       while (keyEnd < text.length && isIdentifierPart(text.charCodeAt(keyEnd))) keyEnd++
+      // `{city": …}`: the reader supplies the missing opening quote.
+      const quote = text.charCodeAt(keyEnd)
+      if (quote === 0x22 || quote === 0x27) keyEnd++
     } else return false
     const colon = skipWhitespace(text, keyEnd)
     return colon >= text.length || text.charCodeAt(colon) === 0x3a

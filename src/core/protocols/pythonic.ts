@@ -10,6 +10,7 @@ import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
+import { fenceAround } from './shared/scan'
 import type { FormatDetection, ParsedCall, Repair } from './types'
 import { defineMarkers, detectMarkers, scanOutput, searchWindow } from './shared/detect'
 
@@ -103,7 +104,7 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
   const read = readJson(text, pos)
   if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
   // Python spells these with capitals; JSON-style repairs of them are expected here, not leniency.
-  const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes')
+  const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes' && repair.code !== 'python_tuple')
   return { ok: true, value: read.value, end: read.end, repairs }
 }
 
@@ -111,7 +112,9 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
 function readCall(text: string, pos: number): Attempt {
   const nameEnd = readName(text, pos)
   if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
-  const name = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
+  const written = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  const name = written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
   const args: { [key: string]: JsonValue } = {}
   const repairs: Repair[] = []
   const argsStart = nameEnd + 1
@@ -122,7 +125,8 @@ function readCall(text: string, pos: number): Attempt {
     if (text.charCodeAt(i) === 0x29) break
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
-    const key = text.slice(i, keyEnd)
+    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
+    const key = text.slice(i, keyEnd).replace(/\\_/g, '_')
     let j = skipSpace(text, keyEnd)
     if (j >= text.length) return cut(`the text ends after the argument name "${key}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
@@ -142,6 +146,13 @@ function readCall(text: string, pos: number): Attempt {
   return { ok: true, call, end, repairs }
 }
 
+/** Skips whitespace and `\` line continuations between calls. */
+function skipContinuations(text: string, pos: number): number {
+  let i = skipSpace(text, pos)
+  while (text.charCodeAt(i) === 0x5c && (text.charCodeAt(i + 1) === 0x0a || (text.charCodeAt(i + 1) === 0x0d && text.charCodeAt(i + 2) === 0x0a))) i = skipSpace(text, i + 1)
+  return i
+}
+
 /** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
 function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false } } {
   const view = builder.view
@@ -156,17 +167,23 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
     }
     calls.push(attempt)
     end = attempt.end
-    const next = skipSpace(view, attempt.end)
+    const next = skipContinuations(view, attempt.end)
     const code = view.charCodeAt(next)
     if (code === 0x2c || code === 0x3b) {
       end = next + 1
-      i = skipSpace(view, next + 1)
+      i = skipContinuations(view, next + 1)
+      continue
+    }
+    // In a list, calls on separate lines without commas are still items.
+    if (inList && next > attempt.end && (isNameStart(code) || code === 0x5c) && mayStartCall(view, next)) {
+      attempt.repairs.push({ code: 'missing_comma', message: `Read the call at offset ${next} as the next item of the list, without a ',' before it.`, span: { start: attempt.end, end: next } })
+      i = next
       continue
     }
     break
   }
   if (inList) {
-    const close = skipSpace(view, end)
+    const close = skipContinuations(view, end)
     if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close } }
     end = close + 1
   }
@@ -203,6 +220,7 @@ function mayStartCall(text: string, pos: number): boolean {
 function collect(builder: ParseBuilder): void {
   const view = builder.view
   let pos = 0
+  let lastEnd = 0
   while (pos < view.length) {
     const code = view.charCodeAt(pos)
     const previous = pos > 0 ? view.charCodeAt(pos - 1) : 0x20
@@ -228,8 +246,14 @@ function collect(builder: ParseBuilder): void {
       pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
+    const fence = fenceAround(view, pos, result.end, lastEnd)
+    if (fence) {
+      builder.addRepair('fence_stripped', 'Removed the Markdown code fence around the calls.', fence)
+      builder.consume(fence.start, fence.end)
+    }
     builder.consume(pos, result.end)
     pos = result.end
+    lastEnd = fence ? fence.end : result.end
   }
 }
 

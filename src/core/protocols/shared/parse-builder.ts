@@ -17,6 +17,10 @@ export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string
  */
 export const CONTROL_TOKENS: readonly string[] = [
   '<|python_tag|>',
+  '<|python_start|>',
+  '<|python_end|>',
+  '<|tool_call_start|>',
+  '<|tool_call_end|>',
   '<|eom_id|>',
   '<|eot_id|>',
   '<|end_of_text|>',

@@ -59,7 +59,7 @@ class TagScanner {
       const lt = view.indexOf('<', pos)
       if (lt < 0) break
       let next: number | undefined
-      if (view.startsWith('<function=', lt)) {
+      if (view.startsWith('<function=', lt) || view.startsWith('<function name=', lt)) {
         next = this.readFunctionTag(lt)
       } else if (isTagNameStart(view.charCodeAt(lt + 1))) {
         const tag = WRAPPER_TAGS.find((_name, index) => view.startsWith(WRAPPER_OPENERS[index] ?? '', lt))
@@ -95,24 +95,73 @@ class TagScanner {
     return bodyEnd
   }
 
-  private readWrapper(lt: number, tag: string): number {
+  private readWrapper(lt: number, tag: string): number | undefined {
     const view = this.view
     const open = `<${tag}>`
     const close = `</${tag}>`
     const bodyStart = skipSpace(view, lt + open.length)
     if (bodyStart >= view.length) return this.cutOff(undefined, `the output ends right after ${open}.`, lt)
     const code = view.charCodeAt(bodyStart)
-    if (code === 0x7b || code === 0x5b) {
-      const read = readJson(view, bodyStart, { spanDepth: 3 })
+    if (code === 0x7b || code === 0x5b) return this.readJsonBody(lt, bodyStart, open, close)
+    if (view.startsWith('<function=', bodyStart) || view.startsWith('<function name=', bodyStart)) {
+      const end = this.readFunctionTag(bodyStart)
+      if (end === undefined) {
+        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
+        const closeAt = this.finder.next(close, bodyStart)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      return end >= view.length ? end : this.expectClose(close, open, end)
+    }
+    if (view.startsWith(close, bodyStart)) {
+      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
+      return bodyStart + close.length
+    }
+    const nameEnd = readNameEnd(view, bodyStart)
+    const closeAt = this.finder.next(close, bodyStart)
+    const nextOpen = this.finder.next(open, lt + open.length)
+    const closed = closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen)
+    if (nameEnd > bodyStart) {
+      const after = skipSpace(view, nameEnd)
+      const lineBreak = after > nameEnd && /[\r\n]/.test(view.slice(nameEnd, after))
+      const shaped = after >= view.length || lineBreak || view.startsWith('<arg_key>', after) || view.charCodeAt(after) === 0x7b || view.startsWith(close, after)
+      if (shaped || closed) return this.readNamedBody(lt, bodyStart, nameEnd, close, open)
+    }
+    // "Wrap it in a <tool_call> tag": a mention in prose, not a call (no body, no close tag).
+    if (!closed) return undefined
+    this.builder.addError(
+      'invalid_json',
+      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
+      { start: bodyStart, end: bodyStart + 1 },
+    )
+    return closeAt + close.length
+  }
+
+  /**
+   * A JSON body: one call object, an array of them, or several objects one after another (two
+   * calls in one block). A body whose only defect is a missing final `}` before the close tag
+   * is read with the closers supplied (repair `missing_closer`).
+   */
+  private readJsonBody(lt: number, bodyStart: number, open: string, close: string): number {
+    const view = this.view
+    let at = bodyStart
+    let end = bodyStart
+    for (let count = 0; ; count++) {
+      let read = readJson(view, at, { spanDepth: 3 })
+      if (!read.ok && read.error.code === 'invalid_json' && view.startsWith(close, skipSpace(view, read.error.offset))) {
+        // Only closers missing before the close tag: read the body as if the output ended there.
+        const retry = readJson(view.slice(0, skipSpace(view, read.error.offset)), at, { spanDepth: 3 })
+        if (retry.ok) read = retry
+      }
       if (!read.ok) {
+        if (count > 0) break
         if (read.error.code === 'truncated') {
           const partial = read.partial
           const first = Array.isArray(partial) ? partial[partial.length - 1] : partial
           const name = isJsonObject(first) && typeof first.name === 'string' ? first.name : undefined
           return this.cutOff(name, read.error.message, lt)
         }
-        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: bodyStart, end: read.error.offset })
-        const closeAt = this.finder.next(close, bodyStart)
+        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: at, end: read.error.offset })
+        const closeAt = this.finder.next(close, at)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
@@ -127,30 +176,14 @@ class TagScanner {
           this.builder.addError(reading.error.code, reading.error.message, reading.error.span)
         }
       })
-      return this.expectClose(close, open, read.end)
+      end = read.end
+      // Another object right after this one (optionally after a comma) is the block's next call.
+      let next = skipSpace(view, read.end)
+      if (view.charCodeAt(next) === 0x2c) next = skipSpace(view, next + 1)
+      if (view.charCodeAt(next) !== 0x7b) break
+      at = next
     }
-    if (view.startsWith('<function=', bodyStart)) {
-      const end = this.readFunctionTag(bodyStart)
-      if (end === undefined) {
-        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
-        const closeAt = this.finder.next(close, bodyStart)
-        return closeAt < 0 ? view.length : closeAt + close.length
-      }
-      return end >= view.length ? end : this.expectClose(close, open, end)
-    }
-    if (view.startsWith(close, bodyStart)) {
-      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
-      return bodyStart + close.length
-    }
-    const nameEnd = readNameEnd(view, bodyStart)
-    if (nameEnd > bodyStart) return this.readNamedBody(lt, bodyStart, nameEnd, close, open)
-    this.builder.addError(
-      'invalid_json',
-      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
-      { start: bodyStart, end: bodyStart + 1 },
-    )
-    const closeAt = this.finder.next(close, bodyStart)
-    return closeAt < 0 ? view.length : closeAt + close.length
+    return this.expectClose(close, open, end)
   }
 
   private pushCall(call: ParsedCall): void {
@@ -227,12 +260,26 @@ class TagScanner {
   /** `<function=NAME>` with a JSON body (Llama 3.1) or `<parameter=KEY>` elements (Qwen3-Coder). Undefined when not a tag. */
   private readFunctionTag(lt: number): number | undefined {
     const view = this.view
-    const nameStart = lt + '<function='.length
-    const nameEnd = readNameEnd(view, nameStart)
-    if (nameEnd === nameStart || view.charCodeAt(nameEnd) !== 0x3e) return undefined
-    const name = view.slice(nameStart, nameEnd)
+    let nameStart: number
+    let nameEnd: number
+    let headerEnd: number
+    if (view.startsWith('<function=', lt)) {
+      nameStart = lt + '<function='.length
+      nameEnd = readNameEnd(view, nameStart)
+      headerEnd = nameEnd
+    } else {
+      // `<function name="get_weather">`: the attribute form.
+      const quoteAt = skipSpace(view, lt + '<function name='.length)
+      const quote = view.charCodeAt(quoteAt)
+      const quoted = quote === 0x22 || quote === 0x27
+      nameStart = quoted ? quoteAt + 1 : quoteAt
+      nameEnd = readNameEnd(view, nameStart)
+      headerEnd = quoted && view.charCodeAt(nameEnd) === quote ? skipSpace(view, nameEnd + 1) : nameEnd
+    }
+    if (nameEnd === nameStart || view.charCodeAt(headerEnd) !== 0x3e) return undefined
+    const name = view.slice(nameStart, nameEnd).replace(/\\_/g, '_')
     const close = '</function>'
-    let pos = skipSpace(view, nameEnd + 1)
+    let pos = skipSpace(view, headerEnd + 1)
     const nameSpan = { start: nameStart, end: nameEnd }
     if (view.startsWith(close, pos)) {
       this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: pos + close.length }, name: nameSpan } })
@@ -315,7 +362,7 @@ export function collectTaggedCalls(builder: ParseBuilder): void {
 }
 
 /** The tags that open a call of the tag family (registered for the shared detection scan). */
-export const TAG_MARKERS = defineMarkers('<tool_call>', '<tool>', '<function_call>', '<function=')
+export const TAG_MARKERS = defineMarkers('<tool_call>', '<tool>', '<function_call>', '<function=', '<function name=')
 
 /** What follows a tag-family opener, as far as detection needs to know. */
 export type TagBody = 'json' | 'function-json' | 'function-parameters' | 'arg-pairs' | 'name' | 'other'
@@ -325,9 +372,9 @@ export type TagBody = 'json' | 'function-json' | 'function-parameters' | 'arg-pa
  * detection stays cheap whatever the output's length.
  */
 export function tagBody(view: string, at: number, marker: string): TagBody {
-  const bodyStart = marker === '<function=' ? at : skipSpace(view, at + marker.length)
+  const bodyStart = marker === '<function=' || marker === '<function name=' ? at : skipSpace(view, at + marker.length)
   const excerpt = view.slice(bodyStart, bodyStart + 400)
-  if (excerpt.startsWith('<function=')) {
+  if (excerpt.startsWith('<function=') || excerpt.startsWith('<function name=')) {
     const close = excerpt.indexOf('>')
     if (close < 0) return 'other'
     const after = skipSpace(excerpt, close + 1)
