@@ -51,7 +51,7 @@ describe('findJsonValues on hostile input', () => {
 
   it('finds every value a read at every opener finds, and only real values, on mutated and repeated inputs', async () => {
     const { readJson } = await import('./read-json')
-    const { createFuzzer } = await import('../protocols/fuzz-inputs')
+    const { createFuzzer } = await import('../../test/fuzz-inputs')
     // The definition: try every opener, resume after a value or where a failed read stopped.
     const reference = (text: string) => {
       const values: { start: number; end: number }[] = []

@@ -14,6 +14,13 @@ export interface FindJsonOptions {
   arrays?: boolean
   /** Passed to {@link readJson} for every value. Default 0. */
   spanDepth?: number
+  /**
+   * A value cut off by the end of the text is normally dropped when a later attempt reads a
+   * value (the cut-off one was prose: an apostrophe taken for a quote). Return true to keep it
+   * anyway, e.g. when its partial reading is already a tool call, so values read inside it
+   * (its own arguments) cannot hide that it was cut off.
+   */
+  keepTruncated?: (failure: JsonReadFailure) => boolean
 }
 
 /** What {@link findJsonValues} found: complete values in order, and a value cut off by the end of the text. */
@@ -115,6 +122,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
+  let keptTruncated = false
   const invalid: JsonReadFailure[] = []
   const length = text.length
   while (pos < length) {
@@ -127,13 +135,16 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
     if (result.ok) {
       // A value read after a cut-off attempt shows the attempt was prose (an apostrophe taken
       // for a quote, a stray brace), not a cut-off value.
-      truncated = undefined
+      if (truncated && !keptTruncated) truncated = undefined
       values.push(result)
       pos = result.end
       continue
     }
     if (result.error.code === 'truncated') {
-      truncated ??= result
+      if (!truncated) {
+        truncated = result
+        keptTruncated = options.keepTruncated?.(result) === true
+      }
       // Every retry reads to the end of the text, so a fixed budget keeps the scan linear.
       if (++retriesAfterTruncation > MAX_RETRIES_AFTER_TRUNCATION) break
       pos++

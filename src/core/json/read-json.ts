@@ -58,6 +58,11 @@ export interface JsonSpanNode {
   members?: JsonMemberSpan[]
   /** For arrays within the span depth: one node per item. */
   items?: JsonSpanNode[]
+  /**
+   * True when the input ended before this container's closer and the reader supplied it
+   * (`missing_closer`): what it holds may have been cut short.
+   */
+  unclosed?: true
 }
 
 /** Spans of one object member. */
@@ -464,7 +469,10 @@ class LenientReader {
     while (this.stack.length > 0) {
       const frame = this.stack.pop() as Frame
       value = frame.value
-      if (frame.node) frame.node.span.end = this.length
+      if (frame.node) {
+        frame.node.span.end = this.length
+        frame.node.unclosed = true
+      }
       node = frame.node
       const parent = this.stack[this.stack.length - 1]
       if (parent) this.attach(parent, value, node, frame.start, this.length)

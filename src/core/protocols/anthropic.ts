@@ -50,6 +50,13 @@ export function parseAnthropic(raw: string): ParseResult {
   const builder = new ParseBuilder(raw, 'anthropic')
   const read = readJson(raw, 0, { spanDepth: 3 })
   const blocks = read.ok && raw.slice(read.end).trim() === '' ? anthropicBlocks(read.value) : undefined
+  if (!read.ok && read.error.code === 'truncated' && (MESSAGE.test(raw.slice(0, 2048)) || BLOCKS.test(raw.trimStart().slice(0, 2048)))) {
+    // The cut block is the last tool_use; its name is within a few hundred chars of its type.
+    const last = raw.lastIndexOf('"tool_use"')
+    const name = last < 0 ? undefined : /"name"\s*:\s*"([^"\\]{1,128})"/.exec(raw.slice(last, last + 400))?.[1]
+    builder.addError('truncated', `${name ? `The call to "${name}"` : 'The message'} was cut off: ${read.error.message}`, { start: read.start, end: raw.length })
+    return { protocol: 'anthropic', calls: [], text: '', repairs: [], errors: builder.errors }
+  }
   if (!read.ok || !blocks) return { protocol: 'anthropic', calls: [], text: raw.trim(), repairs: [], errors: [] }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
   const blocksNode = Array.isArray(read.value) ? read.spans : member(read.spans, 'content')
@@ -65,7 +72,11 @@ export function parseAnthropic(raw: string): ParseResult {
       return
     }
     const inputNode = member(node, 'input')
-    const decoded = decodeArguments(block.input, inputNode?.span, name)
+    if (node?.unclosed && !Object.hasOwn(block, 'input')) {
+      builder.addError('truncated', `The call to "${name}" was cut off before its input.`, node.span)
+      return
+    }
+    const decoded = decodeArguments(block.input, inputNode?.span, name, inputNode?.unclosed)
     if (!decoded.ok) {
       builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
       return

@@ -41,7 +41,7 @@ function collect(builder: ParseBuilder): void {
     return
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   builder.consume(nameStart, read.end)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)

@@ -28,6 +28,9 @@ function collect(builder: ParseBuilder): void {
     const headerStart = startAt >= 0 && startAt < channelAt ? startAt : channelAt
     const messageAt = finder.next(MESSAGE, channelAt)
     if (messageAt < 0) {
+      // A header addressed to a tool whose message never started: the call was cut off.
+      const recipient = /to=([^\s<]+)/.exec(view.slice(headerStart))?.[1]
+      if (recipient !== undefined) builder.addError('truncated', `The call to "${recipient.replace(/^functions\./, '')}" was cut off before <|message|>.`, { start: headerStart, end: view.length })
       builder.consume(headerStart, view.length)
       return
     }
@@ -61,7 +64,7 @@ function collect(builder: ParseBuilder): void {
         builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${problem}`, { start: argsAt, end: cut ? view.length : bodyEnd })
       } else {
         for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-        const decoded = decodeArguments(read.value, read.spans.span, name)
+        const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
         if (decoded.ok) {
           builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: headerStart, end: messageEnd }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })
         } else {

@@ -19,7 +19,7 @@ import { json } from './json'
 import { kimiK2 } from './kimi-k2'
 import { llama3Json } from './llama3-json'
 import { mistral } from './mistral'
-import { openai } from './openai'
+import { createOpenAi } from './openai'
 import { phi4 } from './phi4'
 import { pipe } from './pipe'
 import { pythonic } from './pythonic'
@@ -28,6 +28,12 @@ import { xmlTag } from './xml-tag'
 import { streamParserFor, type StreamParser } from './stream/index'
 import type { Protocol } from './types'
 
+
+/**
+ * `openai`, reading calls a server left in `content` (empty `tool_calls`) with `auto` over the
+ * text formats.
+ */
+const openai = createOpenAi((text) => textAuto.parse(text))
 
 /** Every concrete wire format, in the order the format picker lists them. */
 export const formats: readonly Protocol[] = [
@@ -56,6 +62,9 @@ export const formats: readonly Protocol[] = [
  * earliest (see `auto.ts`).
  */
 export const auto = createAuto(() => formats)
+
+/** `auto` over the formats that are written as text (what a native message's content can hold). */
+const textAuto = createAuto(() => formats.filter((protocol) => !protocol.native))
 
 /** The protocol `auto` chooses for `raw`, and why. Pure; linear in `raw.length`. */
 export function detectProtocol(raw: string): { protocol: Protocol; reason: string } {

@@ -57,11 +57,18 @@ function readValue(builder: ParseBuilder, found: JsonReadSuccess): CallReading[]
     const readings = value.map((item, index) => readCallObject(builder.raw, item, spans.items?.[index], 'prose'))
     return readings.some((reading) => reading.kind !== 'data') ? readings : [{ kind: 'data' }]
   }
+  // xLAM: {"tool_calls": [{"name", "arguments"}, …]} (Salesforce xLAM function-calling models).
+  if (isJsonObject(value) && Array.isArray(value.tool_calls) && !Object.hasOwn(value, 'name') && !Object.hasOwn(value, 'tool')) {
+    const list = value.tool_calls
+    const node = spans.members?.find((member) => member.key === 'tool_calls')?.value
+    if (list.every(isJsonObject)) return list.map((item, index) => readCallObject(builder.raw, item, node?.items?.[index], 'wrapped'))
+  }
   return [readCallObject(builder.raw, value, spans, 'prose')]
 }
 
 function truncatedCallName(partial: JsonValue | undefined): string | undefined {
-  const candidates = Array.isArray(partial) ? partial : [partial]
+  // The last call of a cut-off list is the one that was cut.
+  const candidates = Array.isArray(partial) ? [...partial].reverse() : [partial]
   for (const candidate of candidates) {
     if (!isJsonObject(candidate)) continue
     for (const key of ['tool', 'tool_name', 'name'] as const) {
@@ -82,7 +89,7 @@ function truncatedCallName(partial: JsonValue | undefined): string | undefined {
  */
 export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOptions = {}): void {
   const view = builder.view
-  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0 })
+  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined })
   let lastEnd = options.from ?? 0
   let lastWasCall = false
   for (const value of found.values) {
@@ -143,7 +150,11 @@ export function parseJson(raw: string): ParseResult {
 
 const example = '{"tool": "get_weather", "arguments": {"city": "Paris"}}'
 
-/** `json` protocol: `{"tool": NAME, "arguments": {…}}` objects (or arrays of them) in prose; `{"tool": "none"}` = no call. */
+/**
+ * `json` protocol: `{"tool": NAME, "arguments": {…}}` objects (or arrays of them) in prose;
+ * `{"tool": "none"}` = no call. Also xLAM's `{"tool_calls": [{"name", "arguments"}]}` and Python
+ * dict reprs (single quotes, `True`/`None`, tuples).
+ */
 export const json: Protocol = {
   id: 'json',
   label: 'JSON object',

@@ -1,7 +1,8 @@
 /**
  * `mistral`: Mistral's `[TOOL_CALLS]` token, followed either by a JSON array of
  * `{"name", "arguments", "id"?}` (tokenizer v3, Mistral 7B v0.3, Nemo) or by
- * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call.
+ * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call; also
+ * `NAME{…}` without `[ARGS]`.
  */
 import { readJson } from '../json'
 import { decodeArguments, lowerFirst } from './shared/call-object'
@@ -37,7 +38,9 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     id = view.slice(idStart, idEnd)
     pos = idEnd
   }
-  if (!view.startsWith('[ARGS]', pos)) {
+  // `[TOOL_CALLS]name{…}`: some Mistral releases (and fine-tunes) leave out [ARGS].
+  const bare = !view.startsWith('[ARGS]', pos) && view.charCodeAt(skipSpace(view, pos)) === 0x7b
+  if (!bare && !view.startsWith('[ARGS]', pos)) {
     if (pos >= view.length) {
       builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
       return view.length
@@ -45,7 +48,7 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     builder.addError('invalid_call', `Expected [ARGS] after the tool name "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: markerAt, end: pos })
     return pos
   }
-  const argsStart = skipSpace(view, pos + '[ARGS]'.length)
+  const argsStart = skipSpace(view, bare ? pos : pos + '[ARGS]'.length)
   const read = readJson(view, argsStart)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
@@ -53,7 +56,7 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     return cut ? view.length : read.error.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
     return read.end

@@ -212,7 +212,7 @@ class TagScanner {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
-      const decoded = decodeArguments(read.value, read.spans.span, name)
+      const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
         this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
       } else {
@@ -232,7 +232,7 @@ class TagScanner {
         const key = view.slice(keyStart, keyEnd).trim()
         pos = skipSpace(view, keyEnd + '</arg_key>'.length)
         if (!view.startsWith('<arg_value>', pos)) {
-          if (pos >= view.length) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
+          if (endsInsideMarkup(view, pos, ['<arg_value>'])) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
           this.builder.addError('invalid_call', `Expected <arg_value> after the key "${key}" at offset ${pos}.`, { start: pos, end: pos })
           const closeAt = this.finder.next(close, pos)
           return closeAt < 0 ? view.length : closeAt + close.length
@@ -247,6 +247,8 @@ class TagScanner {
       }
       break
     }
+    // Ending after the pairs (or inside the next tag) leaves it open whether more would follow.
+    if (endsInsideMarkup(view, pos, ['<arg_key>', close])) return this.cutOff(name, `the output ends after the arguments read so far, before ${close}.`, lt)
     const end = this.expectClose(close, open, pos)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: { start: nameStart, end: nameEnd } } }
     if (argsSpan) {
@@ -285,17 +287,13 @@ class TagScanner {
       this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: pos + close.length }, name: nameSpan } })
       return pos + close.length
     }
-    if (pos >= view.length) {
-      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without arguments or </function>.`, { start: view.length, end: view.length })
-      this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: view.length }, name: nameSpan } })
-      return view.length
-    }
+    if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends right after <function=${name}>.`, lt)
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
       const end = this.expectClose(close, undefined, read.end)
-      const decoded = decodeArguments(read.value, read.spans.span, name)
+      const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
         this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
         return end
@@ -307,6 +305,7 @@ class TagScanner {
     let argsSpan: Span | undefined
     for (;;) {
       pos = skipSpace(view, pos)
+      if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends after the parameters read so far, before ${close}.`, lt)
       if (!view.startsWith('<parameter=', pos)) break
       const keyStart = pos + '<parameter='.length
       let gt = keyStart
@@ -331,10 +330,7 @@ class TagScanner {
     }
     let end: number
     if (view.startsWith(close, pos)) end = pos + close.length
-    else if (pos >= view.length) {
-      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without its </function>.`, { start: pos, end: pos })
-      end = view.length
-    } else {
+    else {
       this.builder.addError('invalid_call', `Expected <parameter=KEY> or </function> in the call to "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: pos, end: pos + 1 })
       const closeAt = this.finder.next(close, pos)
       return closeAt < 0 ? view.length : closeAt + close.length
@@ -347,6 +343,16 @@ class TagScanner {
     this.pushCall(call)
     return end
   }
+}
+
+/**
+ * True when the output ends at `pos` (after whitespace) or inside one of `tags` (a prefix of it
+ * runs to the end): a tag-structured call stopped there may have gone on.
+ */
+function endsInsideMarkup(view: string, pos: number, tags: readonly string[]): boolean {
+  if (pos >= view.length) return true
+  const rest = view.length - pos
+  return rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
 }
 
 function setMember(target: JsonObject, key: string, value: JsonValue): void {

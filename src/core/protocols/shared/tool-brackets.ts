@@ -65,6 +65,12 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   const view = builder.view
   const argsAt = skipSpace(view, toolEnd)
   const call: ParsedCall = { name, arguments: {}, spans: { call: { start: at, end: toolEnd }, name: nameSpan } }
+  // `[TOOL: name] [AR` at the end: the arguments were cut off.
+  const rest = view.length - argsAt
+  if (rest > 0 && rest < '[ARGS:'.length && '[ARGS:'.startsWith(view.slice(argsAt))) {
+    builder.addError('truncated', `The call to "${name}" was cut off inside [ARGS: …].`, { start: at, end: view.length })
+    return view.length
+  }
   if (!view.startsWith('[ARGS', argsAt)) {
     builder.addCall(call)
     return toolEnd
@@ -75,6 +81,10 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
     return toolEnd
   }
   const jsonAt = skipSpace(view, colon + 1)
+  if (jsonAt >= view.length) {
+    builder.addError('truncated', `The call to "${name}" was cut off after [ARGS:.`, { start: at, end: view.length })
+    return view.length
+  }
   const read = readJson(view, jsonAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
@@ -82,7 +92,7 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
     return cut ? view.length : read.error.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   let end = skipSpace(view, read.end)
   if (view.charCodeAt(end) === 0x5d) end++
   else {
