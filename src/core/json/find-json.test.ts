@@ -49,7 +49,7 @@ describe('findJsonValues on hostile input', () => {
     for (const text of ['{"a":', '{ a : 1', '{}', '{', '[1', '[true', '[tr', '[{"a": 1}]', '["x"', '[]', "{'k': 1"]) expect(mayStartValue(text, 0), text).toBe(true)
   })
 
-  it('finds every value a read at every opener finds, and only real values, on mutated and repeated inputs', async () => {
+  it('finds exactly what a read at every opener finds, on mutated and repeated inputs', async () => {
     const { readJson } = await import('./read-json')
     const { createFuzzer } = await import('../../test/fuzz-inputs')
     // The definition: try every opener, resume after a value or where a failed read stopped.
@@ -77,15 +77,7 @@ describe('findJsonValues on hostile input', () => {
     const next = createFuzzer(7)
     const inputs = ['{{"tool": "a", "arguments": {}}', '{"{"{"{"x": 1}', "[{'a': [1, {b: None}]}, [TOOL_CALLS]]", '[[[[1]]]] {"a" {"b": 2}']
     for (let index = 0; index < 3000; index++) inputs.push(next())
-    for (const text of inputs) {
-      const found = findJsonValues(text).values
-      // Skipping certain failures never loses a value; it may find one a failed read jumped over,
-      // which then holds what the reference found inside it.
-      for (const span of reference(text)) {
-        expect(found.some((value) => value.start <= span.start && span.end <= value.end), `${text} @${span.start}`).toBe(true)
-      }
-      for (const value of found) expect(readJson(text, value.start)).toMatchObject({ ok: true, end: value.end })
-    }
-    expect(findJsonValues('{"{"{"{"x": 1}').values.map((value) => value.value)).toEqual([{ x: 1 }])
+    // Skipping a certain failure resumes where the failed read would have: the same values.
+    for (const text of inputs) expect(findJsonValues(text).values.map((value) => ({ start: value.start, end: value.end })), text).toEqual(reference(text))
   })
 })

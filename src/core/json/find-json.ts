@@ -67,26 +67,28 @@ function startsLiteral(text: string, at: number): boolean {
 }
 
 /**
- * False when the lenient reader is certain to fail right after the opener at `at`: an object
- * whose first member is not a key and a colon (`{{`, `{"x"{`), an array whose first item cannot
- * start a value. Such candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and
- * each failed read costs far more than this look, which reads only what the reader would.
+ * Where the lenient reader is certain to fail right after the opener at `at`, or -1 when a read
+ * may succeed: an object whose first member is not a key and a colon (`{{`, `{"x"{`), an array
+ * whose first item cannot start a value (`[TOOL_CALLS]`). The offset is the one the reader's
+ * error would give, so skipping the read resumes exactly where a failed read would. Such
+ * candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and each failed read
+ * costs far more than this look, which reads only what the reader would.
  */
-export function mayStartValue(text: string, at: number): boolean {
+export function certainFailureAt(text: string, at: number): number {
   let pos = at
   // `[[[{` : look through a few nested openers to the first key or item.
   for (let depth = 0; depth < 8; depth++) {
     const opener = text.charCodeAt(pos)
     pos = skipWhitespace(text, pos + 1)
-    if (pos >= text.length) return true
+    if (pos >= text.length) return -1
     const code = text.charCodeAt(pos)
     if (opener === 0x5b) {
       if (code === 0x7b || code === 0x5b) continue
+      if (isIdentifierStart(code)) return startsLiteral(text, pos) ? -1 : pos
       // A value, or the closer of an empty array.
-      if (isIdentifierStart(code)) return startsLiteral(text, pos)
-      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || code === 0x28 || (code >= 0x30 && code <= 0x39)
+      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || code === 0x28 || (code >= 0x30 && code <= 0x39) ? -1 : pos
     }
-    if (code === 0x7d) return true
+    if (code === 0x7d) return -1
     let keyEnd: number
     if (code === 0x22 || code === 0x27) keyEnd = quotedEnd(text, pos)
     else if (isIdentifierStart(code)) {
@@ -95,11 +97,16 @@ export function mayStartValue(text: string, at: number): boolean {
       // `{city": …}`: the reader supplies the missing opening quote.
       const quote = text.charCodeAt(keyEnd)
       if (quote === 0x22 || quote === 0x27) keyEnd++
-    } else return false
+    } else return pos
     const colon = skipWhitespace(text, keyEnd)
-    return colon >= text.length || text.charCodeAt(colon) === 0x3a
+    return colon >= text.length || text.charCodeAt(colon) === 0x3a ? -1 : colon
   }
-  return true
+  return -1
+}
+
+/** True unless {@link certainFailureAt} knows the read at `at` fails. */
+export function mayStartValue(text: string, at: number): boolean {
+  return certainFailureAt(text, at) < 0
 }
 
 /** How many invalid candidates {@link findJsonValues} reports. */
@@ -127,8 +134,13 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
   const length = text.length
   while (pos < length) {
     const code = text.charCodeAt(pos)
-    if ((code !== 0x7b && !(arrays && code === 0x5b)) || !mayStartValue(text, pos)) {
+    if (code !== 0x7b && !(arrays && code === 0x5b)) {
       pos++
+      continue
+    }
+    const failsAt = certainFailureAt(text, pos)
+    if (failsAt >= 0) {
+      pos = Math.max(pos + 1, failsAt)
       continue
     }
     const result: JsonReadResult = readJson(text, pos, { spanDepth })

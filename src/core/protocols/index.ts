@@ -11,19 +11,24 @@ import { createAuto } from './auto'
 import { bracket } from './bracket'
 import { commandR } from './command-r'
 import { deepseek } from './deepseek'
+import { deepseekDsml } from './deepseek-dsml'
 import { glm4 } from './glm4'
 import { glm45 } from './glm45'
 import { granite } from './granite'
 import { harmony } from './harmony'
+import { internlm } from './internlm'
 import { json } from './json'
 import { kimiK2 } from './kimi-k2'
 import { llama3Json } from './llama3-json'
+import { magistral } from './magistral'
+import { minimaxM2 } from './minimax-m2'
 import { mistral } from './mistral'
 import { createOpenAi } from './openai'
 import { phi4 } from './phi4'
 import { pipe } from './pipe'
 import { pythonic } from './pythonic'
 import { qwen3Coder } from './qwen3-coder'
+import { seedOss } from './seed-oss'
 import { xmlTag } from './xml-tag'
 import { streamParserFor, type StreamParser } from './stream/index'
 import type { Protocol } from './types'
@@ -55,6 +60,11 @@ export const formats: readonly Protocol[] = [
   harmony,
   commandR,
   phi4,
+  minimaxM2,
+  deepseekDsml,
+  seedOss,
+  internlm,
+  magistral,
 ]
 
 /**

@@ -9,6 +9,7 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readNameEnd } from './shared/scan'
+import { endsInsideMarkup } from './shared/tags'
 import { readWrappedJson } from './shared/wrapped-json'
 import type { ParsedCall } from './types'
 import { defineMarkers, detectMarkers } from './shared/detect'
@@ -37,6 +38,10 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     const idEnd = readNameEnd(view, idStart)
     id = view.slice(idStart, idEnd)
     pos = idEnd
+  }
+  if (endsInsideMarkup(view, pos, ['[ARGS]', '[CALL_ID]'])) {
+    builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
+    return view.length
   }
   // `[TOOL_CALLS]name{…}`: some Mistral releases (and fine-tunes) leave out [ARGS].
   const bare = !view.startsWith('[ARGS]', pos) && view.charCodeAt(skipSpace(view, pos)) === 0x7b
@@ -72,7 +77,8 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
   return read.end
 }
 
-function collect(builder: ParseBuilder): void {
+/** Reads every `[TOOL_CALLS]` call (either form) in `builder.view`. */
+export function collectMistral(builder: ParseBuilder): void {
   const view = builder.view
   let pos = 0
   for (;;) {
@@ -90,7 +96,7 @@ export const mistral = defineTextProtocol({
   id: 'mistral',
   label: 'Mistral [TOOL_CALLS]',
   description: 'Mistral: [TOOL_CALLS] then a JSON array of {"name", "arguments"}, or NAME[ARGS]{…} per call.',
-  collect,
+  collect: collectMistral,
   detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write [TOOL_CALLS] followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',

@@ -52,6 +52,11 @@ export interface ParseResult {
   errors: ParseError[]
   /** For `auto`: why that protocol was chosen. */
   detection?: string
+  /**
+   * The model's reasoning (`<think>`, `[THINK]`, `<seed:think>` blocks, Harmony's analysis
+   * channel), without its tags. Never part of `text`, and calls written inside it are not read.
+   */
+  reasoning?: string
 }
 
 /**

@@ -13,18 +13,18 @@ import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
 import { defineMarkers, detectMarkers } from './detect'
 
-const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call'] as const
+const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call', 'seed:tool_call'] as const
 const WRAPPER_OPENERS = WRAPPER_TAGS.map((name) => `<${name}>`)
 
-/** `t` or `f`: the first letter of every opener this scanner reads after `<`. */
+/** `t`, `f` or `s`: the first letter of every opener this scanner reads after `<`. */
 function isTagNameStart(code: number): boolean {
-  return code === 0x74 || code === 0x66
+  return code === 0x74 || code === 0x66 || code === 0x73
 }
 
 type JsonObject = { [key: string]: JsonValue }
 
 /** A tag value: a JSON object or array when it reads as one, otherwise the text itself. */
-function tagValue(text: string): JsonValue {
+export function tagValue(text: string): JsonValue {
   const trimmed = text.trim()
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const read = readJson(trimmed)
@@ -34,7 +34,7 @@ function tagValue(text: string): JsonValue {
 }
 
 /** Strips exactly one line break at each end (Qwen3-Coder puts values on their own lines). */
-function stripOneNewline(text: string): string {
+export function stripOneNewline(text: string): string {
   let out = text
   if (out.startsWith('\r\n')) out = out.slice(2)
   else if (out.startsWith('\n')) out = out.slice(1)
@@ -349,7 +349,7 @@ class TagScanner {
  * True when the output ends at `pos` (after whitespace) or inside one of `tags` (a prefix of it
  * runs to the end): a tag-structured call stopped there may have gone on.
  */
-function endsInsideMarkup(view: string, pos: number, tags: readonly string[]): boolean {
+export function endsInsideMarkup(view: string, pos: number, tags: readonly string[]): boolean {
   if (pos >= view.length) return true
   const rest = view.length - pos
   return rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
