@@ -15,6 +15,8 @@ import type { FormatDetection, ParseResult, ParsedCall, Protocol } from './types
 const BLOCK = String.raw`\{\s*"type"\s*:\s*"(?:text|tool_use|thinking|redacted_thinking)"`
 /** A message whose content is an array of typed blocks. */
 const MESSAGE = new RegExp(String.raw`"content"\s*:\s*\[\s*` + BLOCK)
+/** A message's first key (`{"id": "msg_…", "type": "message", "role": …}` or `{"role": …}`). */
+const MESSAGE_FIRST_KEY = /^\{\s*"(?:role|content|id|type|model|stop_reason)"/
 /** A bare block array. */
 const BLOCKS = new RegExp(String.raw`^\[\s*` + BLOCK)
 
@@ -24,7 +26,7 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   if (scan.start >= (before ?? Number.POSITIVE_INFINITY)) return undefined
   const head = scan.view.slice(scan.start, scan.start + 2048)
   // Both shapes have role/content: tool_calls make it OpenAI.
-  if (head.startsWith('{') && MESSAGE.test(head) && !head.includes('"tool_calls"')) {
+  if (head.startsWith('{') && MESSAGE_FIRST_KEY.test(head) && MESSAGE.test(head) && !head.includes('"tool_calls"')) {
     return { at: scan.start, confidence: 0.92, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
   }
   if (BLOCKS.test(head)) return { at: scan.start, confidence: 0.85, reason: 'The output is an array of typed content blocks (Anthropic).' }

@@ -16,6 +16,7 @@ import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span }
 /** Keys that make a leading JSON object an assistant message. */
 const MESSAGE_KEYS = /"(tool_calls|function_call)"\s*:|"role"\s*:\s*"assistant"/
 const [FUNCTION_KEY] = defineMarkers('"function"')
+const MESSAGE_FIRST_KEY = /^\{\s*"(?:role|content|tool_calls|function_call|refusal|id|object|index|audio|annotations|reasoning_content|reasoning|message|finish_reason|type)"/
 const XLAM_HEAD = /^\{\s*"tool_calls"\s*:\s*\[\s*\{\s*"name"\s*:/
 /** `[{"type": "function", "function": …` (optionally led by an id): a `tool_calls` array. */
 const TOOL_CALLS_ARRAY = /\[\s*\{\s*(?:"id"\s*:\s*"[^"\\]{0,128}"\s*,\s*)?"type"\s*:\s*"function"\s*,/
@@ -32,6 +33,8 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
     // Anthropic messages have the role too (and score higher when their content is typed blocks).
     // xLAM's {"tool_calls": [{"name", "arguments"}]} is a json call list, not a message.
     if (XLAM_HEAD.test(head)) return undefined
+    // A message starts with one of its own keys; a call object ({"tool": …}) is ruled out at once.
+    if (!MESSAGE_FIRST_KEY.test(head)) return undefined
     const keys = MESSAGE_KEYS.exec(head)
     const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
     if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }

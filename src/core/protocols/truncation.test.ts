@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { formats, getProtocol } from './index'
 
-// Issue 12 item 5b: an output cut off anywhere inside a call is never silent prose. Every cut
+// An output cut off anywhere inside a call is never silent prose: it is a truncated error, or the
+// call with a named repair when only closers were missing after a complete value. Every cut
 // point of every format's own rendering is tried.
 const args = { e: [1], o: { k: 'v' }, c: 'hello world' }
 
@@ -22,8 +23,10 @@ describe('a call cut off anywhere', () => {
       // `[TOOL: name]` alone is a whole call without arguments ([ARGS] is optional in the format).
       if (protocol.id === 'bracket' && /\]\s*$/.test(raw.slice(0, cut)) && !raw.slice(0, cut).includes('[ARGS')) continue
       if (result.calls.length > 0) {
-        // A call returned from a cut output must be the whole call (only closers were missing).
-        if (JSON.stringify(result.calls[0]?.arguments) !== whole) partial.push(raw.slice(0, cut))
+        // A call returned from a cut output is the whole call, or says which closers it supplied
+        // after a complete value (the JSON reader's missing_closer policy, also for close tags).
+        const said = result.repairs.some((repair) => repair.code === 'missing_closer' || repair.code === 'missing_close_tag')
+        if (JSON.stringify(result.calls[0]?.arguments) !== whole && !said) partial.push(raw.slice(0, cut))
       } else if (!result.errors.some((error) => error.span !== undefined && (error.code === 'truncated' || error.code === 'invalid_json' || error.code === 'invalid_arguments'))) {
         silent.push(raw.slice(0, cut))
       }

@@ -74,12 +74,13 @@ export type DecodedArguments =
  * @param value the arguments as found
  * @param span where they sit in the raw output (repairs inside an encoded string point at it)
  * @param name the tool name, for messages
- * @param unclosed the reader supplied the arguments' closer at the end of the output: they may
- *   have been cut short, so they are a `truncated` error, never a shorter call
+ * @param unclosed the reader supplied the arguments' closers at the end of the output (after a
+ *   complete value: repaired as `missing_closer`, which the caller reports); an arguments
+ *   object that never got a value, `{` alone, is cut off
  */
 export function decodeArguments(value: JsonValue | undefined, span: Span | undefined, name: string, unclosed = false): DecodedArguments {
   const repairs: Repair[] = []
-  if (unclosed) return { ok: false, error: cutArguments(name, span) }
+  if (unclosed && isJsonObject(value) && Object.keys(value).length === 0) return { ok: false, error: cutArguments(name, span) }
   let current: JsonValue | undefined = value
   let raw: string | undefined
   for (let layer = 0; layer < 4; layer++) {
@@ -95,8 +96,6 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
     raw ??= current
     if (current.trim() === '') return { ok: true, arguments: {}, repairs, raw }
     const read = readJson(current, 0)
-    // Encoded arguments whose closer the reader supplied were cut off inside the string.
-    if (read.ok && read.spans.unclosed) return { ok: false, error: cutArguments(name, span) }
     if (!read.ok) {
       const problem = lowerFirst(read.error.message)
       const truncated = read.error.code === 'truncated'

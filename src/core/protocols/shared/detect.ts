@@ -49,6 +49,8 @@ export interface OutputScan {
   first(marker: string, limit?: number): number
   /** Offset of the next occurrence of `marker` at or after `from` (a native search), or -1. */
   next(marker: string, from: number): number
+  /** True when some registered marker starts before `limit`. */
+  anyBefore(limit: number): boolean
 }
 
 class Scan implements OutputScan {
@@ -57,6 +59,8 @@ class Scan implements OutputScan {
   private readonly found = new Map<string, number>()
   /** Every marker starting before this offset has been recorded. */
   private scanned = 0
+  /** The first offset where any marker was found. */
+  private earliest = Number.POSITIVE_INFINITY
   private readonly pattern: RegExp | undefined
   private readonly longest: number
 
@@ -72,15 +76,23 @@ class Scan implements OutputScan {
     const view = this.view
     if (this.scanned >= view.length || limit <= this.scanned || !this.pattern) return
     // Windows at least double, so the whole output is scanned at most about twice in all.
-    const end = Math.min(view.length, Math.max(limit, this.scanned * 2, 4096) + this.longest)
+    const end = Math.min(view.length, Math.max(limit, this.scanned * 2, 256) + this.longest)
     const window = end >= view.length ? view : view.slice(0, end)
     const pattern = this.pattern
     pattern.lastIndex = this.scanned
     for (let match = pattern.exec(window); match !== null; match = pattern.exec(window)) {
-      if (!this.found.has(match[0])) this.found.set(match[0], match.index)
+      if (!this.found.has(match[0])) {
+        this.found.set(match[0], match.index)
+        if (match.index < this.earliest) this.earliest = match.index
+      }
     }
     // A marker cut by the window's end is found by the next window, which starts before it.
     this.scanned = end >= view.length ? view.length : end - this.longest + 1
+  }
+
+  anyBefore(limit: number): boolean {
+    this.scanTo(limit)
+    return this.earliest < limit
   }
 
   first(marker: string, limit = Number.POSITIVE_INFINITY): number {
@@ -132,6 +144,8 @@ export function detectMarkers(
 ): FormatDetection | undefined {
   const scan = scanOutput(raw)
   const limit = before ?? Number.POSITIVE_INFINITY
+  // No marker of any format before the limit (a JSON call at the start): nothing to look at.
+  if (!scan.anyBefore(limit)) return undefined
   let best: FormatDetection | undefined
   for (const marker of markers) {
     let at = scan.first(marker, best ? best.at + 1 : limit)

@@ -9,7 +9,7 @@ import type { ParsedCall, Span } from '../types'
 import { lowerFirst } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
-import { endsInsideMarkup, stripOneNewline, tagValue } from './tags'
+import { endsInsideMarkup, endsInsideTag, stripOneNewline, tagValue } from './tags'
 
 /** The element names of one spelling. */
 export interface InvokeSyntax {
@@ -97,6 +97,10 @@ class InvokeReader {
         if (calls === 0) this.builder.addError('missing_name', `The ${syntax.blockOpen} block holds no ${syntax.invoke}> element.`, { start: at, end: pos + syntax.blockClose.length })
         return pos + syntax.blockClose.length
       }
+      if (pos >= view.length && calls > 0) {
+        this.builder.addRepair('missing_close_tag', `Read the calls without ${syntax.blockClose}.`, { start: pos, end: pos })
+        return pos
+      }
       if (endsInsideMarkup(view, pos, [`${syntax.invoke} name=`, syntax.blockClose])) return this.cutOff(undefined, `the output ends inside ${syntax.blockOpen}.`, at)
       if (!view.startsWith(`${syntax.invoke} `, pos)) {
         this.builder.addError('invalid_call', `Expected ${syntax.invoke} name="…"> or ${syntax.blockClose} at offset ${pos}.`, { start: pos, end: pos + 1 })
@@ -127,7 +131,14 @@ class InvokeReader {
     for (;;) {
       pos = skipSpace(view, pos)
       if (view.startsWith(syntax.invokeClose, pos)) break
-      if (endsInsideMarkup(view, pos, [`${syntax.parameter} name=`, syntax.invokeClose])) return this.cutOff(name, `the output ends after the parameters read so far, before ${syntax.invokeClose}.`, lt)
+      if (endsInsideTag(view, pos, [`${syntax.parameter} name=`, syntax.invokeClose]) || (pos >= view.length && argsSpan === undefined)) {
+        return this.cutOff(name, `the output ends after the parameters read so far, before ${syntax.invokeClose}.`, lt)
+      }
+      if (pos >= view.length) {
+        // Complete parameters, then the end: only the close tags are missing.
+        this.builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${syntax.invokeClose}.`, { start: pos, end: pos })
+        break
+      }
       if (!view.startsWith(`${syntax.parameter} `, pos)) {
         this.builder.addError('invalid_call', `Expected ${syntax.parameter} name="…"> or ${syntax.invokeClose} in the call to "${name}" at offset ${pos}.`, { start: pos, end: pos + 1 })
         return undefined
@@ -157,7 +168,7 @@ class InvokeReader {
       pos = valueEnd + syntax.parameterClose.length
       argsSpan = { start: argsSpan?.start ?? parameter.end, end: valueEnd }
     }
-    const end = pos + syntax.invokeClose.length
+    const end = Math.min(view.length, pos + syntax.invokeClose.length)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: nameAttribute.span } }
     if (argsSpan) {
       call.spans.arguments = argsSpan

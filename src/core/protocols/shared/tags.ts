@@ -247,8 +247,9 @@ class TagScanner {
       }
       break
     }
-    // Ending after the pairs (or inside the next tag) leaves it open whether more would follow.
-    if (endsInsideMarkup(view, pos, ['<arg_key>', close])) return this.cutOff(name, `the output ends after the arguments read so far, before ${close}.`, lt)
+    // Ending inside the next tag, or before any pair, is a cut; ending after complete pairs is
+    // only the close tag missing (repaired, like closers missing after a complete JSON value).
+    if (endsInsideTag(view, pos, ['<arg_key>', close]) || (pos >= view.length && argsSpan === undefined)) return this.cutOff(name, `the output ends after the arguments read so far, before ${close}.`, lt)
     const end = this.expectClose(close, open, pos)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: { start: nameStart, end: nameEnd } } }
     if (argsSpan) {
@@ -305,7 +306,7 @@ class TagScanner {
     let argsSpan: Span | undefined
     for (;;) {
       pos = skipSpace(view, pos)
-      if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends after the parameters read so far, before ${close}.`, lt)
+      if (endsInsideTag(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends inside a tag after the parameters read so far.`, lt)
       if (!view.startsWith('<parameter=', pos)) break
       const keyStart = pos + '<parameter='.length
       let gt = keyStart
@@ -330,7 +331,10 @@ class TagScanner {
     }
     let end: number
     if (view.startsWith(close, pos)) end = pos + close.length
-    else {
+    else if (pos >= view.length) {
+      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without its </function>.`, { start: pos, end: pos })
+      end = view.length
+    } else {
       this.builder.addError('invalid_call', `Expected <parameter=KEY> or </function> in the call to "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: pos, end: pos + 1 })
       const closeAt = this.finder.next(close, pos)
       return closeAt < 0 ? view.length : closeAt + close.length
@@ -350,9 +354,13 @@ class TagScanner {
  * runs to the end): a tag-structured call stopped there may have gone on.
  */
 export function endsInsideMarkup(view: string, pos: number, tags: readonly string[]): boolean {
-  if (pos >= view.length) return true
+  return pos >= view.length || endsInsideTag(view, pos, tags)
+}
+
+/** True when what is left at `pos` is a proper prefix of one of `tags` (`</para` at the end). */
+export function endsInsideTag(view: string, pos: number, tags: readonly string[]): boolean {
   const rest = view.length - pos
-  return rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
+  return rest > 0 && rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
 }
 
 function setMember(target: JsonObject, key: string, value: JsonValue): void {
