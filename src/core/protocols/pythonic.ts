@@ -142,7 +142,9 @@ function readCall(text: string, pos: number): Attempt {
     else if (code !== 0x29) return { ok: false, offset: i }
   }
   const end = i + 1
-  const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameEnd }, arguments: { start: argsStart, end: i } } }
+  // The name span covers the tool name as written (`get\_weather`), without a built-in's `.call`.
+  const nameSpanEnd = name !== written ? nameEnd - '.call'.length : nameEnd
+  const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameSpanEnd }, arguments: { start: argsStart, end: i } } }
   return { ok: true, call, end, repairs }
 }
 

@@ -165,8 +165,10 @@ class InvokeReader {
         value = text
       }
       Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
+      const parameterStart = pos
       pos = valueEnd + syntax.parameterClose.length
-      argsSpan = { start: argsSpan?.start ?? parameter.end, end: valueEnd }
+      // The arguments span runs from the first parameter tag to the end of the last one.
+      argsSpan = { start: argsSpan?.start ?? parameterStart, end: pos }
     }
     const end = Math.min(view.length, pos + syntax.invokeClose.length)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: nameAttribute.span } }

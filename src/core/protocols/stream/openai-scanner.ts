@@ -47,6 +47,13 @@ export class OpenAiScanner implements StreamScanner {
     const end = this.reader.write(chunk)
     // Anything but whitespace after the message means it is not a native message after all.
     if (this.reader.status === 'done' && chunk.slice(end).trim() !== '') this.reader.status = 'failed'
+    // The legacy function_call, and calls left in content when tool_calls is empty, are read
+    // by the one-shot parser: hand over to it.
+    const root = this.reader.root
+    if (this.reader.status !== 'failed' && isJsonObject(root) && (Object.hasOwn(root, 'function_call') || (this.reader.status === 'done' && this.calls.length === 0 && typeof root.content === 'string' && root.content.includes('<')))) {
+      this.reader.status = 'failed'
+      return
+    }
     this.settle()
   }
 
