@@ -10,6 +10,8 @@ import type { FormatDetection, ParseResult, Protocol } from './types'
 
 /** Detections below this are not worth a parse. */
 const MIN_CONFIDENCE = 0.3
+/** Candidates parsed before giving up on finding a call (each parse is linear; this bounds their number). */
+const MAX_PARSES = 4
 /** A detection this sure is kept even when its parse finds no call (an assistant message with text only). */
 const CERTAIN = 0.9
 
@@ -66,7 +68,7 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
     if (index === candidates.length && candidates.length > 0) candidates.push(...detectBefore(raw, formats, undefined, tried))
     return candidates[index]
   }
-  for (let index = 0, candidate = next(0); candidate !== undefined; candidate = next(++index)) {
+  for (let index = 0, candidate = next(0); candidate !== undefined && tried.size < MAX_PARSES; candidate = next(++index)) {
     const { protocol, detection } = candidate
     if (tried.has(protocol)) continue
     tried.add(protocol)
