@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { Allow, parse as parsePartial } from 'partial-json'
 import { json } from '../src/core/protocols/json'
-import { createStreamParser } from '../src/core/protocols/stream'
+import { auto, createStreamParser, protocols } from '../src/core/protocols/index'
 import { generateCalls, type GeneratedCall } from './generate'
 import { chunksOf, compare, contender, fixed, sameJson, table, type Measurement } from './measure'
 
@@ -53,7 +53,11 @@ function isCall(value: unknown, call: GeneratedCall): boolean {
 }
 
 function recoveredByOurs(raw: string, call: GeneratedCall): boolean {
-  const result = json.parse(raw)
+  return recoveredBy(json, raw, call)
+}
+
+function recoveredBy(protocol: { parse(raw: string): ReturnType<typeof json.parse> }, raw: string, call: GeneratedCall): boolean {
+  const result = protocol.parse(raw)
   const first = result.calls[0]
   return result.calls.length === 1 && first?.name === call.name && sameJson(first.arguments, call.arguments)
 }
@@ -140,12 +144,17 @@ for (const size of SIZES) {
   // Each scenario is timed against its own baseline, interleaved, so one parser's garbage is not
   // collected during another scenario's rounds.
   // Clean JSON: the whole output is the call.
-  const [cleanBaseline, cleanOurs] = compare([contender(calls, clean, (call) => JSON.parse(call.clean)), contender(calls, clean, (call) => json.parse(call.clean))]) as [Measurement, Measurement]
+  const [cleanBaseline, cleanOurs, cleanAuto] = compare([
+    contender(calls, clean, (call) => JSON.parse(call.clean)),
+    contender(calls, clean, (call) => json.parse(call.clean)),
+    contender(calls, clean, (call) => auto.parse(call.clean)),
+  ]) as [Measurement, Measurement, Measurement]
   // JSON in prose with a fence: the usual hand-written approach is a fence regex, then JSON.parse.
-  const [fencedBaseline, fencedOurs] = compare([
+  const [fencedBaseline, fencedOurs, fencedAuto] = compare([
     contender(calls, fenced, (call) => JSON.parse(FENCE.exec(call.fenced)?.[1] ?? '')),
     contender(calls, fenced, (call) => json.parse(call.fenced)),
-  ]) as [Measurement, Measurement]
+    contender(calls, fenced, (call) => auto.parse(call.fenced)),
+  ]) as [Measurement, Measurement, Measurement]
   // Broken JSON: Python quoting and literals, trailing commas, missing closers.
   const [brokenBaseline, brokenOurs] = compare([
     contender(calls, broken, (call) => attempt(() => JSON.parse(jsonrepair(call.broken)))),
@@ -153,8 +162,10 @@ for (const size of SIZES) {
   ]) as [Measurement, Measurement]
   add({ scenario: 'clean', size: size.label, parser: 'JSON.parse', result: cleanBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(call.clean), call))}${total}` })
   add({ scenario: 'clean', size: size.label, parser: 'toolstep json', result: cleanOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanOurs, cleanBaseline))}× JSON.parse` })
+  add({ scenario: 'clean', size: size.label, parser: 'toolstep auto', result: cleanAuto, recovered: `${count(calls, (call) => recoveredBy(auto, call.clean, call))}${total}`, ratio: `${fixed(ratio(cleanAuto, cleanBaseline))}× JSON.parse` })
   add({ scenario: 'fenced in prose', size: size.label, parser: 'regex + JSON.parse', result: fencedBaseline, recovered: `${count(calls, (call) => isCall(JSON.parse(FENCE.exec(call.fenced)?.[1] ?? ''), call))}${total}` })
   add({ scenario: 'fenced in prose', size: size.label, parser: 'toolstep json', result: fencedOurs, recovered: `${count(calls, (call) => recoveredByOurs(call.fenced, call))}${total}`, ratio: `${fixed(ratio(fencedOurs, fencedBaseline))}× regex + JSON.parse` })
+  add({ scenario: 'fenced in prose', size: size.label, parser: 'toolstep auto', result: fencedAuto, recovered: `${count(calls, (call) => recoveredBy(auto, call.fenced, call))}${total}`, ratio: `${fixed(ratio(fencedAuto, fencedBaseline))}× regex + JSON.parse` })
   const repairedCount = count(calls, (call) => isCall(JSON.parse(jsonrepair(call.broken)), call))
   add({ scenario: 'broken', size: size.label, parser: 'jsonrepair + JSON.parse', result: brokenBaseline, recovered: `${repairedCount}${total}` })
   const brokenCount = count(calls, (call) => recoveredByOurs(call.broken, call))
@@ -172,6 +183,14 @@ for (const size of SIZES) {
       figure: `${fixed(fencedVsFloor)}× (stricter, same input: ${fixed(fencedRatio)}× regex + JSON.parse)`,
       met: fencedVsFloor >= 0.5,
     })
+  }
+  // `auto` is the default in many places, so detection must stay cheap. Like json's targets,
+  // from 2 KB: at 200 B a fixed cost per output dominates every parser but JSON.parse.
+  if (size.bytes >= 2048) {
+    const cleanAutoRatio = ratio(cleanAuto, cleanBaseline)
+    const fencedAutoRatio = fencedAuto.mbPerSecond / cleanBaseline.mbPerSecond
+    checks.push({ target: `auto clean ${size.label}: ≥ 0.4× JSON.parse`, figure: `${fixed(cleanAutoRatio)}×`, met: cleanAutoRatio >= 0.4 })
+    checks.push({ target: `auto fenced ${size.label}: ≥ 0.4× JSON.parse (clean) throughput`, figure: `${fixed(fencedAutoRatio)}× (same input: ${fixed(ratio(fencedAuto, fencedBaseline))}× regex + JSON.parse)`, met: fencedAutoRatio >= 0.4 })
   }
   const brokenRatio = ratio(brokenOurs, brokenBaseline)
   checks.push({ target: `broken ${size.label}: ≥ 2× jsonrepair, recovered ≥ jsonrepair`, figure: `${fixed(brokenRatio)}×, ${brokenCount} vs ${repairedCount}`, met: brokenRatio >= 2 && brokenCount >= repairedCount })
@@ -222,6 +241,58 @@ for (const chunkSize of CHUNKINGS) {
   }
 }
 
+// Worst cases (issue 11 item 9): hostile inputs of 1 MB against a typical output of the same size
+// in each format (its own rendering of a generated call), parsed one-shot by every protocol.
+const MB = 1 << 20
+const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
+  ['1 MB of {', '{'.repeat(MB)],
+  ['512K × {"', '{"'.repeat(MB / 2)],
+  ["512K × {'", "{'".repeat(MB / 2)],
+  ['1 MB of [', '['.repeat(MB)],
+  ['512K × [{', '[{'.repeat(MB / 2)],
+  ['1 MB of <', '<'.repeat(MB)],
+  ['512K × f(', 'f('.repeat(MB / 2)],
+  ['128K × f(a=', 'f(a='.repeat(MB / 4)],
+  ['1 MB of "', '"'.repeat(MB)],
+  ['96K × <tool_call>', '<tool_call>'.repeat(Math.floor(MB / 11))],
+]
+const worstRows: string[][] = []
+let worstSeconds = 0
+let worstRatio = 0
+let worstWhere = ''
+const typicalCall = generateCalls(MB, 1, 0x3c_0001)[0]
+const bestMs = (run: () => void, runs = 3): number => {
+  let best = Number.POSITIVE_INFINITY
+  for (let index = 0; index < runs; index++) {
+    const started = performance.now()
+    run()
+    best = Math.min(best, performance.now() - started)
+  }
+  return best
+}
+console.log('\nworst cases (1 MB inputs, one-shot parse)')
+if (typicalCall) {
+  for (const protocol of protocols) {
+    const typical = protocol.render({ text: 'Sure.', calls: [{ name: typicalCall.name, arguments: typicalCall.arguments }] })
+    const typicalMsPerMb = (bestMs(() => protocol.parse(typical)) / typical.length) * MB
+    for (const [label, raw] of WORST) {
+      const msPerMb = (bestMs(() => protocol.parse(raw), 2) / raw.length) * MB
+      const relative = msPerMb / typicalMsPerMb
+      if (msPerMb / 1000 > worstSeconds) worstSeconds = msPerMb / 1000
+      if (relative > worstRatio) {
+        worstRatio = relative
+        worstWhere = `${protocol.id}, ${label}`
+      }
+      worstRows.push([protocol.id, label, fixed(msPerMb), fixed(typicalMsPerMb), `${fixed(relative)}×`])
+    }
+    process.stdout.write('.')
+  }
+  console.log('')
+  checks.push({ target: 'worst case ≤ 0.3 s per MB, any protocol', figure: `${fixed(worstSeconds)} s/MB`, met: worstSeconds <= 0.3 })
+  checks.push({ target: 'worst case ≤ 10× the typical input of the same size', figure: `${fixed(worstRatio)}× (${worstWhere})`, met: worstRatio <= 10 })
+}
+const worstText = table(['Protocol', 'Input', 'ms/MB', 'typical ms/MB', 'Ratio'], worstRows)
+
 const tableText = table(
   ['Scenario', 'Size', 'Parser', 'MB/s', 'Recovered', 'Ratio'],
   rows.map((row) => [
@@ -241,10 +312,10 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU'
 const startLoad = loadavgAtStart.toFixed(2)
 const header = `Node ${process.version}, ${cpu} (${cpus().length} cores), load average ${startLoad} at the start, ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench parse\` (or \`npm run bench\` for every bench file). Each figure is the best of 9 interleaved rounds.`
 
-console.log(`\n${header}\n\n${tableText}\n\n${checksText}`)
+console.log(`\n${header}\n\n${tableText}\n\n${worstText}\n\n${checksText}`)
 mkdirSync('bench-results', { recursive: true })
 writeFileSync(
   'bench-results/parse.md',
-  `# Parse benchmark\n\n${header}\n\nMB/s counts UTF-16 code units of raw output per second. "Recovered": inputs whose call came back exactly.\n\n${tableText}\n\n## Targets\n\n${checksText}\n`,
+  `# Parse benchmark\n\n${header}\n\nMB/s counts UTF-16 code units of raw output per second. "Recovered": inputs whose call came back exactly.\n\n${tableText}\n\n## Worst cases\n\nHostile 1 MB inputs against each format's own rendering of a typical 1 MB call.\n\n${worstText}\n\n## Targets\n\n${checksText}\n`,
 )
 console.log('\nwrote bench-results/parse.md')

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createFuzzer, randomChunks, seededRandom } from '../src/test/fuzz-inputs'
 import { protocols } from '../src/core/protocols/index'
-import { createStreamParser } from '../src/core/protocols/stream'
+import { createStreamParser } from '../src/core/protocols/index'
 
 const BUDGET_MS = 5
 /** First-pass timings include JIT warm-up and GC; this many candidates are re-timed before ranking. */

@@ -1,7 +1,10 @@
 /**
  * The raw-output fixtures and the protocol each `format` maps to, shared by the protocol tests
- * and the CLI tests.
+ * and the CLI tests: `raw-outputs.json` (real and realistic outputs of 12 families) and
+ * `authored-outputs.json` (cases written from each model's published chat template or docs,
+ * named in `source`, for habits and families the first set does not hold).
  */
+import authored from '../core/__fixtures__/authored-outputs.json'
 import fixtures from '../core/__fixtures__/raw-outputs.json'
 import type { JsonValue } from '../core/messages'
 
@@ -14,6 +17,12 @@ export interface FixtureCase {
   expect_error?: boolean
   kind?: string
   note?: string
+  /** Authored cases: the protocol the case is written in. */
+  protocol?: string
+  /** Authored cases: the protocol `auto` must choose, when it is not `protocol`. */
+  auto?: string
+  /** Authored cases: the chat template or document the case follows. */
+  source?: string
 }
 
 /** Fixture `format` → protocol id. */
@@ -41,10 +50,11 @@ const MIXED_OTHER: Readonly<Record<string, string>> = {
 }
 
 /** Every fixture case. */
-export const fixtureCases: readonly FixtureCase[] = fixtures as FixtureCase[]
+export const fixtureCases: readonly FixtureCase[] = [...(fixtures as FixtureCase[]), ...(authored as FixtureCase[])]
 
 /** The protocol a case is written in, or undefined when no protocol covers it yet. */
 export function protocolOf(testCase: FixtureCase): string | undefined {
+  if (testCase.protocol !== undefined) return testCase.protocol
   if (testCase.format === 'mixed_other') return Object.hasOwn(MIXED_OTHER, testCase.kind ?? '') ? MIXED_OTHER[testCase.kind ?? ''] : undefined
   return Object.hasOwn(FORMAT_PROTOCOLS, testCase.format) ? FORMAT_PROTOCOLS[testCase.format] : undefined
 }

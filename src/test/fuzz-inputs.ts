@@ -41,7 +41,10 @@ const PIECES = [
   '<parameter=', '</parameter>', '<arg_key>', '<arg_value>', '<think>', '</think>', '```', '```json\n', '[TOOL_CALLS]', '[ARGS]',
   '[TOOL:', '<|tool_call|>', '<|python_tag|>', '<|channel|>', '<|message|>', '<|call|>', '<｜tool▁calls▁begin｜>', '<｜tool▁sep｜>',
   '<|tool_calls_section_begin|>', '<|tool_call_begin|>', '<|START_ACTION|>', 'functools[', '{"name": "f", "arguments": ',
-  '{"tool": "x", "arguments": {', 'f(a=1, ', '東', '😀', '\ud83d', '\ude00', '\u0000', '\u200b', '\u202e', '\ufeff', '\u00a0',
+  '{"tool": "x", "arguments": {', 'f(a=1, ', '(3, 4)', '\\_', '<minimax:tool_call>', '<invoke name="f">', '<parameter name="a">',
+  '</invoke>', '<｜DSML｜function_calls>', '<｜DSML｜invoke name="f">', '<｜DSML｜parameter name="a" string="false">', '</｜DSML｜parameter>',
+  '<|tool_calls_begin|>', '<|tool_sep|>', '<seed:think>', '</seed:think>', '<seed:tool_call>', '<|action_start|><|plugin|>', '<|action_end|>',
+  '[THINK]', '[/THINK]', '<function name="f">', '<|tool_call_start|>', '<|python_start|>', '"function_call": {', '東', '😀', '\ud83d', '\ude00', '\u0000', '\u200b', '\u202e', '\ufeff', '\u00a0',
 ]
 
 /** A random code point: mostly BMP, some astral, some lone surrogates and controls. */
@@ -63,6 +66,9 @@ const WRAPPERS: ReadonlyArray<readonly [string, string]> = [
   ['[TOOL_CALLS]', ''],
   ['{"role": "assistant", "content": ', ', "tool_calls": []}'],
   ['f(a=', ')'],
+  ['<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">', '</parameter>\n</invoke>\n</minimax:tool_call>'],
+  ['[THINK]', '[/THINK]'],
+  ['<seed:tool_call>\n<function=f>\n<parameter=a>', '</parameter>\n</function>\n</seed:tool_call>'],
   ['"', '"'],
 ]
 

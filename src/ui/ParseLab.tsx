@@ -1,9 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useParseLab } from './playground-context'
-import { createStreamParser } from '../core/protocols/stream/index'
-import type { StreamSnapshot } from '../core/protocols/stream/index'
-import { getProtocol, protocols } from '../core/protocols/index'
-import type { ParseResult } from '../core/protocols/types'
+import { createStreamParser, getProtocol, protocols, type ParseResult, type StreamSnapshot } from '../core/protocols/index'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
 

@@ -41,3 +41,43 @@ describe('findJsonValues', () => {
     expect(performance.now() - started).toBeLessThan(2000)
   })
 })
+
+describe('findJsonValues on hostile input', () => {
+  it('knows without reading when an opener cannot start a value', async () => {
+    const { mayStartValue } = await import('./find-json')
+    for (const text of ['{{', '{"a"{', "{'a' x", '{a b', '[TOOL_CALLS]', '[a(', '[[{{']) expect(mayStartValue(text, 0), text).toBe(false)
+    for (const text of ['{"a":', '{ a : 1', '{}', '{', '[1', '[true', '[tr', '[{"a": 1}]', '["x"', '[]', "{'k': 1"]) expect(mayStartValue(text, 0), text).toBe(true)
+  })
+
+  it('finds exactly what a read at every opener finds, on mutated and repeated inputs', async () => {
+    const { readJson } = await import('./read-json')
+    const { createFuzzer } = await import('../../test/fuzz-inputs')
+    // The definition: try every opener, resume after a value or where a failed read stopped.
+    const reference = (text: string) => {
+      const values: { start: number; end: number }[] = []
+      let pos = 0
+      let retries = 0
+      while (pos < text.length) {
+        const code = text.charCodeAt(pos)
+        if (code !== 0x7b && code !== 0x5b) {
+          pos++
+          continue
+        }
+        const read = readJson(text, pos)
+        if (read.ok) {
+          values.push({ start: read.start, end: read.end })
+          pos = read.end
+        } else if (read.error.code === 'truncated') {
+          if (++retries > 8) break
+          pos++
+        } else pos = Math.max(pos + 1, read.error.offset)
+      }
+      return values
+    }
+    const next = createFuzzer(7)
+    const inputs = ['{{"tool": "a", "arguments": {}}', '{"{"{"{"x": 1}', "[{'a': [1, {b: None}]}, [TOOL_CALLS]]", '[[[[1]]]] {"a" {"b": 2}']
+    for (let index = 0; index < 3000; index++) inputs.push(next())
+    // Skipping a certain failure resumes where the failed read would have: the same values.
+    for (const text of inputs) expect(findJsonValues(text).values.map((value) => ({ start: value.start, end: value.end })), text).toEqual(reference(text))
+  })
+})

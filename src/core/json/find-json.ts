@@ -1,6 +1,7 @@
 /**
  * Finding JSON values embedded in prose.
  */
+import { isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { readJson, type JsonReadFailure, type JsonReadResult, type JsonReadSuccess } from './read-json'
 
 const MAX_RETRIES_AFTER_TRUNCATION = 8
@@ -13,6 +14,13 @@ export interface FindJsonOptions {
   arrays?: boolean
   /** Passed to {@link readJson} for every value. Default 0. */
   spanDepth?: number
+  /**
+   * A value cut off by the end of the text is normally dropped when a later attempt reads a
+   * value (the cut-off one was prose: an apostrophe taken for a quote). Return true to keep it
+   * anyway, e.g. when its partial reading is already a tool call, so values read inside it
+   * (its own arguments) cannot hide that it was cut off.
+   */
+  keepTruncated?: (failure: JsonReadFailure) => boolean
 }
 
 /** What {@link findJsonValues} found: complete values in order, and a value cut off by the end of the text. */
@@ -26,6 +34,79 @@ export interface FoundJson {
   truncated?: JsonReadFailure
   /** Candidates that started like a value but were not valid JSON (at most 8), in order. */
   invalid?: JsonReadFailure[]
+}
+
+function skipWhitespace(text: string, at: number): number {
+  let pos = at
+  while (pos < text.length && isWhitespace(text.charCodeAt(pos))) pos++
+  return pos
+}
+
+/** End of the quoted string whose quote is at `at` (after the closing quote), or `text.length`. */
+function quotedEnd(text: string, at: number): number {
+  const quote = text[at] ?? '"'
+  let close = text.indexOf(quote, at + 1)
+  while (close >= 0) {
+    let backslashes = 0
+    while (text.charCodeAt(close - 1 - backslashes) === 0x5c) backslashes++
+    if ((backslashes & 1) === 0) return close + 1
+    close = text.indexOf(quote, close + 1)
+  }
+  return text.length
+}
+
+/** The bare words the lenient reader accepts as values. */
+const LITERAL_WORDS = ['true', 'false', 'null', 'True', 'False', 'None']
+
+/** True when the word at `at` is a literal, or a prefix of one cut by the end of the text. */
+function startsLiteral(text: string, at: number): boolean {
+  let end = at
+  while (end < text.length && isIdentifierPart(text.charCodeAt(end)) && end - at <= 5) end++
+  const word = text.slice(at, end)
+  return LITERAL_WORDS.includes(word) || (end >= text.length && LITERAL_WORDS.some((literal) => literal.startsWith(word)))
+}
+
+/**
+ * Where the lenient reader is certain to fail right after the opener at `at`, or -1 when a read
+ * may succeed: an object whose first member is not a key and a colon (`{{`, `{"x"{`), an array
+ * whose first item cannot start a value (`[TOOL_CALLS]`). The offset is the one the reader's
+ * error would give, so skipping the read resumes exactly where a failed read would. Such
+ * candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and each failed read
+ * costs far more than this look, which reads only what the reader would.
+ */
+export function certainFailureAt(text: string, at: number): number {
+  let pos = at
+  // `[[[{` : look through a few nested openers to the first key or item.
+  for (let depth = 0; depth < 8; depth++) {
+    const opener = text.charCodeAt(pos)
+    pos = skipWhitespace(text, pos + 1)
+    if (pos >= text.length) return -1
+    const code = text.charCodeAt(pos)
+    if (opener === 0x5b) {
+      if (code === 0x7b || code === 0x5b) continue
+      if (isIdentifierStart(code)) return startsLiteral(text, pos) ? -1 : pos
+      // A value, or the closer of an empty array.
+      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || code === 0x28 || (code >= 0x30 && code <= 0x39) ? -1 : pos
+    }
+    if (code === 0x7d) return -1
+    let keyEnd: number
+    if (code === 0x22 || code === 0x27) keyEnd = quotedEnd(text, pos)
+    else if (isIdentifierStart(code)) {
+      keyEnd = pos + 1
+      while (keyEnd < text.length && isIdentifierPart(text.charCodeAt(keyEnd))) keyEnd++
+      // `{city": …}`: the reader supplies the missing opening quote.
+      const quote = text.charCodeAt(keyEnd)
+      if (quote === 0x22 || quote === 0x27) keyEnd++
+    } else return pos
+    const colon = skipWhitespace(text, keyEnd)
+    return colon >= text.length || text.charCodeAt(colon) === 0x3a ? -1 : colon
+  }
+  return -1
+}
+
+/** True unless {@link certainFailureAt} knows the read at `at` fails. */
+export function mayStartValue(text: string, at: number): boolean {
+  return certainFailureAt(text, at) < 0
 }
 
 /** How many invalid candidates {@link findJsonValues} reports. */
@@ -48,6 +129,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
+  let keptTruncated = false
   const invalid: JsonReadFailure[] = []
   const length = text.length
   while (pos < length) {
@@ -56,17 +138,25 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
       pos++
       continue
     }
+    const failsAt = certainFailureAt(text, pos)
+    if (failsAt >= 0) {
+      pos = Math.max(pos + 1, failsAt)
+      continue
+    }
     const result: JsonReadResult = readJson(text, pos, { spanDepth })
     if (result.ok) {
       // A value read after a cut-off attempt shows the attempt was prose (an apostrophe taken
       // for a quote, a stray brace), not a cut-off value.
-      truncated = undefined
+      if (truncated && !keptTruncated) truncated = undefined
       values.push(result)
       pos = result.end
       continue
     }
     if (result.error.code === 'truncated') {
-      truncated ??= result
+      if (!truncated) {
+        truncated = result
+        keptTruncated = options.keepTruncated?.(result) === true
+      }
       // Every retry reads to the end of the text, so a fixed budget keeps the scan linear.
       if (++retriesAfterTruncation > MAX_RETRIES_AFTER_TRUNCATION) break
       pos++

@@ -9,7 +9,7 @@
  * cannot overflow the call stack).
  */
 import type { JsonValue } from '../messages'
-import type { Span } from '../protocols/types'
+import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 
@@ -24,6 +24,8 @@ export type JsonRepairCode =
   | 'invalid_escape'
   | 'missing_comma'
   | 'missing_closer'
+  | 'python_tuple'
+  | 'key_missing_quote'
 
 /** A leniency that was applied, with the range of input it applied to (UTF-16 offsets). */
 export interface JsonRepair {
@@ -56,6 +58,11 @@ export interface JsonSpanNode {
   members?: JsonMemberSpan[]
   /** For arrays within the span depth: one node per item. */
   items?: JsonSpanNode[]
+  /**
+   * True when the input ended before this container's closer and the reader supplied it
+   * (`missing_closer`): what it holds may have been cut short.
+   */
+  unclosed?: true
 }
 
 /** Spans of one object member. */
@@ -126,12 +133,16 @@ interface ArrayFrame {
   value: JsonValue[]
   start: number
   node: JsonSpanNode | undefined
+  /** A Python tuple `(…)`, closed by `)`. */
+  tuple?: boolean
 }
 
 type Frame = ObjectFrame | ArrayFrame
 
 const QUOTE = 0x22
 const APOSTROPHE = 0x27
+const OPEN_PAREN = 0x28
+const CLOSE_PAREN = 0x29
 const BACKSLASH = 0x5c
 const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
@@ -195,7 +206,8 @@ class Failure {
  * Accepted beyond JSON, each recorded as a repair: single-quoted strings, Python `True`/`False`/
  * `None`, trailing commas, unquoted keys (`[A-Za-z_$][\w$-]*`), raw newlines and control
  * characters in strings, unknown escapes (kept verbatim), a missing comma before a quoted key or
- * an array item, and closers missing at the end of the input after a complete value.
+ * an array item, and closers missing at the end of the input after a complete value, Python
+ * tuples `(1, 2)` (read as arrays) and a key missing only its opening quote (`{city": 1}`).
  *
  * Not accepted: input ending inside a string, after a key, colon or comma, or inside a number
  * that is not the root value (`truncated`); anything else that cannot continue the value
@@ -448,7 +460,7 @@ class LenientReader {
   /** Closes every open container at the end of input (the caller checked the last value was complete). */
   private closeAllAtEnd(): JsonValue {
     const closers = this.stack
-      .map((frame) => (frame.kind === 'object' ? '}' : ']'))
+      .map((frame) => (frame.kind === 'object' ? '}' : frame.tuple ? ')' : ']'))
       .reverse()
       .join('')
     this.repair('missing_closer', `Added the missing ${closers} at the end of the input.`, this.length, this.length)
@@ -457,7 +469,10 @@ class LenientReader {
     while (this.stack.length > 0) {
       const frame = this.stack.pop() as Frame
       value = frame.value
-      if (frame.node) frame.node.span.end = this.length
+      if (frame.node) {
+        frame.node.span.end = this.length
+        frame.node.unclosed = true
+      }
       node = frame.node
       const parent = this.stack[this.stack.length - 1]
       if (parent) this.attach(parent, value, node, frame.start, this.length)
@@ -507,7 +522,14 @@ class LenientReader {
     } else if (isIdentifierStart(code)) {
       while (this.pos < this.length && isIdentifierPart(this.text.charCodeAt(this.pos))) this.pos++
       key = this.text.slice(keyStart, this.pos)
-      this.repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, this.pos)
+      const closing = this.text.charCodeAt(this.pos)
+      if (closing === QUOTE || closing === APOSTROPHE) {
+        // `{city": "Paris"}`: only the opening quote is missing.
+        this.pos++
+        this.repair('key_missing_quote', `Supplied the missing opening quote of the key "${key}".`, keyStart, this.pos)
+      } else {
+        this.repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, this.pos)
+      }
     } else {
       throw new Failure('invalid_json', `Expected a property name in double quotes at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
     }
@@ -538,7 +560,7 @@ class LenientReader {
       let value: JsonValue
       let node: JsonSpanNode | undefined
       let isNumber = false
-      if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (code === OPEN_BRACE || code === OPEN_BRACKET || code === OPEN_PAREN) {
         if (depth >= this.maxDepth) throw new Failure('too_deep', `Nesting deeper than ${this.maxDepth} levels at offset ${this.pos}.`, this.pos)
         const containerNode: JsonSpanNode | undefined = depth <= this.spanDepth ? { span: { start: this.pos, end: this.pos } } : undefined
         if (containerNode && depth < this.spanDepth) {
@@ -556,9 +578,12 @@ class LenientReader {
             continue
           }
         } else {
-          this.stack.push({ kind: 'array', value: [], start: from, node: containerNode })
-          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '[' at offset ${from}.`, this.length)
-          if (this.text.charCodeAt(this.pos) !== CLOSE_BRACKET) continue
+          const tuple = code === OPEN_PAREN
+          // Python tuples (`(3, 4)`, in dict reprs and pythonic calls) become arrays.
+          if (tuple) this.repair('python_tuple', `Read the Python tuple at offset ${from} as a JSON array.`, from, from + 1)
+          this.stack.push(tuple ? { kind: 'array', value: [], start: from, node: containerNode, tuple } : { kind: 'array', value: [], start: from, node: containerNode })
+          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '${tuple ? '(' : '['}' at offset ${from}.`, this.length)
+          if (this.text.charCodeAt(this.pos) !== (tuple ? CLOSE_PAREN : CLOSE_BRACKET)) continue
         }
         // An empty container: fall through to the closing logic below with nothing to attach.
         this.pos++
@@ -596,7 +621,7 @@ class LenientReader {
           return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.repairs, spans: root }
         }
         let next = this.text.charCodeAt(this.pos)
-        const closer = frame.kind === 'object' ? CLOSE_BRACE : CLOSE_BRACKET
+        const closer = frame.kind === 'object' ? CLOSE_BRACE : frame.tuple ? CLOSE_PAREN : CLOSE_BRACKET
         if (next === COMMA) {
           const commaAt = this.pos
           this.pos++
@@ -609,13 +634,13 @@ class LenientReader {
           }
           this.repair('trailing_comma', `Ignored the trailing comma at offset ${commaAt}.`, commaAt, commaAt + 1)
         } else if (next !== closer) {
-          const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || isDigit(next) || next === MINUS
+          const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || next === OPEN_PAREN || isDigit(next) || next === MINUS
           if (startsItem) {
             this.repair('missing_comma', `Supplied a missing ',' before offset ${this.pos}.`, this.pos, this.pos)
             if (frame.kind === 'object') this.readKey(frame)
             break
           }
-          const expected = frame.kind === 'object' ? "',' or '}'" : "',' or ']'"
+          const expected = frame.kind === 'object' ? "',' or '}'" : frame.tuple ? "',' or ')'" : "',' or ']'"
           const after = frame.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
           throw new Failure('invalid_json', `Expected ${expected} after ${after} at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
         }

@@ -8,7 +8,30 @@ import type { JsonValue } from '../messages'
 import { decodeArguments, isJsonObject, stringContentSpan } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import type { ParseResult, ParsedCall, Protocol } from './types'
+import { reparseScanner } from './stream/reparse-scanner'
+import { scanOutput } from './shared/detect'
+import type { FormatDetection, ParseResult, ParsedCall, Protocol } from './types'
+
+const BLOCK = String.raw`\{\s*"type"\s*:\s*"(?:text|tool_use|thinking|redacted_thinking)"`
+/** A message whose content is an array of typed blocks. */
+const MESSAGE = new RegExp(String.raw`"content"\s*:\s*\[\s*` + BLOCK)
+/** A message's first key (`{"id": "msg_…", "type": "message", "role": …}` or `{"role": …}`). */
+const MESSAGE_FIRST_KEY = /^\{\s*"(?:role|content|id|type|model|stop_reason)"/
+/** A bare block array. */
+const BLOCKS = new RegExp(String.raw`^\[\s*` + BLOCK)
+
+/** A JSON message (or block array) of Anthropic content blocks at the start of the output. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  if (scan.start >= (before ?? Number.POSITIVE_INFINITY)) return undefined
+  const head = scan.view.slice(scan.start, scan.start + 2048)
+  // Both shapes have role/content: tool_calls make it OpenAI.
+  if (head.startsWith('{') && MESSAGE_FIRST_KEY.test(head) && MESSAGE.test(head) && !head.includes('"tool_calls"')) {
+    return { at: scan.start, confidence: 0.92, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
+  }
+  if (BLOCKS.test(head)) return { at: scan.start, confidence: 0.85, reason: 'The output is an array of typed content blocks (Anthropic).' }
+  return undefined
+}
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members ?? []
@@ -29,6 +52,13 @@ export function parseAnthropic(raw: string): ParseResult {
   const builder = new ParseBuilder(raw, 'anthropic')
   const read = readJson(raw, 0, { spanDepth: 3 })
   const blocks = read.ok && raw.slice(read.end).trim() === '' ? anthropicBlocks(read.value) : undefined
+  if (!read.ok && read.error.code === 'truncated' && (MESSAGE.test(raw.slice(0, 2048)) || BLOCKS.test(raw.trimStart().slice(0, 2048)))) {
+    // The cut block is the last tool_use; its name is within a few hundred chars of its type.
+    const last = raw.lastIndexOf('"tool_use"')
+    const name = last < 0 ? undefined : /"name"\s*:\s*"([^"\\]{1,128})"/.exec(raw.slice(last, last + 400))?.[1]
+    builder.addError('truncated', `${name ? `The call to "${name}"` : 'The message'} was cut off: ${read.error.message}`, { start: read.start, end: raw.length })
+    return { protocol: 'anthropic', calls: [], text: '', repairs: [], errors: builder.errors }
+  }
   if (!read.ok || !blocks) return { protocol: 'anthropic', calls: [], text: raw.trim(), repairs: [], errors: [] }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
   const blocksNode = Array.isArray(read.value) ? read.spans : member(read.spans, 'content')
@@ -44,7 +74,11 @@ export function parseAnthropic(raw: string): ParseResult {
       return
     }
     const inputNode = member(node, 'input')
-    const decoded = decodeArguments(block.input, inputNode?.span, name)
+    if (node?.unclosed && !Object.hasOwn(block, 'input')) {
+      builder.addError('truncated', `The call to "${name}" was cut off before its input.`, node.span)
+      return
+    }
+    const decoded = decodeArguments(block.input, inputNode?.span, name, inputNode?.unclosed)
     if (!decoded.ok) {
       builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
       return
@@ -69,6 +103,8 @@ export const anthropic: Protocol = {
   description: 'Native Anthropic message: content blocks of type text and tool_use (input is an object).',
   native: true,
   parse: parseAnthropic,
+  detect,
+  createScanner: reparseScanner(parseAnthropic),
   instructions: (tools) =>
     renderInstructions(
       tools,

@@ -1,143 +1,114 @@
 /**
- * `auto`: picks the wire format from the output itself and says why.
+ * `auto`: picks the wire format from the output itself and says why. It knows no format: it asks
+ * every protocol of the registry where its earliest plausible call starts (`Protocol.detect`) and
+ * reads the output with the one whose call starts first.
  */
-import { readJson } from '../json'
-import { anthropic, anthropicBlocks } from './anthropic'
-import { bracket } from './bracket'
-import { commandR } from './command-r'
-import { deepseek } from './deepseek'
-import { glm4 } from './glm4'
-import { glm45 } from './glm45'
-import { granite } from './granite'
-import { harmony } from './harmony'
 import { json } from './json'
-import { kimiK2 } from './kimi-k2'
-import { llama3Json } from './llama3-json'
-import { mistral } from './mistral'
-import { isOpenAiMessage, openai } from './openai'
-import { phi4 } from './phi4'
-import { pipe } from './pipe'
-import { pythonic } from './pythonic'
-import { qwen3Coder } from './qwen3-coder'
-import { blank, findReasoningSpans, skipSpace } from './shared/parse-builder'
-import { readNameEnd } from './shared/scan'
+import { reparseScanner } from './stream/reparse-scanner'
 import { xmlTag } from './xml-tag'
-import type { ParseResult, Protocol } from './types'
+import type { FormatDetection, ParseResult, Protocol } from './types'
 
-/** A special token that identifies a format, in order of precedence (most specific first). */
-const TOKENS: ReadonlyArray<readonly [token: string, protocol: Protocol]> = [
-  ['<｜tool▁calls▁begin｜>', deepseek],
-  ['<｜tool▁call▁begin｜>', deepseek],
-  ['<|tool_calls_section_begin|>', kimiK2],
-  ['<|tool_call_begin|>', kimiK2],
-  ['<|START_ACTION|>', commandR],
-  ['<|channel|>', harmony],
-  ['[TOOL_CALLS]', mistral],
-  ['<|tool_call|>', granite],
-  ['functools[', phi4],
-  ['<|python_tag|>', llama3Json],
-]
+/** Detections below this are not worth a parse. */
+const MIN_CONFIDENCE = 0.3
+/** Candidates parsed before giving up on finding a call (each parse is linear; this bounds their number). */
+const MAX_PARSES = 4
+/** A detection this sure is kept even when its parse finds no call (an assistant message with text only). */
+const CERTAIN = 0.9
 
-/** Which member of the tag family a `<tool_call>` or `<function=` body belongs to. */
-function tagFlavour(view: string, at: number, tagLength: number): { protocol: Protocol; why: string } {
-  const body = skipSpace(view, at + tagLength)
-  const excerpt = view.slice(body, body + 400)
-  if (excerpt.startsWith('<function=') || view.startsWith('<function=', at)) {
-    if (excerpt.includes('<parameter=')) return { protocol: qwen3Coder, why: 'with <function=…> and <parameter=…> inside' }
-    return { protocol: xmlTag, why: 'with a JSON body' }
+/** A protocol and where it sees a call. */
+export interface Candidate {
+  protocol: Protocol
+  detection: FormatDetection
+}
+
+function detectBefore(raw: string, formats: readonly Protocol[], bound: number | undefined, skip?: ReadonlySet<Protocol>): Candidate[] {
+  const candidates: Candidate[] = []
+  let best: FormatDetection | undefined
+  for (const protocol of formats) {
+    if (skip?.has(protocol)) continue
+    const limit = best ? best.at + 1 : bound
+    const detection = protocol.detect(raw, limit)
+    if (!detection || detection.confidence < MIN_CONFIDENCE || (limit !== undefined && detection.at >= limit)) continue
+    candidates.push({ protocol, detection })
+    if (!best || detection.at < best.at || (detection.at === best.at && detection.confidence > best.confidence)) best = detection
   }
-  if (excerpt.startsWith('{') || excerpt.startsWith('[')) return { protocol: xmlTag, why: 'with a JSON body' }
-  if (excerpt.includes('<arg_key>')) return { protocol: glm45, why: 'with a name and <arg_key>/<arg_value> pairs' }
-  return { protocol: xmlTag, why: '' }
+  return candidates.sort((a, b) => a.detection.at - b.detection.at || b.detection.confidence - a.detection.confidence)
 }
 
-const PYTHONIC_LIST = /(^|\n)[ \t]*\[[ \t]*[A-Za-z_][\w.]*(\\_[\w.]*)*\(/
-
-/** The protocol `auto` chose for `raw`, and why. Pure; linear in `raw.length`. */
-export function detectProtocol(raw: string): { protocol: Protocol; reason: string } {
-  const { protocol, reason } = detect(raw)
-  return { protocol, reason }
+/**
+ * The formats' detections of `raw` that start earliest, earliest first (ties: higher confidence
+ * first). Detectors are asked for starts before a bound that grows ×16 from the first
+ * non-blank character until something is found, and each is told the best start so far, so a
+ * call at the start of a long output costs no search of the rest.
+ */
+export function detectCandidates(raw: string, formats: readonly Protocol[]): Candidate[] {
+  const start = raw.length - raw.trimStart().length
+  // A call at the very start (the common case) is settled by the first round.
+  for (let bound = start + 1; ; bound = bound <= start + 1 ? start + 4096 : bound * 16) {
+    const last = bound > raw.length
+    const candidates = detectBefore(raw, formats, last ? undefined : bound)
+    if (candidates.length > 0 || last) return candidates
+  }
 }
 
-/** {@link detectProtocol}, plus the chosen protocol's result when detection already computed it. */
-function detect(raw: string): { protocol: Protocol; reason: string; result?: ParseResult } {
-  const trimmed = raw.trimStart()
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    const read = readJson(raw)
-    if (read.ok && raw.slice(read.end).trim() === '') {
-      // Both shapes have role/content: tool_calls make it OpenAI, typed content blocks Anthropic.
-      const hasToolCalls = typeof read.value === 'object' && read.value !== null && !Array.isArray(read.value) && Array.isArray(read.value.tool_calls)
-      if (!hasToolCalls && anthropicBlocks(read.value)) return { protocol: anthropic, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
-      if (isOpenAiMessage(read.value)) return { protocol: openai, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
+/** What {@link createAuto} chose for one output. */
+interface Choice {
+  protocol: Protocol
+  reason: string
+  result: ParseResult
+}
+
+function choose(raw: string, formats: readonly Protocol[]): Choice {
+  const candidates = detectCandidates(raw, formats)
+  const passed: string[] = []
+  const tried = new Set<Protocol>()
+  // The earliest detection is usually right; when its parse finds nothing (a pattern that only
+  // looked like a call), the next candidate is tried, then every later one, and the reason says so.
+  const next = (index: number): Candidate | undefined => {
+    if (index === candidates.length && candidates.length > 0) candidates.push(...detectBefore(raw, formats, undefined, tried))
+    return candidates[index]
+  }
+  for (let index = 0, candidate = next(0); candidate !== undefined && tried.size < MAX_PARSES; candidate = next(++index)) {
+    const { protocol, detection } = candidate
+    if (tried.has(protocol)) continue
+    tried.add(protocol)
+    const result = protocol.parse(raw)
+    // A format's own structure (a native message, a special token) is its reading even without calls.
+    if (result.calls.length > 0 || result.errors.length > 0 || detection.confidence >= CERTAIN) {
+      const fallback = passed.length > 0 ? ` (${passed.join('; ')})` : ''
+      return { protocol, reason: `${detection.reason}${fallback}`, result }
     }
+    passed.push(`${protocol.id} at offset ${detection.at} found no call`)
   }
-  // Call syntax quoted inside reasoning must not decide the format.
-  const view = blank(raw, findReasoningSpans(raw))
-  for (const [token, protocol] of TOKENS) {
-    const at = view.indexOf(token)
-    if (at >= 0) return { protocol, reason: `Found ${token} at offset ${at}.` }
-  }
-  for (const tag of ['<tool_call>', '<function=']) {
-    const at = view.indexOf(tag)
-    if (at < 0) continue
-    const flavour = tagFlavour(view, at, tag === '<tool_call>' ? tag.length : 0)
-    return { protocol: flavour.protocol, reason: `Found ${tag} at offset ${at}${flavour.why ? ` ${flavour.why}` : ''}.` }
-  }
-  for (const tag of ['<tool>', '<function_call>']) {
-    const at = view.indexOf(tag)
-    if (at >= 0) return { protocol: xmlTag, reason: `Found ${tag} at offset ${at}.` }
-  }
-  const toolAt = view.indexOf('[TOOL')
-  if (toolAt >= 0) {
-    let afterName = toolAt + '[TOOL'.length
-    while (view[afterName] === ' ' || view[afterName] === ':') afterName++
-    afterName = readNameEnd(view, afterName)
-    while (view[afterName] === ' ') afterName++
-    if (view[afterName] === '|') return { protocol: pipe, reason: `Found [TOOL:name| at offset ${toolAt}.` }
-    if (view[afterName] === ']') return { protocol: bracket, reason: `Found [TOOL: name] at offset ${toolAt}.` }
-  }
-  const list = PYTHONIC_LIST.exec(view)
-  if (list) return { protocol: pythonic, reason: `Found a Python call list at offset ${list.index + (list[1]?.length ?? 0)}.` }
-  const start = skipSpace(view, 0)
-  if (/^[A-Za-z_][\w.]*\(/.test(view.slice(start, start + 130))) {
-    const result = pythonic.parse(raw)
-    if (result.calls.length > 0 && result.text === '') return { protocol: pythonic, reason: 'The output is a sequence of Python calls.', result }
-  }
-  if (/^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n\s*\{/.test(view.slice(start, start + 400))) {
-    const result = glm4.parse(raw)
-    if (result.calls.length > 0) return { protocol: glm4, reason: 'The output is a tool name on its own line followed by JSON arguments (GLM-4).', result }
-  }
-  const jsonResult = json.parse(raw)
-  if (jsonResult.calls.length > 0 && view.charCodeAt(start) === 0x7b) {
-    const first = readJson(view, start)
-    const value = first.ok ? first.value : undefined
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.name === 'string' && Object.hasOwn(value, 'parameters')) {
-      return { protocol: llama3Json, reason: 'The output starts with a bare {"name", "parameters"} object (Llama 3 JSON).' }
-    }
-  }
-  // Detection already parsed the output as json; parsing it again would double the cost of `auto`.
-  if (jsonResult.calls.length > 0 || jsonResult.errors.length > 0) {
-    return { protocol: json, reason: 'Found a JSON tool-call object in the text.', result: jsonResult }
-  }
-  return { protocol: json, reason: 'No tool-call syntax found; the output is text.', result: jsonResult }
+  const result = json.parse(raw)
+  const reason = candidates.length === 0 ? 'No tool-call syntax found; the output is text.' : `No tool-call syntax found; the output is text (${passed.join('; ')}).`
+  return { protocol: json, reason, result }
 }
 
-/** Parses with the detected protocol; `protocol` is the chosen id and `detection` says why. */
-export function parseAuto(raw: string): ParseResult {
-  const { protocol, reason, result: detected } = detect(raw)
-  const result = detected ?? protocol.parse(raw)
-  return { ...result, protocol: protocol.id, detection: reason }
-}
-
-/** `auto` protocol: detects the format of each output. Its instructions are those of `json`. */
-export const auto: Protocol = {
-  id: 'auto',
-  label: 'Auto-detect',
-  description: 'Detects the format of each output and says which it chose and why.',
-  native: false,
-  parse: parseAuto,
-  instructions: (tools) => json.instructions(tools),
-  example: xmlTag.example,
-  // A model told to speak "auto" gets json's instructions, so it writes json.
-  render: (output) => json.render(output),
+/**
+ * Makes the `auto` protocol over `formats` (the registry passes its concrete formats, so a new
+ * format is detected as soon as it is registered).
+ */
+export function createAuto(formats: () => readonly Protocol[]): Protocol & { detectProtocol(raw: string): { protocol: Protocol; reason: string } } {
+  const parse = (raw: string): ParseResult => {
+    const { protocol, reason, result } = choose(raw, formats())
+    return { ...result, protocol: protocol.id, detection: reason }
+  }
+  return {
+    id: 'auto',
+    label: 'Auto-detect',
+    description: 'Detects the format of each output (the earliest plausible call wins) and says which it chose and why.',
+    native: false,
+    parse,
+    detect: (raw, before) => detectCandidates(raw, formats()).find((candidate) => candidate.detection.at < (before ?? Number.POSITIVE_INFINITY))?.detection,
+    createScanner: reparseScanner(parse),
+    instructions: (tools) => json.instructions(tools),
+    example: xmlTag.example,
+    // A model told to speak "auto" gets json's instructions, so it writes json.
+    render: (output) => json.render(output),
+    detectProtocol(raw: string) {
+      const { protocol, reason } = choose(raw, formats())
+      return { protocol, reason }
+    },
+  }
 }

@@ -3,7 +3,7 @@
  * on the next line or missing (no arguments).
  */
 import { defineTextProtocol } from './shared/define'
-import { collectToolBrackets } from './shared/tool-brackets'
+import { collectToolBrackets, detectToolBrackets } from './shared/tool-brackets'
 
 /** `bracket` protocol: `[TOOL: name] [ARGS: {json}]`. */
 export const bracket = defineTextProtocol({
@@ -11,6 +11,7 @@ export const bracket = defineTextProtocol({
   label: 'Bracket [TOOL:] [ARGS:]',
   description: '[TOOL: name] [ARGS: {…}] markers with JSON arguments; [ARGS] optional.',
   collect: collectToolBrackets,
+  detect: (raw, before) => detectToolBrackets(raw, before, 'bracket'),
   rules: [
     'To call a tool, write [TOOL: <tool name>] followed by [ARGS: {<arguments as JSON>}].',
     'Write one pair per call; leave out [ARGS: …] for a tool without arguments.',

@@ -6,6 +6,9 @@
 import type { ParseBuilder } from './shared/parse-builder'
 import { defineTextProtocol } from './shared/define'
 import { collectMarkedJson } from './shared/wrapped-json'
+import { defineMarkers, detectMarkers } from './shared/detect'
+
+const MARKERS = defineMarkers('<|START_ACTION|>')
 
 function collect(builder: ParseBuilder): void {
   collectMarkedJson(builder, '<|START_ACTION|>', '<|END_ACTION|>')
@@ -25,6 +28,7 @@ export const commandR = defineTextProtocol({
   label: 'Command R action',
   description: 'Cohere Command R: <|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}]<|END_ACTION|>.',
   collect,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write <|START_ACTION|>, a JSON array of {"tool_call_id": "<n>", "tool_name": "<tool name>", "parameters": {<arguments>}}, then <|END_ACTION|>.',
     'Answer the user inside <|START_RESPONSE|>…<|END_RESPONSE|>.',

@@ -1,34 +1,74 @@
 /**
  * `deepseek`: DeepSeek V3 / R1 / V3.1 special tokens (fullwidth bars):
  * `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
- * (V3, R1) and `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1).
+ * (V3, R1) and `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1); the tokens are
+ * also read when spelled with ASCII `|`, `_` or spaces.
  */
 import { readJson } from '../json'
 import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
-import { ForwardFinder, readNameEnd } from './shared/scan'
+import { readNameEnd } from './shared/scan'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const CALLS_BEGIN = '<｜tool▁calls▁begin｜>'
 const CALLS_END = '<｜tool▁calls▁end｜>'
 const CALL_BEGIN = '<｜tool▁call▁begin｜>'
 const CALL_END = '<｜tool▁call▁end｜>'
 const SEP = '<｜tool▁sep｜>'
+/**
+ * The special tokens as decoded: the fullwidth bars and `▁` of the tokenizer, but also `|` and
+ * `_` or spaces, which quantized builds, other tokenizers and copied logs produce.
+ */
+type TokenKind = 'callsBegin' | 'callsEnd' | 'callBegin' | 'callEnd' | 'sep'
+const TOKEN_PATTERNS: Record<TokenKind, RegExp> = {
+  callsBegin: /<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>/g,
+  callsEnd: /<[|｜]tool[▁_ ]calls[▁_ ]end[|｜]>/g,
+  callBegin: /<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>/g,
+  callEnd: /<[|｜]tool[▁_ ]call[▁_ ]end[|｜]>/g,
+  sep: /<[|｜]tool[▁_ ]sep[|｜]>/g,
+}
+const SPELLINGS = ['｜', '|'].flatMap((bar) => ['▁', '_', ' '].flatMap((gap) => [`<${bar}tool${gap}calls${gap}begin${bar}>`, `<${bar}tool${gap}call${gap}begin${bar}>`]))
+const MARKERS = defineMarkers(...SPELLINGS)
 
-function consumeAll(builder: ParseBuilder, token: string): void {
-  let at = builder.view.indexOf(token)
-  while (at >= 0) {
-    builder.consume(at, at + token.length)
-    at = builder.view.indexOf(token, at + token.length)
+/** A token found: where, and how long this spelling is. */
+interface Token {
+  at: number
+  length: number
+}
+
+/** Finds each kind of token forward, remembering the last answer per kind, so the scan is linear. */
+class TokenFinder {
+  private readonly cache = new Map<TokenKind, Token | null>()
+
+  constructor(private readonly view: string) {}
+
+  next(kind: TokenKind, from: number): Token | undefined {
+    const cached = this.cache.get(kind)
+    if (cached === null) return undefined
+    if (cached !== undefined && cached.at >= from) return cached
+    const pattern = TOKEN_PATTERNS[kind]
+    pattern.lastIndex = from
+    const match = pattern.exec(this.view)
+    const token = match ? { at: match.index, length: match[0].length } : null
+    this.cache.set(kind, token)
+    return token ?? undefined
   }
 }
 
+function consumeAll(builder: ParseBuilder, kind: TokenKind): void {
+  const pattern = new RegExp(TOKEN_PATTERNS[kind].source, 'g')
+  for (let match = pattern.exec(builder.view); match !== null; match = pattern.exec(builder.view)) builder.consume(match.index, match.index + match[0].length)
+}
+
 /** Reads one call whose begin token is at `at`; returns its end. */
-function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): number {
+function readCall(builder: ParseBuilder, finder: TokenFinder, begin: Token): number {
   const view = builder.view
-  const headStart = at + CALL_BEGIN.length
-  const sep = finder.next(SEP, headStart)
-  const nextBegin = finder.next(CALL_BEGIN, headStart)
+  const at = begin.at
+  const headStart = at + begin.length
+  const sepToken = finder.next('sep', headStart)
+  const sep = sepToken?.at ?? -1
+  const nextBegin = finder.next('callBegin', headStart)?.at ?? -1
   if (sep < 0 || (nextBegin >= 0 && nextBegin < sep)) {
     if (sep < 0 && nextBegin < 0) {
       builder.addError('truncated', `The tool call at offset ${at} was cut off before ${SEP}.`, { start: at, end: view.length })
@@ -41,14 +81,15 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
   let nameStart: number
   let nameEnd: number
   let argsAt: number
+  const sepEnd = sep + (sepToken?.length ?? SEP.length)
   if (head === 'function' || head === '') {
-    nameStart = skipSpace(view, sep + SEP.length)
+    nameStart = skipSpace(view, sepEnd)
     nameEnd = readNameEnd(view, nameStart)
     argsAt = skipSpace(view, nameEnd)
   } else {
     nameStart = skipSpace(view, headStart)
     nameEnd = nameStart + head.length
-    argsAt = skipSpace(view, sep + SEP.length)
+    argsAt = skipSpace(view, sepEnd)
   }
   const name = view.slice(nameStart, nameEnd)
   let fenced = false
@@ -63,18 +104,19 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
     const cut = read.error.code === 'truncated'
     builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsAt, end: cut ? view.length : read.error.offset })
     if (cut) return view.length
-    const end = finder.next(CALL_END, read.error.offset)
-    return end < 0 ? view.length : end + CALL_END.length
+    const close = finder.next('callEnd', read.error.offset)
+    return close ? close.at + close.length : view.length
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
   let end = skipSpace(view, read.end)
   if (fenced && view.startsWith('```', end)) end = skipSpace(view, end + 3)
-  if (view.startsWith(CALL_END, end)) end += CALL_END.length
+  const close = finder.next('callEnd', end)
+  if (close && close.at === end) end += close.length
   else {
     builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${CALL_END}.`, { start: read.end, end: read.end })
     end = read.end
   }
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
     return end
@@ -85,16 +127,16 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
 
 function collect(builder: ParseBuilder): void {
   const view = builder.view
-  const finder = new ForwardFinder(view)
-  consumeAll(builder, CALLS_BEGIN)
-  consumeAll(builder, CALLS_END)
+  const finder = new TokenFinder(view)
+  consumeAll(builder, 'callsBegin')
+  consumeAll(builder, 'callsEnd')
   let pos = 0
   for (;;) {
-    const at = finder.next(CALL_BEGIN, pos)
-    if (at < 0) return
-    const end = readCall(builder, finder, at)
-    builder.consume(at, end)
-    pos = Math.max(end, at + CALL_BEGIN.length)
+    const begin = finder.next('callBegin', pos)
+    if (!begin) return
+    const end = readCall(builder, finder, begin)
+    builder.consume(begin.at, end)
+    pos = Math.max(end, begin.at + begin.length)
   }
 }
 
@@ -104,6 +146,7 @@ export const deepseek = defineTextProtocol({
   label: 'DeepSeek tool tokens',
   description: 'DeepSeek V3/R1/V3.1: <｜tool▁call▁begin｜>function<｜tool▁sep｜>name and ```json arguments.',
   collect,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     `To call tools, write ${CALLS_BEGIN}, then for each call ${CALL_BEGIN}function${SEP}<tool name>, a new line, the arguments as JSON in a \`\`\`json fence, and ${CALL_END}; finish with ${CALLS_END}.`,
   ],

@@ -7,6 +7,22 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import type { Protocol } from './types'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
+import { scanOutput } from './shared/detect'
+import type { FormatDetection } from './types'
+
+/** A name alone on the first line, then an object on the next. */
+const LAYOUT = /^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n\s*\{/
+/** The object is itself a call (`okay\n{"name": …}`): then the word is prose, not a tool name. */
+const CALL_OBJECT = /^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n\s*\{\s*["']?(?:tool|tool_name|name|function|tool_calls)["']?\s*:/
+
+/** GLM-4's layout at the very start of the output. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  if (scan.start >= (before ?? Number.POSITIVE_INFINITY)) return undefined
+  const head = scan.view.slice(scan.start, scan.start + 400)
+  if (!LAYOUT.test(head) || CALL_OBJECT.test(head)) return undefined
+  return { at: scan.start, confidence: 0.6, reason: 'The output is a tool name on its own line followed by JSON arguments (GLM-4).' }
+}
 
 /** Reads `NAME\n{…}` at the start of the output (after whitespace). */
 function collect(builder: ParseBuilder): void {
@@ -25,7 +41,7 @@ function collect(builder: ParseBuilder): void {
     return
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   builder.consume(nameStart, read.end)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
@@ -40,6 +56,7 @@ const base = defineTextProtocol({
   label: 'GLM-4 name + JSON',
   description: 'GLM-4: the tool name alone on the first line, JSON arguments on the next.',
   collect,
+  detect,
   rules: ['To call a tool, write only its name on the first line and its arguments as a JSON object on the next line.'],
   renderCall: (name, args) => `${name}\n${JSON.stringify(args)}`,
   example: 'get_weather\n{"city": "Paris"}',

@@ -3,7 +3,7 @@
  * Values are text; JSON objects and arrays are read as such.
  */
 import { defineTextProtocol } from './shared/define'
-import { collectTaggedCalls } from './shared/tags'
+import { collectTaggedCalls, detectTags } from './shared/tags'
 
 /** `glm45` protocol: `<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>`. */
 export const glm45 = defineTextProtocol({
@@ -11,6 +11,7 @@ export const glm45 = defineTextProtocol({
   label: 'GLM-4.5 arg_key/arg_value',
   description: 'GLM-4.5: <tool_call>name then <arg_key>/<arg_value> pairs.',
   collect: collectTaggedCalls,
+  detect: (raw, before) => detectTags(raw, before, 'with a name and <arg_key>/<arg_value> pairs', { 'arg-pairs': 0.9 }),
   rules: ['To call a tool, write <tool_call><tool name>, then per argument <arg_key>key</arg_key> and <arg_value>value</arg_value> on their own lines, then </tool_call>.'],
   renderCall: (name, args) =>
     `<tool_call>${name}\n${Object.entries(args)

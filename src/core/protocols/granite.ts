@@ -3,6 +3,9 @@
  */
 import { defineTextProtocol } from './shared/define'
 import { collectMarkedJson } from './shared/wrapped-json'
+import { defineMarkers, detectMarkers } from './shared/detect'
+
+const MARKERS = defineMarkers('<|tool_call|>')
 
 /** `granite` protocol: `<|tool_call|>[{"name", "arguments"}, …]`. */
 export const granite = defineTextProtocol({
@@ -10,6 +13,7 @@ export const granite = defineTextProtocol({
   label: 'Granite <|tool_call|>',
   description: 'IBM Granite: <|tool_call|> followed by a JSON array of {"name", "arguments"}.',
   collect: (builder) => collectMarkedJson(builder, '<|tool_call|>'),
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write <|tool_call|> followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',
     'You may write text before <|tool_call|>; write nothing after the array.',

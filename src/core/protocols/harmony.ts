@@ -9,10 +9,12 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
 const MESSAGE = '<|message|>'
+const MARKERS = defineMarkers(START, CHANNEL)
 const TERMINATORS = ['<|end|>', '<|call|>', '<|return|>'] as const
 
 function collect(builder: ParseBuilder): void {
@@ -26,6 +28,9 @@ function collect(builder: ParseBuilder): void {
     const headerStart = startAt >= 0 && startAt < channelAt ? startAt : channelAt
     const messageAt = finder.next(MESSAGE, channelAt)
     if (messageAt < 0) {
+      // A header addressed to a tool whose message never started: the call was cut off.
+      const recipient = /to=([^\s<]+)/.exec(view.slice(headerStart))?.[1]
+      if (recipient !== undefined) builder.addError('truncated', `The call to "${recipient.replace(/^functions\./, '')}" was cut off before <|message|>.`, { start: headerStart, end: view.length })
       builder.consume(headerStart, view.length)
       return
     }
@@ -59,7 +64,7 @@ function collect(builder: ParseBuilder): void {
         builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${problem}`, { start: argsAt, end: cut ? view.length : bodyEnd })
       } else {
         for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-        const decoded = decodeArguments(read.value, read.spans.span, name)
+        const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
         if (decoded.ok) {
           builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: headerStart, end: messageEnd }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })
         } else {
@@ -83,6 +88,12 @@ export const harmony = defineTextProtocol({
   label: 'gpt-oss Harmony',
   description: 'gpt-oss Harmony: a commentary message to=functions.name with JSON arguments, ended by <|call|>.',
   collect,
+  // A message starts at <|start|> (role header) when it has one, else at its <|channel|>.
+  detect: (raw, before) =>
+    detectMarkers(raw, MARKERS, before, (scan, at, marker) => {
+      if (marker === START && scan.view.slice(at, at + 64).indexOf(CHANNEL) < 0) return undefined
+      return { confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }
+    }),
   rules: [
     'To call a tool, write a commentary message addressed to it: <|start|>assistant<|channel|>commentary to=functions.<tool name> <|constrain|>json<|message|>{<arguments>}<|call|>.',
     'Think in the analysis channel; answer the user in the final channel.',

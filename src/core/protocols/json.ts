@@ -8,12 +8,39 @@ import { isJsonObject, lowerFirst, readCallObject, type CallReading } from './sh
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
-import { joinOutput, type ParseResult, type Protocol, type Span } from './types'
+import { scanOutput, searchWindow } from './shared/detect'
+import { TextScanner } from './stream/text-scanner'
+import { joinOutput, type FormatDetection, type ParseResult, type Protocol, type Span } from './types'
 
 /** `{"tool": "name"` (or `name`/`tool_name`/`function`, single or double quotes) at the start of an object. */
 const CALL_HEAD = /^\{\s*["']?(tool|tool_name|name|function)["']?\s*:\s*["']([\w.\-]{1,100})["']/
 /** An arguments key, which a `name`-led object needs to count as a call (`{"name": "Ada", …}` is data). */
 const ARGUMENTS_KEY = /["']?(?:arguments|parameters|args|input)["']?\s*:/
+
+/** A call head anywhere: `{` then a name key (single, double or no quotes). */
+const ANY_CALL_HEAD = /\{\s*["']?(tool|tool_name|name|function|tool_calls)["']?\s*:/g
+/** How many `name`-led objects that turn out to be data detection looks at before giving up. */
+const MAX_DATA_OBJECTS = 32
+
+/**
+ * Where the earliest call-shaped JSON object starts: `{"tool": …`, `{"function": …`, xLAM's
+ * `{"tool_calls": […`, or `{"name": …` with an arguments key within 400 chars. Bounded regex
+ * searches; never reads the JSON itself.
+ */
+export function detectJsonCall(raw: string, before?: number): FormatDetection | undefined {
+  const view = searchWindow(scanOutput(raw).view, before)
+  const limit = before ?? Number.POSITIVE_INFINITY
+  const pattern = new RegExp(ANY_CALL_HEAD)
+  for (let seen = 0; seen < MAX_DATA_OBJECTS; seen++) {
+    const match = pattern.exec(view)
+    if (!match || match.index >= limit) return undefined
+    const key = match[1]
+    if (key !== 'name' || ARGUMENTS_KEY.test(view.slice(match.index, match.index + 400))) {
+      return { at: match.index, confidence: 0.7, reason: `Found a JSON tool-call object at offset ${match.index}.` }
+    }
+  }
+  return undefined
+}
 
 /** Options of {@link parseJsonCalls}. */
 export interface JsonCallsOptions {
@@ -30,11 +57,18 @@ function readValue(builder: ParseBuilder, found: JsonReadSuccess): CallReading[]
     const readings = value.map((item, index) => readCallObject(builder.raw, item, spans.items?.[index], 'prose'))
     return readings.some((reading) => reading.kind !== 'data') ? readings : [{ kind: 'data' }]
   }
+  // xLAM: {"tool_calls": [{"name", "arguments"}, …]} (Salesforce xLAM function-calling models).
+  if (isJsonObject(value) && Array.isArray(value.tool_calls) && !Object.hasOwn(value, 'name') && !Object.hasOwn(value, 'tool')) {
+    const list = value.tool_calls
+    const node = spans.members?.find((member) => member.key === 'tool_calls')?.value
+    if (list.every(isJsonObject)) return list.map((item, index) => readCallObject(builder.raw, item, node?.items?.[index], 'wrapped'))
+  }
   return [readCallObject(builder.raw, value, spans, 'prose')]
 }
 
 function truncatedCallName(partial: JsonValue | undefined): string | undefined {
-  const candidates = Array.isArray(partial) ? partial : [partial]
+  // The last call of a cut-off list is the one that was cut.
+  const candidates = Array.isArray(partial) ? [...partial].reverse() : [partial]
   for (const candidate of candidates) {
     if (!isJsonObject(candidate)) continue
     for (const key of ['tool', 'tool_name', 'name'] as const) {
@@ -55,7 +89,7 @@ function truncatedCallName(partial: JsonValue | undefined): string | undefined {
  */
 export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOptions = {}): void {
   const view = builder.view
-  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0 })
+  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined })
   let lastEnd = options.from ?? 0
   let lastWasCall = false
   for (const value of found.values) {
@@ -116,13 +150,19 @@ export function parseJson(raw: string): ParseResult {
 
 const example = '{"tool": "get_weather", "arguments": {"city": "Paris"}}'
 
-/** `json` protocol: `{"tool": NAME, "arguments": {…}}` objects (or arrays of them) in prose; `{"tool": "none"}` = no call. */
+/**
+ * `json` protocol: `{"tool": NAME, "arguments": {…}}` objects (or arrays of them) in prose;
+ * `{"tool": "none"}` = no call. Also xLAM's `{"tool_calls": [{"name", "arguments"}]}` and Python
+ * dict reprs (single quotes, `True`/`None`, tuples).
+ */
 export const json: Protocol = {
   id: 'json',
   label: 'JSON object',
   description: 'A {"tool", "arguments"} JSON object (or an array of them) in prose, fenced or not.',
   native: false,
   parse: parseJson,
+  detect: detectJsonCall,
+  createScanner: () => new TextScanner(false),
   instructions: (tools) =>
     renderInstructions(
       tools,

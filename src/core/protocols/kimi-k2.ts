@@ -8,12 +8,14 @@ import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>'
 const SECTION_END = '<|tool_calls_section_end|>'
 const CALL_BEGIN = '<|tool_call_begin|>'
 const ARGUMENT_BEGIN = '<|tool_call_argument_begin|>'
 const CALL_END = '<|tool_call_end|>'
+const MARKERS = defineMarkers(SECTION_BEGIN, CALL_BEGIN)
 
 function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): number {
   const view = builder.view
@@ -46,7 +48,7 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
     builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${CALL_END}.`, { start: read.end, end: read.end })
     end = read.end
   }
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
     return end
@@ -81,6 +83,7 @@ export const kimiK2 = defineTextProtocol({
   label: 'Kimi K2 sections',
   description: 'Kimi K2: <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}<|tool_call_end|>.',
   collect,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     `To call tools, write ${SECTION_BEGIN}, then per call ${CALL_BEGIN}functions.<tool name>:<call index>${ARGUMENT_BEGIN}{<arguments>}${CALL_END}, then ${SECTION_END}.`,
   ],

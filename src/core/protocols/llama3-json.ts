@@ -4,6 +4,26 @@
  */
 import { collectJsonCalls } from './json'
 import { defineTextProtocol } from './shared/define'
+import { defineMarkers, detectMarkers, scanOutput } from './shared/detect'
+import { skipSpace } from './shared/parse-builder'
+import { TextScanner } from './stream/text-scanner'
+import type { FormatDetection } from './types'
+
+const PYTHON_TAG = defineMarkers('<|python_tag|>')
+/** `{"name": "…", "parameters":` — Llama 3's own key pair. */
+const LLAMA_HEAD = /^\{\s*"name"\s*:\s*"[^"\\]{1,128}"\s*,\s*"parameters"\s*:/
+
+/** `<|python_tag|>{…}`, or a bare `{"name", "parameters"}` object at the start of the output. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  const limit = before ?? Number.POSITIVE_INFINITY
+  if (scan.start < limit && LLAMA_HEAD.test(scan.view.slice(scan.start, scan.start + 300))) {
+    return { at: scan.start, confidence: 0.75, reason: 'The output starts with a bare {"name", "parameters"} object (Llama 3 JSON).' }
+  }
+  return detectMarkers(raw, PYTHON_TAG, before, (found, at, marker) =>
+    found.view.charCodeAt(skipSpace(found.view, at + marker.length)) === 0x7b ? { confidence: 0.9, reason: `Found ${marker} at offset ${at} followed by JSON.` } : undefined,
+  )
+}
 
 /** `llama3-json` protocol: `{"name": NAME, "parameters": {…}}`, optionally after `<|python_tag|>`. */
 export const llama3Json = defineTextProtocol({
@@ -11,6 +31,8 @@ export const llama3Json = defineTextProtocol({
   label: 'Llama 3 JSON',
   description: 'Llama 3.x: a bare {"name", "parameters"} object, optionally after <|python_tag|>; "; " between calls.',
   collect: (builder) => collectJsonCalls(builder),
+  detect,
+  createScanner: () => new TextScanner(false),
   rules: [
     'To call a tool, answer with only a JSON object {"name": "<tool name>", "parameters": {<arguments>}}.',
     'To call several tools, separate the objects with "; ".',

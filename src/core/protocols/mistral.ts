@@ -1,17 +1,21 @@
 /**
  * `mistral`: Mistral's `[TOOL_CALLS]` token, followed either by a JSON array of
  * `{"name", "arguments", "id"?}` (tokenizer v3, Mistral 7B v0.3, Nemo) or by
- * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call.
+ * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call; also
+ * `NAME{…}` without `[ARGS]`.
  */
 import { readJson } from '../json'
 import { decodeArguments, lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readNameEnd } from './shared/scan'
+import { endsInsideMarkup } from './shared/tags'
 import { readWrappedJson } from './shared/wrapped-json'
 import type { ParsedCall } from './types'
+import { defineMarkers, detectMarkers } from './shared/detect'
 
 const MARKER = '[TOOL_CALLS]'
+const MARKERS = defineMarkers(MARKER)
 
 /** Reads `NAME[CALL_ID]ID[ARGS]{…}` at `start`; returns the end of the call. */
 function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): number {
@@ -35,7 +39,13 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     id = view.slice(idStart, idEnd)
     pos = idEnd
   }
-  if (!view.startsWith('[ARGS]', pos)) {
+  if (endsInsideMarkup(view, pos, ['[ARGS]', '[CALL_ID]'])) {
+    builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
+    return view.length
+  }
+  // `[TOOL_CALLS]name{…}`: some Mistral releases (and fine-tunes) leave out [ARGS].
+  const bare = !view.startsWith('[ARGS]', pos) && view.charCodeAt(skipSpace(view, pos)) === 0x7b
+  if (!bare && !view.startsWith('[ARGS]', pos)) {
     if (pos >= view.length) {
       builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
       return view.length
@@ -43,7 +53,7 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     builder.addError('invalid_call', `Expected [ARGS] after the tool name "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: markerAt, end: pos })
     return pos
   }
-  const argsStart = skipSpace(view, pos + '[ARGS]'.length)
+  const argsStart = skipSpace(view, bare ? pos : pos + '[ARGS]'.length)
   const read = readJson(view, argsStart)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
@@ -51,7 +61,7 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     return cut ? view.length : read.error.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
     builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
     return read.end
@@ -67,7 +77,8 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
   return read.end
 }
 
-function collect(builder: ParseBuilder): void {
+/** Reads every `[TOOL_CALLS]` call (either form) in `builder.view`. */
+export function collectMistral(builder: ParseBuilder): void {
   const view = builder.view
   let pos = 0
   for (;;) {
@@ -85,7 +96,8 @@ export const mistral = defineTextProtocol({
   id: 'mistral',
   label: 'Mistral [TOOL_CALLS]',
   description: 'Mistral: [TOOL_CALLS] then a JSON array of {"name", "arguments"}, or NAME[ARGS]{…} per call.',
-  collect,
+  collect: collectMistral,
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write [TOOL_CALLS] followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',
     'Write nothing after the array.',

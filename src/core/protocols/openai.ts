@@ -3,13 +3,50 @@
  * `{"role": "assistant", "content": …, "tool_calls": [{"id", "type": "function", "function": {"name", "arguments"}}]}`,
  * serialised as JSON. `arguments` is a JSON string, which models get wrong in practice.
  */
-import { readJson, type JsonSpanNode } from '../json'
+import { findJsonValues, readJson, type JsonSpanNode } from '../json'
 import type { JsonValue } from '../messages'
 import { isJsonObject, readCallObject } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import type { ParseResult, Protocol } from './types'
 import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
+import { defineMarkers, scanOutput, searchWindow } from './shared/detect'
+import { OpenAiScanner } from './stream/openai-scanner'
+import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span } from './types'
+
+/** Keys that make a leading JSON object an assistant message. */
+const MESSAGE_KEYS = /"(tool_calls|function_call)"\s*:|"role"\s*:\s*"assistant"/
+const [FUNCTION_KEY] = defineMarkers('"function"')
+const MESSAGE_FIRST_KEY = /^\{\s*"(?:role|content|tool_calls|function_call|refusal|id|object|index|audio|annotations|reasoning_content|reasoning|message|finish_reason|type)"/
+const XLAM_HEAD = /^\{\s*"tool_calls"\s*:\s*\[\s*\{\s*"name"\s*:/
+/** `[{"type": "function", "function": …` (optionally led by an id): a `tool_calls` array. */
+const TOOL_CALLS_ARRAY = /\[\s*\{\s*(?:"id"\s*:\s*"[^"\\]{0,128}"\s*,\s*)?"type"\s*:\s*"function"\s*,/
+
+/**
+ * A JSON object at the start of the output with message keys in its first 2 KB, or a
+ * `tool_calls`-shaped array in prose. Bounded searches only.
+ */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const scan = scanOutput(raw)
+  const limit = before ?? Number.POSITIVE_INFINITY
+  if (scan.start < limit && scan.view.charCodeAt(scan.start) === 0x7b) {
+    const head = scan.view.slice(scan.start, scan.start + 2048)
+    // Anthropic messages have the role too (and score higher when their content is typed blocks).
+    // xLAM's {"tool_calls": [{"name", "arguments"}]} is a json call list, not a message.
+    if (XLAM_HEAD.test(head)) return undefined
+    // A message starts with one of its own keys; a call object ({"tool": …}) is ruled out at once.
+    if (!MESSAGE_FIRST_KEY.test(head)) return undefined
+    const keys = MESSAGE_KEYS.exec(head)
+    const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
+    if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
+  }
+  const key = scan.first(FUNCTION_KEY, limit + 200)
+  if (key < 0 || key >= limit + 200) return undefined
+  const pattern = new RegExp(TOOL_CALLS_ARRAY.source, 'g')
+  pattern.lastIndex = Math.max(0, key - 200)
+  const match = pattern.exec(searchWindow(scan.view, before))
+  if (!match || match.index >= limit) return undefined
+  return { at: match.index, confidence: 0.8, reason: `Found an OpenAI tool_calls array at offset ${match.index}.` }
+}
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members ?? []
@@ -31,8 +68,35 @@ function contentText(content: JsonValue | undefined): string {
 /** True when `value` is shaped like a native assistant message (not just any JSON). */
 export function isOpenAiMessage(value: JsonValue): boolean {
   if (!isJsonObject(value)) return false
-  if (Array.isArray(value.tool_calls)) return true
+  if (Array.isArray(value.tool_calls) || isJsonObject(value.function_call)) return true
   return value.role === 'assistant' && Object.hasOwn(value, 'content')
+}
+
+/** True for `{"type": "function", "function": {…}}`, an entry of `tool_calls`. */
+function isToolCallEntry(value: JsonValue): boolean {
+  return isJsonObject(value) && value.type === 'function' && isJsonObject(value.function)
+}
+
+/**
+ * Output that is not a message: `tool_calls` arrays (`[{"type": "function", "function": {…}}]`)
+ * written into prose are still OpenAI calls; everything else is text.
+ */
+function parseToolCallArrays(raw: string): ParseResult {
+  const builder = new ParseBuilder(raw, 'openai')
+  const found = findJsonValues(builder.view, { spanDepth: 4 })
+  for (const value of found.values) {
+    if (!Array.isArray(value.value) || value.value.length === 0 || !value.value.every(isToolCallEntry)) continue
+    value.value.forEach((entry, index) => {
+      const reading = readCallObject(raw, entry, value.spans.items?.[index], 'wrapped', true)
+      if (reading.kind === 'call') {
+        builder.addCall(reading.call)
+        builder.repairs.push(...reading.repairs)
+      } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error.message, reading.error.span)
+    })
+    for (const repair of value.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+    builder.consume(value.start, value.end)
+  }
+  return builder.result()
 }
 
 /**
@@ -41,7 +105,7 @@ export function isOpenAiMessage(value: JsonValue): boolean {
  * no call. Spans point at the name and the arguments string inside the raw JSON. Output that is
  * not such a message is all text. Pure; never throws; linear in `raw.length`.
  */
-export function parseOpenAi(raw: string): ParseResult {
+export function parseOpenAi(raw: string, readContent?: (text: string) => ParseResult): ParseResult {
   const builder = new ParseBuilder(raw, 'openai')
   const read = readJson(raw, 0, { spanDepth: 4 })
   const rest = read.ok ? raw.slice(read.end).trim() : ''
@@ -50,7 +114,7 @@ export function parseOpenAi(raw: string): ParseResult {
       builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', `The assistant message is not valid JSON: ${read.error.message}`, { start: read.error.offset, end: read.error.offset })
       return { protocol: 'openai', calls: [], text: '', repairs: [], errors: builder.errors }
     }
-    return { protocol: 'openai', calls: [], text: raw.trim(), repairs: [], errors: [] }
+    return parseToolCallArrays(raw)
   }
   const message = read.value
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
@@ -70,16 +134,80 @@ export function parseOpenAi(raw: string): ParseResult {
       builder.addError('missing_name', `tool_calls[${index}] has no function name.`, node?.span)
     }
   })
-  return { protocol: 'openai', calls: builder.calls, text: contentText(message.content), repairs: builder.repairs, errors: builder.errors }
+  // The legacy single call of the Chat Completions API before `tool_calls` (2023).
+  if (toolCalls.length === 0 && isJsonObject(message.function_call)) {
+    const reading = readCallObject(raw, message.function_call, member(read.spans, 'function_call'), 'wrapped', true)
+    if (reading.kind === 'call') {
+      builder.addCall(reading.call)
+      builder.repairs.push(...reading.repairs)
+    } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error.message, reading.error.span)
+  }
+  const text = contentText(message.content)
+  if (builder.calls.length === 0 && builder.errors.length === 0 && readContent && typeof message.content === 'string' && text !== '') {
+    const inContent = readCallsInContent(raw, message.content, member(read.spans, 'content'), readContent)
+    if (inContent) {
+      builder.repairs.push(...inContent.repairs)
+      return { protocol: 'openai', calls: inContent.calls, text: inContent.text, repairs: builder.repairs, errors: inContent.errors }
+    }
+  }
+  return { protocol: 'openai', calls: builder.calls, text, repairs: builder.repairs, errors: builder.errors }
 }
 
-/** `openai` protocol: a native assistant message with `tool_calls`, serialised as JSON. */
-export const openai: Protocol = {
+/**
+ * Offsets into `raw` of each UTF-16 unit of the JSON string literal at `span` (quotes included),
+ * plus one for the end: decoded text offsets map back to the raw output through it.
+ */
+function decodedOffsets(raw: string, span: Span): number[] {
+  const offsets: number[] = []
+  for (let i = span.start + 1; i < span.end - 1; ) {
+    offsets.push(i)
+    if (raw.charCodeAt(i) !== 0x5c) i++
+    else i += raw.charCodeAt(i + 1) === 0x75 ? 6 : 2
+  }
+  offsets.push(span.end - 1)
+  return offsets
+}
+
+/**
+ * `tool_calls` empty or missing while the content holds calls in a text format (what vLLM
+ * returns when its tool parser missed them): the content is read by the text formats, spans are
+ * mapped back into the raw message, and a repair says so.
+ */
+function readCallsInContent(raw: string, content: string, node: JsonSpanNode | undefined, readContent: (text: string) => ParseResult): ParseResult | undefined {
+  const inner = readContent(content)
+  if (inner.calls.length === 0 && inner.errors.length === 0) return undefined
+  const offsets = node ? decodedOffsets(raw, node.span) : undefined
+  // A lenient string (raw newlines, unknown escapes) may decode to a different length: then spans point at the whole content.
+  const exact = offsets !== undefined && offsets.length === content.length + 1
+  const map = (span: Span): Span => (exact ? { start: offsets[span.start] ?? span.start, end: offsets[span.end] ?? span.end } : (node?.span ?? span))
+  const calls = inner.calls.map((call) => {
+    const spans: ParsedCall['spans'] = { call: map(call.spans.call) }
+    if (call.spans.name) spans.name = map(call.spans.name)
+    if (call.spans.arguments) spans.arguments = map(call.spans.arguments)
+    return { ...call, spans }
+  })
+  const repairs: Repair[] = [
+    { code: 'calls_in_content', message: `The message has no tool_calls; read ${calls.length} call${calls.length === 1 ? '' : 's'} written in the content as ${inner.protocol}.`, ...(node ? { span: node.span } : {}) },
+    ...inner.repairs.map((repair) => (repair.span ? { ...repair, span: map(repair.span) } : repair)),
+  ]
+  const errors = inner.errors.map((error) => (error.span ? { ...error, span: map(error.span) } : error))
+  return { protocol: 'openai', calls, text: inner.text, repairs, errors }
+}
+
+/**
+ * `openai` protocol: a native assistant message with `tool_calls`, serialised as JSON.
+ *
+ * @param readContent reads calls written in a text format into `content` when `tool_calls` is
+ *   empty (the registry passes `auto` over the text formats)
+ */
+export const createOpenAi = (readContent?: (text: string) => ParseResult): Protocol => ({
   id: 'openai',
   label: 'OpenAI tool_calls (native)',
   description: 'Native assistant message with tool_calls; arguments are a JSON string.',
   native: true,
-  parse: parseOpenAi,
+  parse: (raw) => parseOpenAi(raw, readContent),
+  detect,
+  createScanner: () => new OpenAiScanner(),
   instructions: (tools) =>
     renderInstructions(
       tools,
@@ -92,4 +220,4 @@ export const openai: Protocol = {
     ),
   example: JSON.stringify(toOpenAIAssistant(null, [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }])),
   render: ({ text, calls }) => writeOpenAIAssistant(toOpenAIAssistant(text || null, calls.map((call, i) => ({ id: call.id ?? `call_${i + 1}`, name: call.name, arguments: call.arguments })))),
-}
+})

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../messages'
 import { defineTextProtocol } from './shared/define'
-import { collectToolBrackets } from './shared/tool-brackets'
+import { collectToolBrackets, detectToolBrackets } from './shared/tool-brackets'
 
 function pipeValue(value: JsonValue | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null)
@@ -16,6 +16,7 @@ export const pipe = defineTextProtocol({
   label: 'Pipe [TOOL:name|k=v]',
   description: '[TOOL:name|key=value|…] with untyped string values.',
   collect: collectToolBrackets,
+  detect: (raw, before) => detectToolBrackets(raw, before, 'pipe'),
   rules: [
     'To call a tool, write [TOOL:<tool name>|<key>=<value>|<key>=<value>] on its own line.',
     'Values are plain text without | or ]; do not quote them.',

@@ -46,7 +46,7 @@ describe('auto detection', () => {
 
   it.each(covered.map((testCase) => [testCase.id, testCase] as const))('%s is detected as its format', (_id, testCase) => {
     const { protocol, reason } = detectProtocol(testCase.raw)
-    expect(equivalent(protocol.id)).toBe(equivalent(protocolOf(testCase) ?? ''))
+    expect(equivalent(protocol.id)).toBe(equivalent(testCase.auto ?? protocolOf(testCase) ?? ''))
     expect(reason).not.toBe('')
   })
 

@@ -10,11 +10,60 @@ import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
-import type { ParsedCall, Repair } from './types'
+import { fenceAround } from './shared/scan'
+import type { FormatDetection, ParsedCall, Repair } from './types'
+import { defineMarkers, detectMarkers, scanOutput, searchWindow } from './shared/detect'
+
+/** Wrappers around a Python call list: LFM2, Llama 4, and Llama 3.1's built-in tools. */
+const WRAPPERS = defineMarkers('<|tool_call_start|>', '<|python_start|>')
+const PYTHON_TAG = defineMarkers('<|python_tag|>')
+/** A (possibly `\_`-escaped, dotted) name, then `(` and a keyword argument or `)`. */
+const CALL = String.raw`(?:[A-Za-z_]|\\_)(?:[\w.]|\\_)*\(\s*(?:\)|(?:[A-Za-z_]|\\_)(?:\w|\\_)*\s*=)`
+/** `[` then a call, at the start of a line (after an optional fence line); `[` may end its line. */
+const LINE_LIST = new RegExp(String.raw`(?:^|\n)[ \t]*(?:\`\`\`[\w-]*[ \t]*\r?\n[ \t]*)?(\[)\s*` + CALL)
+/** A call list anywhere in prose. */
+const ANY_LIST = new RegExp(String.raw`\[\s*` + CALL)
+/** A fenced call without brackets. */
+const FENCED = new RegExp(String.raw`\`\`\`(?:python|py|json|tool_code|tool_call)?[ \t]*\r?\n\s*` + CALL)
+/** A call at the very start of the output. */
+const LEADING = new RegExp('^' + CALL)
+
+function earliest(found: FormatDetection | undefined, at: number, confidence: number, reason: string): FormatDetection {
+  return found && (found.at < at || (found.at === at && found.confidence >= confidence)) ? found : { at, confidence, reason }
+}
+
+/** Where the earliest Python call list starts. Cheap: a few regex searches over the reasoning-free view. */
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const limit = before ?? Number.POSITIVE_INFINITY
+  let found = detectMarkers(raw, WRAPPERS, before, (_scan, at, marker) => ({ confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }))
+  const tagged = detectMarkers(raw, PYTHON_TAG, found ? found.at + 1 : before, (scan, at, marker) =>
+    LEADING.test(scan.view.slice(skipSpace(scan.view, at + marker.length), at + marker.length + 300)) ? { confidence: 0.9, reason: `Found a Python call after ${marker} at offset ${at} (a Llama 3.1 built-in tool).` } : undefined,
+  )
+  if (tagged) found = earliest(found, tagged.at, tagged.confidence, tagged.reason)
+  const scan = scanOutput(raw)
+  const view = searchWindow(scan.view, before)
+  // Every call has a '(': one native search rules most outputs out before any regex runs.
+  if (view.indexOf('(') < 0) return found
+  if (scan.start < limit && LEADING.test(view.slice(scan.start, scan.start + 300))) found = earliest(found, scan.start, 0.6, 'The output starts with a Python call.')
+  const line = LINE_LIST.exec(view)
+  if (line) {
+    const at = line.index + line[0].indexOf('[')
+    if (at < limit) found = earliest(found, at, 0.8, `Found a Python call list at offset ${at}.`)
+  }
+  const fenced = FENCED.exec(view)
+  if (fenced && fenced.index < limit) found = earliest(found, fenced.index, 0.75, `Found a fenced Python call at offset ${fenced.index}.`)
+  if (!line) {
+    const list = ANY_LIST.exec(view)
+    if (list && list.index < limit) found = earliest(found, list.index, 0.55, `Found a Python call list at offset ${list.index}.`)
+  }
+  return found
+}
 
 type Attempt =
   | { ok: true; call: ParsedCall; end: number; repairs: Repair[] }
   | { ok: false; offset: number; truncated?: { name: string; message: string } }
+
+const LITERAL_WORDS = new Set(['True', 'False', 'None', 'true', 'false', 'null'])
 
 function isNameStart(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f
@@ -45,10 +94,17 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
       return { ok: true, value: text.slice(pos + 3, close), end: close + 3, repairs: [] }
     }
   }
+  // A bare word is a literal only if it is one of these; anything else (a variable, a nested
+  // call) fails here without a read.
+  if (isNameStart(text.charCodeAt(pos))) {
+    let end = pos
+    while (isNamePart(text.charCodeAt(end))) end++
+    if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
+  }
   const read = readJson(text, pos)
   if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
   // Python spells these with capitals; JSON-style repairs of them are expected here, not leniency.
-  const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes')
+  const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes' && repair.code !== 'python_tuple')
   return { ok: true, value: read.value, end: read.end, repairs }
 }
 
@@ -56,7 +112,9 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
 function readCall(text: string, pos: number): Attempt {
   const nameEnd = readName(text, pos)
   if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
-  const name = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
+  const written = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  const name = written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
   const args: { [key: string]: JsonValue } = {}
   const repairs: Repair[] = []
   const argsStart = nameEnd + 1
@@ -67,7 +125,8 @@ function readCall(text: string, pos: number): Attempt {
     if (text.charCodeAt(i) === 0x29) break
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
-    const key = text.slice(i, keyEnd)
+    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
+    const key = text.slice(i, keyEnd).replace(/\\_/g, '_')
     let j = skipSpace(text, keyEnd)
     if (j >= text.length) return cut(`the text ends after the argument name "${key}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
@@ -83,8 +142,17 @@ function readCall(text: string, pos: number): Attempt {
     else if (code !== 0x29) return { ok: false, offset: i }
   }
   const end = i + 1
-  const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameEnd }, arguments: { start: argsStart, end: i } } }
+  // The name span covers the tool name as written (`get\_weather`), without a built-in's `.call`.
+  const nameSpanEnd = name !== written ? nameEnd - '.call'.length : nameEnd
+  const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameSpanEnd }, arguments: { start: argsStart, end: i } } }
   return { ok: true, call, end, repairs }
+}
+
+/** Skips whitespace and `\` line continuations between calls. */
+function skipContinuations(text: string, pos: number): number {
+  let i = skipSpace(text, pos)
+  while (text.charCodeAt(i) === 0x5c && (text.charCodeAt(i + 1) === 0x0a || (text.charCodeAt(i + 1) === 0x0d && text.charCodeAt(i + 2) === 0x0a))) i = skipSpace(text, i + 1)
+  return i
 }
 
 /** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
@@ -101,17 +169,23 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
     }
     calls.push(attempt)
     end = attempt.end
-    const next = skipSpace(view, attempt.end)
+    const next = skipContinuations(view, attempt.end)
     const code = view.charCodeAt(next)
     if (code === 0x2c || code === 0x3b) {
       end = next + 1
-      i = skipSpace(view, next + 1)
+      i = skipContinuations(view, next + 1)
+      continue
+    }
+    // In a list, calls on separate lines without commas are still items.
+    if (inList && next > attempt.end && (isNameStart(code) || code === 0x5c) && mayStartCall(view, next)) {
+      attempt.repairs.push({ code: 'missing_comma', message: `Read the call at offset ${next} as the next item of the list, without a ',' before it.`, span: { start: attempt.end, end: next } })
+      i = next
       continue
     }
     break
   }
   if (inList) {
-    const close = skipSpace(view, end)
+    const close = skipContinuations(view, end)
     if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close } }
     end = close + 1
   }
@@ -123,9 +197,32 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   return { end, count: calls.length }
 }
 
+/**
+ * False when no call can start at `pos`: a name not followed by `(` and then `)` or `key=`.
+ * Allocation-free, so prose (and hostile input such as `f(f(f(…`) costs a few comparisons per
+ * word instead of a failed read.
+ */
+function mayStartCall(text: string, pos: number): boolean {
+  const nameEnd = readName(text, pos)
+  if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return false
+  const next = skipSpace(text, nameEnd + 1)
+  if (next >= text.length || text.charCodeAt(next) === 0x29) return true
+  const keyEnd = readName(text, next)
+  if (keyEnd === next) return false
+  const equals = skipSpace(text, keyEnd)
+  if (equals >= text.length) return true
+  if (text.charCodeAt(equals) !== 0x3d) return false
+  const value = skipSpace(text, equals + 1)
+  if (value >= text.length || !isNameStart(text.charCodeAt(value))) return true
+  let wordEnd = value
+  while (isNamePart(text.charCodeAt(wordEnd))) wordEnd++
+  return wordEnd >= text.length || LITERAL_WORDS.has(text.slice(value, wordEnd))
+}
+
 function collect(builder: ParseBuilder): void {
   const view = builder.view
   let pos = 0
+  let lastEnd = 0
   while (pos < view.length) {
     const code = view.charCodeAt(pos)
     const previous = pos > 0 ? view.charCodeAt(pos - 1) : 0x20
@@ -133,6 +230,10 @@ function collect(builder: ParseBuilder): void {
     const startsName = (isNameStart(code) || code === 0x5c) && !isNamePart(previous)
     if (!inList && !startsName) {
       pos++
+      continue
+    }
+    if (!mayStartCall(view, inList ? skipSpace(view, pos + 1) : pos)) {
+      pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
     const result = readSequence(builder, inList ? skipSpace(view, pos + 1) : pos, inList)
@@ -147,8 +248,14 @@ function collect(builder: ParseBuilder): void {
       pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
+    const fence = fenceAround(view, pos, result.end, lastEnd)
+    if (fence) {
+      builder.addRepair('fence_stripped', 'Removed the Markdown code fence around the calls.', fence)
+      builder.consume(fence.start, fence.end)
+    }
     builder.consume(pos, result.end)
     pos = result.end
+    lastEnd = fence ? fence.end : result.end
   }
 }
 
@@ -167,6 +274,7 @@ export const pythonic = defineTextProtocol({
   label: 'Pythonic calls',
   description: 'Python call syntax: [get_weather(city="Paris"), add(a=1, b=2)] with Python literals.',
   collect,
+  detect,
   rules: [
     'To call tools, answer with a Python list of calls: [tool_name(key=value, …), …].',
     'Use keyword arguments only, with Python literals (strings, numbers, True/False/None, lists, dicts).',

@@ -4,7 +4,7 @@
  * text with exactly one line break stripped at each end; JSON objects and arrays are read as such.
  */
 import { defineTextProtocol } from './shared/define'
-import { collectTaggedCalls } from './shared/tags'
+import { collectTaggedCalls, detectTags } from './shared/tags'
 
 /** `qwen3-coder` protocol: `<function=NAME><parameter=KEY>value</parameter></function>` inside `<tool_call>`. */
 export const qwen3Coder = defineTextProtocol({
@@ -12,6 +12,7 @@ export const qwen3Coder = defineTextProtocol({
   label: 'Qwen3-Coder XML',
   description: 'Qwen3-Coder: <tool_call><function=name><parameter=key>value</parameter></function></tool_call>.',
   collect: collectTaggedCalls,
+  detect: (raw, before) => detectTags(raw, before, 'with <function=…> and <parameter=…> inside', { 'function-parameters': 0.9 }),
   rules: [
     'To call a tool, write <tool_call>, then <function=<tool name>>, one <parameter=<key>> … </parameter> per argument (the value on its own lines), </function> and </tool_call>.',
     'Write several <tool_call> blocks to call several tools.',

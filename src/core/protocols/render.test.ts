@@ -9,7 +9,7 @@ const typed: RenderableOutput[] = [
   { calls: [{ name: 'add', arguments: { a: 1, b: 2.5, flags: [true, false], note: null, nested: { q: 'say "hi" } done' } } }] },
 ]
 // Formats whose argument values are text on the wire (the serving stack converts them using the schema).
-const textValued = new Set(['pipe', 'qwen3-coder', 'glm45'])
+const textValued = new Set(['pipe', 'qwen3-coder', 'glm45', 'minimax-m2', 'seed-oss'])
 const stringsOnly = typed.filter((o) => o.calls.every((c) => Object.values(c.arguments).every((v) => typeof v === 'string')))
 // GLM-4 puts the name on its own line: one call per output, no prose before it.
 const single = new Set(['glm4'])

@@ -32,9 +32,10 @@ describe('spans', () => {
     for (const id of [protocolOf(testCase) ?? '', 'auto']) {
       const result = getProtocol(id)?.parse(testCase.raw)
       for (const call of result?.calls ?? []) {
-        expect(slice(testCase.raw, call.spans.name)).toBe(call.name)
+        // Markdown-escaped names (`get\_weather`) are unescaped in the call, not in the raw text.
+        expect(slice(testCase.raw, call.spans.name)?.replace(/\\_/g, '_')).toBe(call.name)
         if (Object.keys(call.arguments).length > 0) {
-          const text = slice(testCase.raw, call.spans.arguments) ?? ''
+          const text = (slice(testCase.raw, call.spans.arguments) ?? '').replace(/\\_/g, '_')
           // JSON formats read back exactly; key=value formats (pipe, pythonic, XML parameters) name every key.
           if (/^\s*[{"]/.test(text)) expect(argumentsAt(testCase.raw, call)).toEqual(call.arguments)
           else for (const key of Object.keys(call.arguments)) expect(text).toContain(key)

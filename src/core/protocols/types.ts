@@ -3,13 +3,10 @@
  * output into calls and prose, and renders its own format instructions.
  */
 import type { JsonValue } from '../messages'
+import type { Span } from '../span'
 import type { ToolSpec } from '../tools/types'
 
-/** Half-open range `[start, end)` of UTF-16 code-unit offsets into the raw output (JS string indices). */
-export interface Span {
-  start: number
-  end: number
-}
+export type { Span } from '../span'
 
 /** One call recognised in raw output. */
 export interface ParsedCall {
@@ -55,6 +52,70 @@ export interface ParseResult {
   errors: ParseError[]
   /** For `auto`: why that protocol was chosen. */
   detection?: string
+  /**
+   * The model's reasoning (`<think>`, `[THINK]`, `<seed:think>` blocks, Harmony's analysis
+   * channel), without its tags. Never part of `text`, and calls written inside it are not read.
+   */
+  reasoning?: string
+}
+
+/**
+ * What {@link Protocol.detect} found: where the earliest plausible call in the format starts and
+ * how sure the syntax there makes it. `auto` picks the earliest start, then the highest confidence.
+ */
+export interface FormatDetection {
+  /** Offset (UTF-16 code units) in the raw output where the call (or its marker) starts. */
+  at: number
+  /**
+   * 0–1. About 0.9 for a format's own special token (`[TOOL_CALLS]`, `<｜tool▁call▁begin｜>`), 0.6–0.8
+   * for shared syntax that fits (`<tool_call>` with a JSON body, a call-shaped JSON object), lower
+   * for guesses (a Python-looking call at the start of prose).
+   */
+  confidence: number
+  /** One sentence saying what was found, e.g. `Found [TOOL_CALLS] at offset 12.` */
+  reason: string
+}
+
+/** A call in a streaming snapshot: complete, or still being written. */
+export interface StreamingCall {
+  /**
+   * Tool name; `undefined` while it is still being written (a half-written name would be shown
+   * as a different tool).
+   */
+  name: string | undefined
+  /**
+   * Arguments as far as known. For a call being formed this is a live object that later pushes
+   * extend in place: open strings hold what has arrived, numbers and literals appear once ended.
+   */
+  arguments: Record<string, JsonValue>
+  /** `tool_call_id`, when the format carries one and it has been read. */
+  id?: string
+  /** False for the call whose markup is still open. */
+  complete: boolean
+}
+
+/**
+ * A protocol's streaming reader for one output, made by {@link Protocol.createScanner}. The
+ * stream parser (`stream/create-stream-parser.ts`) feeds it chunks and reads its state after each.
+ */
+export interface StreamScanner {
+  /** Consumes the next chunk (any size, split anywhere). */
+  write(chunk: string): void
+  /**
+   * True once the output took a shape this scanner does not follow; the stream parser then
+   * re-parses the buffer with `parse` instead (see `stream/reparse-scanner.ts`).
+   */
+  readonly gaveUp: boolean
+  /** `incremental` when state is kept between chunks; `reparse` when the one-shot parser is re-run. */
+  readonly reading: 'incremental' | 'reparse'
+  /** Calls complete so far (append-only between re-parses, which replace the array). */
+  readonly calls: readonly StreamingCall[]
+  /** The call being written, if any. */
+  forming(): StreamingCall | undefined
+  /** The prose so far. */
+  text(): string
+  /** The protocol read so far when it differs from the scanner's own (`auto` reports the detected one). */
+  protocol?(): string | undefined
 }
 
 /** A wire format. Ids are stable: they are saved in workspace and session files. */
@@ -69,6 +130,20 @@ export interface Protocol {
   native: boolean
   /** Parse raw output. Must not throw and must run in time linear in `raw.length`. */
   parse(raw: string): ParseResult
+  /**
+   * Where the earliest plausible call in this format starts in `raw`, or `undefined` when the
+   * output shows none. Cheap (a few native searches, one shared marker scan per output; see
+   * `shared/detect.ts`), linear, never throws. `auto` iterates the registry with it.
+   *
+   * @param before only starts before this offset matter (default: anywhere); `auto` passes the
+   *   best start found so far so detectors can stop early
+   */
+  detect(raw: string, before?: number): FormatDetection | undefined
+  /**
+   * A fresh streaming reader for one output: an incremental scanner where the format has one,
+   * otherwise one that re-runs `parse` on a geometric schedule (`stream/reparse-scanner.ts`).
+   */
+  createScanner(): StreamScanner
   /** Format instructions for the system prompt, with an example call using one of `tools`. */
   instructions(tools: readonly ToolSpec[]): string
   /** An example raw output in this format (for the picker's "load example"). */

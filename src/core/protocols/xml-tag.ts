@@ -1,11 +1,52 @@
 /**
  * `xml-tag`: calls wrapped in tags. `<tool>{…}</tool>` (hand-written designs), `<tool_call>{…}</tool_call>`
- * (Hermes, Qwen 2.5/3 chat templates) and `<function=NAME>{…}</function>` (Llama 3.1 custom tools).
+ * (Hermes, Qwen 2.5/3 chat templates), `<function=NAME>{…}</function>` (Llama 3.1 custom tools),
+ * `<function name="NAME">{…}</function>` (the attribute form) and `<function_call> {…}` (IBM
+ * Granite-20B-FunctionCalling, which writes no close tag).
  */
+import { collectJsonCalls, detectJsonCall } from './json'
+import { defineMarkers, scanOutput } from './shared/detect'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
-import { collectTaggedCalls } from './shared/tags'
-import { joinOutput, type ParseResult, type Protocol } from './types'
+import { collectTaggedCalls, detectTags } from './shared/tags'
+import { TextScanner } from './stream/text-scanner'
+import { joinOutput, type FormatDetection, type ParseResult, type Protocol } from './types'
+
+/** Close tags a model may write after a bare call object, having left out the opening tag. */
+const ORPHAN_CLOSERS = defineMarkers('</tool_call>', '</tool>', '</function_call>')
+
+/** The close tag after a bare JSON call whose opening tag is missing, if the output has one. */
+function orphanClose(first: (marker: string) => number): { at: number; close: string } | undefined {
+  for (const close of ORPHAN_CLOSERS) {
+    const at = first(close)
+    if (at < 0) continue
+    const opener = first(close.replace('</', '<'))
+    if (opener < 0 || opener > at) return { at, close }
+  }
+  return undefined
+}
+
+/** `{"name": …}` then `</tool_call>` with no `<tool_call>`: read the call and drop the close tag. */
+function collectOrphanCall(builder: ParseBuilder): void {
+  const view = builder.view
+  const orphan = orphanClose((marker) => view.indexOf(marker))
+  if (!orphan) return
+  collectJsonCalls(builder, { reportProse: false })
+  const last = builder.calls[builder.calls.length - 1]
+  if (!last || last.spans.call.end > orphan.at) return
+  builder.consume(orphan.at, orphan.at + orphan.close.length)
+  builder.addRepair('missing_open_tag', `Read the call before ${orphan.close}, whose opening tag is missing.`, { start: orphan.at, end: orphan.at + orphan.close.length })
+}
+
+function detect(raw: string, before?: number): FormatDetection | undefined {
+  const tagged = detectTags(raw, before, 'with a JSON body', { json: 0.85, 'function-json': 0.85, name: 0.5 })
+  if (tagged) return tagged
+  const scan = scanOutput(raw)
+  const orphan = orphanClose((marker) => scan.first(marker))
+  if (!orphan) return undefined
+  const call = detectJsonCall(raw, Math.min(orphan.at, before ?? orphan.at))
+  return call ? { at: call.at, confidence: 0.75, reason: `Found a JSON call at offset ${call.at} followed by ${orphan.close} without its opening tag.` } : undefined
+}
 
 /**
  * Parses tag-wrapped calls. Several tags are several calls; a close tag missing at the end of a
@@ -16,6 +57,7 @@ import { joinOutput, type ParseResult, type Protocol } from './types'
 export function parseXmlTag(raw: string, protocol = 'xml-tag'): ParseResult {
   const builder = new ParseBuilder(raw, protocol)
   collectTaggedCalls(builder)
+  if (builder.calls.length === 0 && builder.errors.length === 0) collectOrphanCall(builder)
   return builder.result()
 }
 
@@ -26,6 +68,8 @@ export const xmlTag: Protocol = {
   description: '<tool_call>{"name", "arguments"}</tool_call> (Hermes, Qwen), <tool>…</tool>, <function=NAME>{…}</function> (Llama 3.1).',
   native: false,
   parse: (raw) => parseXmlTag(raw),
+  detect,
+  createScanner: () => new TextScanner(true),
   instructions: (tools) =>
     renderInstructions(
       tools,

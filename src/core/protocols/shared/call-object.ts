@@ -57,6 +57,11 @@ export function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1)
 }
 
+/** The error for arguments the output ended inside of. */
+export function cutArguments(name: string, span: Span | undefined): ParseError {
+  return { code: 'truncated', message: `The arguments of "${name}" were cut off: the output ends before their closing '}'.`, ...(span ? { span } : {}) }
+}
+
 /** Outcome of {@link decodeArguments}. */
 export type DecodedArguments =
   | { ok: true; arguments: JsonObject; repairs: Repair[]; raw?: string }
@@ -69,9 +74,13 @@ export type DecodedArguments =
  * @param value the arguments as found
  * @param span where they sit in the raw output (repairs inside an encoded string point at it)
  * @param name the tool name, for messages
+ * @param unclosed the reader supplied the arguments' closers at the end of the output (after a
+ *   complete value: repaired as `missing_closer`, which the caller reports); an arguments
+ *   object that never got a value, `{` alone, is cut off
  */
-export function decodeArguments(value: JsonValue | undefined, span: Span | undefined, name: string): DecodedArguments {
+export function decodeArguments(value: JsonValue | undefined, span: Span | undefined, name: string, unclosed = false): DecodedArguments {
   const repairs: Repair[] = []
+  if (unclosed && isJsonObject(value) && Object.keys(value).length === 0) return { ok: false, error: cutArguments(name, span) }
   let current: JsonValue | undefined = value
   let raw: string | undefined
   for (let layer = 0; layer < 4; layer++) {
@@ -102,7 +111,12 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
         },
       }
     }
-    const rest = current.slice(read.end).trim()
+    let rest = current.slice(read.end).trim()
+    if (rest !== '' && /^[\]}]+$/.test(rest)) {
+      // `{"city": "Paris"}]`: a stray closer after complete arguments.
+      repairs.push({ code: 'extra_closer', message: `Ignored the stray "${rest}" after the arguments of "${name}".`, ...(span ? { span } : {}) })
+      rest = ''
+    }
     if (rest !== '') {
       return {
         ok: false,
@@ -172,11 +186,17 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
   const nameNode = memberNode(node, nameKey)
   const nameSpan = nameNode ? stringContentSpan(raw, nameNode.span) : undefined
 
+  // `{"name": "f"` cut off before any arguments: the call may have been longer.
+  if (node?.unclosed && argumentsKey === undefined) {
+    return { kind: 'error', error: { code: 'truncated', message: `The call to "${name}" was cut off before its arguments.`, ...(callSpan ? { span: callSpan } : {}) }, name }
+  }
   let argumentsValue: JsonValue | undefined
   let argumentsSpan: Span | undefined
+  let argumentsUnclosed = false
   if (argumentsKey !== undefined) {
     argumentsValue = value[argumentsKey]
     const argumentsNode = memberNode(node, argumentsKey)
+    argumentsUnclosed = argumentsNode?.unclosed === true
     if (argumentsNode) argumentsSpan = typeof argumentsValue === 'string' ? stringContentSpan(raw, argumentsNode.span) : argumentsNode.span
     if (keys.indexOf(argumentsKey) < keys.indexOf(nameKey)) {
       repairs.push({ code: 'key_order', message: `Read "${argumentsKey}" written before "${nameKey}".`, ...(callSpan ? { span: callSpan } : {}) })
@@ -191,7 +211,7 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
     }
   }
 
-  const decoded = decodeArguments(argumentsValue, argumentsSpan, name)
+  const decoded = decodeArguments(argumentsValue, argumentsSpan, name, argumentsUnclosed)
   if (!decoded.ok) return { kind: 'error', error: decoded.error, name }
   if (typeof argumentsValue === 'string' && argumentsValue.trim() !== '' && !encodedArgumentsAreNormal) {
     repairs.unshift({ code: 'double_encoded', message: `Decoded the arguments of "${name}" from a JSON string.`, ...(argumentsSpan ? { span: argumentsSpan } : {}) })

@@ -5,7 +5,8 @@
 import type { JsonValue } from '../../messages'
 import { renderInstructions } from './instructions'
 import { ParseBuilder } from './parse-builder'
-import { joinOutput, type ParseResult, type Protocol } from '../types'
+import { reparseScanner } from '../stream/reparse-scanner'
+import { joinOutput, type FormatDetection, type ParseResult, type Protocol, type StreamScanner } from '../types'
 
 /** What a text format supplies. */
 export interface TextProtocolSpec {
@@ -19,6 +20,10 @@ export interface TextProtocolSpec {
   /** Renders one call in the format (for the prompt's example). */
   renderCall(name: string, args: { [key: string]: JsonValue }): string
   example: string
+  /** See {@link Protocol.detect}; usually {@link detectMarkers} over the format's special tokens. */
+  detect(raw: string, before?: number): FormatDetection | undefined
+  /** An incremental streaming reader; formats without one are re-parsed while streaming. */
+  createScanner?: () => StreamScanner
 }
 
 /** A {@link Protocol} whose `parse` runs `spec.collect` on a fresh builder. */
@@ -34,6 +39,8 @@ export function defineTextProtocol(spec: TextProtocolSpec): Protocol {
     description: spec.description,
     native: false,
     parse,
+    detect: spec.detect,
+    createScanner: spec.createScanner ?? reparseScanner(parse),
     instructions: (tools) => renderInstructions(tools, spec.rules, spec.renderCall),
     example: spec.example,
     render: ({ text, calls }) => joinOutput(text, calls.map((call) => spec.renderCall(call.name, call.arguments))),

@@ -9,6 +9,10 @@ export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string
   ['<think>', '</think>'],
   ['<thinking>', '</thinking>'],
   ['<|START_THINKING|>', '<|END_THINKING|>'],
+  // Seed-OSS (ByteDance Seed-OSS-36B chat template).
+  ['<seed:think>', '</seed:think>'],
+  // Magistral 2507+ (Mistral tokenizer v13 control tokens).
+  ['[THINK]', '[/THINK]'],
 ]
 
 /**
@@ -17,6 +21,10 @@ export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string
  */
 export const CONTROL_TOKENS: readonly string[] = [
   '<|python_tag|>',
+  '<|python_start|>',
+  '<|python_end|>',
+  '<|tool_call_start|>',
+  '<|tool_call_end|>',
   '<|eom_id|>',
   '<|eot_id|>',
   '<|end_of_text|>',
@@ -24,48 +32,75 @@ export const CONTROL_TOKENS: readonly string[] = [
   '<|endoftext|>',
   '<|end|>',
   '<|return|>',
+  '<seed:eos>',
   '<|call|>',
   '<｜end▁of▁sentence｜>',
   '</s>',
 ]
 
 /** Any reasoning opener or closer; one regex scan instead of one search per tag. */
-const ANY_REASONING_TAG = new RegExp(REASONING_TAGS.flat().map((tag) => tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))
+const ANY_REASONING_TAG = new RegExp(REASONING_TAGS.flat().map((tag) => tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+const CLOSER_OF = new Map(REASONING_TAGS.map(([open, close]) => [open, close]))
 
 /**
- * Finds reasoning blocks (`<think>…</think>` and the like). An unclosed opener runs to the end of
- * the output; a closer with no opener before it (chat templates that put `<think>` in the prompt)
- * makes everything before it reasoning. Linear: each block is found with one `indexOf`.
+ * Finds reasoning blocks (`<think>…</think>`, `[THINK]…[/THINK]` and the like). An unclosed
+ * opener runs to the end of the output; a closer with no opener before it (chat templates that
+ * put `<think>` in the prompt) makes everything before it reasoning. Linear: one regex scan for
+ * the tags, one `indexOf` per block for its closer.
  */
 export function findReasoningSpans(raw: string): Span[] {
   const spans: Span[] = []
-  // Output without any of the tags is the common case: a few native searches settle it, where
-  // visiting every '<' (frequent in code and comparisons) would cost a check per tag each.
-  if (!ANY_REASONING_TAG.test(raw)) return spans
-  let pos = 0
-  for (;;) {
-    const lt = raw.indexOf('<', pos)
-    if (lt < 0) break
-    let matched = false
-    for (const [open, close] of REASONING_TAGS) {
-      if (raw.startsWith(open, lt)) {
-        const closeAt = raw.indexOf(close, lt + open.length)
-        const end = closeAt < 0 ? raw.length : closeAt + close.length
-        spans.push({ start: lt, end })
-        pos = end
-        matched = true
-        break
-      }
-      if (spans.length === 0 && raw.startsWith(close, lt)) {
-        spans.push({ start: 0, end: lt + close.length })
-        pos = lt + close.length
-        matched = true
-        break
-      }
+  const pattern = ANY_REASONING_TAG
+  pattern.lastIndex = 0
+  for (let match = pattern.exec(raw); match !== null; match = pattern.exec(raw)) {
+    const tag = match[0]
+    const close = CLOSER_OF.get(tag)
+    if (close !== undefined) {
+      const closeAt = raw.indexOf(close, match.index + tag.length)
+      const end = closeAt < 0 ? raw.length : closeAt + close.length
+      spans.push({ start: match.index, end })
+      pattern.lastIndex = end
+    } else if (spans.length === 0) {
+      spans.push({ start: 0, end: match.index + tag.length })
     }
-    if (!matched) pos = lt + 1
   }
   return spans
+}
+
+/** The reasoning text of `spans` (the blocks without their tags), blocks separated by blank lines. */
+export function reasoningText(raw: string, spans: readonly Span[]): string {
+  const pieces: string[] = []
+  for (const span of spans) {
+    let text = raw.slice(span.start, span.end)
+    for (const [open, close] of REASONING_TAGS) {
+      if (text.startsWith(open)) text = text.slice(open.length)
+      if (text.endsWith(close)) text = text.slice(0, -close.length)
+    }
+    const trimmed = text.trim()
+    if (trimmed !== '') pieces.push(trimmed)
+  }
+  return pieces.join('\n\n')
+}
+
+/** An output's reasoning blocks and its view with them blanked. */
+export interface ReasoningView {
+  readonly spans: readonly Span[]
+  readonly view: string
+}
+
+// Detection and then the chosen protocol's parse look at the same output: one entry is enough,
+// and comparing the same string object is O(1).
+let lastRaw: string | undefined
+let lastView: ReasoningView | undefined
+
+/** {@link findReasoningSpans} and {@link blank} of `raw`, computed once per output. */
+export function reasoningView(raw: string): ReasoningView {
+  if (lastView === undefined || lastRaw !== raw) {
+    const spans = findReasoningSpans(raw)
+    lastView = { spans, view: blank(raw, spans) }
+    lastRaw = raw
+  }
+  return lastView
 }
 
 /** Replaces the given ranges with spaces, keeping every offset the same. */
@@ -102,15 +137,17 @@ export class ParseBuilder {
   readonly repairs: Repair[] = []
   readonly errors: ParseError[] = []
   private readonly consumed: Span[] = []
+  private readonly reasoning: readonly Span[]
   private textCache: string | undefined
 
   constructor(
     readonly raw: string,
     readonly protocol: string,
   ) {
-    const reasoning = findReasoningSpans(raw)
-    this.view = blank(raw, reasoning)
-    this.consumed.push(...reasoning)
+    const { spans, view } = reasoningView(raw)
+    this.view = view
+    this.reasoning = spans
+    this.consumed.push(...spans)
   }
 
   /** Marks a range as markup (a call, a marker, a fence) so it is not part of the text. */
@@ -155,7 +192,12 @@ export class ParseBuilder {
   }
 
   result(): ParseResult {
-    return { protocol: this.protocol, calls: this.calls, text: this.text(), repairs: this.repairs, errors: this.errors }
+    const result: ParseResult = { protocol: this.protocol, calls: this.calls, text: this.text(), repairs: this.repairs, errors: this.errors }
+    if (this.reasoning.length > 0) {
+      const reasoning = reasoningText(this.raw, this.reasoning)
+      if (reasoning !== '') result.reasoning = reasoning
+    }
+    return result
   }
 }
 

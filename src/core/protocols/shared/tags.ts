@@ -7,17 +7,24 @@
  */
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
-import type { ParsedCall, Span } from '../types'
+import type { FormatDetection, ParsedCall, Span } from '../types'
 import { decodeArguments, isJsonObject, lowerFirst, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
+import { defineMarkers, detectMarkers } from './detect'
 
-const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call'] as const
+const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call', 'seed:tool_call'] as const
+const WRAPPER_OPENERS = WRAPPER_TAGS.map((name) => `<${name}>`)
+
+/** `t`, `f` or `s`: the first letter of every opener this scanner reads after `<`. */
+function isTagNameStart(code: number): boolean {
+  return code === 0x74 || code === 0x66 || code === 0x73
+}
 
 type JsonObject = { [key: string]: JsonValue }
 
 /** A tag value: a JSON object or array when it reads as one, otherwise the text itself. */
-function tagValue(text: string): JsonValue {
+export function tagValue(text: string): JsonValue {
   const trimmed = text.trim()
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const read = readJson(trimmed)
@@ -27,7 +34,7 @@ function tagValue(text: string): JsonValue {
 }
 
 /** Strips exactly one line break at each end (Qwen3-Coder puts values on their own lines). */
-function stripOneNewline(text: string): string {
+export function stripOneNewline(text: string): string {
   let out = text
   if (out.startsWith('\r\n')) out = out.slice(2)
   else if (out.startsWith('\n')) out = out.slice(1)
@@ -52,10 +59,10 @@ class TagScanner {
       const lt = view.indexOf('<', pos)
       if (lt < 0) break
       let next: number | undefined
-      if (view.startsWith('<function=', lt)) {
+      if (view.startsWith('<function=', lt) || view.startsWith('<function name=', lt)) {
         next = this.readFunctionTag(lt)
-      } else {
-        const tag = WRAPPER_TAGS.find((name) => view.startsWith(`<${name}>`, lt))
+      } else if (isTagNameStart(view.charCodeAt(lt + 1))) {
+        const tag = WRAPPER_TAGS.find((_name, index) => view.startsWith(WRAPPER_OPENERS[index] ?? '', lt))
         if (tag) next = this.readWrapper(lt, tag)
       }
       if (next !== undefined) this.builder.consume(lt, next)
@@ -88,24 +95,73 @@ class TagScanner {
     return bodyEnd
   }
 
-  private readWrapper(lt: number, tag: string): number {
+  private readWrapper(lt: number, tag: string): number | undefined {
     const view = this.view
     const open = `<${tag}>`
     const close = `</${tag}>`
     const bodyStart = skipSpace(view, lt + open.length)
     if (bodyStart >= view.length) return this.cutOff(undefined, `the output ends right after ${open}.`, lt)
     const code = view.charCodeAt(bodyStart)
-    if (code === 0x7b || code === 0x5b) {
-      const read = readJson(view, bodyStart, { spanDepth: 3 })
+    if (code === 0x7b || code === 0x5b) return this.readJsonBody(lt, bodyStart, open, close)
+    if (view.startsWith('<function=', bodyStart) || view.startsWith('<function name=', bodyStart)) {
+      const end = this.readFunctionTag(bodyStart)
+      if (end === undefined) {
+        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
+        const closeAt = this.finder.next(close, bodyStart)
+        return closeAt < 0 ? view.length : closeAt + close.length
+      }
+      return end >= view.length ? end : this.expectClose(close, open, end)
+    }
+    if (view.startsWith(close, bodyStart)) {
+      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
+      return bodyStart + close.length
+    }
+    const nameEnd = readNameEnd(view, bodyStart)
+    const closeAt = this.finder.next(close, bodyStart)
+    const nextOpen = this.finder.next(open, lt + open.length)
+    const closed = closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen)
+    if (nameEnd > bodyStart) {
+      const after = skipSpace(view, nameEnd)
+      const lineBreak = after > nameEnd && /[\r\n]/.test(view.slice(nameEnd, after))
+      const shaped = after >= view.length || lineBreak || view.startsWith('<arg_key>', after) || view.charCodeAt(after) === 0x7b || view.startsWith(close, after)
+      if (shaped || closed) return this.readNamedBody(lt, bodyStart, nameEnd, close, open)
+    }
+    // "Wrap it in a <tool_call> tag": a mention in prose, not a call (no body, no close tag).
+    if (!closed) return undefined
+    this.builder.addError(
+      'invalid_json',
+      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
+      { start: bodyStart, end: bodyStart + 1 },
+    )
+    return closeAt + close.length
+  }
+
+  /**
+   * A JSON body: one call object, an array of them, or several objects one after another (two
+   * calls in one block). A body whose only defect is a missing final `}` before the close tag
+   * is read with the closers supplied (repair `missing_closer`).
+   */
+  private readJsonBody(lt: number, bodyStart: number, open: string, close: string): number {
+    const view = this.view
+    let at = bodyStart
+    let end = bodyStart
+    for (let count = 0; ; count++) {
+      let read = readJson(view, at, { spanDepth: 3 })
+      if (!read.ok && read.error.code === 'invalid_json' && view.startsWith(close, skipSpace(view, read.error.offset))) {
+        // Only closers missing before the close tag: read the body as if the output ended there.
+        const retry = readJson(view.slice(0, skipSpace(view, read.error.offset)), at, { spanDepth: 3 })
+        if (retry.ok) read = retry
+      }
       if (!read.ok) {
+        if (count > 0) break
         if (read.error.code === 'truncated') {
           const partial = read.partial
           const first = Array.isArray(partial) ? partial[partial.length - 1] : partial
           const name = isJsonObject(first) && typeof first.name === 'string' ? first.name : undefined
           return this.cutOff(name, read.error.message, lt)
         }
-        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: bodyStart, end: read.error.offset })
-        const closeAt = this.finder.next(close, bodyStart)
+        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: at, end: read.error.offset })
+        const closeAt = this.finder.next(close, at)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
@@ -120,30 +176,14 @@ class TagScanner {
           this.builder.addError(reading.error.code, reading.error.message, reading.error.span)
         }
       })
-      return this.expectClose(close, open, read.end)
+      end = read.end
+      // Another object right after this one (optionally after a comma) is the block's next call.
+      let next = skipSpace(view, read.end)
+      if (view.charCodeAt(next) === 0x2c) next = skipSpace(view, next + 1)
+      if (view.charCodeAt(next) !== 0x7b) break
+      at = next
     }
-    if (view.startsWith('<function=', bodyStart)) {
-      const end = this.readFunctionTag(bodyStart)
-      if (end === undefined) {
-        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
-        const closeAt = this.finder.next(close, bodyStart)
-        return closeAt < 0 ? view.length : closeAt + close.length
-      }
-      return end >= view.length ? end : this.expectClose(close, open, end)
-    }
-    if (view.startsWith(close, bodyStart)) {
-      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
-      return bodyStart + close.length
-    }
-    const nameEnd = readNameEnd(view, bodyStart)
-    if (nameEnd > bodyStart) return this.readNamedBody(lt, bodyStart, nameEnd, close, open)
-    this.builder.addError(
-      'invalid_json',
-      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
-      { start: bodyStart, end: bodyStart + 1 },
-    )
-    const closeAt = this.finder.next(close, bodyStart)
-    return closeAt < 0 ? view.length : closeAt + close.length
+    return this.expectClose(close, open, end)
   }
 
   private pushCall(call: ParsedCall): void {
@@ -172,7 +212,7 @@ class TagScanner {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
-      const decoded = decodeArguments(read.value, read.spans.span, name)
+      const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
         this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
       } else {
@@ -192,7 +232,7 @@ class TagScanner {
         const key = view.slice(keyStart, keyEnd).trim()
         pos = skipSpace(view, keyEnd + '</arg_key>'.length)
         if (!view.startsWith('<arg_value>', pos)) {
-          if (pos >= view.length) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
+          if (endsInsideMarkup(view, pos, ['<arg_value>'])) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
           this.builder.addError('invalid_call', `Expected <arg_value> after the key "${key}" at offset ${pos}.`, { start: pos, end: pos })
           const closeAt = this.finder.next(close, pos)
           return closeAt < 0 ? view.length : closeAt + close.length
@@ -207,6 +247,9 @@ class TagScanner {
       }
       break
     }
+    // Ending inside the next tag, or before any pair, is a cut; ending after complete pairs is
+    // only the close tag missing (repaired, like closers missing after a complete JSON value).
+    if (endsInsideTag(view, pos, ['<arg_key>', close]) || (pos >= view.length && argsSpan === undefined)) return this.cutOff(name, `the output ends after the arguments read so far, before ${close}.`, lt)
     const end = this.expectClose(close, open, pos)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: { start: nameStart, end: nameEnd } } }
     if (argsSpan) {
@@ -220,28 +263,38 @@ class TagScanner {
   /** `<function=NAME>` with a JSON body (Llama 3.1) or `<parameter=KEY>` elements (Qwen3-Coder). Undefined when not a tag. */
   private readFunctionTag(lt: number): number | undefined {
     const view = this.view
-    const nameStart = lt + '<function='.length
-    const nameEnd = readNameEnd(view, nameStart)
-    if (nameEnd === nameStart || view.charCodeAt(nameEnd) !== 0x3e) return undefined
-    const name = view.slice(nameStart, nameEnd)
+    let nameStart: number
+    let nameEnd: number
+    let headerEnd: number
+    if (view.startsWith('<function=', lt)) {
+      nameStart = lt + '<function='.length
+      nameEnd = readNameEnd(view, nameStart)
+      headerEnd = nameEnd
+    } else {
+      // `<function name="get_weather">`: the attribute form.
+      const quoteAt = skipSpace(view, lt + '<function name='.length)
+      const quote = view.charCodeAt(quoteAt)
+      const quoted = quote === 0x22 || quote === 0x27
+      nameStart = quoted ? quoteAt + 1 : quoteAt
+      nameEnd = readNameEnd(view, nameStart)
+      headerEnd = quoted && view.charCodeAt(nameEnd) === quote ? skipSpace(view, nameEnd + 1) : nameEnd
+    }
+    if (nameEnd === nameStart || view.charCodeAt(headerEnd) !== 0x3e) return undefined
+    const name = view.slice(nameStart, nameEnd).replace(/\\_/g, '_')
     const close = '</function>'
-    let pos = skipSpace(view, nameEnd + 1)
+    let pos = skipSpace(view, headerEnd + 1)
     const nameSpan = { start: nameStart, end: nameEnd }
     if (view.startsWith(close, pos)) {
       this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: pos + close.length }, name: nameSpan } })
       return pos + close.length
     }
-    if (pos >= view.length) {
-      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without arguments or </function>.`, { start: view.length, end: view.length })
-      this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: view.length }, name: nameSpan } })
-      return view.length
-    }
+    if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends right after <function=${name}>.`, lt)
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
       for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
       const end = this.expectClose(close, undefined, read.end)
-      const decoded = decodeArguments(read.value, read.spans.span, name)
+      const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
         this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
         return end
@@ -253,6 +306,7 @@ class TagScanner {
     let argsSpan: Span | undefined
     for (;;) {
       pos = skipSpace(view, pos)
+      if (endsInsideTag(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends inside a tag after the parameters read so far.`, lt)
       if (!view.startsWith('<parameter=', pos)) break
       const keyStart = pos + '<parameter='.length
       let gt = keyStart
@@ -295,6 +349,20 @@ class TagScanner {
   }
 }
 
+/**
+ * True when the output ends at `pos` (after whitespace) or inside one of `tags` (a prefix of it
+ * runs to the end): a tag-structured call stopped there may have gone on.
+ */
+export function endsInsideMarkup(view: string, pos: number, tags: readonly string[]): boolean {
+  return pos >= view.length || endsInsideTag(view, pos, tags)
+}
+
+/** True when what is left at `pos` is a proper prefix of one of `tags` (`</para` at the end). */
+export function endsInsideTag(view: string, pos: number, tags: readonly string[]): boolean {
+  const rest = view.length - pos
+  return rest > 0 && rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
+}
+
 function setMember(target: JsonObject, key: string, value: JsonValue): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
@@ -305,4 +373,55 @@ function setMember(target: JsonObject, key: string, value: JsonValue): void {
  */
 export function collectTaggedCalls(builder: ParseBuilder): void {
   new TagScanner(builder).run()
+}
+
+/** The tags that open a call of the tag family (registered for the shared detection scan). */
+export const TAG_MARKERS = defineMarkers('<tool_call>', '<tool>', '<function_call>', '<function=', '<function name=')
+
+/** What follows a tag-family opener, as far as detection needs to know. */
+export type TagBody = 'json' | 'function-json' | 'function-parameters' | 'arg-pairs' | 'name' | 'other'
+
+/**
+ * Classifies the body after the opener `marker` at `at` from a bounded excerpt (400 chars), so
+ * detection stays cheap whatever the output's length.
+ */
+export function tagBody(view: string, at: number, marker: string): TagBody {
+  const bodyStart = marker === '<function=' || marker === '<function name=' ? at : skipSpace(view, at + marker.length)
+  const excerpt = view.slice(bodyStart, bodyStart + 400)
+  if (excerpt.startsWith('<function=') || excerpt.startsWith('<function name=')) {
+    const close = excerpt.indexOf('>')
+    if (close < 0) return 'other'
+    const after = skipSpace(excerpt, close + 1)
+    if (excerpt.startsWith('<parameter=', after)) return 'function-parameters'
+    if (excerpt.charCodeAt(after) === 0x7b || excerpt.startsWith('</function>', after) || after >= excerpt.length) return 'function-json'
+    return 'other'
+  }
+  const first = excerpt.charCodeAt(0)
+  if (first === 0x7b || first === 0x5b) return 'json'
+  const nameEnd = readNameEnd(excerpt, 0)
+  if (nameEnd === 0) return 'other'
+  const after = skipSpace(excerpt, nameEnd)
+  if (excerpt.startsWith('<arg_key>', after)) return 'arg-pairs'
+  // `<tool_call>get_time</tool_call>`, or a name on its own line: a call without arguments.
+  if (excerpt.startsWith('</', after) || (after > nameEnd && /[\r\n]/.test(excerpt.slice(nameEnd, after)))) return 'name'
+  return 'other'
+}
+
+/**
+ * Detection for one member of the tag family: the earliest opener whose body is of one of `kinds`.
+ *
+ * @param confidence by body kind; kinds not listed are not this member's
+ */
+export function detectTags(raw: string, before: number | undefined, label: string, confidence: Partial<Record<TagBody, number>>): FormatDetection | undefined {
+  return detectMarkers(
+    raw,
+    TAG_MARKERS,
+    before,
+    (scan, at, marker) => {
+      const kind = tagBody(scan.view, at, marker)
+      const score = confidence[kind]
+      return score === undefined ? undefined : { confidence: score, reason: `Found ${marker} at offset ${at}${label ? ` ${label}` : ''}.` }
+    },
+    8,
+  )
 }

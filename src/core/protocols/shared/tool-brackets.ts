@@ -4,7 +4,8 @@
  */
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
-import type { ParsedCall } from '../types'
+import type { FormatDetection, ParsedCall } from '../types'
+import { defineMarkers, detectMarkers } from './detect'
 import { decodeArguments, lowerFirst } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { readNameEnd } from './scan'
@@ -64,6 +65,12 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   const view = builder.view
   const argsAt = skipSpace(view, toolEnd)
   const call: ParsedCall = { name, arguments: {}, spans: { call: { start: at, end: toolEnd }, name: nameSpan } }
+  // `[TOOL: name] [AR` at the end: the arguments were cut off.
+  const rest = view.length - argsAt
+  if (rest > 0 && rest < '[ARGS:'.length && '[ARGS:'.startsWith(view.slice(argsAt))) {
+    builder.addError('truncated', `The call to "${name}" was cut off inside [ARGS: …].`, { start: at, end: view.length })
+    return view.length
+  }
   if (!view.startsWith('[ARGS', argsAt)) {
     builder.addCall(call)
     return toolEnd
@@ -74,6 +81,10 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
     return toolEnd
   }
   const jsonAt = skipSpace(view, colon + 1)
+  if (jsonAt >= view.length) {
+    builder.addError('truncated', `The call to "${name}" was cut off after [ARGS:.`, { start: at, end: view.length })
+    return view.length
+  }
   const read = readJson(view, jsonAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
@@ -81,7 +92,7 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
     return cut ? view.length : read.error.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
-  const decoded = decodeArguments(read.value, read.spans.span, name)
+  const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   let end = skipSpace(view, read.end)
   if (view.charCodeAt(end) === 0x5d) end++
   else {
@@ -135,4 +146,24 @@ export function collectToolBrackets(builder: ParseBuilder): void {
     builder.consume(at, end)
     pos = Math.max(end, at + 1)
   }
+}
+
+const MARKERS = defineMarkers('[TOOL:', '[TOOL :')
+
+/**
+ * Detection for the `[TOOL: …]` pair: `]` after the name is `bracket`, `|` is `pipe`.
+ *
+ * @param form which of the two forms to look for
+ */
+export function detectToolBrackets(raw: string, before: number | undefined, form: 'bracket' | 'pipe'): FormatDetection | undefined {
+  return detectMarkers(raw, MARKERS, before, (scan, at, marker) => {
+    const view = scan.view
+    const nameStart = skipBlanks(view, at + marker.length)
+    const nameEnd = readNameEnd(view, nameStart)
+    if (nameEnd === nameStart) return undefined
+    const next = view.charCodeAt(skipBlanks(view, nameEnd))
+    if (form === 'bracket' && next === 0x5d) return { confidence: 0.85, reason: `Found [TOOL: name] at offset ${at}.` }
+    if (form === 'pipe' && next === 0x7c) return { confidence: 0.85, reason: `Found [TOOL:name| at offset ${at}.` }
+    return undefined
+  })
 }

@@ -2,7 +2,7 @@
  * Reading the JSON that follows a format's marker (`[TOOL_CALLS]`, `<|tool_call|>`, `functools`,
  * `<|START_ACTION|>`): one call object or an array of them, every object taken as a call.
  */
-import { readJson } from '../../json'
+import { mayStartValue, readJson } from '../../json'
 import { isJsonObject, lowerFirst, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 
@@ -17,7 +17,8 @@ export function readWrappedJson(builder: ParseBuilder, start: number, marker: st
   const view = builder.view
   const at = skipSpace(view, start)
   const code = view.charCodeAt(at)
-  if (code !== 0x7b && code !== 0x5b) return undefined
+  // Hostile input repeats the marker (`[TOOL_CALLS][TOOL_CALLS]…`): a certain failure is not read.
+  if ((code !== 0x7b && code !== 0x5b) || !mayStartValue(view, at)) return undefined
   const read = readJson(view, at, { spanDepth: 3 })
   if (!read.ok) {
     if (read.error.code === 'truncated') {

@@ -5,8 +5,7 @@
 import type { JsonValue } from '../../messages'
 import { isJsonObject, readCallObject } from '../shared/call-object'
 import { JsonStreamReader, type StringSink } from './json-stream-reader'
-import type { IncrementalScanner } from './text-scanner'
-import type { StreamingCall } from './types'
+import type { StreamScanner, StreamingCall } from '../types'
 
 /**
  * Reads the message with one {@link JsonStreamReader}. Each `function.arguments` string is itself
@@ -14,7 +13,8 @@ import type { StreamingCall } from './types'
  * known without re-reading the string. Output that is not a JSON object makes it give up (the
  * stream parser then re-parses, which reads it as text).
  */
-export class OpenAiScanner implements IncrementalScanner {
+export class OpenAiScanner implements StreamScanner {
+  readonly reading = 'incremental' as const
   readonly calls: StreamingCall[] = []
   private readonly reader = new JsonStreamReader()
   /** Readers of the `arguments` strings, by the `function` object that holds them. */
@@ -47,6 +47,13 @@ export class OpenAiScanner implements IncrementalScanner {
     const end = this.reader.write(chunk)
     // Anything but whitespace after the message means it is not a native message after all.
     if (this.reader.status === 'done' && chunk.slice(end).trim() !== '') this.reader.status = 'failed'
+    // The legacy function_call, and calls left in content when tool_calls is empty, are read
+    // by the one-shot parser: hand over to it.
+    const root = this.reader.root
+    if (this.reader.status !== 'failed' && isJsonObject(root) && (Object.hasOwn(root, 'function_call') || (this.reader.status === 'done' && this.calls.length === 0 && typeof root.content === 'string' && root.content.includes('<')))) {
+      this.reader.status = 'failed'
+      return
+    }
     this.settle()
   }
 

@@ -8,24 +8,11 @@ import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContex
 import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
 import { JsonStreamReader } from './json-stream-reader'
 import { ProseText } from './prose-text'
-import type { StreamingCall } from './types'
-
-/** What an incremental scanner offers the stream parser. */
-export interface IncrementalScanner {
-  /** Consumes the next chunk. */
-  write(chunk: string): void
-  /** True once the output took a shape the scanner does not follow; the caller re-parses instead. */
-  readonly gaveUp: boolean
-  /** Calls complete so far (append-only between {@link clear}s, which replace the array). */
-  readonly calls: readonly StreamingCall[]
-  /** The call being written, if any. */
-  forming(): StreamingCall | undefined
-  /** The prose so far. */
-  text(): string
-}
+import type { StreamScanner, StreamingCall } from '../types'
 
 const WRAPPER_TAGS = ['<tool_call>', '<tool>', '<function_call>'] as const
 const FUNCTION_TAG = '<function='
+const UNFOLLOWED_TAGS = ['</tool_call>', '</tool>', '</function_call>', '<function name=', '<seed:tool_call>'] as const
 const NO_CALL_NAMES = new Set(['none', 'null', ''])
 /** A `<function=` name longer than this is not a tool name; the scanner gives up rather than buffer it. */
 const MAX_NAME = 256
@@ -40,6 +27,7 @@ type TokenMatch =
   | { kind: 'control'; length: number }
   | { kind: 'wrapper'; length: number; close: string }
   | { kind: 'function'; length: number }
+  | { kind: 'unfollowed'; length: number }
 
 /** A {@link StreamingCall} from a finished reading. */
 function streamingCall(name: string, args: Record<string, JsonValue>, id: string | undefined): StreamingCall {
@@ -91,7 +79,8 @@ export function formingCall(reader: JsonStreamReader, value: JsonValue | undefin
  * `<tool_call>`, invalid JSON inside a tag) make it give up, and the stream parser falls back to
  * re-parsing.
  */
-export class TextScanner implements IncrementalScanner {
+export class TextScanner implements StreamScanner {
+  readonly reading = 'incremental' as const
   calls: StreamingCall[] = []
   private readonly prose = new ProseText()
   private mode: Mode = Mode.Prose
@@ -176,7 +165,14 @@ export class TextScanner implements IncrementalScanner {
           if (this.readerContext === 'prose') this.candidateRaw += work.slice(i, end)
           i = end
           if (reader.status === 'done') this.finishJson(reader)
-          else if (reader.status === 'failed') this.failJson()
+          else if (reader.status === 'failed') {
+            // A Python tuple (`(3, 4)`), which the lenient one-shot reader accepts: hand over.
+            if (work.charCodeAt(end) === 0x28) {
+              this.mode = Mode.GaveUp
+              return
+            }
+            this.failJson()
+          }
           continue
         }
         case Mode.TagBody:
@@ -236,6 +232,13 @@ export class TextScanner implements IncrementalScanner {
             this.carry = work.slice(i)
             return
           }
+          // A second object in the same block (two calls in one <tool_call>): left to the
+          // one-shot parser, which reads it.
+          const code = work.charCodeAt(i)
+          if (this.functionName === undefined && (code === 0x7b || code === 0x2c)) {
+            this.mode = Mode.GaveUp
+            return
+          }
           // The close tag is missing: what follows is prose (the one-shot parser names the repair).
           this.closeTags = []
           this.mode = Mode.Prose
@@ -289,6 +292,9 @@ export class TextScanner implements IncrementalScanner {
     if (this.tags) {
       for (const tag of WRAPPER_TAGS) if (this.tokenAt(work, at, tag)) return { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` }
       if (this.tokenAt(work, at, FUNCTION_TAG)) return { kind: 'function', length: FUNCTION_TAG.length }
+      // Forms this scanner does not follow (a close tag without its opener after a bare call,
+      // `<function name="…">`, `<seed:tool_call>`): the one-shot parser reads them.
+      for (const tag of UNFOLLOWED_TAGS) if (this.tokenAt(work, at, tag)) return { kind: 'unfollowed', length: tag.length }
     }
     return this.partialToken ? 'partial' : undefined
   }
@@ -302,6 +308,9 @@ export class TextScanner implements IncrementalScanner {
 
   private onToken(token: TokenMatch): void {
     switch (token.kind) {
+      case 'unfollowed':
+        this.mode = Mode.GaveUp
+        return
       case 'reasoning':
         this.sawReasoning = true
         this.reasoningClose = token.close
@@ -353,6 +362,11 @@ export class TextScanner implements IncrementalScanner {
       return
     }
     this.mode = Mode.Prose
+    // xLAM's {"tool_calls": […]} is read by the one-shot parser.
+    if (isJsonObject(root) && Array.isArray(root.tool_calls)) {
+      this.mode = Mode.GaveUp
+      return
+    }
     const items: JsonValue[] = Array.isArray(root) ? root : root === undefined ? [] : [root]
     const callShaped = items.length > 0 && items.every(isJsonObject)
     const before = this.calls.length

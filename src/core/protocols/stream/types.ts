@@ -1,26 +1,9 @@
 /**
  * What a streaming parser shows while a model's output is still arriving.
  */
-import type { JsonValue } from '../../messages'
-import type { ParseResult } from '../types'
+import type { ParseResult, StreamingCall } from '../types'
 
-/** A call in a {@link StreamSnapshot}: complete, or still being written. */
-export interface StreamingCall {
-  /**
-   * Tool name; `undefined` while it is still being written (a half-written name would be shown
-   * as a different tool).
-   */
-  name: string | undefined
-  /**
-   * Arguments as far as known. For a call being formed this is a live object that later pushes
-   * extend in place: open strings hold what has arrived, numbers and literals appear once ended.
-   */
-  arguments: Record<string, JsonValue>
-  /** `tool_call_id`, when the format carries one and it has been read. */
-  id?: string
-  /** False for the call whose markup is still open. */
-  complete: boolean
-}
+export type { StreamingCall } from '../types'
 
 /**
  * The best reading of the output received so far, returned after every chunk.
