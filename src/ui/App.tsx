@@ -1,24 +1,49 @@
 import { useEffect, useState, type DragEvent } from 'react'
-import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
-import type { ImportOutcome } from '../store/import-controller'
-
+import { back, run, step } from '../store/run-controller'
+import { watchCode } from '../store/code-check'
+import { importFiles, type ImportOutcome } from '../store/import-controller'
+import { useParseLab } from '../store/parse-lab-store'
+import { useReplay } from '../store/replay-store'
+import { useRun } from '../store/run-store'
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
+import { useFork } from '../store/fork-controller'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
-import { SessionNotices } from './SessionNotices'
 import { StatusBar } from './StatusBar'
-import { Timeline } from './timeline/Timeline'
+import { TimelinePane } from './timeline/TimelinePane'
+import { PaneDivider, PaneGroup, togglePane } from './layout/Panes'
+import { Panel, usePanelRef } from 'react-resizable-panels'
+import type { SessionEvent } from '../core/loop/events'
 import { Toolbar } from './Toolbar'
 
-/** The playground: editors on the left, timeline and inspector on the right. */
+/** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
+function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number }) {
+  const timelinePane = usePanelRef()
+  return (
+    <PaneGroup id="panes-loop" className="min-h-0 min-w-0 flex-1">
+      <Panel id="pane-timeline" panelRef={timelinePane} collapsible defaultSize="38%" minSize={200} className="h-full min-h-0 bg-white">
+        <TimelinePane events={events} cursor={cursor} />
+      </Panel>
+      <PaneDivider pane={timelinePane} label="Resize timeline" />
+      <Panel id="pane-inspector" minSize={260} className="h-full min-h-0 bg-slate-50">
+        {cursor >= 0 ? (
+          <Inspector events={events} cursor={cursor} />
+        ) : (
+          <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
+        )}
+      </Panel>
+    </PaneGroup>
+  )
+}
+
+/** The playground: editors on the left, timeline and inspector on the right, every pane resizable. */
 export function App() {
-  const pg = usePlayground()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
   const [toast, setToast] = useState<ImportOutcome | null>(null)
@@ -28,6 +53,17 @@ export function App() {
   const replayFile = useReplay((s) => s.fileName)
   const logOpen = useReplay((s) => s.conversations.length > 0)
   const fork = useFork((s) => s.logged !== null)
+  const mode = useRun((s) => s.mode)
+  const editorsPane = usePanelRef()
+  const [editorsCollapsed, setEditorsCollapsed] = useState(false)
+
+  // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
+  useEffect(() => {
+    if (mode === 'replay') editorsPane.current?.collapse()
+  }, [mode, editorsPane])
+  useEffect(() => {
+    if (fork) editorsPane.current?.expand()
+  }, [fork, editorsPane])
 
   useEffect(() => {
     if (!toast) return
@@ -35,11 +71,11 @@ export function App() {
     return () => clearTimeout(timer)
   }, [toast])
 
-  useEffect(() => pg.start(), [pg])
+  useEffect(() => watchCode(), [])
 
   // Run or Step from the Parse lab brings the timeline back into view.
   useEffect(() => {
-    if (events.length > 0 && pg.stores.parseLab.getState().view === 'parse') setView('loop')
+    if (events.length > 0 && useParseLab.getState().view === 'parse') setView('loop')
   }, [events.length, setView])
   useEffect(() => {
     if (!fork && view === 'diff') setView('loop')
@@ -49,11 +85,11 @@ export function App() {
     function onKey(event: KeyboardEvent) {
       if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
         event.preventDefault()
-        void pg.run()
+        void run()
       } else if (event.key === 'F10') {
         event.preventDefault()
-        if (event.shiftKey) pg.back()
-        else void pg.step()
+        if (event.shiftKey) back()
+        else void step()
       }
     }
     window.addEventListener('keydown', onKey)
@@ -64,7 +100,7 @@ export function App() {
     event.preventDefault()
     setDragging(false)
     const files = [...event.dataTransfer.files]
-    if (files.length > 0) void pg.importFiles(files).then(setToast)
+    if (files.length > 0) void importFiles(files).then(setToast)
   }
 
   return (
@@ -82,59 +118,74 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={setToast} />
-      <SessionNotices />
       <ImportProgress />
-      <main className={`grid min-h-0 flex-1 grid-cols-1 gap-0 ${logOpen ? 'md:grid-cols-[minmax(280px,30%)_minmax(0,1fr)]' : 'md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]'}`}>
-        <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">
-          <EditorPanel />
-        </section>
-        <section aria-label="Run" className="flex min-h-0 min-w-0 flex-col">
-          <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
-            {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
-              <button
-                key={v}
-                role="tab"
-                data-testid={`view-${v}`}
-                aria-selected={view === v}
-                onClick={() => setView(v)}
-                className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
-              >
-                {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
-              </button>
-            ))}
-          </div>
-          {view === 'parse' ? (
-            <div className="min-h-0 flex-1">
-              <ParseLab />
-            </div>
-          ) : view === 'diff' ? (
-            <div className="min-h-0 flex-1">
-              <DiffView />
-            </div>
-          ) : (
-            <>
-            <StatusBar />
-            <ReplayBar />
-            <div className={`grid min-h-0 flex-1 grid-cols-1 ${logOpen ? 'lg:grid-cols-[auto_minmax(220px,30%)_minmax(0,1fr)]' : 'lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]'}`}>
-              {logOpen && (
-                <div className="hidden min-h-0 lg:block">
-                  <ConversationList key={replayFile ?? ''} />
+      <main className="flex min-h-0 min-w-0 flex-1">
+        <PaneGroup id="panes-main" className="min-h-0 flex-1">
+          <Panel
+            id="pane-editors"
+            panelRef={editorsPane}
+            collapsible
+            defaultSize="38%"
+            minSize={260}
+            onResize={(size) => setEditorsCollapsed(size.inPixels < 1)}
+            className="h-full min-h-0 bg-white"
+          >
+            <section aria-label="Editors" className="h-full min-h-0">
+              <EditorPanel />
+            </section>
+          </Panel>
+          <PaneDivider pane={editorsPane} label="Resize editors" />
+          <Panel id="pane-run" minSize={320} className="h-full min-h-0">
+            <section aria-label="Run" className="flex h-full min-h-0 min-w-0 flex-col">
+              <div role="tablist" aria-label="View" className="flex items-end gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
+                <button
+                  data-testid="pane-toggle-editors"
+                  aria-expanded={!editorsCollapsed}
+                  aria-controls="pane-editors"
+                  onClick={() => togglePane(editorsPane)}
+                  title={editorsCollapsed ? 'Show the editors' : 'Hide the editors (more room for the run)'}
+                  className="mb-1 mr-1 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
+                >
+                  {editorsCollapsed ? '▸ Editors' : '◂ Editors'}
+                </button>
+                {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
+                  <button
+                    key={v}
+                    role="tab"
+                    data-testid={`view-${v}`}
+                    aria-selected={view === v}
+                    onClick={() => setView(v)}
+                    className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
+                  >
+                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
+                  </button>
+                ))}
+              </div>
+              <StatusBar />
+              {view === 'parse' ? (
+                <div className="min-h-0 flex-1">
+                  <ParseLab />
                 </div>
+              ) : view === 'diff' ? (
+                <div className="min-h-0 flex-1">
+                  <DiffView />
+                </div>
+              ) : (
+                <>
+                  <ReplayBar />
+                  <div className="flex min-h-0 flex-1">
+                    {logOpen && (
+                      <div className="min-h-0 shrink-0">
+                        <ConversationList key={replayFile ?? ''} />
+                      </div>
+                    )}
+                    <LoopPanes events={events} cursor={cursor} />
+                  </div>
+                </>
               )}
-              <div className="min-h-0 border-r border-slate-200 bg-white">
-                <Timeline events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
-              </div>
-              <div className="min-h-0 bg-slate-50">
-                {cursor >= 0 ? (
-                  <Inspector events={events} cursor={cursor} />
-                ) : (
-                  <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
-                )}
-              </div>
-            </div>
-            </>
-          )}
-        </section>
+            </section>
+          </Panel>
+        </PaneGroup>
       </main>
       <ConfirmDialog />
       <AnomalyCatalogueDialog />
