@@ -1,5 +1,4 @@
 import { useEffect, useState, type DragEvent } from 'react'
-import { back, run, step } from '../store/run-controller'
 import { watchCode } from '../store/code-check'
 import { importFiles, type ImportOutcome } from '../store/import-controller'
 import { useParseLab } from '../store/parse-lab-store'
@@ -21,6 +20,15 @@ import { PaneDivider, PaneGroup, togglePane } from './layout/Panes'
 import { Panel, usePanelRef } from 'react-resizable-panels'
 import type { SessionEvent } from '../core/loop/events'
 import { Toolbar } from './Toolbar'
+import { Toasts } from './Toasts'
+import { pushToast } from './toasts'
+import { listenForShortcuts } from './shortcuts'
+import { ShortcutsHelp } from './ShortcutsHelp'
+
+/** An import's outcome as a toast: a failure stays until dismissed. */
+function showOutcome(outcome: ImportOutcome): void {
+  pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
+}
 
 /** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
 function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number }) {
@@ -46,7 +54,6 @@ function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number 
 export function App() {
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
-  const [toast, setToast] = useState<ImportOutcome | null>(null)
   const [dragging, setDragging] = useState(false)
   const view = useParseLab((s) => s.view)
   const setView = useParseLab((s) => s.setView)
@@ -65,11 +72,6 @@ export function App() {
     if (fork) editorsPane.current?.expand()
   }, [fork, editorsPane])
 
-  useEffect(() => {
-    if (!toast) return
-    const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 9000)
-    return () => clearTimeout(timer)
-  }, [toast])
 
   useEffect(() => watchCode(), [])
 
@@ -81,26 +83,13 @@ export function App() {
     if (!fork && view === 'diff') setView('loop')
   }, [fork, view, setView])
 
-  useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
-        event.preventDefault()
-        void run()
-      } else if (event.key === 'F10') {
-        event.preventDefault()
-        if (event.shiftKey) back()
-        else void step()
-      }
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  useEffect(() => listenForShortcuts(), [])
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
     setDragging(false)
     const files = [...event.dataTransfer.files]
-    if (files.length > 0) void importFiles(files).then(setToast)
+    if (files.length > 0) void importFiles(files).then(showOutcome)
   }
 
   return (
@@ -117,7 +106,8 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      <Toolbar onImported={setToast} />
+      <Toolbar onImported={showOutcome} />
+      <Toasts />
       <ImportProgress />
       <main className="flex min-h-0 min-w-0 flex-1">
         <PaneGroup id="panes-main" className="min-h-0 flex-1">
@@ -189,24 +179,11 @@ export function App() {
       </main>
       <ConfirmDialog />
       <AnomalyCatalogueDialog />
+      <ShortcutsHelp />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
             Drop a session, workspace, OpenAI messages log or tools file
-          </div>
-        </div>
-      )}
-      {toast && (
-        <div
-          role={toast.ok ? 'status' : 'alert'}
-          data-testid="toast"
-          className={`fixed bottom-4 right-4 z-50 max-w-lg rounded-md px-4 py-3 text-sm shadow-lg ${toast.ok ? 'bg-slate-900 text-white' : 'bg-red-700 text-white'}`}
-        >
-          <div className="flex items-start gap-3">
-            <span className="whitespace-pre-wrap">{toast.message}</span>
-            <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={() => setToast(null)}>
-              ✕
-            </button>
           </div>
         </div>
       )}

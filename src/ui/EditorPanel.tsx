@@ -1,38 +1,61 @@
-import { lazy, Suspense, type ReactNode } from 'react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Panel, usePanelRef } from 'react-resizable-panels'
 import { PaneDivider, PaneGroup } from './layout/Panes'
 import { usePrefs } from './prefs'
 import { buildSystemPrompt } from '../core/loop/system-prompt'
 import { useCodeCheck } from '../store/code-check'
-import { useRun } from '../store/run-store'
+import { useRun, type CodeProblem } from '../store/run-store'
+import { revealInEditor } from './editors/registry'
 import { useWorkspace } from '../store/workspace-store'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
-function ProblemBanner({ file }: { file: string }) {
-  const problem = useRun((s) => s.problems.find((p) => p.file === file))
-  if (!problem) return null
+function ProblemBanner({ problem }: { problem: CodeProblem }) {
+  const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
   return (
     <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
       <span className="font-semibold">
-        Can&apos;t run: {problem.file}
-        {problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}
+        Can&apos;t run:{' '}
+        {problem.line ? (
+          <button
+            data-testid="error-link"
+            className="font-semibold underline decoration-red-400 underline-offset-2 hover:text-red-950"
+            title="Go to this line in the editor"
+            onClick={() => revealInEditor(problem.file, problem.line!, problem.column ?? 1)}
+          >
+            {where}
+          </button>
+        ) : (
+          where
+        )}
       </span>{' '}
       — {problem.message}
     </div>
   )
 }
 
-function FileEditor({ file, testId, value, onChange, extra }: { file: string; testId: string; value: string; onChange(v: string): void; extra?: ReactNode }) {
+/**
+ * The problem of `file` while its code is the code that produced it: an edit makes the message
+ * stale at once (the next check, a moment later, reports what is wrong now, if anything).
+ */
+function useCurrentProblem(file: string, value: string): CodeProblem | null {
   const problem = useRun((s) => s.problems.find((p) => p.file === file) ?? null)
+  const [seen, setSeen] = useState<{ problem: CodeProblem; value: string } | null>(null)
+  if (problem && seen?.problem !== problem) setSeen({ problem, value })
+  if (!problem) return null
+  return seen?.problem === problem && seen.value !== value ? null : problem
+}
+
+function FileEditor({ file, testId, value, onChange, extra }: { file: string; testId: string; value: string; onChange(v: string): void; extra?: ReactNode }) {
+  const problem = useCurrentProblem(file, value)
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-1 font-mono text-xs text-slate-600">
         <span>{file}</span>
         {extra}
       </div>
-      <ProblemBanner file={file} />
+      {problem && <ProblemBanner problem={problem} />}
       <div data-testid={testId} className="min-h-0 flex-1">
         <Suspense fallback={<div className="p-3 text-sm text-slate-500">Loading editor…</div>}>
           <CodeEditor path={file} value={value} onChange={onChange} problem={problem} />

@@ -3,13 +3,14 @@ import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
 import { examples } from '../examples/index'
-import { back, reset, run, step, stop } from '../store/run-controller'
+import { back, reset, step, stop } from '../store/run-controller'
 import { exportOpenSession, type ExportTarget } from '../store/export-controller'
 import { importFile, type ImportOutcome } from '../store/import-controller'
 import { useRun } from '../store/run-store'
 import { currentWorkspace, useWorkspace } from '../store/workspace-store'
 import { download } from './download'
 import { NumberField } from './NumberField'
+import { openHelp, runWithTypeWarning } from './shortcuts'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -92,7 +93,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             reset()
           }}
           title={examples.find((ex) => ex.id === exampleId)?.title ?? 'Your workspace'}
-          className="max-w-[22rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
           {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
           {examples.map((ex) => (
@@ -110,7 +111,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           value={protocol}
           onChange={(e) => useWorkspace.getState().setSettings({ protocol: e.target.value })}
           title={protocols.find((p) => p.id === protocol)?.label}
-          className="max-w-[22rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          className="max-w-[13rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
           {protocols.map((p) => (
             <option key={p.id} value={p.id} title={p.description}>
@@ -121,7 +122,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
       </label>
       <MaxStepsInput value={maxSteps} />
       <div className="mx-1 h-6 w-px bg-slate-700" />
-      <button data-testid="run" className={primary} disabled={busy} onClick={() => void run()} title="Run to the end (Ctrl+Enter)">
+      <button data-testid="run" className={primary} disabled={busy} onClick={runWithTypeWarning} title="Run to the end (Ctrl+Enter)">
         ▶ Run
       </button>
       {status === 'running' && (
@@ -151,6 +152,9 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (file) void importFile(file).then(onImported)
           }}
         />
+        <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+          ?
+        </button>
         <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, OpenAI messages log or tools file (or drop it on the page)">
           Import…
         </button>
