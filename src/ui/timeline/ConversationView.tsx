@@ -23,15 +23,19 @@ export interface ConversationViewProps {
 }
 
 /**
- * The session as a conversation: one card per message up to the cursor. Each assistant card
+ * The session as a conversation: one card per message, those after the cursor dimmed. Each assistant card
  * shows the raw output with the recognised spans marked beside the calls parsed out of it;
  * each call shows its validation verdict and links to its tool-result card. Virtualised, with
  * measured card heights, so long replays stay smooth.
  */
 export function ConversationView({ events, cursor, onSelect }: ConversationViewProps) {
+  // The whole log, for the cards after the cursor (shown dimmed, like future timeline rows) and
+  // for where each card ends; the cards up to the cursor are the fold of events 0..cursor.
+  const full = useMemo(() => conversationOf(events), [events])
   const model = useMemo(() => conversationOf(events.slice(0, cursor + 1)), [events, cursor])
-  const { cards } = model
-  const current = cardAtCursor(cards, cursor)
+  const cards = useMemo(() => [...model.cards, ...full.cards.slice(model.cards.length)], [model, full])
+  const shown = model.cards.length
+  const current = cardAtCursor(model.cards, cursor)
   const parentRef = useRef<HTMLDivElement>(null)
   const index = useMemo(() => new Map(cards.map((c, i) => [c.key, i])), [cards])
   const virtualizer = useVirtualizer({
@@ -46,16 +50,22 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
     if (current >= 0) virtualizer.scrollToIndex(current, { align: 'auto' })
   }, [current, virtualizer])
 
+  /** The last event of card `i`: selecting a card shows it complete (an assistant card parsed and validated). */
+  function endOf(i: number): number {
+    const next = cards[i + 1]
+    return next ? next.seq - 1 : events.length - 1
+  }
+
   function goTo(key: string | undefined) {
     const i = key === undefined ? undefined : index.get(key)
-    if (i !== undefined) onSelect(cards[i]!.seq)
+    if (i !== undefined) onSelect(endOf(i))
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1 }
     if (event.key in moves) {
-      const next = cards[Math.max(0, Math.min(cards.length - 1, current + (moves[event.key] ?? 0)))]
-      if (next) onSelect(next.seq)
+      const next = Math.max(0, Math.min(cards.length - 1, current + (moves[event.key] ?? 0)))
+      if (cards[next]) onSelect(endOf(next))
     } else if (event.key === 'Home') onSelect(0)
     else if (event.key === 'End') onSelect(events.length - 1)
     else return
@@ -90,6 +100,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
         {virtualizer.getVirtualItems().map((row) => {
           const card = cards[row.index]!
           const isCurrent = row.index === current
+          const future = row.index >= shown
           return (
             <div
               key={row.key}
@@ -103,11 +114,12 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
                 data-testid="message-card"
                 data-role={card.role}
                 data-seq={card.seq}
+                data-future={future || undefined}
                 aria-current={isCurrent ? 'step' : undefined}
-                onClick={() => onSelect(card.seq)}
+                onClick={() => onSelect(endOf(row.index))}
                 className={`cursor-pointer rounded-md border border-l-4 bg-white p-2 text-xs shadow-sm ${ROLE_STYLE[card.role]} ${
                   isCurrent ? 'border-sky-400 ring-2 ring-sky-300' : 'border-slate-200 hover:border-slate-300'
-                }`}
+                } ${future ? 'opacity-50' : ''}`}
               >
                 <header className="mb-1 flex flex-wrap items-baseline gap-x-2 font-semibold text-slate-600">
                   <span className="uppercase tracking-wide">{card.role}</span>
