@@ -15,6 +15,18 @@ export function Toasts() {
       {toasts.map((t) => (
         <div key={t.id} role={t.kind === 'notice' ? 'status' : 'alert'} data-testid="toast" data-kind={t.kind} className={`flex items-start gap-3 px-3 py-1.5 text-sm ${STYLE[t.kind]}`}>
           <span className="min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]">{t.message}</span>
+          {t.action && (
+            <button
+              data-testid="toast-action"
+              className="rounded border border-current px-2 text-xs font-semibold"
+              onClick={() => {
+                dismissToast(t.id)
+                t.action?.run()
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
           <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={() => dismissToast(t.id)}>
             ✕
           </button>

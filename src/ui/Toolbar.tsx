@@ -11,6 +11,7 @@ import { currentWorkspace, useWorkspace } from '../store/workspace-store'
 import { download } from './download'
 import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
+import { chooseExample } from './example-switch'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -88,10 +89,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           data-testid="example-select"
           aria-label="Example"
           value={exampleId}
-          onChange={(e) => {
-            useWorkspace.getState().loadExample(e.target.value)
-            reset()
-          }}
+          onChange={(e) => chooseExample(e.target.value)}
           title={examples.find((ex) => ex.id === exampleId)?.title ?? 'Your workspace'}
           className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >

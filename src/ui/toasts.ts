@@ -7,14 +7,22 @@ import { create } from 'zustand'
 
 export type ToastKind = 'notice' | 'warning' | 'error'
 
+/** A button on the toast, e.g. Undo. */
+export interface ToastAction {
+  label: string
+  run(): void
+}
+
 export interface Toast {
   id: number
   kind: ToastKind
   message: string
+  action?: ToastAction
 }
 
-/** How long a notice stays, ms. Errors and warnings stay until dismissed. */
+/** How long a notice stays, ms (one with an action such as Undo: {@link ACTION_MS}). Errors and warnings stay until dismissed. */
 export const NOTICE_MS = 6000
+export const ACTION_MS = 20_000
 
 export const useToasts = create<{ toasts: Toast[] }>()(() => ({ toasts: [] }))
 
@@ -24,10 +32,10 @@ let next = 1
  * Shows a message in place of the previous one (one at a time: the newest is what the user just
  * did); a notice is dismissed by itself after {@link NOTICE_MS}. Returns its id.
  */
-export function pushToast(kind: ToastKind, message: string): number {
+export function pushToast(kind: ToastKind, message: string, action?: ToastAction): number {
   const id = next++
-  useToasts.setState({ toasts: [{ id, kind, message }] })
-  if (kind === 'notice') setTimeout(() => dismissToast(id), NOTICE_MS)
+  useToasts.setState({ toasts: [{ id, kind, message, ...(action ? { action } : {}) }] })
+  if (kind === 'notice') setTimeout(() => dismissToast(id), action ? ACTION_MS : NOTICE_MS)
   return id
 }
 
