@@ -24,6 +24,11 @@ import { Toasts } from './Toasts'
 import { pushToast } from './toasts'
 import { listenForShortcuts } from './shortcuts'
 import { ShortcutsHelp } from './ShortcutsHelp'
+import { OtherTabBanner } from './OtherTabBanner'
+import { ReopenBanner } from './ReopenBanner'
+import { rememberSession, restoreSession } from '../store/session-memory'
+import { watchOtherTabs } from './other-tabs'
+import { ExampleSwitchDialog } from './ExampleSwitchDialog'
 
 /** An import's outcome as a toast: a failure stays until dismissed. */
 function showOutcome(outcome: ImportOutcome): void {
@@ -84,6 +89,11 @@ export function App() {
   }, [fork, view, setView])
 
   useEffect(() => listenForShortcuts(), [])
+  useEffect(() => watchOtherTabs(), [])
+  useEffect(() => {
+    restoreSession()
+    return rememberSession()
+  }, [])
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
@@ -107,6 +117,8 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={showOutcome} />
+      <OtherTabBanner />
+      <ReopenBanner />
       <Toasts />
       <ImportProgress />
       <main className="flex min-h-0 min-w-0 flex-1">
@@ -180,6 +192,7 @@ export function App() {
       <ConfirmDialog />
       <AnomalyCatalogueDialog />
       <ShortcutsHelp />
+      <ExampleSwitchDialog />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
