@@ -1,16 +1,12 @@
 import { useEffect, useState, type DragEvent } from 'react'
-import { watchCode } from '../store/code-check'
-import { importFiles, type ImportOutcome } from '../store/import-controller'
-import { useParseLab } from '../store/parse-lab-store'
-import { useReplay } from '../store/replay-store'
-import { useRun } from '../store/run-store'
+import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
+import type { ImportOutcome } from '../store/import-controller'
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
-import { useFork } from '../store/fork-controller'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
@@ -26,7 +22,8 @@ import { listenForShortcuts } from './shortcuts'
 import { ShortcutsHelp } from './ShortcutsHelp'
 import { OtherTabBanner } from './OtherTabBanner'
 import { ReopenBanner } from './ReopenBanner'
-import { rememberSession, restoreSession } from '../store/session-memory'
+import { rememberSession, restoreSession } from './session-memory'
+import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
 import { ExampleSwitchDialog } from './ExampleSwitchDialog'
 
@@ -57,6 +54,7 @@ function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number 
 
 /** The playground: editors on the left, timeline and inspector on the right, every pane resizable. */
 export function App() {
+  const pg = usePlayground()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
   const [dragging, setDragging] = useState(false)
@@ -78,28 +76,28 @@ export function App() {
   }, [fork, editorsPane])
 
 
-  useEffect(() => watchCode(), [])
+  useEffect(() => pg.start(), [pg])
 
   // Run or Step from the Parse lab brings the timeline back into view.
   useEffect(() => {
-    if (events.length > 0 && useParseLab.getState().view === 'parse') setView('loop')
+    if (events.length > 0 && pg.stores.parseLab.getState().view === 'parse') setView('loop')
   }, [events.length, setView])
   useEffect(() => {
     if (!fork && view === 'diff') setView('loop')
   }, [fork, view, setView])
 
-  useEffect(() => listenForShortcuts(), [])
+  useEffect(() => listenForShortcuts(pg), [pg])
   useEffect(() => watchOtherTabs(), [])
   useEffect(() => {
-    restoreSession()
-    return rememberSession()
-  }, [])
+    restoreSession(pg)
+    return rememberSession(pg)
+  }, [pg])
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
     setDragging(false)
     const files = [...event.dataTransfer.files]
-    if (files.length > 0) void importFiles(files).then(showOutcome)
+    if (files.length > 0) void pg.importFiles(files).then(showOutcome)
   }
 
   return (
@@ -117,6 +115,7 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={showOutcome} />
+      <SessionNotices />
       <OtherTabBanner />
       <ReopenBanner />
       <Toasts />

@@ -3,10 +3,9 @@ import { Panel, usePanelRef } from 'react-resizable-panels'
 import { PaneDivider, PaneGroup } from './layout/Panes'
 import { usePrefs } from './prefs'
 import { buildSystemPrompt } from '../core/loop/system-prompt'
-import { useCodeCheck } from '../store/code-check'
-import { useRun, type CodeProblem } from '../store/run-store'
+import type { CodeProblem } from '../store/run-store'
+import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
 import { revealInEditor } from './editors/registry'
-import { useWorkspace } from '../store/workspace-store'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
@@ -44,7 +43,7 @@ function useCurrentProblem(file: string, value: string): CodeProblem | null {
   const [seen, setSeen] = useState<{ problem: CodeProblem; value: string } | null>(null)
   if (problem && seen?.problem !== problem) setSeen({ problem, value })
   if (!problem) return null
-  return seen?.problem === problem && seen.value !== value ? null : problem
+  return seen !== null && seen.problem === problem && seen.value !== value ? null : problem
 }
 
 function FileEditor({ file, testId, value, onChange, extra }: { file: string; testId: string; value: string; onChange(v: string): void; extra?: ReactNode }) {
@@ -67,6 +66,7 @@ function FileEditor({ file, testId, value, onChange, extra }: { file: string; te
 
 /** The system prompt the model will receive with the current tools and wire format. */
 function SystemPromptPreview() {
+  const pg = usePlayground()
   const protocol = useWorkspace((s) => s.settings.protocol)
   const base = useWorkspace((s) => s.settings.systemPrompt)
   const tools = useCodeCheck((s) => s.tools)
@@ -84,7 +84,7 @@ function SystemPromptPreview() {
           data-testid="system-prompt-input"
           rows={2}
           value={base}
-          onChange={(e) => useWorkspace.getState().setSettings({ systemPrompt: e.target.value })}
+          onChange={(e) => pg.stores.workspace.getState().setSettings({ systemPrompt: e.target.value })}
           className="rounded border border-slate-300 px-2 py-1 font-sans text-sm text-slate-900"
         />
       </label>
@@ -95,11 +95,11 @@ function SystemPromptPreview() {
   )
 }
 
-const setTools = (v: string) => useWorkspace.getState().setTools(v)
-const setModel = (v: string) => useWorkspace.getState().setModel(v)
-
 /** tools.ts above model.ts in resizable panes, or both as tabs in one pane. */
 function SourceEditors({ tools, model }: { tools: string; model: string }) {
+  const pg = usePlayground()
+  const setTools = (v: string) => pg.stores.workspace.getState().setTools(v)
+  const setModel = (v: string) => pg.stores.workspace.getState().setModel(v)
   const layout = usePrefs((s) => s.editorLayout)
   const tab = usePrefs((s) => s.editorTab)
   const toolsPane = usePanelRef()
@@ -159,6 +159,7 @@ function SourceEditors({ tools, model }: { tools: string; model: string }) {
 
 /** The user's input message and the two source files, tools.ts above model.ts. */
 export function EditorPanel() {
+  const pg = usePlayground()
   const tools = useWorkspace((s) => s.tools)
   const model = useWorkspace((s) => s.model)
   const input = useWorkspace((s) => s.input)
@@ -174,7 +175,7 @@ export function EditorPanel() {
           data-testid="user-input"
           value={input}
           rows={2}
-          onChange={(e) => useWorkspace.getState().setInput(e.target.value)}
+          onChange={(e) => pg.stores.workspace.getState().setInput(e.target.value)}
           className="resize-y rounded border border-slate-300 px-2 py-1 font-sans text-sm font-normal normal-case tracking-normal text-slate-900"
         />
       </label>

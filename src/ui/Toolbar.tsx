@@ -3,11 +3,9 @@ import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
 import { examples } from '../examples/index'
-import { back, reset, step, stop } from '../store/run-controller'
-import { exportOpenSession, type ExportTarget } from '../store/export-controller'
-import { importFile, type ImportOutcome } from '../store/import-controller'
-import { useRun } from '../store/run-store'
-import { currentWorkspace, useWorkspace } from '../store/workspace-store'
+import { usePlayground, useRun, useWorkspace } from './playground-context'
+import type { ExportTarget } from '../store/export-controller'
+import type { ImportOutcome } from '../store/import-controller'
 import { download } from './download'
 import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
@@ -21,6 +19,7 @@ const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700
 
 /** Max steps, 1–100. */
 function MaxStepsInput({ value }: { value: number }) {
+  const pg = usePlayground()
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
       <span>Max steps</span>
@@ -30,7 +29,7 @@ function MaxStepsInput({ value }: { value: number }) {
         value={value}
         min={1}
         max={100}
-        onChange={(maxSteps) => useWorkspace.getState().setSettings({ maxSteps })}
+        onChange={(maxSteps) => pg.stores.workspace.getState().setSettings({ maxSteps })}
         className="w-14 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
       />
     </label>
@@ -39,6 +38,7 @@ function MaxStepsInput({ value }: { value: number }) {
 
 /** Top bar: example and protocol pickers, the step controls, import and export. */
 export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
+  const pg = usePlayground()
   const exampleId = useWorkspace((s) => s.exampleId)
   const protocol = useWorkspace((s) => s.settings.protocol)
   const maxSteps = useWorkspace((s) => s.settings.maxSteps)
@@ -67,12 +67,12 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   const busy = status === 'loading' || status === 'running'
 
   function exportSession() {
-    const { events, workspace } = useRun.getState()
+    const { events, workspace } = pg.stores.run.getState()
     download(`toolstep-session-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`, writeSession(workspace, events))
   }
 
   function exportTo(target: ExportTarget) {
-    const file = exportOpenSession(target)
+    const file = pg.exportOpenSession(target)
     if (file) download(file.fileName, file.text)
     setExportOpen(false)
   }
@@ -89,7 +89,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           data-testid="example-select"
           aria-label="Example"
           value={exampleId}
-          onChange={(e) => chooseExample(e.target.value)}
+          onChange={(e) => chooseExample(pg, e.target.value)}
           title={examples.find((ex) => ex.id === exampleId)?.title ?? 'Your workspace'}
           className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
@@ -107,7 +107,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           data-testid="protocol-select"
           aria-label="Wire format"
           value={protocol}
-          onChange={(e) => useWorkspace.getState().setSettings({ protocol: e.target.value })}
+          onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
           title={protocols.find((p) => p.id === protocol)?.label}
           className="max-w-[13rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
@@ -120,21 +120,21 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
       </label>
       <MaxStepsInput value={maxSteps} />
       <div className="mx-1 h-6 w-px bg-slate-700" />
-      <button data-testid="run" className={primary} disabled={busy} onClick={runWithTypeWarning} title="Run to the end (Ctrl+Enter)">
+      <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title="Run to the end (Ctrl+Enter)">
         ▶ Run
       </button>
       {status === 'running' && (
-        <button className={plain} onClick={stop} title="Stop the run (stop reason: aborted)">
+        <button className={plain} onClick={pg.stop} title="Stop the run (stop reason: aborted)">
           ■ Stop
         </button>
       )}
-      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void step()} title={status === 'stopped' && cursor >= count - 1 ? 'The run has ended: Run starts a new one' : 'One phase forward (F10)'}>
+      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void pg.step()} title={status === 'stopped' && cursor >= count - 1 ? 'The run has ended: Run starts a new one' : 'One phase forward (F10)'}>
         Step ›
       </button>
-      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={back} title="One phase back (Shift+F10)">
+      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={pg.back} title="One phase back (Shift+F10)">
         ‹ Back
       </button>
-      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={reset} title="Clear the timeline">
+      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={pg.reset} title="Clear the timeline">
         ⟲ Reset
       </button>
       <div className="ml-auto flex items-center gap-1.5">
@@ -147,7 +147,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           onChange={(e) => {
             const file = e.target.files?.[0]
             e.target.value = ''
-            if (file) void importFile(file).then(onImported)
+            if (file) void pg.importFile(file).then(onImported)
           }}
         />
         <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
@@ -165,7 +165,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               data-testid="export-workspace"
               className="rounded px-2 py-1.5 text-left hover:bg-slate-100"
               onClick={() => {
-                download('toolstep-workspace.json', writeWorkspace(currentWorkspace()))
+                download('toolstep-workspace.json', writeWorkspace(pg.currentWorkspace()))
                 setExportOpen(false)
               }}
             >

@@ -4,9 +4,8 @@
  * BroadcastChannel and answers announcements; a `storage` event says the other tab saved.
  */
 import { create } from 'zustand'
+import { WORKSPACE_KEY } from '../store/workspace-store'
 
-/** Key the workspace store persists under (see workspace-store.ts). */
-const WORKSPACE_KEY = 'toolstep.workspace'
 
 export interface OtherTabsState {
   /** Another tab of the app is open. */

@@ -3,8 +3,7 @@
  * actions (so they work with the focus inside an editor) and the help dialog all read it.
  */
 import { create } from 'zustand'
-import { back, run, step } from '../store/run-controller'
-import { useRun } from '../store/run-store'
+import type { Playground } from '../store/playground'
 import { editorErrors } from './editors/registry'
 import { pushToast } from './toasts'
 
@@ -16,7 +15,7 @@ export interface Shortcut {
   scope: 'everywhere' | 'page' | 'timeline' | 'dialog'
   /** Matches a key event (page-wide handler); absent for keys handled by their own widget. */
   matches?(event: KeyboardEvent): boolean
-  run?(): void
+  run?(pg: Playground): void
   /** Registered as a Monaco action with this id, so the editor does not swallow the key. */
   monacoId?: string
 }
@@ -30,13 +29,13 @@ export const closeHelp = () => useHelp.setState({ open: false })
  * Run, with a warning when the type checker marks errors in the code: the sandbox runs
  * JavaScript, so a type error does not stop the run, but the user should know about it.
  */
-export function runWithTypeWarning(): void {
-  if (useRun.getState().mode === 'live') {
+export function runWithTypeWarning(pg: Playground): void {
+  if (pg.stores.run.getState().mode === 'live') {
     const errors = editorErrors()
     if (errors.length > 0)
       pushToast('warning', `Type error${errors.length === 1 ? '' : 's'} in your code (the run started anyway): ${errors.map((e) => `${e.file}:${e.line}:${e.column} — ${e.message.split('\n')[0]}`).join('; ')}`)
   }
-  void run()
+  void pg.run()
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -48,8 +47,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
     run: runWithTypeWarning,
     monacoId: 'toolstep.run',
   },
-  { keys: 'F10', description: 'Step one phase forward', scope: 'everywhere', matches: (e) => e.key === 'F10' && !e.shiftKey, run: () => void step(), monacoId: 'toolstep.step' },
-  { keys: 'Shift+F10', description: 'Step one phase back (nothing is re-run)', scope: 'everywhere', matches: (e) => e.key === 'F10' && e.shiftKey, run: back, monacoId: 'toolstep.back' },
+  { keys: 'F10', description: 'Step one phase forward', scope: 'everywhere', matches: (e) => e.key === 'F10' && !e.shiftKey, run: (pg) => void pg.step(), monacoId: 'toolstep.step' },
+  { keys: 'Shift+F10', description: 'Step one phase back (nothing is re-run)', scope: 'everywhere', matches: (e) => e.key === 'F10' && e.shiftKey, run: (pg) => pg.back(), monacoId: 'toolstep.back' },
   { keys: '?', description: 'Show this list of shortcuts', scope: 'page', matches: (e) => e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey, run: openHelp },
   { keys: '↑ / ↓', description: 'Previous / next timeline row or conversation card', scope: 'timeline' },
   { keys: 'Page Up / Page Down', description: 'Ten rows back / forward in the phase timeline', scope: 'timeline' },
@@ -64,7 +63,7 @@ function typing(target: EventTarget | null): boolean {
 }
 
 /** The page-wide key handler; returns the function that removes it. */
-export function listenForShortcuts(): () => void {
+export function listenForShortcuts(pg: Playground): () => void {
   function onKey(event: KeyboardEvent) {
     for (const shortcut of SHORTCUTS) {
       if (!shortcut.matches?.(event) || !shortcut.run) continue
@@ -72,7 +71,7 @@ export function listenForShortcuts(): () => void {
       // Inside Monaco the editor action runs instead (and stops the event there).
       if (shortcut.monacoId && event.target instanceof HTMLElement && event.target.closest('.monaco-editor')) return
       event.preventDefault()
-      shortcut.run()
+      shortcut.run(pg)
       return
     }
   }

@@ -1,5 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { useEffect, useRef } from 'react'
+import { usePlayground } from '../playground-context'
 import { setupMonaco } from './monaco-setup'
 import { SHORTCUTS } from '../shortcuts'
 import { registerEditor } from './registry'
@@ -28,6 +29,9 @@ export interface CodeEditorProps {
 export default function CodeEditor({ path, value, onChange, problem, readOnly, language = 'typescript' }: CodeEditorProps) {
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null)
   const unregister = useRef<(() => void) | null>(null)
+  const pg = usePlayground()
+  const playground = useRef(pg)
+  playground.current = pg
   useEffect(() => () => unregister.current?.(), [])
 
   useEffect(() => {
@@ -73,7 +77,7 @@ export default function CodeEditor({ path, value, onChange, problem, readOnly, l
           const keybinding = shortcut.monacoId ? MONACO_KEYS[shortcut.monacoId] : undefined
           if (!shortcut.monacoId || !shortcut.run || keybinding === undefined) continue
           const action = shortcut.run
-          editor.addAction({ id: shortcut.monacoId, label: `Toolstep: ${shortcut.description}`, keybindings: [keybinding], run: () => action() })
+          editor.addAction({ id: shortcut.monacoId, label: `Toolstep: ${shortcut.description}`, keybindings: [keybinding], run: () => action(playground.current) })
         }
       }}
       onChange={(v) => onChange(v ?? '')}

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '../../core/loop/events'
-import { useRun } from '../../store/run-store'
+import { usePlayground } from '../playground-context'
 import { usePrefs, type TimelineView } from '../prefs'
 import { ConversationView } from './ConversationView'
 import { Timeline } from './Timeline'
@@ -12,7 +12,8 @@ const VIEWS: { value: TimelineView; label: string; title: string }[] = [
 /** The session log shown as phases or as a conversation; the choice is remembered. */
 export function TimelinePane({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
   const view = usePrefs((s) => s.timelineView)
-  const select = (index: number) => useRun.getState().setCursor(index)
+  const pg = usePlayground()
+  const select = (index: number) => pg.stores.run.getState().setCursor(index)
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div

@@ -8,10 +8,8 @@ import { create } from 'zustand'
 import { z } from 'zod'
 import { readSession } from '../core/files/session-file'
 import { workspaceSchema } from '../core/files/workspace-file'
-import { importFile, openConversation, type ImportOutcome } from './import-controller'
-import { showLog } from './run-controller'
-import { useReplay } from './replay-store'
-import { useRun } from './run-store'
+import type { ImportOutcome } from '../store/import-controller'
+import type { Playground } from '../store/playground'
 
 /** localStorage key of the remembered session. */
 export const SESSION_KEY = 'toolstep.lastSession'
@@ -44,9 +42,9 @@ function write(value: unknown | null): void {
   }
 }
 
-function snapshot(): unknown | null {
-  const { events, cursor, mode, workspace, status } = useRun.getState()
-  const { fileName, selected } = useReplay.getState()
+function snapshot(pg: Playground): unknown | null {
+  const { events, cursor, mode, workspace, status } = pg.stores.run.getState()
+  const { fileName, selected } = pg.stores.replay.getState()
   if (status === 'loading' || status === 'running') return undefined
   if (mode === 'replay' && fileName) return { kind: 'file', fileName, selected, cursor }
   if (events.length === 0) return null
@@ -55,7 +53,7 @@ function snapshot(): unknown | null {
 }
 
 /** Shows again what was open before the reload (or offers to reopen the imported file). Never throws. */
-export function restoreSession(): void {
+export function restoreSession(pg: Playground): void {
   let data: unknown
   try {
     data = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null')
@@ -70,17 +68,17 @@ export function restoreSession(): void {
     return
   }
   const session = readSession({ format: 'toolstep.session', version: 1, workspace: value.workspace, events: value.events })
-  if (session.ok && session.value.events.length > 0) showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
+  if (session.ok && session.value.events.length > 0) pg.showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
 }
 
 /** Re-imports the log the user had open and goes back to its conversation and cursor. */
-export async function reopenFile(file: File): Promise<ImportOutcome> {
+export async function reopenFile(pg: Playground, file: File): Promise<ImportOutcome> {
   const reopen = useSessionMemory.getState().reopen
   useSessionMemory.setState({ reopen: null })
-  const outcome = await importFile(file)
-  if (outcome.ok && reopen && useReplay.getState().conversations[reopen.selected]) {
-    await openConversation(reopen.selected)
-    useRun.getState().setCursor(reopen.cursor)
+  const outcome = await pg.importFile(file)
+  if (outcome.ok && reopen && pg.stores.replay.getState().conversations[reopen.selected]) {
+    await pg.openConversation(reopen.selected)
+    pg.stores.run.getState().setCursor(reopen.cursor)
   }
   return outcome
 }
@@ -91,19 +89,19 @@ export function dismissReopen(): void {
 }
 
 /** Saves what is open whenever it changes; returns the unsubscribe function. */
-export function rememberSession(): () => void {
+export function rememberSession(pg: Playground): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined
   const schedule = () => {
     clearTimeout(timer)
     timer = setTimeout(() => {
-      const value = snapshot()
+      const value = snapshot(pg)
       if (value !== undefined) write(value)
     }, SAVE_DELAY_MS)
   }
-  const offRun = useRun.subscribe((s, p) => {
+  const offRun = pg.stores.run.subscribe((s, p) => {
     if (s.events !== p.events || s.cursor !== p.cursor || s.status !== p.status || s.mode !== p.mode) schedule()
   })
-  const offReplay = useReplay.subscribe((s, p) => {
+  const offReplay = pg.stores.replay.subscribe((s, p) => {
     if (s.fileName !== p.fileName || s.selected !== p.selected) schedule()
   })
   return () => {
