@@ -14,8 +14,9 @@ test('panes: dividers are draggable separators naming their pane; sizes survive 
     expect(controls).toBeTruthy()
     await expect(page.locator(`[id="${controls}"]`)).toHaveCount(1)
   }
-  const main = dividers.first()
-  await expect(main).toHaveAttribute('aria-controls', 'pane-editors')
+  // The divider between the editors and the run (the one inside the editors comes first in the page).
+  const main = page.locator('[data-testid="pane-divider"][aria-controls="pane-editors"]')
+  await expect(main).toHaveCount(1)
   const editors = page.locator('#pane-editors')
   const before = (await editors.boundingBox())!.width
   const handle = (await main.boundingBox())!
@@ -31,7 +32,7 @@ test('panes: dividers are draggable separators naming their pane; sizes survive 
   await expect.poll(async () => Math.round((await page.locator('#pane-editors').boundingBox())!.width)).toBeGreaterThan(widened - 10)
 
   // Double-click the divider: the editors fold away and the run gets the room; again brings them back.
-  await page.getByTestId('pane-divider').first().dblclick()
+  await page.locator('[data-testid="pane-divider"][aria-controls="pane-editors"]').dblclick()
   await expect.poll(async () => (await page.locator('#pane-editors').boundingBox())?.width ?? 0).toBeLessThan(2)
   await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'false')
   await page.getByTestId('pane-toggle-editors').click()
@@ -131,8 +132,9 @@ test("Monaco's context menu has a background", async ({ page }) => {
   await openApp(page)
   await page.getByTestId('editor-tools').locator('.view-lines').click({ button: 'right', position: { x: 80, y: 40 } })
   const background = await page.waitForFunction(() => {
-    const host = document.querySelector('.shadow-root-host')
-    const menu = host?.shadowRoot?.querySelector('.monaco-menu .monaco-scrollable-element') ?? document.querySelector('.monaco-menu .monaco-scrollable-element')
+    // Monaco makes one shadow root per widget host; the menu is in one of them (or in the page).
+    const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('.shadow-root-host')].flatMap((h) => (h.shadowRoot ? [h.shadowRoot] : []))]
+    const menu = roots.map((r) => r.querySelector('.monaco-menu .monaco-scrollable-element')).find((m) => m !== null)
     return menu ? getComputedStyle(menu).backgroundColor : null
   })
   expect(await background.jsonValue()).not.toBe('rgba(0, 0, 0, 0)')

@@ -3,7 +3,8 @@ import { expect, getEditor, openApp, setEditor, test } from './fixtures'
 test('Ctrl+Enter, F10 and Shift+F10 work from inside an editor, without editing the code', async ({ page }) => {
   await openApp(page)
   const before = await getEditor(page, 'model.ts')
-  await page.getByTestId('editor-model').locator('.view-lines').click()
+  // Near the top left: the lines box is taller than the visible pane, its centre can be outside it.
+  await page.getByTestId('editor-model').locator('.view-lines').click({ position: { x: 40, y: 8 } })
   const current = page.locator('[data-testid="timeline-item"][aria-current="step"]')
   await page.keyboard.press('F10')
   await expect(current).toHaveAttribute('data-phase', 'start')

@@ -38,6 +38,8 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   const current = cardAtCursor(model.cards, cursor)
   const parentRef = useRef<HTMLDivElement>(null)
   const index = useMemo(() => new Map(cards.map((c, i) => [c.key, i])), [cards])
+  // A call links to its result card even while the cursor is before it (the card is shown dimmed).
+  const fullResults = useMemo(() => new Map(full.cards.flatMap((c) => (c.role === 'assistant' ? [[c.key, c.results] as const] : []))), [full])
   const virtualizer = useVirtualizer({
     count: cards.length,
     getScrollElement: () => parentRef.current,
@@ -141,7 +143,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
                   </ul>
                 )}
                 {card.role === 'user' && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
-                {card.role === 'assistant' && <AssistantBody card={card} goTo={goTo} />}
+                {card.role === 'assistant' && <AssistantBody card={card} results={fullResults.get(card.key) ?? card.results} goTo={goTo} />}
                 {card.role === 'tool' && <ToolBody card={card} goTo={goTo} />}
               </article>
             </div>
@@ -158,7 +160,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   )
 }
 
-function AssistantBody({ card, goTo }: { card: AssistantCard; goTo(key: string | undefined): void }) {
+function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: Record<string, string>; goTo(key: string | undefined): void }) {
   if (card.raw === null) {
     // An assistant message from the log's history: no raw output to show, only the message.
     return (
@@ -193,7 +195,7 @@ function AssistantBody({ card, goTo }: { card: AssistantCard; goTo(key: string |
           <div className="flex flex-col gap-1">
             {parse.calls.map((c) => {
               const verdict = card.verdicts[c.id]
-              const result = card.results[c.id]
+              const result = results[c.id]
               return (
                 <div key={c.id} data-testid="card-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
                   <div className="flex flex-wrap items-baseline gap-x-2">
