@@ -200,6 +200,48 @@ describe('behaviour examples in the Node sandbox', () => {
     expect(approved.state.finalAnswer).toMatch(/^Done: Deleted/)
   })
 
+  it('sequential-calls: the three steps run one at a time, in call order', async () => {
+    const { state, finished } = await run(example('sequential-calls'), example('sequential-calls').protocol)
+    expect(finished.map((event) => event.name)).toEqual(['reserve_seat', 'pay', 'send_confirmation'])
+    const reports = finished.map((event) => JSON.parse(event.result ?? '{}') as { concurrent: number; doneSoFar: string[] })
+    expect(reports.map((report) => report.concurrent)).toEqual([1, 1, 1])
+    expect(reports[2]?.doneSoFar).toEqual(['reserve_seat', 'pay', 'send_confirmation'])
+    expect(state.finalAnswer).toContain('Each step ran alone, in order.')
+  })
+
+  it('sequential-calls switched to parallel: the same steps overlap', async () => {
+    const parallel = { ...example('sequential-calls'), settings: { execution: 'parallel' } }
+    const { finished } = await run(parallel, parallel.protocol)
+    expect(Math.max(...finished.map((event) => (JSON.parse(event.result ?? '{}') as { concurrent: number }).concurrent))).toBeGreaterThan(1)
+  })
+
+  it('unknown-arguments: the call with undeclared arguments is rejected by name, the corrected one runs', async () => {
+    const { state, finished, of } = await run(example('unknown-arguments'), example('unknown-arguments').protocol)
+    const first = of('validate.completed')[0]?.verdicts[0]
+    expect(first?.ok).toBe(false)
+    expect(first?.problems.join(' ')).toMatch(/units/)
+    expect(first?.problems.join(' ')).toMatch(/lang/)
+    expect(finished[0]?.error).toBeDefined()
+    expect(finished[1]?.result).toContain('"unit":"celsius"')
+    expect(state.stop?.reason).toBe('final_answer')
+  })
+
+  it('result-truncation: the result is cut to 600 chars with the marker, and the model sees it', async () => {
+    const { state, finished } = await run(example('result-truncation'), example('result-truncation').protocol)
+    expect(finished[0]).toMatchObject({ truncated: true, originalChars: 5000 })
+    expect(finished[0]?.result).toMatch(/…\[truncated: showing 600 of 5000 chars\]$/)
+    expect(state.finalAnswer).toBe('I saw only 600 of 5000 characters of src/big.ts; ask me to read a smaller part for the rest.')
+  })
+
+  it('parse-give-up: after one correction the malformed text is taken as the final answer', async () => {
+    const { state, finished, of } = await run(example('parse-give-up'), example('parse-give-up').protocol)
+    expect(finished).toHaveLength(0)
+    expect(of('model.responded')).toHaveLength(2)
+    expect(of('parse.completed').every((event) => event.errors.length > 0)).toBe(true)
+    expect(state.stop).toMatchObject({ reason: 'final_answer', detail: 'The malformed output was taken as the final answer.' })
+    expect(state.finalAnswer).toContain('Tool calls are retried when the output cannot be parsed.')
+  })
+
   it('result-shaping: the long log goes through summarize; the injection attempt is wrapped and flagged', async () => {
     const { state, finished } = await run(example('result-shaping'), 'json')
     expect(finished[0]).toMatchObject({ name: 'fetch_logs', summarized: true, originalChars: 10_000, wrapped: true })

@@ -38,6 +38,14 @@ import stepLimitModel from './step-limit/model.ts?raw'
 import transientTimeoutModel from './transient-timeout/model.ts?raw'
 import transientTimeoutTools from './transient-timeout/tools.ts?raw'
 import faultInjectionTools from './fault-injection/tools.ts?raw'
+import sequentialCallsModel from './sequential-calls/model.ts?raw'
+import sequentialCallsTools from './sequential-calls/tools.ts?raw'
+import unknownArgumentsModel from './unknown-arguments/model.ts?raw'
+import unknownArgumentsTools from './unknown-arguments/tools.ts?raw'
+import resultTruncationModel from './result-truncation/model.ts?raw'
+import resultTruncationTools from './result-truncation/tools.ts?raw'
+import parseGiveUpModel from './parse-give-up/model.ts?raw'
+import parseGiveUpTools from './parse-give-up/tools.ts?raw'
 
 /** One example workspace. */
 export interface Example {
@@ -249,6 +257,46 @@ export const examples: readonly Example[] = [
     tools: transientTimeoutTools,
     model: transientTimeoutModel,
     settings: { retryOnTimeout: true, faults: [{ tool: 'get_weather', kind: 'timeout', atStep: 1 }] },
+  },
+  {
+    id: 'sequential-calls',
+    title: 'Sequential execution',
+    description: 'Three booking steps in one output run one after another, in call order: each reports it ran alone (switch to parallel to see them overlap).',
+    protocol: 'json',
+    input: 'Book flight TP 441 for 129 EUR and email ada@example.com.',
+    tools: sequentialCallsTools,
+    model: sequentialCallsModel,
+    settings: { execution: 'sequential' },
+  },
+  {
+    id: 'unknown-arguments',
+    title: 'Rejecting unknown arguments',
+    description: 'A call with arguments the schema does not declare is refused (not silently trimmed); the model is told which, and calls again correctly.',
+    protocol: 'openai',
+    input: 'What is the weather in Lisbon?',
+    tools: unknownArgumentsTools,
+    model: unknownArgumentsModel,
+    settings: { validation: { unknownArguments: 'reject', coerce: true } },
+  },
+  {
+    id: 'result-truncation',
+    title: 'Result truncation',
+    description: 'A 5 000-character result is cut to 600 with a marker saying how much was shown, so the model knows it saw only part.',
+    protocol: 'xml-tag',
+    input: 'What is in src/big.ts?',
+    tools: resultTruncationTools,
+    model: resultTruncationModel,
+    settings: { maxResultChars: 600, resultShaping: 'truncate' },
+  },
+  {
+    id: 'parse-give-up',
+    title: 'Text as the answer after parse retries',
+    description: 'Every call is malformed; after one correction the loop stops retrying and takes the text as the final answer, marked as malformed.',
+    protocol: 'xml-tag',
+    input: 'How are tool calls retried?',
+    tools: parseGiveUpTools,
+    model: parseGiveUpModel,
+    settings: { maxParseRetries: 1, onParseFailure: 'final_answer' },
   },
 ]
 

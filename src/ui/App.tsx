@@ -1,7 +1,6 @@
 import { useEffect, useState, type DragEvent } from 'react'
 import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
-
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
@@ -11,29 +10,71 @@ import { DiffView } from './diff/DiffView'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
-import { SessionNotices } from './SessionNotices'
 import { StatusBar } from './StatusBar'
-import { Timeline } from './timeline/Timeline'
+import { TimelinePane } from './timeline/TimelinePane'
+import { PaneDivider, PaneGroup, togglePane } from './layout/Panes'
+import { Panel, usePanelRef } from 'react-resizable-panels'
+import type { SessionEvent } from '../core/loop/events'
 import { Toolbar } from './Toolbar'
+import { Toasts } from './Toasts'
+import { pushToast } from './toasts'
+import { listenForShortcuts } from './shortcuts'
+import { ShortcutsHelp } from './ShortcutsHelp'
+import { OtherTabBanner } from './OtherTabBanner'
+import { ReopenBanner } from './ReopenBanner'
+import { rememberSession, restoreSession } from './session-memory'
+import { SessionNotices } from './SessionNotices'
+import { watchOtherTabs } from './other-tabs'
+import { ExampleSwitchDialog } from './ExampleSwitchDialog'
 
-/** The playground: editors on the left, timeline and inspector on the right. */
+/** An import's outcome as a toast: a failure stays until dismissed. */
+function showOutcome(outcome: ImportOutcome): void {
+  pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
+}
+
+/** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
+function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number }) {
+  const timelinePane = usePanelRef()
+  return (
+    <PaneGroup id="panes-loop" className="min-h-0 min-w-0 flex-1">
+      <Panel id="pane-timeline" panelRef={timelinePane} collapsible defaultSize="38%" minSize={200} className="h-full min-h-0 bg-white">
+        <TimelinePane events={events} cursor={cursor} />
+      </Panel>
+      <PaneDivider pane={timelinePane} label="Resize timeline" />
+      <Panel id="pane-inspector" minSize={260} className="h-full min-h-0 bg-slate-50">
+        {cursor >= 0 ? (
+          <Inspector events={events} cursor={cursor} />
+        ) : (
+          <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
+        )}
+      </Panel>
+    </PaneGroup>
+  )
+}
+
+/** The playground: editors on the left, timeline and inspector on the right, every pane resizable. */
 export function App() {
   const pg = usePlayground()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
-  const [toast, setToast] = useState<ImportOutcome | null>(null)
   const [dragging, setDragging] = useState(false)
   const view = useParseLab((s) => s.view)
   const setView = useParseLab((s) => s.setView)
   const replayFile = useReplay((s) => s.fileName)
   const logOpen = useReplay((s) => s.conversations.length > 0)
   const fork = useFork((s) => s.logged !== null)
+  const mode = useRun((s) => s.mode)
+  const editorsPane = usePanelRef()
+  const [editorsCollapsed, setEditorsCollapsed] = useState(false)
 
+  // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
   useEffect(() => {
-    if (!toast) return
-    const timer = setTimeout(() => setToast(null), toast.ok ? 4000 : 9000)
-    return () => clearTimeout(timer)
-  }, [toast])
+    if (mode === 'replay') editorsPane.current?.collapse()
+  }, [mode, editorsPane])
+  useEffect(() => {
+    if (fork) editorsPane.current?.expand()
+  }, [fork, editorsPane])
+
 
   useEffect(() => pg.start(), [pg])
 
@@ -45,26 +86,18 @@ export function App() {
     if (!fork && view === 'diff') setView('loop')
   }, [fork, view, setView])
 
+  useEffect(() => listenForShortcuts(pg), [pg])
+  useEffect(() => watchOtherTabs(), [])
   useEffect(() => {
-    function onKey(event: KeyboardEvent) {
-      if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
-        event.preventDefault()
-        void pg.run()
-      } else if (event.key === 'F10') {
-        event.preventDefault()
-        if (event.shiftKey) pg.back()
-        else void pg.step()
-      }
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [])
+    restoreSession(pg)
+    return rememberSession(pg)
+  }, [pg])
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
     setDragging(false)
     const files = [...event.dataTransfer.files]
-    if (files.length > 0) void pg.importFiles(files).then(setToast)
+    if (files.length > 0) void pg.importFiles(files).then(showOutcome)
   }
 
   return (
@@ -81,81 +114,88 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      <Toolbar onImported={setToast} />
+      <Toolbar onImported={showOutcome} />
       <SessionNotices />
+      <OtherTabBanner />
+      <ReopenBanner />
+      <Toasts />
       <ImportProgress />
-      <main className={`grid min-h-0 flex-1 grid-cols-1 gap-0 ${logOpen ? 'md:grid-cols-[minmax(280px,30%)_minmax(0,1fr)]' : 'md:grid-cols-[minmax(320px,38%)_minmax(0,1fr)]'}`}>
-        <section aria-label="Editors" className="min-h-0 border-r border-slate-200 bg-white">
-          <EditorPanel />
-        </section>
-        <section aria-label="Run" className="flex min-h-0 min-w-0 flex-col">
-          <div role="tablist" aria-label="View" className="flex gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
-            {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
-              <button
-                key={v}
-                role="tab"
-                data-testid={`view-${v}`}
-                aria-selected={view === v}
-                onClick={() => setView(v)}
-                className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
-              >
-                {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
-              </button>
-            ))}
-          </div>
-          {view === 'parse' ? (
-            <div className="min-h-0 flex-1">
-              <ParseLab />
-            </div>
-          ) : view === 'diff' ? (
-            <div className="min-h-0 flex-1">
-              <DiffView />
-            </div>
-          ) : (
-            <>
-            <StatusBar />
-            <ReplayBar />
-            <div className={`grid min-h-0 flex-1 grid-cols-1 ${logOpen ? 'lg:grid-cols-[auto_minmax(220px,30%)_minmax(0,1fr)]' : 'lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]'}`}>
-              {logOpen && (
-                <div className="hidden min-h-0 lg:block">
-                  <ConversationList key={replayFile ?? ''} />
+      <main className="flex min-h-0 min-w-0 flex-1">
+        <PaneGroup id="panes-main" className="min-h-0 flex-1">
+          <Panel
+            id="pane-editors"
+            panelRef={editorsPane}
+            collapsible
+            defaultSize="38%"
+            minSize={260}
+            onResize={(size) => setEditorsCollapsed(size.inPixels < 1)}
+            className="h-full min-h-0 bg-white"
+          >
+            <section aria-label="Editors" className="h-full min-h-0">
+              <EditorPanel />
+            </section>
+          </Panel>
+          <PaneDivider pane={editorsPane} label="Resize editors" />
+          <Panel id="pane-run" minSize={320} className="h-full min-h-0">
+            <section aria-label="Run" className="flex h-full min-h-0 min-w-0 flex-col">
+              <div role="tablist" aria-label="View" className="flex items-end gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
+                <button
+                  data-testid="pane-toggle-editors"
+                  aria-expanded={!editorsCollapsed}
+                  aria-controls="pane-editors"
+                  onClick={() => togglePane(editorsPane)}
+                  title={editorsCollapsed ? 'Show the editors' : 'Hide the editors (more room for the run)'}
+                  className="mb-1 mr-1 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
+                >
+                  {editorsCollapsed ? '▸ Editors' : '◂ Editors'}
+                </button>
+                {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
+                  <button
+                    key={v}
+                    role="tab"
+                    data-testid={`view-${v}`}
+                    aria-selected={view === v}
+                    onClick={() => setView(v)}
+                    className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
+                  >
+                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
+                  </button>
+                ))}
+              </div>
+              <StatusBar />
+              {view === 'parse' ? (
+                <div className="min-h-0 flex-1">
+                  <ParseLab />
                 </div>
+              ) : view === 'diff' ? (
+                <div className="min-h-0 flex-1">
+                  <DiffView />
+                </div>
+              ) : (
+                <>
+                  <ReplayBar />
+                  <div className="flex min-h-0 flex-1">
+                    {logOpen && (
+                      <div className="min-h-0 shrink-0">
+                        <ConversationList key={replayFile ?? ''} />
+                      </div>
+                    )}
+                    <LoopPanes events={events} cursor={cursor} />
+                  </div>
+                </>
               )}
-              <div className="min-h-0 border-r border-slate-200 bg-white">
-                <Timeline events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
-              </div>
-              <div className="min-h-0 bg-slate-50">
-                {cursor >= 0 ? (
-                  <Inspector events={events} cursor={cursor} />
-                ) : (
-                  <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
-                )}
-              </div>
-            </div>
-            </>
-          )}
-        </section>
+            </section>
+          </Panel>
+        </PaneGroup>
       </main>
       <ConfirmDialog />
       <AnomalyCatalogueDialog />
+      <ShortcutsHelp />
+      <ExampleSwitchDialog />
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
             Drop a session, workspace, OpenAI messages log or tools file
-          </div>
-        </div>
-      )}
-      {toast && (
-        <div
-          role={toast.ok ? 'status' : 'alert'}
-          data-testid="toast"
-          className={`fixed bottom-4 right-4 z-50 max-w-lg rounded-md px-4 py-3 text-sm shadow-lg ${toast.ok ? 'bg-slate-900 text-white' : 'bg-red-700 text-white'}`}
-        >
-          <div className="flex items-start gap-3">
-            <span className="whitespace-pre-wrap">{toast.message}</span>
-            <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={() => setToast(null)}>
-              ✕
-            </button>
           </div>
         </div>
       )}

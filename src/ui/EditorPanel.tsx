@@ -1,33 +1,60 @@
-import { lazy, Suspense } from 'react'
-import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { Panel, usePanelRef } from 'react-resizable-panels'
+import { PaneDivider, PaneGroup } from './layout/Panes'
+import { usePrefs } from './prefs'
 import { buildSystemPrompt } from '../core/loop/system-prompt'
-
+import type { CodeProblem } from '../store/run-store'
+import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
+import { revealInEditor } from './editors/registry'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
-function ProblemBanner({ file }: { file: string }) {
-  const problem = useRun((s) => s.problems.find((p) => p.file === file))
-  if (!problem) return null
+function ProblemBanner({ problem }: { problem: CodeProblem }) {
+  const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
   return (
     <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
       <span className="font-semibold">
-        Can&apos;t run: {problem.file}
-        {problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}
+        Can&apos;t run:{' '}
+        {problem.line ? (
+          <button
+            data-testid="error-link"
+            className="font-semibold underline decoration-red-400 underline-offset-2 hover:text-red-950"
+            title="Go to this line in the editor"
+            onClick={() => revealInEditor(problem.file, problem.line!, problem.column ?? 1)}
+          >
+            {where}
+          </button>
+        ) : (
+          where
+        )}
       </span>{' '}
       — {problem.message}
     </div>
   )
 }
 
-function FileEditor({ file, testId, value, onChange }: { file: string; testId: string; value: string; onChange(v: string): void }) {
+/**
+ * The problem of `file` while its code is the code that produced it: an edit makes the message
+ * stale at once (the next check, a moment later, reports what is wrong now, if anything).
+ */
+function useCurrentProblem(file: string, value: string): CodeProblem | null {
   const problem = useRun((s) => s.problems.find((p) => p.file === file) ?? null)
+  const [seen, setSeen] = useState<{ problem: CodeProblem; value: string } | null>(null)
+  if (problem && seen?.problem !== problem) setSeen({ problem, value })
+  if (!problem) return null
+  return seen !== null && seen.problem === problem && seen.value !== value ? null : problem
+}
+
+function FileEditor({ file, testId, value, onChange, extra }: { file: string; testId: string; value: string; onChange(v: string): void; extra?: ReactNode }) {
+  const problem = useCurrentProblem(file, value)
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="flex items-center justify-between border-b border-slate-200 bg-slate-50 px-3 py-1 font-mono text-xs text-slate-600">
         <span>{file}</span>
+        {extra}
       </div>
-      <ProblemBanner file={file} />
+      {problem && <ProblemBanner problem={problem} />}
       <div data-testid={testId} className="min-h-0 flex-1">
         <Suspense fallback={<div className="p-3 text-sm text-slate-500">Loading editor…</div>}>
           <CodeEditor path={file} value={value} onChange={onChange} problem={problem} />
@@ -68,6 +95,68 @@ function SystemPromptPreview() {
   )
 }
 
+/** tools.ts above model.ts in resizable panes, or both as tabs in one pane. */
+function SourceEditors({ tools, model }: { tools: string; model: string }) {
+  const pg = usePlayground()
+  const setTools = (v: string) => pg.stores.workspace.getState().setTools(v)
+  const setModel = (v: string) => pg.stores.workspace.getState().setModel(v)
+  const layout = usePrefs((s) => s.editorLayout)
+  const tab = usePrefs((s) => s.editorTab)
+  const toolsPane = usePanelRef()
+  const toolsProblem = useRun((s) => s.problems.some((p) => p.file === 'tools.ts'))
+  const modelProblem = useRun((s) => s.problems.some((p) => p.file === 'model.ts'))
+  const switcher = (
+    <button
+      data-testid="editor-layout"
+      className="ml-auto rounded px-1.5 py-0.5 text-[11px] text-slate-500 hover:bg-slate-200 hover:text-slate-800"
+      title={layout === 'split' ? 'Show tools.ts and model.ts as tabs in one pane' : 'Show tools.ts above model.ts'}
+      onClick={() => usePrefs.getState().setEditorLayout(layout === 'split' ? 'tabs' : 'split')}
+    >
+      {layout === 'split' ? '⊟ Tabs' : '⊞ Split'}
+    </button>
+  )
+  if (layout === 'tabs') {
+    return (
+      <div className="flex min-h-0 flex-1 flex-col">
+        <div role="tablist" aria-label="Files" className="flex items-end gap-1 border-b border-slate-200 bg-slate-100 px-2 pt-1 font-mono text-xs">
+          {(['tools.ts', 'model.ts'] as const).map((file) => (
+            <button
+              key={file}
+              role="tab"
+              data-testid={`editor-tab-${file.replace('.ts', '')}`}
+              aria-selected={tab === file}
+              onClick={() => usePrefs.getState().setEditorTab(file)}
+              className={`rounded-t px-3 py-1 ${tab === file ? 'border border-b-white border-slate-200 bg-white font-semibold text-slate-900' : 'text-slate-500 hover:text-slate-800'}`}
+            >
+              {file}
+              {(file === 'tools.ts' ? toolsProblem : modelProblem) && <span className="ml-1 text-red-600" title="has errors">●</span>}
+            </button>
+          ))}
+          {switcher}
+        </div>
+        {/* Both stay mounted so Monaco keeps each file's undo stack, cursor and types. */}
+        <div className={`min-h-0 flex-1 flex-col ${tab === 'tools.ts' ? 'flex' : 'hidden'}`}>
+          <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={setTools} />
+        </div>
+        <div className={`min-h-0 flex-1 flex-col ${tab === 'model.ts' ? 'flex' : 'hidden'}`}>
+          <FileEditor file="model.ts" testId="editor-model" value={model} onChange={setModel} />
+        </div>
+      </div>
+    )
+  }
+  return (
+    <PaneGroup id="panes-editors" orientation="vertical" className="min-h-0 flex-1">
+      <Panel id="pane-tools" panelRef={toolsPane} collapsible defaultSize="60%" minSize={60} className="flex h-full min-h-0 flex-col">
+        <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={setTools} extra={switcher} />
+      </Panel>
+      <PaneDivider pane={toolsPane} orientation="vertical" label="Resize tools.ts and model.ts" />
+      <Panel id="pane-model" collapsible minSize={60} className="flex h-full min-h-0 flex-col">
+        <FileEditor file="model.ts" testId="editor-model" value={model} onChange={setModel} />
+      </Panel>
+    </PaneGroup>
+  )
+}
+
 /** The user's input message and the two source files, tools.ts above model.ts. */
 export function EditorPanel() {
   const pg = usePlayground()
@@ -78,6 +167,8 @@ export function EditorPanel() {
   const elsewhere = problems.filter((p) => p.file !== 'tools.ts' && p.file !== 'model.ts')
   return (
     <div className="flex h-full min-h-0 flex-col">
+      {/* The settings scroll on their own, so opening them never squeezes the editors to a few lines. */}
+      <div className="max-h-[45%] shrink-0 overflow-auto">
       <label className="flex flex-col gap-1 border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
         User message
         <textarea
@@ -90,17 +181,13 @@ export function EditorPanel() {
       </label>
       <SystemPromptPreview />
       <LoopSettingsPanel />
+      </div>
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
           Can&apos;t run: {p.message}
         </div>
       ))}
-      <div className="flex min-h-0 flex-[3] flex-col border-b border-slate-200">
-        <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={(v) => pg.stores.workspace.getState().setTools(v)} />
-      </div>
-      <div className="flex min-h-0 flex-[2] flex-col">
-        <FileEditor file="model.ts" testId="editor-model" value={model} onChange={(v) => pg.stores.workspace.getState().setModel(v)} />
-      </div>
+      <SourceEditors tools={tools} model={model} />
     </div>
   )
 }

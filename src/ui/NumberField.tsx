@@ -12,8 +12,8 @@ export interface NumberFieldProps {
 
 /**
  * A whole-number input that lets the user type freely: every keystroke is kept, only a valid
- * number in `[min, max]` is applied, an invalid one is marked, and leaving the field restores
- * the applied value. (Rejecting keystrokes would turn "10" typed over "5" into "50".)
+ * number in `[min, max]` is applied, an invalid one is marked and refused with the allowed range
+ * shown under the field, and leaving the field restores the applied value. (Rejecting keystrokes would turn "10" typed over "5" into "50".)
  */
 export function NumberField({ value, min, max, onChange, testId, label, className = '' }: NumberFieldProps) {
   const [text, setText] = useState(String(value))
@@ -24,6 +24,7 @@ export function NumberField({ value, min, max, onChange, testId, label, classNam
   }
   const valid = parse(text) !== undefined
   return (
+    <span className="relative inline-flex">
     <input
       data-testid={testId}
       aria-label={label}
@@ -41,5 +42,16 @@ export function NumberField({ value, min, max, onChange, testId, label, classNam
       onBlur={() => setText(String(value))}
       className={`${className} ${valid ? '' : 'border-red-500 ring-1 ring-red-400'}`}
     />
+      {!valid && (
+        // Said where the user is looking, not only in a tooltip: the value is refused, not reverted.
+        <span
+          role="alert"
+          data-testid={testId ? `${testId}-error` : undefined}
+          className="absolute left-0 top-full z-40 mt-1 whitespace-nowrap rounded bg-red-700 px-2 py-0.5 text-xs font-medium text-white shadow"
+        >
+          {text.trim() === '' ? 'Enter' : `${text} is refused: enter`} a whole number from {min} to {max}
+        </span>
+      )}
+    </span>
   )
 }

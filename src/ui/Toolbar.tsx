@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
-import { usePlayground, useRun, useWorkspace } from './playground-context'
-import type { ExportTarget } from '../store/export-controller'
-import type { ImportOutcome } from '../store/import-controller'
 import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
 import { examples } from '../examples/index'
-
+import { usePlayground, useRun, useWorkspace } from './playground-context'
+import type { ExportTarget } from '../store/export-controller'
+import type { ImportOutcome } from '../store/import-controller'
 import { download } from './download'
 import { NumberField } from './NumberField'
+import { openHelp, runWithTypeWarning } from './shortcuts'
+import { chooseExample } from './example-switch'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -21,7 +22,7 @@ function MaxStepsInput({ value }: { value: number }) {
   const pg = usePlayground()
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
-      <span className="hidden xl:inline">Max steps</span>
+      <span>Max steps</span>
       <NumberField
         testId="max-steps"
         label="Max steps"
@@ -83,16 +84,14 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
       </div>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span className="hidden xl:inline">Example</span>
+        <span>Example</span>
         <select
           data-testid="example-select"
           aria-label="Example"
           value={exampleId}
-          onChange={(e) => {
-            pg.stores.workspace.getState().loadExample(e.target.value)
-            pg.reset()
-          }}
-          className="max-w-40 rounded xl:max-w-48 border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          onChange={(e) => chooseExample(pg, e.target.value)}
+          title={examples.find((ex) => ex.id === exampleId)?.title ?? 'Your workspace'}
+          className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
           {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
           {examples.map((ex) => (
@@ -103,13 +102,14 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         </select>
       </label>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span className="hidden xl:inline">Wire format</span>
+        <span>Wire format</span>
         <select
           data-testid="protocol-select"
           aria-label="Wire format"
           value={protocol}
           onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
-          className="max-w-40 rounded xl:max-w-48 border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+          title={protocols.find((p) => p.id === protocol)?.label}
+          className="max-w-[13rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
           {protocols.map((p) => (
             <option key={p.id} value={p.id} title={p.description}>
@@ -120,7 +120,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
       </label>
       <MaxStepsInput value={maxSteps} />
       <div className="mx-1 h-6 w-px bg-slate-700" />
-      <button data-testid="run" className={primary} disabled={busy} onClick={() => void pg.run()} title="Run to the end (Ctrl+Enter)">
+      <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title="Run to the end (Ctrl+Enter)">
         ▶ Run
       </button>
       {status === 'running' && (
@@ -151,6 +151,9 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
+        <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+          ?
+        </button>
         <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, log or tools file — or several recorded request/response files of one session (or drop them on the page)">
           Import…
         </button>

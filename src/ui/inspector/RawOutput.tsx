@@ -16,7 +16,7 @@ const KIND_STYLE: Record<Highlight['kind'], string> = {
  * The model's raw output with the recognised ranges marked: the whole call, its name
  * and its arguments. Ranges are UTF-16 offsets, as JavaScript strings index.
  */
-export function RawOutput({ raw, highlights }: { raw: string; highlights: readonly Highlight[] }) {
+export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: string; highlights: readonly Highlight[]; testId?: string }) {
   const cuts = new Set<number>([0, raw.length])
   for (const h of highlights) {
     cuts.add(Math.max(0, Math.min(raw.length, h.start)))
@@ -31,7 +31,7 @@ export function RawOutput({ raw, highlights }: { raw: string; highlights: readon
     return { start, end, top }
   })
   return (
-    <pre data-testid="raw-output" className="max-h-80 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800">
+    <pre data-testid={testId} className="max-h-80 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800">
       {raw.length === 0 ? <span className="italic text-slate-400">(empty output)</span> : null}
       {pieces.map((p) =>
         p.top ? (

@@ -103,11 +103,11 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400">{row.index}</span>
-              <span className={`w-16 shrink-0 rounded px-1.5 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
+              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {summary.phase}
               </span>
               <span className="min-w-0 flex-1">
-                <span className="block truncate font-medium text-slate-800">{summary.title}</span>
+                <span className="block truncate font-medium text-slate-800" title={summary.title}>{summary.title}</span>
                 <span className="flex min-w-0 items-center gap-1">
                   {anomalies.length > 0 && (
                     <span
@@ -119,7 +119,7 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
                     </span>
                   )}
-                  <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`}>{summary.detail}</span>
+                  <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>{summary.detail}</span>
                 </span>
               </span>
             </div>

@@ -1,0 +1,141 @@
+import path from 'node:path'
+import { expect, openApp, test } from './fixtures'
+
+const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
+
+test('panes: dividers are draggable separators naming their pane; sizes survive a reload; double-click collapses', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page)
+  const dividers = page.getByTestId('pane-divider')
+  await expect(dividers).toHaveCount(3)
+  for (const divider of await dividers.all()) {
+    await expect(divider).toHaveAttribute('role', 'separator')
+    const controls = await divider.getAttribute('aria-controls')
+    expect(controls).toBeTruthy()
+    await expect(page.locator(`[id="${controls}"]`)).toHaveCount(1)
+  }
+  // The divider between the editors and the run (the one inside the editors comes first in the page).
+  const main = page.locator('[data-testid="pane-divider"][aria-controls="pane-editors"]')
+  await expect(main).toHaveCount(1)
+  const editors = page.locator('#pane-editors')
+  const before = (await editors.boundingBox())!.width
+  const handle = (await main.boundingBox())!
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + 200)
+  await page.mouse.down()
+  await page.mouse.move(handle.x + 200, handle.y + 200, { steps: 8 })
+  await page.mouse.up()
+  await expect.poll(async () => (await editors.boundingBox())!.width).toBeGreaterThan(before + 150)
+  const widened = (await editors.boundingBox())!.width
+
+  await page.reload()
+  await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  await expect.poll(async () => Math.round((await page.locator('#pane-editors').boundingBox())!.width)).toBeGreaterThan(widened - 10)
+
+  // Double-click the divider: the editors fold away and the run gets the room; again brings them back.
+  await page.locator('[data-testid="pane-divider"][aria-controls="pane-editors"]').dblclick()
+  await expect.poll(async () => (await page.locator('#pane-editors').boundingBox())?.width ?? 0).toBeLessThan(2)
+  await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'false')
+  await page.getByTestId('pane-toggle-editors').click()
+  await expect.poll(async () => (await page.locator('#pane-editors').boundingBox())!.width).toBeGreaterThan(200)
+  await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'true')
+})
+
+test('panes: the editors can be tabs in one pane; a replay collapses them and a fork brings them back', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('editor-layout').click()
+  await expect(page.getByTestId('editor-tools')).toBeVisible()
+  await expect(page.getByTestId('editor-model')).toBeHidden()
+  await page.getByTestId('editor-tab-model').click()
+  await expect(page.getByTestId('editor-model')).toBeVisible()
+  await expect(page.getByTestId('editor-tools')).toBeHidden()
+  await page.getByTestId('editor-layout').click()
+  await expect(page.getByTestId('editor-tools')).toBeVisible()
+  await expect(page.getByTestId('editor-model')).toBeVisible()
+
+  await page.getByTestId('import-file').setInputFiles(path.join(fixtures, 'tau-bench-gpt-4o-airline.json'))
+  await expect(page.getByTestId('conversation-select')).toBeVisible()
+  await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'false')
+  await expect.poll(async () => (await page.locator('#pane-editors').boundingBox())?.width ?? 0).toBeLessThan(2)
+  // The inspector gets the width: wider than the ~180 px columns it had.
+  expect((await page.locator('#pane-inspector').boundingBox())!.width).toBeGreaterThan(500)
+  await page.locator('[data-testid="timeline-item"][data-phase="decide"]').first().click()
+  await page.getByTestId('fork-here').click()
+  await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'true')
+})
+
+for (const [width, height, zoom] of [
+  [1280, 720, 1],
+  [1920, 1080, 1],
+  [1280, 720, 1.5],
+  [1920, 1080, 1.5],
+] as const) {
+  test(`nothing is cut off at ${width}×${height}, ${zoom * 100} %`, async ({ browser }) => {
+    // Browser zoom shrinks the CSS viewport by the zoom factor and scales device pixels up.
+    const context = await browser.newContext({ viewport: { width: Math.round(width / zoom), height: Math.round(height / zoom) }, deviceScaleFactor: zoom })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    await openApp(page)
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    // Phase badges (VALIDATE, BACKFILL, EXECUTE) fit their box.
+    const badges = await page.getByTestId('timeline-item').evaluateAll((rows) =>
+      rows.map((row) => {
+        const badge = row.children[1] as HTMLElement
+        return { text: badge.innerText, fits: badge.scrollWidth <= badge.clientWidth }
+      }),
+    )
+    expect(badges.filter((b) => !b.fits)).toEqual([])
+    // Timeline titles cut with an ellipsis show in full on hover.
+    const titles = await page.getByTestId('timeline-item').evaluateAll((rows) => rows.map((row) => row.querySelector('[title]')?.getAttribute('title') ?? ''))
+    expect(titles.some((t) => t.includes('get_weather'))).toBe(true)
+    // The pickers keep their labels, and show the selected option in full.
+    for (const [id, label] of [
+      ['example-select', 'Example'],
+      ['protocol-select', 'Wire format'],
+    ] as const) {
+      const select = page.getByTestId(id)
+      await expect(page.locator('label', { has: select }).getByText(label, { exact: true })).toBeVisible()
+      const cut = await select.evaluate((el) => {
+        const s = el as HTMLSelectElement
+        const canvas = document.createElement('canvas').getContext('2d')!
+        canvas.font = getComputedStyle(s).font
+        return canvas.measureText(s.selectedOptions[0]!.text).width > s.clientWidth - 8 && s.title !== s.selectedOptions[0]!.text
+      })
+      expect(cut, `${id} cut without its full text on hover`).toBe(false)
+    }
+    expect(errors).toEqual([])
+    await context.close()
+  })
+}
+
+test('toasts never cover the timeline or inspector; errors stay until dismissed', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('import-file').setInputFiles({ name: 'junk.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') })
+  const toast = page.getByTestId('toast')
+  await expect(toast).toHaveAttribute('data-kind', 'error')
+  const box = (await toast.boundingBox())!
+  for (const pane of ['#pane-timeline', '#pane-inspector', '#pane-editors']) {
+    const other = (await page.locator(pane).boundingBox())!
+    const overlaps = box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height
+    expect(overlaps, `toast over ${pane}`).toBe(false)
+  }
+  // An error does not fade by itself.
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  await expect(toast).toBeVisible()
+  await toast.getByRole('button', { name: 'Dismiss' }).click()
+  await expect(toast).toHaveCount(0)
+})
+
+test("Monaco's context menu has a background", async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('editor-tools').locator('.view-lines').click({ button: 'right', position: { x: 80, y: 40 } })
+  const background = await page.waitForFunction(() => {
+    // Monaco makes one shadow root per widget host; the menu is in one of them (or in the page).
+    const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('.shadow-root-host')].flatMap((h) => (h.shadowRoot ? [h.shadowRoot] : []))]
+    const menu = roots.map((r) => r.querySelector('.monaco-menu .monaco-scrollable-element')).find((m) => m !== null)
+    return menu ? getComputedStyle(menu).backgroundColor : null
+  })
+  expect(await background.jsonValue()).not.toBe('rgba(0, 0, 0, 0)')
+})

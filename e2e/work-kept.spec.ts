@@ -1,0 +1,99 @@
+import path from 'node:path'
+import { expect, getEditor, openApp, setEditor, test } from './fixtures'
+
+const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
+
+test('choosing an example asks before replacing edited code, and the replacement can be undone', async ({ page }) => {
+  await openApp(page)
+  const edited = `${await getEditor(page, 'tools.ts')}\n// my own note\n`
+  await setEditor(page, 'tools.ts', edited)
+  const select = page.getByTestId('example-select')
+  await select.selectOption('validation')
+  const dialog = page.getByTestId('example-switch')
+  await expect(dialog).toBeVisible()
+  await page.getByTestId('example-switch-keep').click()
+  await expect(dialog).toBeHidden()
+  await expect(select).toHaveValue('weather')
+  expect(await getEditor(page, 'tools.ts')).toBe(edited)
+
+  // Esc keeps the code too.
+  await select.selectOption('validation')
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  expect(await getEditor(page, 'tools.ts')).toBe(edited)
+
+  await select.selectOption('validation')
+  await page.getByTestId('example-switch-replace').click()
+  await expect(select).toHaveValue('validation')
+  await expect.poll(() => getEditor(page, 'tools.ts')).not.toContain('// my own note')
+  await page.getByTestId('toast-action').click()
+  await expect(select).toHaveValue('weather')
+  await expect.poll(() => getEditor(page, 'tools.ts')).toBe(edited)
+
+  // An unedited workspace switches without a question.
+  await setEditor(page, 'tools.ts', edited.replace('\n// my own note\n', ''))
+  await select.selectOption('errors')
+  await expect(dialog).toBeHidden()
+  await expect(select).toHaveValue('errors')
+})
+
+test('a second tab of the app is detected and said, in both tabs', async ({ page, context }) => {
+  await openApp(page)
+  await expect(page.getByTestId('other-tab')).toHaveCount(0)
+  const second = await context.newPage()
+  await second.goto('/')
+  await expect(second.getByTestId('other-tab')).toBeVisible()
+  await expect(page.getByTestId('other-tab')).toBeVisible()
+  // The other tab saving its code is called out as an overwrite.
+  await expect(second.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  await second.getByTestId('user-input').fill('Edited in the second tab')
+  await expect(page.getByTestId('other-tab')).toContainText('saved its code over')
+  await second.close()
+})
+
+test('a reload keeps the open run, cursor included', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  const count = await page.getByTestId('timeline-item').count()
+  await page.locator('[data-testid="timeline-item"][data-phase="execute"]').first().click()
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolstep.lastSession') ?? '{}').cursor === 4)
+  await page.reload()
+  await expect(page.getByTestId('timeline-item')).toHaveCount(count)
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'execute')
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+})
+
+test('a reload offers to reopen the imported log at the same conversation and event', async ({ page }) => {
+  await openApp(page)
+  const log = path.join(fixtures, 'tau-bench-gpt-4o-airline.json')
+  await page.getByTestId('import-file').setInputFiles(log)
+  await page.getByTestId('conversation-select').selectOption('3')
+  await page.getByTestId('step').click()
+  await page.getByTestId('step').click()
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolstep.lastSession') ?? '{}').cursor === 2)
+  await page.reload()
+  const banner = page.getByTestId('reopen-log')
+  await expect(banner).toContainText('tau-bench-gpt-4o-airline.json')
+  await expect(banner).toContainText('conversation 4')
+  await page.getByTestId('reopen-file').setInputFiles(log)
+  await expect(page.getByTestId('conversation-select')).toHaveValue('3')
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'parse')
+  await expect(banner).toHaveCount(0)
+})
+
+test('the new behaviour examples run to their answers in the app', async ({ page }) => {
+  await openApp(page)
+  for (const [id, answer] of [
+    ['sequential-calls', 'Each step ran alone, in order.'],
+    ['unknown-arguments', 'Lisbon:'],
+    ['result-truncation', 'I saw only 600 of 5000 characters'],
+    ['parse-give-up', 'Tool calls are retried'],
+  ] as const) {
+    await page.getByTestId('example-select').selectOption(id)
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    await expect(page.getByTestId('final-answer')).toContainText(answer)
+  }
+})

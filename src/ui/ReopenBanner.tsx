@@ -1,0 +1,37 @@
+import { useRef } from 'react'
+import { usePlayground } from './playground-context'
+import { dismissReopen, reopenFile, useSessionMemory } from './session-memory'
+import { pushToast } from './toasts'
+
+/** After a reload: "You were replaying support.json — Reopen", which asks for the file and returns to the same conversation and event. */
+export function ReopenBanner() {
+  const pg = usePlayground()
+  const reopen = useSessionMemory((s) => s.reopen)
+  const input = useRef<HTMLInputElement>(null)
+  if (!reopen) return null
+  return (
+    <div data-testid="reopen-log" className="flex shrink-0 items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm text-sky-900">
+      <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+        Before the reload you were replaying <span className="font-mono font-semibold">{reopen.fileName}</span>, conversation {reopen.selected + 1}, event {reopen.cursor + 1}.
+      </span>
+      <input
+        ref={input}
+        data-testid="reopen-file"
+        type="file"
+        accept=".json,.jsonl,application/json"
+        className="hidden"
+        onChange={(e) => {
+          const file = e.target.files?.[0]
+          e.target.value = ''
+          if (file) void reopenFile(pg, file).then((outcome) => pushToast(outcome.ok ? 'notice' : 'error', outcome.message))
+        }}
+      />
+      <button data-testid="reopen-button" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-0.5 font-medium text-white hover:bg-sky-700" onClick={() => input.current?.click()}>
+        Reopen {reopen.fileName}…
+      </button>
+      <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={dismissReopen}>
+        ✕
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,49 @@
+/**
+ * How the user arranged the workbench: which timeline view, whether the editors are split or
+ * tabbed. Pure presentation, so it lives with the UI and is persisted on its own key.
+ */
+import { create } from 'zustand'
+import { createJSONStorage, persist } from 'zustand/middleware'
+
+export type TimelineView = 'phases' | 'conversation'
+export type EditorLayout = 'split' | 'tabs'
+export type EditorFile = 'tools.ts' | 'model.ts'
+
+export interface UiPrefs {
+  timelineView: TimelineView
+  editorLayout: EditorLayout
+  /** The editor shown when `editorLayout` is `tabs`. */
+  editorTab: EditorFile
+  setTimelineView(view: TimelineView): void
+  setEditorLayout(layout: EditorLayout): void
+  setEditorTab(file: EditorFile): void
+}
+
+export const usePrefs = create<UiPrefs>()(
+  persist(
+    (set) => ({
+      timelineView: 'phases',
+      editorLayout: 'split',
+      editorTab: 'tools.ts',
+      setTimelineView: (timelineView) => set({ timelineView }),
+      setEditorLayout: (editorLayout) => set({ editorLayout }),
+      setEditorTab: (editorTab) => set({ editorTab }),
+    }),
+    {
+      name: 'toolstep.ui',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      // A hand-edited or older value falls back to the default instead of breaking the layout.
+      merge: (persisted, current) => {
+        const p = (typeof persisted === 'object' && persisted !== null ? persisted : {}) as Partial<UiPrefs>
+        return {
+          ...current,
+          ...(p.timelineView === 'phases' || p.timelineView === 'conversation' ? { timelineView: p.timelineView } : {}),
+          ...(p.editorLayout === 'split' || p.editorLayout === 'tabs' ? { editorLayout: p.editorLayout } : {}),
+          ...(p.editorTab === 'tools.ts' || p.editorTab === 'model.ts' ? { editorTab: p.editorTab } : {}),
+        }
+      },
+      partialize: (s) => ({ timelineView: s.timelineView, editorLayout: s.editorLayout, editorTab: s.editorTab }),
+    },
+  ),
+)

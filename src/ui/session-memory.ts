@@ -1,0 +1,112 @@
+/**
+ * A reload keeps what was open. A live run or an opened session file is saved whole (it is
+ * small) and shown again as it was, cursor included. An imported log can be tens of megabytes
+ * and the browser gives no way to read the file again unasked, so only its name, the open
+ * conversation and the cursor are kept, and the user is offered a one-click reopen.
+ */
+import { create } from 'zustand'
+import { z } from 'zod'
+import { readSession } from '../core/files/session-file'
+import { workspaceSchema } from '../core/files/workspace-file'
+import type { ImportOutcome } from '../store/import-controller'
+import type { Playground } from '../store/playground'
+
+/** localStorage key of the remembered session. */
+export const SESSION_KEY = 'toolstep.lastSession'
+/** Largest log saved whole, chars of JSON; a bigger one is remembered by name only. */
+export const MAX_SAVED_CHARS = 2_000_000
+/** Wait this long after the last change before saving, ms. */
+const SAVE_DELAY_MS = 300
+
+const rememberedSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('log'), mode: z.enum(['live', 'replay']), cursor: z.number().int(), workspace: workspaceSchema.nullable(), events: z.array(z.unknown()) }),
+  z.object({ kind: z.literal('file'), fileName: z.string(), selected: z.number().int(), cursor: z.number().int() }),
+])
+
+/** An imported log that was open before the reload, waiting for the user to pick the file again. */
+export interface Reopen {
+  fileName: string
+  /** Conversation index that was open. */
+  selected: number
+  cursor: number
+}
+
+export const useSessionMemory = create<{ reopen: Reopen | null }>()(() => ({ reopen: null }))
+
+function write(value: unknown | null): void {
+  try {
+    if (value === null) localStorage.removeItem(SESSION_KEY)
+    else localStorage.setItem(SESSION_KEY, JSON.stringify(value))
+  } catch {
+    // A full or disabled storage only costs the convenience of reopening after a reload.
+  }
+}
+
+function snapshot(pg: Playground): unknown | null {
+  const { events, cursor, mode, workspace, status } = pg.stores.run.getState()
+  const { fileName, selected } = pg.stores.replay.getState()
+  if (status === 'loading' || status === 'running') return undefined
+  if (mode === 'replay' && fileName) return { kind: 'file', fileName, selected, cursor }
+  if (events.length === 0) return null
+  const saved = { kind: 'log', mode, cursor, workspace, events }
+  return JSON.stringify(saved).length <= MAX_SAVED_CHARS ? saved : null
+}
+
+/** Shows again what was open before the reload (or offers to reopen the imported file). Never throws. */
+export function restoreSession(pg: Playground): void {
+  let data: unknown
+  try {
+    data = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null')
+  } catch {
+    return
+  }
+  const parsed = rememberedSchema.safeParse(data)
+  if (!parsed.success) return
+  const value = parsed.data
+  if (value.kind === 'file') {
+    useSessionMemory.setState({ reopen: { fileName: value.fileName, selected: value.selected, cursor: value.cursor } })
+    return
+  }
+  const session = readSession({ format: 'toolstep.session', version: 1, workspace: value.workspace, events: value.events })
+  if (session.ok && session.value.events.length > 0) pg.showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
+}
+
+/** Re-imports the log the user had open and goes back to its conversation and cursor. */
+export async function reopenFile(pg: Playground, file: File): Promise<ImportOutcome> {
+  const reopen = useSessionMemory.getState().reopen
+  useSessionMemory.setState({ reopen: null })
+  const outcome = await pg.importFile(file)
+  if (outcome.ok && reopen && pg.stores.replay.getState().conversations[reopen.selected]) {
+    await pg.openConversation(reopen.selected)
+    pg.stores.run.getState().setCursor(reopen.cursor)
+  }
+  return outcome
+}
+
+/** Forgets the offer to reopen. */
+export function dismissReopen(): void {
+  useSessionMemory.setState({ reopen: null })
+}
+
+/** Saves what is open whenever it changes; returns the unsubscribe function. */
+export function rememberSession(pg: Playground): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const schedule = () => {
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      const value = snapshot(pg)
+      if (value !== undefined) write(value)
+    }, SAVE_DELAY_MS)
+  }
+  const offRun = pg.stores.run.subscribe((s, p) => {
+    if (s.events !== p.events || s.cursor !== p.cursor || s.status !== p.status || s.mode !== p.mode) schedule()
+  })
+  const offReplay = pg.stores.replay.subscribe((s, p) => {
+    if (s.fileName !== p.fileName || s.selected !== p.selected) schedule()
+  })
+  return () => {
+    clearTimeout(timer)
+    offRun()
+    offReplay()
+  }
+}

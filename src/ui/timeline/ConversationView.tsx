@@ -1,0 +1,271 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import type { SessionEvent } from '../../core/loop/events'
+import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
+import { highlightsOf } from '../inspector/ParsedView'
+import { RawOutput } from '../inspector/RawOutput'
+import { RepairList } from '../inspector/RepairList'
+import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
+
+const ROLE_STYLE: Record<MessageCard['role'], string> = {
+  user: 'border-l-sky-400',
+  assistant: 'border-l-violet-400',
+  tool: 'border-l-emerald-400',
+}
+
+/** Longest tool result shown in a card before it is clipped (the inspector shows it whole), chars. */
+const RESULT_PREVIEW_CHARS = 1200
+
+export interface ConversationViewProps {
+  events: readonly SessionEvent[]
+  cursor: number
+  onSelect(index: number): void
+}
+
+/**
+ * The session as a conversation: one card per message, those after the cursor dimmed. Each assistant card
+ * shows the raw output with the recognised spans marked beside the calls parsed out of it;
+ * each call shows its validation verdict and links to its tool-result card. Virtualised, with
+ * measured card heights, so long replays stay smooth.
+ */
+export function ConversationView({ events, cursor, onSelect }: ConversationViewProps) {
+  // The whole log, for the cards after the cursor (shown dimmed, like future timeline rows) and
+  // for where each card ends; the cards up to the cursor are the fold of events 0..cursor.
+  const full = useMemo(() => conversationOf(events), [events])
+  const model = useMemo(() => conversationOf(events.slice(0, cursor + 1)), [events, cursor])
+  const cards = useMemo(() => [...model.cards, ...full.cards.slice(model.cards.length)], [model, full])
+  const shown = model.cards.length
+  const current = cardAtCursor(model.cards, cursor)
+  const parentRef = useRef<HTMLDivElement>(null)
+  const index = useMemo(() => new Map(cards.map((c, i) => [c.key, i])), [cards])
+  // A call links to its result card even while the cursor is before it (the card is shown dimmed).
+  const fullResults = useMemo(() => new Map(full.cards.flatMap((c) => (c.role === 'assistant' ? [[c.key, c.results] as const] : []))), [full])
+  const virtualizer = useVirtualizer({
+    count: cards.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: (i) => (cards[i]?.role === 'assistant' ? 180 : 72),
+    getItemKey: (i) => cards[i]?.key ?? i,
+    overscan: 6,
+  })
+
+  useEffect(() => {
+    if (current >= 0) virtualizer.scrollToIndex(current, { align: 'auto' })
+  }, [current, virtualizer])
+
+  /** The last event of card `i`: selecting a card shows it complete (an assistant card parsed and validated). */
+  function endOf(i: number): number {
+    const next = cards[i + 1]
+    return next ? next.seq - 1 : events.length - 1
+  }
+
+  function goTo(key: string | undefined) {
+    const i = key === undefined ? undefined : index.get(key)
+    if (i !== undefined) onSelect(endOf(i))
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1 }
+    if (event.key in moves) {
+      const next = Math.max(0, Math.min(cards.length - 1, current + (moves[event.key] ?? 0)))
+      if (cards[next]) onSelect(endOf(next))
+    } else if (event.key === 'Home') onSelect(0)
+    else if (event.key === 'End') onSelect(events.length - 1)
+    else return
+    event.preventDefault()
+  }
+
+  if (events.length === 0) {
+    return (
+      <div data-testid="conversation" className="flex h-full items-center justify-center p-6 text-center text-sm text-slate-500">
+        No messages yet: Run or Step to start the loop, or import a log to replay it.
+      </div>
+    )
+  }
+
+  return (
+    <div
+      ref={parentRef}
+      data-testid="conversation"
+      role="list"
+      aria-label="Conversation"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      className="h-full overflow-auto bg-slate-50 outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+    >
+      {model.system !== null && (
+        <details className="mx-2 mt-2 rounded border border-slate-200 bg-white px-2 py-1 text-xs text-slate-600">
+          <summary className="cursor-pointer font-semibold">System prompt ({model.system.length} chars)</summary>
+          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-[11px] [overflow-wrap:anywhere]">{model.system}</pre>
+        </details>
+      )}
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const card = cards[row.index]!
+          const isCurrent = row.index === current
+          const future = row.index >= shown
+          return (
+            <div
+              key={row.key}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+              className="px-2 py-1"
+            >
+              <article
+                role="listitem"
+                data-testid="message-card"
+                data-role={card.role}
+                data-seq={card.seq}
+                data-future={future || undefined}
+                aria-current={isCurrent ? 'step' : undefined}
+                onClick={() => onSelect(endOf(row.index))}
+                className={`cursor-pointer rounded-md border border-l-4 bg-white p-2 text-xs shadow-sm ${ROLE_STYLE[card.role]} ${
+                  isCurrent ? 'border-sky-400 ring-2 ring-sky-300' : 'border-slate-200 hover:border-slate-300'
+                } ${future ? 'opacity-50' : ''}`}
+              >
+                <header className="mb-1 flex flex-wrap items-baseline gap-x-2 font-semibold text-slate-600">
+                  <span className="uppercase tracking-wide">{card.role}</span>
+                  {card.role === 'assistant' && card.turn > 0 && <span className="font-normal text-slate-400">turn {card.turn}</span>}
+                  {card.role === 'tool' && (
+                    <span className="min-w-0 font-mono font-normal text-slate-500 [overflow-wrap:anywhere]">
+                      {card.name} · tool_call_id {card.callId}
+                    </span>
+                  )}
+                  <span className="ml-auto font-mono font-normal text-slate-400">event {card.seq}</span>
+                </header>
+                {card.anomalies.length > 0 && (
+                  <ul className="mb-1 flex flex-col gap-0.5">
+                    {card.anomalies.map((a, i) => (
+                      <li key={i} data-testid="card-anomaly" data-code={a.code} title={anomalyTooltip([a])} className="rounded bg-red-50 px-1.5 py-0.5 text-red-800 [overflow-wrap:anywhere]">
+                        <span className="font-mono font-semibold">⚠ {a.code}</span> — {a.detail}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {card.role === 'user' && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+                {card.role === 'assistant' && <AssistantBody card={card} results={fullResults.get(card.key) ?? card.results} goTo={goTo} />}
+                {card.role === 'tool' && <ToolBody card={card} goTo={goTo} />}
+              </article>
+            </div>
+          )
+        })}
+      </div>
+      {model.stop && (
+        <p data-testid="conversation-stop" className="mx-2 mb-2 rounded bg-slate-800 px-2 py-1 text-xs text-white">
+          Stopped: <span className="font-mono font-semibold">{model.stop.reason}</span>
+          {model.stop.detail ? ` — ${model.stop.detail}` : ''}
+        </p>
+      )}
+    </div>
+  )
+}
+
+function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: Record<string, string>; goTo(key: string | undefined): void }) {
+  if (card.raw === null) {
+    // An assistant message from the log's history: no raw output to show, only the message.
+    return (
+      <div data-testid="card-parsed">
+        {card.content && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+        {card.historyCalls?.map((c) => (
+          <div key={c.id} className="font-mono text-slate-700 [overflow-wrap:anywhere]">
+            → {c.name}({JSON.stringify(c.arguments)})
+          </div>
+        ))}
+      </div>
+    )
+  }
+  const parse = card.parse
+  return (
+    <div className="grid grid-cols-[repeat(auto-fit,minmax(14rem,1fr))] gap-2">
+      <div className="min-w-0">
+        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">Raw output</div>
+        <div data-testid="card-raw">
+          {card.error !== undefined ? (
+            <p className="rounded bg-red-50 px-1.5 py-1 text-red-700">The model call failed: {card.error}</p>
+          ) : (
+            <RawOutput raw={card.raw} highlights={highlightsOf(parse?.calls ?? [])} testId="card-raw-text" />
+          )}
+        </div>
+      </div>
+      <div data-testid="card-parsed" className="min-w-0">
+        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">{parse ? `Parsed · ${parse.protocol}` : 'Parsed'}</div>
+        {!parse ? (
+          <p className="italic text-slate-400">{card.error !== undefined ? 'Nothing to parse.' : 'Not parsed yet — Step to parse.'}</p>
+        ) : (
+          <div className="flex flex-col gap-1">
+            {parse.calls.map((c) => {
+              const verdict = card.verdicts[c.id]
+              const result = results[c.id]
+              return (
+                <div key={c.id} data-testid="card-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
+                  <div className="flex flex-wrap items-baseline gap-x-2">
+                    <span className="font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
+                    <span className="font-mono text-slate-400 [overflow-wrap:anywhere]">{c.id}</span>
+                  </div>
+                  <pre className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                    {verdict ? (
+                      <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>
+                        {verdict.ok ? '✓ valid' : `✗ ${verdict.problems.join('; ') || 'rejected'}`}
+                        {verdict.warnings?.map((w) => ` · ${w}`)}
+                        {verdict.coercions?.map((w) => ` · coerced ${w}`)}
+                      </span>
+                    ) : (
+                      <span className="text-slate-400">not validated yet</span>
+                    )}
+                    {result && (
+                      <button
+                        data-testid="card-result-link"
+                        className="text-sky-700 underline"
+                        onClick={(e) => {
+                          e.stopPropagation()
+                          goTo(result)
+                        }}
+                      >
+                        result ↓
+                      </button>
+                    )}
+                  </div>
+                </div>
+              )
+            })}
+            {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">No tool call: final answer.</p>}
+            {parse.text && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
+            <RepairList repairs={parse.repairs} />
+            {parse.errors.map((e, i) => (
+              <p key={i} className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+                <span className="font-mono">{e.code}</span>: {e.message}
+              </p>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+function ToolBody({ card, goTo }: { card: ToolCard; goTo(key: string | undefined): void }) {
+  const clipped = card.content.length > RESULT_PREVIEW_CHARS
+  return (
+    <div>
+      <pre className={`max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${card.isError ? 'text-red-700' : 'text-slate-800'}`}>
+        {clipped ? `${card.content.slice(0, RESULT_PREVIEW_CHARS)}…` : card.content}
+      </pre>
+      <div className="mt-0.5 flex gap-2 text-slate-500">
+        {card.truncated && <span className="rounded bg-amber-100 px-1 text-amber-900">truncated</span>}
+        {clipped && <span>{card.content.length.toLocaleString('en')} chars — the inspector shows it all</span>}
+        {card.from && (
+          <button
+            className="ml-auto text-sky-700 underline"
+            onClick={(e) => {
+              e.stopPropagation()
+              goTo(card.from)
+            }}
+          >
+            ↑ call
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../core/loop/events'
+import { cardAtCursor, conversationOf } from './conversation'
+
+const raw = '{"name":"get_weather","arguments":{"city":"Paris"}}'
+const events: SessionEvent[] = [
+  { seq: 0, at: 0, type: 'session.started', source: 'live', protocol: 'json', tools: [], maxSteps: 8, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in Paris?' }] },
+  { seq: 1, at: 0, type: 'model.responded', step: 0, raw, durationMs: 3 },
+  {
+    seq: 2,
+    at: 0,
+    type: 'parse.completed',
+    protocol: 'json',
+    calls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' }, spans: { call: { start: 0, end: raw.length }, name: { start: 9, end: 20 } } }],
+    text: '',
+    repairs: [],
+    errors: [],
+  },
+  { seq: 3, at: 0, type: 'validate.completed', verdicts: [{ callId: 'c1', name: 'get_weather', ok: true, problems: [] }] },
+  { seq: 4, at: 0, type: 'tool.finished', callId: 'c1', name: 'get_weather', result: '{"temp":19}', durationMs: 1, timedOut: false, truncated: false, anomalies: [{ code: 'slow_tool', detail: 'took long' }] },
+  {
+    seq: 5,
+    at: 0,
+    type: 'backfill.completed',
+    messages: [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+      { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: '{"temp":19}' },
+      { role: 'user', content: 'And tomorrow?' },
+    ],
+  },
+  { seq: 6, at: 0, type: 'model.responded', step: 1, raw: 'Sunny.', durationMs: 2 },
+  { seq: 7, at: 0, type: 'parse.completed', protocol: 'json', calls: [], text: 'Sunny.', repairs: [], errors: [] },
+  { seq: 8, at: 0, type: 'loop.stopped', reason: 'final_answer' },
+]
+
+describe('conversationOf', () => {
+  it('folds the log into one card per message, in order, with calls linked to verdicts and results', () => {
+    const { cards, system, stop } = conversationOf(events)
+    expect(system).toBe('Be brief.')
+    expect(cards.map((c) => `${c.role}@${c.seq}`)).toEqual(['user@0', 'assistant@1', 'tool@4', 'user@5', 'assistant@6'])
+    const first = cards[1]!
+    if (first.role !== 'assistant') throw new Error('expected an assistant card')
+    expect(first.raw).toBe(raw)
+    expect(first.parse?.calls[0]?.name).toBe('get_weather')
+    expect(first.verdicts.c1?.ok).toBe(true)
+    expect(first.results.c1).toBe(cards[2]!.key)
+    const tool = cards[2]!
+    expect(tool.role === 'tool' && tool.from).toBe(first.key)
+    expect(tool.anomalies.map((a) => a.code)).toEqual(['slow_tool'])
+    expect(stop).toEqual({ reason: 'final_answer', seq: 8 })
+  })
+
+  it('at cursor k shows only what events 0..k built: no verdict before validate, no result before execute', () => {
+    const { cards } = conversationOf(events.slice(0, 3))
+    expect(cards.map((c) => c.role)).toEqual(['user', 'assistant'])
+    const assistant = cards[1]!
+    expect(assistant.role === 'assistant' && Object.keys(assistant.verdicts)).toEqual([])
+    expect(assistant.role === 'assistant' && Object.keys(assistant.results)).toEqual([])
+  })
+
+  it('marks the card at the cursor: the last card created at or before it', () => {
+    const { cards } = conversationOf(events)
+    expect(cardAtCursor(cards, 0)).toBe(0)
+    expect(cardAtCursor(cards, 3)).toBe(1)
+    expect(cardAtCursor(cards, 4)).toBe(2)
+    expect(cardAtCursor(cards, 8)).toBe(4)
+    expect(cardAtCursor([], 3)).toBe(-1)
+  })
+
+  it('shows history messages of a replay (assistant calls and their tool results) as cards', () => {
+    const replay: SessionEvent[] = [
+      {
+        seq: 0,
+        at: 0,
+        type: 'session.started',
+        source: 'replay',
+        protocol: 'openai',
+        tools: [],
+        maxSteps: 8,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'h1', name: 'lookup', arguments: {} }] },
+          { role: 'tool', tool_call_id: 'h1', name: 'lookup', content: 'found' },
+        ],
+      },
+    ]
+    const { cards } = conversationOf(replay)
+    expect(cards.map((c) => c.role)).toEqual(['user', 'assistant', 'tool'])
+    const assistant = cards[1]!
+    expect(assistant.role === 'assistant' && assistant.results.h1).toBe(cards[2]!.key)
+  })
+})

@@ -1,0 +1,195 @@
+/**
+ * The Conversation view's model: the session log folded into one card per message, in order —
+ * user, assistant (raw output beside the calls parsed out of it, each call with its validation
+ * verdict and the id of its tool-result card), tool. Pure: the view at cursor k is
+ * `conversationOf(events.slice(0, k + 1))`, the same fold-of-a-prefix rule as the timeline.
+ */
+import type { AnomalyFlag, SessionEvent, Verdict } from '../../core/loop/events'
+
+type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
+
+interface CardBase {
+  /** Stable key: `u<seq>.<i>`, `a<seq>`, `t<seq>`. */
+  key: string
+  /** The event that created the card; the card is current while the cursor is at or after it, up to the next card. */
+  seq: number
+  /** Anomalies and warnings raised on the events folded into this card. */
+  anomalies: (AnomalyFlag & { seq: number })[]
+}
+
+export interface UserCard extends CardBase {
+  role: 'user'
+  content: string
+}
+
+export interface AssistantCard extends CardBase {
+  role: 'assistant'
+  /** 1-based turn. */
+  turn: number
+  /** The model output exactly as received; `null` for an assistant message that came in the log's history. */
+  raw: string | null
+  /** The model call failed (no output). */
+  error?: string
+  parse?: Ev<'parse.completed'>
+  /** Verdict per `tool_call_id`, once validated. */
+  verdicts: Record<string, Verdict>
+  /** `tool_call_id` → key of the tool card holding its result, once executed. */
+  results: Record<string, string>
+  /** Content and calls of an assistant message from the log's history. */
+  content?: string | null
+  historyCalls?: { id: string; name: string; arguments: unknown }[]
+}
+
+export interface ToolCard extends CardBase {
+  role: 'tool'
+  callId: string
+  name: string
+  content: string
+  isError: boolean
+  truncated: boolean
+  /** Key of the assistant card whose call this answers. */
+  from?: string
+}
+
+export type MessageCard = UserCard | AssistantCard | ToolCard
+
+export interface ConversationModel {
+  cards: MessageCard[]
+  /** The system prompt, when the conversation has one (shown above the cards, not as a card). */
+  system: string | null
+  /** Stop reason, when the loop stopped. */
+  stop: { reason: string; detail?: string; seq: number } | null
+}
+
+function flagsOf(event: SessionEvent): (AnomalyFlag & { seq: number })[] {
+  return [...(event.anomalies ?? []), ...(event.warnings ?? [])].map((a) => ({ ...a, seq: event.seq }))
+}
+
+/**
+ * Folds `events` (a prefix of the log) into message cards. Never throws; events out of the
+ * usual order (a parse with no decide before it) are attached to the nearest card or ignored.
+ * Linear in the number of events.
+ */
+export function conversationOf(events: readonly SessionEvent[]): ConversationModel {
+  const cards: MessageCard[] = []
+  let system: string | null = null
+  let stop: ConversationModel['stop'] = null
+  let assistant: AssistantCard | null = null
+  const callOwner = new Map<string, AssistantCard>()
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'session.started': {
+        event.messages.forEach((m, i) => {
+          if (m.role === 'system') system = system === null ? m.content : `${system}\n\n${m.content}`
+          else if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
+          else if (m.role === 'assistant') {
+            const card: AssistantCard = {
+              key: `h${event.seq}.${i}`,
+              role: 'assistant',
+              seq: event.seq,
+              turn: 0,
+              raw: null,
+              verdicts: {},
+              results: {},
+              content: m.content,
+              historyCalls: m.tool_calls?.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) ?? [],
+              anomalies: [],
+            }
+            for (const c of m.tool_calls ?? []) callOwner.set(c.id, card)
+            cards.push(card)
+          } else {
+            const owner = callOwner.get(m.tool_call_id)
+            const key = `t${event.seq}.${i}`
+            if (owner) owner.results[m.tool_call_id] = key
+            cards.push({ key, role: 'tool', seq: event.seq, callId: m.tool_call_id, name: m.name, content: m.content, isError: m.isError ?? false, truncated: false, from: owner?.key, anomalies: [] })
+          }
+        })
+        if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
+        break
+      }
+      case 'model.responded':
+      case 'model.failed': {
+        assistant = {
+          key: `a${event.seq}`,
+          role: 'assistant',
+          seq: event.seq,
+          turn: event.step + 1,
+          raw: event.type === 'model.responded' ? event.raw : '',
+          ...(event.type === 'model.failed' ? { error: event.error } : {}),
+          verdicts: {},
+          results: {},
+          anomalies: flagsOf(event),
+        }
+        cards.push(assistant)
+        break
+      }
+      case 'parse.completed':
+        if (assistant) {
+          assistant.parse = event
+          for (const c of event.calls) callOwner.set(c.id, assistant)
+          assistant.anomalies.push(...flagsOf(event))
+        }
+        break
+      case 'validate.completed':
+      case 'confirm.requested':
+      case 'confirm.decided':
+        if (assistant) {
+          if (event.type === 'validate.completed') for (const v of event.verdicts) assistant.verdicts[v.callId] = v
+          assistant.anomalies.push(...flagsOf(event))
+        }
+        break
+      case 'tool.finished': {
+        // Calls made by code-as-action code are part of their block's result, not messages.
+        if (event.parentCallId) break
+        const owner = callOwner.get(event.callId)
+        const key = `t${event.seq}`
+        if (owner) owner.results[event.callId] = key
+        cards.push({
+          key,
+          role: 'tool',
+          seq: event.seq,
+          callId: event.callId,
+          name: event.name,
+          content: event.error ?? event.result ?? '',
+          isError: event.error !== undefined,
+          truncated: event.truncated,
+          from: owner?.key,
+          anomalies: flagsOf(event),
+        })
+        break
+      }
+      case 'backfill.completed': {
+        // The assistant and tool messages are already cards; a user message (a retry prompt, the
+        // next user turn of a logged conversation) is new.
+        event.messages.forEach((m, i) => {
+          if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
+        })
+        const flags = flagsOf(event)
+        if (flags.length > 0) (cards.at(-1) ?? assistant)?.anomalies.push(...flags)
+        break
+      }
+      case 'loop.stopped':
+        stop = { reason: event.reason, ...(event.detail !== undefined ? { detail: event.detail } : {}), seq: event.seq }
+        if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
+        break
+    }
+  }
+  return { cards, system, stop }
+}
+
+/** Index of the card at `cursor`: the last card created at or before it; -1 when there is none. */
+export function cardAtCursor(cards: readonly MessageCard[], cursor: number): number {
+  let lo = 0
+  let hi = cards.length - 1
+  let found = -1
+  // Cards are in seq order, so a binary search keeps cursor moves cheap on long logs.
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (cards[mid]!.seq <= cursor) {
+      found = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  return found
+}
