@@ -176,7 +176,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
   }
   const parse = card.parse
   return (
-    <div className="grid grid-cols-[repeat(auto-fit,minmax(14rem,1fr))] gap-2">
+    <div className="grid grid-cols-[repeat(auto-fit,minmax(min(14rem,100%),1fr))] gap-2">
       <div className="min-w-0">
         <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">Raw output</div>
         <div data-testid="card-raw">
