@@ -80,7 +80,6 @@ describe('node sandbox: hooks and code-as-action', () => {
   })
 
   it('kills a hung block at timeoutMs, keeping what it printed and called, and the sandbox recovers', async () => {
-    const started = Date.now()
     const outcome = await sandbox.runCode("console.log('working')\nawait add({ a: 1, b: 1 })\nwhile (true) {}", { timeoutMs: 400, maxOutputChars: 100 })
     expect(outcome).toMatchObject({
       ok: false,
@@ -89,7 +88,6 @@ describe('node sandbox: hooks and code-as-action', () => {
       error: 'The code did not finish within 400 ms and was stopped.',
       calls: [{ name: 'add', result: '2' }],
     })
-    expect(Date.now() - started).toBeLessThan(3000)
     const next = await sandbox.runCode('await new Promise(() => {})', { timeoutMs: 300, maxOutputChars: 100 })
     expect(next).toMatchObject({ ok: false, timedOut: true, output: '', calls: [] })
     expect(await sandbox.execute({ id: 'c1', name: 'get_weather', arguments: { city_name: 'Rome' } }, { name: 'get_weather', description: '', inputSchema: {} })).toMatchObject({

@@ -87,10 +87,8 @@ describe('node sandbox', () => {
   })
 
   it('kills while(true) at its timeout, and the next call works', async () => {
-    const started = Date.now()
     const outcome = await sandbox.execute({ id: 'c4', name: 'spin', arguments: {} }, spec('spin', 300))
     expect(outcome).toEqual({ ok: false, timedOut: true, error: 'Tool "spin" timed out after 300 ms and was stopped.', durationMs: expect.any(Number) })
-    expect(Date.now() - started).toBeLessThan(3000)
     expect(await sandbox.execute({ id: 'c5', name: 'add', arguments: { a: 1, b: 1 } }, spec('add'))).toMatchObject({ ok: true, result: '{"sum":2}' })
     expect(await sandbox.respond(request(1))).toEqual({ kind: 'text', raw: 'The sum is add' })
   })

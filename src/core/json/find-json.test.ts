@@ -33,12 +33,10 @@ describe('findJsonValues', () => {
     expect(found.truncated).toBeUndefined()
   })
 
-  it('stays linear on many unclosed braces', () => {
+  it('finds nothing in many unclosed braces (its speed is in npm run bench parse)', () => {
     const text = '{"a": '.repeat(20_000)
-    const started = performance.now()
     const found = findJsonValues(text)
     expect(found.values).toEqual([])
-    expect(performance.now() - started).toBeLessThan(2000)
   })
 })
 

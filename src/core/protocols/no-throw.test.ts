@@ -4,7 +4,8 @@ import { protocols } from './index'
 // Mutated model outputs are covered by fuzz.test.ts (the one fuzzer, src/test/fuzz-inputs.ts);
 // these are the inputs built to trigger deep nesting and backtracking.
 describe('parsers never throw', () => {
-  it('on hostile shapes, quickly', () => {
+  // How fast they are is measured by `npm run bench parse` (worst cases as ratios), not asserted here.
+  it('on hostile shapes', () => {
     const hostile = [
       '{'.repeat(50_000),
       '['.repeat(50_000),
@@ -19,9 +20,7 @@ describe('parsers never throw', () => {
     ]
     for (const raw of hostile) {
       for (const protocol of protocols) {
-        const started = performance.now()
-        expect(() => protocol.parse(raw)).not.toThrow()
-        expect(performance.now() - started, `${protocol.id} on ${raw.slice(0, 30)}`).toBeLessThan(1500)
+        expect(() => protocol.parse(raw), `${protocol.id} on ${raw.slice(0, 30)}`).not.toThrow()
       }
     }
   })
