@@ -10,5 +10,4 @@ export * from './tools'
 export * from './validation'
 export * from './trace'
 export * from './files'
-// The loop engine's surface (src/core/loop/index.ts) is re-exported here once it exists:
-// export * from './loop'
+export * from './loop'

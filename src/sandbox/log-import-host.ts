@@ -5,7 +5,7 @@
  * was. Every message from the worker is validated before use; replies are matched to their
  * request by `requestId`.
  */
-import type { SessionEvent } from '../core/loop/events'
+import type { SessionEvent } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import { createRequestClient } from './request-client'
 import { logImportToHostSchema, type ConversationSummary, type HostToLogImport, type ImportStage, type LogImportToHost } from './log-import-protocol'

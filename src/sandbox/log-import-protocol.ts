@@ -8,7 +8,7 @@
  * structured-cloning tens of megabytes of messages back would block the page for seconds.
  */
 import { z } from 'zod'
-import { sessionEventSchema } from '../core/loop/events'
+import { sessionEventSchema } from '../core/loop/index'
 import { toolSpecSchema } from '../core/tools/types'
 
 /** What the page knows about one imported conversation: enough to list, filter and label it. */

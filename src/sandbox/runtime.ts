@@ -10,7 +10,7 @@
  */
 import { transform } from 'sucrase'
 import { z } from 'zod'
-import type { ModelOutput, ModelRequest } from '../core/loop/interfaces'
+import type { ModelOutput, ModelRequest } from '../core/loop/index'
 import type { JsonValue } from '../core/messages'
 import { isJsonObject } from '../core/util'
 import { resolveToolName, unknownToolMessage } from '../core/validation'

@@ -6,18 +6,7 @@
  * stop `while (true) {}` or `await new Promise(() => {})`. The fresh worker gets the last loaded
  * sources again, so the next call finds the same tools.
  */
-import type {
-  CodeOutcome,
-  CodeRunner,
-  CodeToolCall,
-  Model,
-  ModelOutput,
-  ModelRequest,
-  ResultSummarizer,
-  ToolExecutor,
-  ToolOutcome,
-  ToolRouter,
-} from '../core/loop/interfaces'
+import type { CodeOutcome, CodeRunner, CodeToolCall, Model, ModelOutput, ModelRequest, ResultSummarizer, ToolExecutor, ToolOutcome, ToolRouter } from '../core/loop/index'
 import type { ToolCall } from '../core/messages'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from '../core/tools/types'
 import {

@@ -4,8 +4,7 @@
  * `{system, messages, tools}`. The messages are the fold of the whole event log, so a replay
  * exports the logged conversation and a live run the conversation as the loop built it.
  */
-import { fold } from '../core/loop/machine'
-import type { SessionEvent } from '../core/loop/events'
+import { fold, type SessionEvent } from '../core/loop/index'
 import { exportRequest, type ExportTarget } from '../core/trace/index'
 import type { ReplayState } from './replay-store'
 import type { RunState } from './run-store'

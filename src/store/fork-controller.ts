@@ -4,8 +4,7 @@
  * of the history), nothing before it is re-executed. The logged tail is kept for the diff view.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SessionEvent } from '../core/loop/events'
-import { fold } from '../core/loop/machine'
+import { type SessionEvent, fold } from '../core/loop/index'
 import type { ImportController } from './import-controller'
 import type { ParseLabState } from './parse-lab-store'
 import type { ReplayState } from './replay-store'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
-import type { SessionEvent } from '../core/loop/events'
+import type { SessionEvent } from '../core/loop/index'
 import { createLogImportHost } from '../sandbox/log-import-host'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
 import type { Sandbox } from '../sandbox/sandbox-host'

@@ -7,7 +7,7 @@
  * with the Node sandbox, an in-process import host, a manual clock and a memory storage.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import type { Decision } from '../core/loop/events'
+import type { Decision } from '../core/loop/index'
 import type { Workspace } from '../core/files/workspace-file'
 import type { LogImportHost } from '../sandbox/log-import-host'
 import type { Sandbox } from '../sandbox/sandbox-host'

@@ -4,9 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { LoopRunner } from '../core/loop/runner'
-import { runInitFor } from '../core/loop/start'
-import type { SessionEvent } from '../core/loop/events'
+import { LoopRunner, runInitFor, type SessionEvent } from '../core/loop/index'
 import type { Workspace } from '../core/files/workspace-file'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'

@@ -3,7 +3,7 @@
  * and inspector show is a pure fold of `events[0..cursor]`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SessionEvent } from '../core/loop/events'
+import type { SessionEvent } from '../core/loop/index'
 import type { Workspace } from '../core/files/workspace-file'
 
 /** Where the user's code failed before the loop could run (syntax error, bad import…). */

@@ -11,8 +11,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { settingsSchema, type Settings, type Workspace } from '../core/files/workspace-file'
-import { DEFAULT_MAX_STEPS } from '../core/loop/runner'
-import { loopSettings, type LoopSettings } from '../core/loop/settings'
+import { DEFAULT_MAX_STEPS, loopSettings, type LoopSettings } from '../core/loop/index'
 import { defaultExample, examples } from '../examples/index'
 import { errorMessage } from '../core/util'
 import { isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'

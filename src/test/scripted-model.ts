@@ -1,5 +1,5 @@
 /** The mock model tests drive the loop with: a fixed script of outputs, and a record of what it was asked. */
-import type { Model, ModelOutput, ModelRequest } from '../core/loop/interfaces'
+import type { Model, ModelOutput, ModelRequest } from '../core/loop/index'
 
 /** One scripted turn: an output, or a function of the request (to answer what the model was sent). */
 export type ScriptedOutput = ModelOutput | ((request: ModelRequest) => ModelOutput)

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useConfirm, usePlayground } from './playground-context'
-import type { Decision } from '../core/loop/events'
+import type { Decision } from '../core/loop/index'
 import type { JsonValue } from '../core/messages'
 import { errorMessage } from '../core/util'
 

@@ -1,6 +1,5 @@
-import { PHASE_OF } from '../core/loop/events'
+import { PHASE_OF, fold } from '../core/loop/index'
 import { useRun, useWorkspace } from './playground-context'
-import { fold } from '../core/loop/machine'
 import { useMemo } from 'react'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { fold } from '../../core/loop/machine'
+import { fold } from '../../core/loop/index'
 import { exportRequest, importLogFiles, replayEvents } from '../../core/trace/index'
 import { fakeIO } from '../../test/fake-io'
 import { replayCommand } from './replay'

@@ -15,8 +15,7 @@
  * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
  */
 import { readSession } from '../../core/files/session-file'
-import { describeEvent } from '../../core/loop/describe'
-import type { SessionEvent } from '../../core/loop/events'
+import { describeEvent, type SessionEvent } from '../../core/loop/index'
 import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
 import {

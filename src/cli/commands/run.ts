@@ -6,13 +6,10 @@
  */
 import { writeSession } from '../../core/files/session-file'
 import { readWorkspace } from '../../core/files/workspace-file'
-import { LoopRunner } from '../../core/loop/runner'
-import { runInitFor } from '../../core/loop/start'
-import type { SessionEvent } from '../../core/loop/events'
+import { LoopRunner, runInitFor, type SessionEvent, describeEvent } from '../../core/loop/index'
 import { DEFAULT_MEMORY_LIMIT_MB } from '../../sandbox/node-sandbox'
 import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
-import { describeEvent } from '../../core/loop/describe'
 import { errorMessage } from '../../core/util'
 
 const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]

@@ -7,6 +7,8 @@ import type { Message } from '../messages'
 /** The messages sent and the slice `[from, to)` of the conversation they came from (system prompt aside). */
 export interface ContextWindow {
   messages: Message[]
+  /** Number of leading system messages, always sent. */
+  head: number
   from: number
   to: number
 }
@@ -17,10 +19,11 @@ export interface ContextWindow {
  * (a tool message without its call is an API error for most providers). Pure.
  */
 export function windowMessages(messages: readonly Message[], size: number): ContextWindow {
+  // The one rule for "the system prompt": the messages before the first non-system one.
   let head = 0
   while (head < messages.length && messages[head]!.role === 'system') head += 1
-  if (size <= 0 || messages.length - head <= size) return { messages: [...messages], from: head, to: messages.length }
+  if (size <= 0 || messages.length - head <= size) return { messages: [...messages], head, from: head, to: messages.length }
   let from = messages.length - size
   while (from < messages.length && messages[from]!.role === 'tool') from += 1
-  return { messages: [...messages.slice(0, head), ...messages.slice(from)], from, to: messages.length }
+  return { messages: [...messages.slice(0, head), ...messages.slice(from)], head, from, to: messages.length }
 }

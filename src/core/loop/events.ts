@@ -13,6 +13,18 @@ const spanSchema = z.object({ start: z.number().int(), end: z.number().int() })
 export const stopReasonSchema = z.enum(['final_answer', 'max_steps', 'repeated_call', 'aborted', 'error'])
 export type StopReason = z.infer<typeof stopReasonSchema>
 
+/**
+ * How the validate phase judges calls.
+ * - `live`: what a run does — aliases, name normalisation, fuzzy names (when enabled), argument
+ *   coercions and dropped unknowns, confirmation of dangerous tools, repeated-call detection.
+ * - `as-logged`: for a replayed log — report what the logging system did: the tool is looked up
+ *   by its exact name (own properties only) and the arguments are checked against its JSON Schema
+ *   as written, with no aliasing, normalisation, coercion or fuzzy resolution; call ids are kept
+ *   as logged; the backfill is the log's own messages.
+ */
+export const validationPolicySchema = z.enum(['live', 'as-logged'])
+export type ValidationPolicy = z.infer<typeof validationPolicySchema>
+
 /** The loop phase an event completes. */
 export type Phase = 'start' | 'decide' | 'parse' | 'validate' | 'confirm' | 'execute' | 'backfill' | 'stop'
 
@@ -92,6 +104,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     settings: loopSettingsSchema.optional(),
     /** The user's own system prompt text, kept so the prompt can be rebuilt for routed tools. */
     systemPromptBase: z.string().optional(),
+    /** How calls are validated; absent in files written before it existed: `as-logged` for a replay, else `live`. */
+    validationPolicy: validationPolicySchema.optional(),
   }),
   z.object({
     ...base,

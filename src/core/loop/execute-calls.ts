@@ -9,7 +9,7 @@ import { DEFAULT_TOOL_TIMEOUT_MS } from '../tools/types'
 import type { NewSessionEvent } from './events'
 import { faultFor, GARBAGE_RESULT, hugeResult } from './faults'
 import type { CodeRunner, ResultSummarizer, ToolExecutor, ToolOutcome } from './interfaces'
-import type { RunnableCall } from './machine'
+import { finishedFor, type RunnableCall } from './phases'
 import { RUN_CODE } from './parse-turn'
 import type { LoopSettings } from './settings'
 import { truncateResult, wrapUntrusted } from './shape-result'
@@ -91,8 +91,8 @@ export async function executeCalls(calls: readonly RunnableCall[], settings: Loo
   return calls.flatMap((_, index) => finished.get(index) ?? [])
 }
 
-function base(runnable: RunnableCall): Pick<Finished, 'type' | 'callId' | 'name' | 'index' | 'arguments' | 'truncated' | 'timedOut'> {
-  return { type: 'tool.finished', callId: runnable.call.id, name: runnable.call.name, index: runnable.index, arguments: runnable.call.arguments, truncated: false, timedOut: false }
+function base(runnable: RunnableCall): ReturnType<typeof finishedFor> {
+  return finishedFor({ id: runnable.call.id, name: runnable.call.name, index: runnable.index, arguments: runnable.call.arguments })
 }
 
 function notRun(runnable: RunnableCall, error: string, phaseStart: number, now: number): Finished {

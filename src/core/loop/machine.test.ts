@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { scripted } from '../../test/scripted-model'
 import type { SessionEvent } from './events'
 import type { Model, ModelOutput, ToolExecutor } from './interfaces'
-import { fold, type LoopState } from './machine'
+import { fold, type LoopState } from './reducer'
 import { LoopRunner } from './runner'
 import type { ToolSpec } from '../tools/types'
 

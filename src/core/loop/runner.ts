@@ -1,15 +1,19 @@
 /**
  * Performs the machine's effects: asks the model, runs tools, appends events.
  * The only impure part of the loop; it reaches the outside world solely through
- * the caller's `Model` and `ToolExecutor`.
+ * the caller's `Model` and `ToolExecutor`. Every appended event goes through
+ * `transition`, whose effects are what the next `step()` performs.
  */
 import type { ToolSpec } from '../tools/types'
 import type { Message } from '../messages'
 import type { Decision, NewSessionEvent, SessionEvent } from './events'
 import { executeCalls } from './execute-calls'
-import { withOfferedTools } from './system-prompt'
 import type { CodeRunner, Model, ModelOutput, ResultSummarizer, ToolExecutor, ToolRouter } from './interfaces'
-import { apply, initialLoopState, nextEffects, type Effect, type LoopState, type RunnableCall } from './machine'
+import type { Effect } from './decider'
+import { transition } from './machine'
+import { modelRequest } from './model-request'
+import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
+import { apply, initialLoopState, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
 
 /** How a run starts. */
@@ -60,6 +64,8 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 export class LoopRunner {
   private readonly log: SessionEvent[] = []
   private current: LoopState = initialLoopState
+  /** What `transition` said must happen after the last appended event. */
+  private pending: Effect[] = []
   private busy = false
   private aborted = false
   private readonly clock: () => number
@@ -85,7 +91,7 @@ export class LoopRunner {
   /** Appends `session.started`. Throws if the run was already started. */
   start(init: RunInit): SessionEvent {
     if (this.log.length > 0) throw new Error('This run has already started.')
-    return this.append({
+    return this.commit([{
       type: 'session.started',
       source: 'live',
       protocol: init.protocol,
@@ -94,13 +100,13 @@ export class LoopRunner {
       maxSteps: init.maxSteps ?? DEFAULT_MAX_STEPS,
       ...(init.settings ? { settings: init.settings } : {}),
       ...(init.systemPromptBase !== undefined ? { systemPromptBase: init.systemPromptBase } : {}),
-    })
+    }])[0]!
   }
 
   /** Performs the next phase. Resolves with the events it appended (empty once stopped). */
   async step(): Promise<SessionEvent[]> {
     if (this.busy) throw new Error('A step is already in progress.')
-    const effects = nextEffects(this.current)
+    const effects = this.pending
     if (effects.length === 0) return []
     this.busy = true
     try {
@@ -122,49 +128,34 @@ export class LoopRunner {
   abort(detail = 'Stopped by the user.'): void {
     if (this.stopped) return
     this.aborted = true
-    this.append({ type: 'loop.stopped', reason: 'aborted', detail })
+    this.commit([stopped('aborted', detail)])
   }
 
   private async perform(effect: Effect): Promise<SessionEvent[]> {
     switch (effect.type) {
       case 'append':
-        return [this.append(effect.event)]
+        return this.commit([effect.event])
       case 'call_model': {
         const started = this.clock()
-        const { request } = effect
+        let planned = effect.planned
         let output: ModelOutput
-        let offeredTools: string[] | undefined
         try {
-          const routed = !effect.finalTurn && this.options.router ? await this.options.router.route(request) : null
-          if (routed) offeredTools = routed
-          const tools = routed ? request.tools.filter((t) => routed.includes(t.name)) : request.tools
-          // The system prompt lists the tools: rebuild it so routed-away tools are not shown.
-          const messages = routed && effect.systemPromptBase !== null ? withOfferedTools(request.messages, request.protocol, tools, effect.systemPromptBase) : request.messages
-          output = await this.options.model.respond({ ...request, messages, tools })
+          const routed = !effect.settings.finalTurn && this.options.router ? await this.options.router.route(planned.request) : null
+          if (routed) planned = modelRequest(this.current, effect.settings, routed)
+          output = await this.options.model.respond(planned.request)
         } catch (error) {
           if (this.aborted) return []
-          return [this.append({ type: 'model.failed', step: request.step, error: errorMessage(error), durationMs: this.clock() - started })]
+          return this.commit([modelFailed(planned.request.step, errorMessage(error), this.clock() - started)])
         }
         if (this.aborted) return []
-        const windowed = effect.window.from > request.messages.findIndex((m) => m.role !== 'system')
-        return [
-          this.append({
-            type: 'model.responded',
-            step: request.step,
-            raw: rawOutput(output),
-            durationMs: this.clock() - started,
-            ...(offeredTools ? { offeredTools } : {}),
-            ...(windowed ? { window: effect.window } : {}),
-            ...(effect.finalTurn ? { finalTurn: true } : {}),
-          }),
-        ]
+        return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started)])
       }
       case 'confirm': {
         const decisions = this.options.confirm
           ? await this.options.confirm(effect.calls)
           : effect.calls.map((c): Decision => ({ callId: c.call.id, decision: 'deny' }))
         if (this.aborted) return []
-        return [this.append({ type: 'confirm.decided', decisions })]
+        return this.commit([{ type: 'confirm.decided', decisions }])
       }
       case 'run_tools': {
         const finished = await executeCalls(effect.calls, effect.settings, effect.step, {
@@ -175,32 +166,28 @@ export class LoopRunner {
           sleep: this.options.sleep ?? realSleep,
         })
         if (this.aborted) return []
-        return finished.map((event) => this.append(event))
+        return this.commit(finished)
       }
     }
   }
 
-  private append(event: NewSessionEvent): SessionEvent {
-    const full = { ...event, seq: this.log.length, at: this.clock() } as SessionEvent
-    this.log.push(full)
-    this.current = apply(this.current, full)
-    this.options.onEvent?.(full, this.current)
-    return full
+  /**
+   * Appends the outcome of one phase. Each event is folded in; the last one goes through
+   * `transition`, whose effects become the next step — deciding once per phase keeps a turn of
+   * n tool results linear (a decision after each would look at every call n times).
+   */
+  private commit(events: readonly NewSessionEvent[]): SessionEvent[] {
+    const appended: SessionEvent[] = []
+    events.forEach((event, index) => {
+      const full = { ...event, seq: this.log.length, at: this.clock() } as SessionEvent
+      this.log.push(full)
+      if (index === events.length - 1) [this.current, this.pending] = transition(this.current, full)
+      else this.current = apply(this.current, full)
+      this.options.onEvent?.(full, this.current)
+      appended.push(full)
+    })
+    return appended
   }
-}
-
-/** The raw text logged for a model output; native messages are serialised as OpenAI wire JSON. */
-export function rawOutput(output: ModelOutput): string {
-  if (output.kind === 'text') return output.raw
-  const { message } = output
-  const wire = {
-    role: 'assistant',
-    content: message.content ?? null,
-    ...(message.tool_calls && message.tool_calls.length > 0
-      ? { tool_calls: message.tool_calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function', function: { name: c.function.name, arguments: c.function.arguments } })) }
-      : {}),
-  }
-  return JSON.stringify(wire, null, 2)
 }
 
 function errorMessage(error: unknown): string {

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { useFork, usePlayground, useRun } from '../playground-context'
-import { diffSessions } from '../../core/loop/diff'
+import { diffSessions } from '../../core/loop/index'
 
 /** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
 export function DiffView() {

@@ -1,5 +1,4 @@
-import type { SessionEvent } from '../../core/loop/events'
-import { fmtMs } from '../../core/loop/describe'
+import { type SessionEvent, fmtMs } from '../../core/loop/index'
 
 type Finished = Extract<SessionEvent, { type: 'tool.finished' }>
 

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../../core/loop/events'
+import type { SessionEvent } from '../../core/loop/index'
 import { usePlayground } from '../playground-context'
 import { usePrefs, type TimelineView } from '../prefs'
 import { ConversationView } from './ConversationView'

@@ -2,8 +2,8 @@
  * Logged vs re-run, phase by phase: what the model decided at each turn, the calls parsed
  * out of it, what the tools returned, and how each run ended. Pure.
  */
-import type { JsonValue } from '../messages'
-import type { SessionEvent } from './events'
+import type { JsonValue } from '../../messages'
+import type { SessionEvent } from '../events'
 
 /** One model turn reduced to what can be compared across runs. */
 export interface TurnSummary {

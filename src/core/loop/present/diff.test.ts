@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from './events'
+import type { SessionEvent } from '../events'
 import { diffSessions, turnsOf } from './diff'
 
 let seq = 0

@@ -2,7 +2,7 @@
  * One-line summaries of session events for the timeline. Pure, so the same words
  * appear in the app and in tests.
  */
-import { PHASE_OF, type Phase, type SessionEvent } from './events'
+import { PHASE_OF, type Phase, type SessionEvent } from '../events'
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error'
 

@@ -1,0 +1,86 @@
+/**
+ * The decider: `nextEffects(state) → effects`, what must happen after the state's last event.
+ * It never runs anything. Pure phases (parse, validate, confirm requests, backfill, stop) come
+ * back as `append` effects carrying the event the phase builder made; impure ones (`call_model`,
+ * `confirm`, `run_tools`) are performed by the runner, which feeds their outcomes back as events.
+ */
+import type { NewSessionEvent } from './events'
+import { modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
+import { backfillTurn, callsToConfirm, parseTurn, pendingCallIds, runnableCalls, stopped, validateTurn, type RunnableCall } from './phases'
+import { parseExhausted, type LoopState } from './reducer'
+import type { LoopSettings } from './settings'
+
+/** Something the runner must do next. */
+export type Effect =
+  /** Ask the model with `planned.request`; a router may narrow the tools first (see `modelRequest`). */
+  | { type: 'call_model'; planned: PlannedRequest; settings: RequestSettings }
+  /** Ask the user about these calls to dangerous tools. */
+  | { type: 'confirm'; calls: RunnableCall[] }
+  /** Run these calls of turn `step`. */
+  | { type: 'run_tools'; calls: RunnableCall[]; settings: LoopSettings; step: number }
+  /** Append this event (a pure phase). */
+  | { type: 'append'; event: NewSessionEvent }
+
+const append = (event: NewSessionEvent): Effect => ({ type: 'append', event })
+
+function callModel(state: LoopState, finalTurn: boolean): Effect {
+  const settings: RequestSettings = { contextWindow: state.settings.contextWindow, finalTurn }
+  return { type: 'call_model', planned: modelRequest(state, settings, null), settings }
+}
+
+function runTools(state: LoopState, only?: ReadonlySet<string>): Extract<Effect, { type: 'run_tools' }> {
+  const calls = runnableCalls(state)
+  return { type: 'run_tools', calls: only ? calls.filter((c) => only.has(c.call.id)) : calls, settings: state.settings, step: state.step }
+}
+
+/** Decides what must happen after the state's last event. Pure. Empty when the loop has stopped. */
+export function nextEffects(state: LoopState): Effect[] {
+  if (state.stop || state.last === null) return []
+  switch (state.last) {
+    case 'session.started':
+      return [callModel(state, false)]
+    case 'model.responded':
+      return [append(parseTurn(state))]
+    case 'model.failed':
+      return [append(stopped('error', 'The model failed to respond.'))]
+    case 'parse.completed': {
+      const parse = state.parse
+      if (!parse) return [append(stopped('error', 'Nothing to parse.'))]
+      if (state.finalTurn) return [append(backfillTurn(state))]
+      if (parse.calls.length > 0) return [append(validateTurn(state))]
+      if (parse.errors.length > 0 && parseExhausted(state) && state.settings.onParseFailure === 'error') {
+        const retries = state.settings.maxParseRetries
+        return [append(stopped('error', `The output still held a malformed call after ${retries} correction${retries === 1 ? '' : 's'}: ${parse.errors[0]?.message ?? ''}`))]
+      }
+      return [append(backfillTurn(state))]
+    }
+    case 'validate.completed': {
+      if (state.repeated && state.settings.repeatedCall.action === 'stop') {
+        return [append(stopped('repeated_call', `"${state.repeated.name}" was called ${state.repeated.count} times in a row with the same arguments.`))]
+      }
+      const needConfirm = callsToConfirm(state)
+      if (needConfirm.length > 0) return [append({ type: 'confirm.requested', callIds: needConfirm })]
+      return [runTools(state)]
+    }
+    case 'confirm.requested': {
+      const ids = new Set(callsToConfirm(state))
+      return [{ type: 'confirm', calls: runnableCalls(state).filter((c) => ids.has(c.call.id)) }]
+    }
+    case 'confirm.decided':
+      return [runTools(state)]
+    case 'tool.finished': {
+      const pending = pendingCallIds(state)
+      return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
+    }
+    case 'backfill.completed':
+      if (state.finalTurn) return [append(stopped('max_steps', `Stopped after ${state.maxSteps} model turns; the last turn was asked without tools.`))]
+      if (state.answered) return [append(stopped('final_answer', state.parse && state.parse.errors.length > 0 ? 'The malformed output was taken as the final answer.' : undefined))]
+      if (state.step >= state.maxSteps) {
+        if (state.settings.finalTurnWithoutTools) return [callModel(state, true)]
+        return [append(stopped('max_steps', `Stopped after ${state.maxSteps} model turns without a final answer.`))]
+      }
+      return [callModel(state, false)]
+    case 'loop.stopped':
+      return []
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The loop's public surface: what `src/ui`, `src/store`, `src/sandbox` and `src/cli` may import.
+ *
+ * - Events: the session log's schema (`events.ts`).
+ * - Engine: `transition` (reducer + decider), the pure phase builders, `modelRequest`, and the
+ *   `LoopRunner` that performs effects.
+ * - Presentation (`present/`): timeline wording, logged-vs-re-run diff, and the request at a decide.
+ */
+export {
+  anomalySchema,
+  decisionSchema,
+  parsedCallSchema,
+  PHASE_OF,
+  sessionEventSchema,
+  stopReasonSchema,
+  validationPolicySchema,
+  verdictSchema,
+  warningSchema,
+  type AnomalyFlag,
+  type Decision,
+  type NewSessionEvent,
+  type Phase,
+  type SessionEvent,
+  type SessionEventType,
+  type StopReason,
+  type ValidationPolicy,
+  type Verdict,
+  type Warning,
+} from './events'
+export { apply, fold, initialLoopState, turnResults, type IdentifiedParse, type LoopState, type ToolFinished } from './reducer'
+export { nextEffects, type Effect } from './decider'
+export { transition } from './machine'
+export {
+  backfillMessages,
+  backfillTurn,
+  correctionMessage,
+  generatedCallId,
+  loggedToolFinished,
+  modelResponded,
+  parseTurn,
+  rawOutput,
+  runnableCalls,
+  stopAtLogEnd,
+  stopped,
+  validateTurn,
+  type RunnableCall,
+} from './phases'
+export { FINAL_TURN_NOTICE, modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
+export { windowMessages, type ContextWindow } from './context-window'
+export { signature } from './signature'
+export { LoopRunner, DEFAULT_MAX_STEPS, type ConfirmHandler, type RunInit, type RunnerOptions } from './runner'
+export { runInitFor } from './start'
+export { buildSystemPrompt, withOfferedTools } from './system-prompt'
+export { DECLINED_RESULT, executeCalls, planWaves, type ExecuteDeps } from './execute-calls'
+export { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
+export { DEFAULT_LOOP_SETTINGS, faultSchema, loopSettings, loopSettingsSchema, settingsSchema, type Fault, type LoopSettings, type Settings, type SettingsInput } from './settings'
+export { findInjections, truncateResult, truncationMarker, wrapUntrusted, type InjectionMatch } from './shape-result'
+export { faultFor, GARBAGE_RESULT, HUGE_RESULT_CHARS, hugeResult } from './faults'
+export type {
+  CodeOutcome,
+  CodeRunner,
+  CodeToolCall,
+  Model,
+  ModelOutput,
+  ModelRequest,
+  NativeAssistantMessage,
+  ResultSummarizer,
+  ToolExecutor,
+  ToolOutcome,
+  ToolRouter,
+} from './interfaces'
+export { describeEvent, fmtMs, INFORMATIONAL_REPAIRS, type EventSummary, type Tone } from './present/describe'
+export { diffSessions, stopOf, turnsOf, type DiffRow, type TurnSummary } from './present/diff'
+export { requestAt } from './present/request-at'

@@ -1,0 +1,307 @@
+/**
+ * Pure phase builders: each turns the state (plus, for phases that observe the outside world,
+ * what was observed) into the event that phase appends. The decider uses them for live runs and
+ * `trace/replay-events.ts` feeds logged data through them, so a run and a replay have one event
+ * shape and one wording. Every builder is linear in the size of its turn.
+ */
+import type { AssistantMessage, JsonValue, Message, ToolCall, ToolMessage } from '../messages'
+import { getProtocol } from '../protocols/index'
+import type { ParseResult } from '../protocols/types'
+import type { ToolSpec } from '../tools/types'
+import { prepareArguments, resolveTool, resolveToolName, unknownToolMessage, validateArguments } from '../validation/index'
+import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './events'
+import type { ModelOutput } from './interfaces'
+import type { PlannedRequest } from './model-request'
+import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
+import { extendRepeatRun, parseExhausted, turnResults, type LoopState, type ToolFinished } from './reducer'
+import { signature } from './signature'
+
+type Event<T extends NewSessionEvent['type']> = Extract<NewSessionEvent, { type: T }>
+
+/** One call as the runner must run it. */
+export interface RunnableCall {
+  /** The call with its resolved tool name and prepared arguments. */
+  call: ToolCall
+  /** The tool, or `null` when the name resolved to none. */
+  spec: ToolSpec | null
+  /** Why it must not run; written back as its error. */
+  problems: string[]
+  /** The user's decision when the tool needed confirmation. */
+  decision?: Decision
+  /** Ids of calls in the same output that must finish first. */
+  dependsOn: string[]
+  /** Position in the model's output. */
+  index: number
+}
+
+/** The tool_call_id given to the i-th call of a turn when the model supplied none. Deterministic so replays are byte-identical. */
+export function generatedCallId(step: number, index: number): string {
+  return `call_${step}_${index}`
+}
+
+// ---- decide ---------------------------------------------------------------------------------
+
+/**
+ * The raw text logged for a model output. Native messages are serialised as OpenAI Chat
+ * Completions wire JSON (`tool_calls[].function.arguments` a string), pretty-printed with two
+ * spaces so the raw view is readable; an `id` is written only when the model gave one.
+ */
+export function rawOutput(output: ModelOutput): string {
+  if (output.kind === 'text') return output.raw
+  const { message } = output
+  const wire = {
+    role: 'assistant',
+    content: message.content ?? null,
+    ...(message.tool_calls && message.tool_calls.length > 0
+      ? { tool_calls: message.tool_calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function', function: { name: c.function.name, arguments: c.function.arguments } })) }
+      : {}),
+  }
+  return JSON.stringify(wire, null, 2)
+}
+
+/** `model.responded` for an output of `raw` to `planned`; `durationMs` is the model's wall time. */
+export function modelResponded(planned: PlannedRequest, raw: string, durationMs: number): Event<'model.responded'> {
+  return {
+    type: 'model.responded',
+    step: planned.request.step,
+    raw,
+    durationMs,
+    ...(planned.offeredTools ? { offeredTools: planned.offeredTools } : {}),
+    ...(planned.windowed ? { window: planned.window } : {}),
+    ...(planned.finalTurn ? { finalTurn: true } : {}),
+  }
+}
+
+/** `model.failed` at `step` with the model's error message. */
+export function modelFailed(step: number, error: string, durationMs: number): Event<'model.failed'> {
+  return { type: 'model.failed', step, error, durationMs }
+}
+
+// ---- parse ----------------------------------------------------------------------------------
+
+/**
+ * `parse.completed` for the current turn's raw output. Live: the session's protocol, then the
+ * fallback chain, or a code-as-action block; a missing or repeated `tool_call_id` gets a
+ * generated one. `as-logged`: the session's protocol alone, ids kept as written (a repeat is an
+ * anomaly to show, not something to fix). Spans point into `state.raw`.
+ */
+export function parseTurn(state: Pick<LoopState, 'raw' | 'protocol' | 'settings' | 'step' | 'validationPolicy'>): Event<'parse.completed'> {
+  const raw = state.raw ?? ''
+  const asLogged = state.validationPolicy === 'as-logged'
+  const result = asLogged ? parseWithFallback(raw, [state.protocol]) : liveParse(state, raw)
+  const seen = new Set<string>()
+  const calls = result.calls.map((call, index) => {
+    if (asLogged) return { ...call, id: call.id ?? generatedCallId(state.step, index) }
+    // A model-supplied id that repeats within the turn would pair two results with one call.
+    let id = call.id && !seen.has(call.id) ? call.id : generatedCallId(state.step, index)
+    while (seen.has(id)) id = `${id}_`
+    seen.add(id)
+    return { ...call, id }
+  })
+  return {
+    type: 'parse.completed',
+    protocol: result.protocol,
+    calls,
+    text: result.text,
+    repairs: result.repairs,
+    errors: result.errors,
+    ...(result.detection === undefined ? {} : { detection: result.detection }),
+  }
+}
+
+function liveParse(state: Pick<LoopState, 'protocol' | 'settings'>, raw: string): ParseResult {
+  const parsed = parseWithFallback(raw, [state.protocol, ...state.settings.fallbackProtocols.filter((p) => p !== state.protocol)])
+  if (!state.settings.codeAsAction || parsed.calls.length > 0) return parsed
+  // Code-as-action: a fenced block in the output — or, for native formats, in the message's text.
+  const native = getProtocol(parsed.protocol)?.native === true
+  if (!native) return parseCodeAction(raw) ?? parsed
+  const inText = parsed.text ? parseCodeAction(parsed.text) : undefined
+  return inText ? { ...inText, calls: inText.calls.map((c) => ({ ...c, spans: { call: { start: 0, end: raw.length } } })) } : parsed
+}
+
+// ---- validate -------------------------------------------------------------------------------
+
+/**
+ * `validate.completed` for the current turn's calls under the session's validation policy.
+ * Live: names resolved with aliases / normalisation / fuzzy matching (when enabled), arguments
+ * prepared (coercions, dropped unknowns), dangerous tools marked for confirmation, and
+ * repeated-call detection over earlier turns. `as-logged`: exact names, arguments checked as
+ * written, no repeated-call detection (the log's anomalies report repeats).
+ */
+export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'settings' | 'repeatRun' | 'validationPolicy'>): Event<'validate.completed'> {
+  const calls = state.parse?.calls ?? []
+  if (state.validationPolicy === 'as-logged') {
+    return { type: 'validate.completed', verdicts: calls.map((call) => asLoggedVerdict(call, state.tools)) }
+  }
+  const { settings } = state
+  const verdicts: Verdict[] = calls.map((call) => {
+    if (call.name === RUN_CODE && settings.codeAsAction) return { callId: call.id, name: RUN_CODE, ok: true, problems: [], arguments: call.arguments }
+    const resolved = resolveToolName(call.name, state.tools, { fuzzy: settings.fuzzyToolNames })
+    if (!resolved) return { callId: call.id, name: call.name, ok: false, problems: [unknownToolMessage(call.name, state.tools)] }
+    const prepared = prepareArguments(resolved.spec, call.arguments, settings.validation)
+    return {
+      callId: call.id,
+      name: resolved.spec.name,
+      ok: prepared.problems.length === 0,
+      problems: prepared.problems,
+      resolution: resolved.resolution,
+      arguments: prepared.arguments,
+      ...(prepared.coercions.length ? { coercions: prepared.coercions } : {}),
+      ...(prepared.warnings.length ? { warnings: prepared.warnings } : {}),
+      ...(resolved.spec.dangerous ? { confirm: true } : {}),
+    }
+  })
+  // Repeated-call detection: the same signature `limit` times in a row, counting earlier turns.
+  const warnings: Warning[] = []
+  let repeated: { name: string; count: number } | undefined
+  let run = state.repeatRun
+  for (const verdict of verdicts) {
+    run = extendRepeatRun(run, [signature(verdict.name, verdict.arguments ?? {})])
+    const count = run?.count ?? 1
+    if (count >= settings.repeatedCall.limit && !repeated) {
+      repeated = { name: verdict.name, count }
+      warnings.push({ code: 'repeated_call', detail: `"${verdict.name}" called ${count} times in a row with the same arguments.` })
+    }
+  }
+  return {
+    type: 'validate.completed',
+    verdicts,
+    ...(repeated ? { repeated } : {}),
+    ...(warnings.length ? { warnings } : {}),
+  }
+}
+
+function asLoggedVerdict(call: { id: string; name: string; arguments: Record<string, JsonValue> }, tools: readonly ToolSpec[]): Verdict {
+  const spec = resolveTool(call.name, tools)
+  const problems = spec ? validateArguments(spec, call.arguments) : [unknownToolMessage(call.name, tools)]
+  return { callId: call.id, name: call.name, ok: problems.length === 0, problems }
+}
+
+// ---- confirm / execute ----------------------------------------------------------------------
+
+/** Ids of the calls validation marked for confirmation (dangerous tools). */
+export function callsToConfirm(state: Pick<LoopState, 'verdicts'>): string[] {
+  return (state.verdicts ?? []).filter((v) => v.ok && v.confirm).map((v) => v.callId)
+}
+
+/** The current turn's calls as the runner must run them, in output order. O(calls + tools). */
+export function runnableCalls(state: Pick<LoopState, 'parse' | 'verdicts' | 'decisions' | 'tools' | 'settings'>): RunnableCall[] {
+  const verdicts = new Map((state.verdicts ?? []).map((v) => [v.callId, v]))
+  const decisions = new Map((state.decisions ?? []).map((d) => [d.callId, d]))
+  const specs = new Map<string, ToolSpec>()
+  // First tool of a name wins, as a list lookup would.
+  for (const tool of state.tools) if (!specs.has(tool.name)) specs.set(tool.name, tool)
+  return (state.parse?.calls ?? []).map((parsed, index) => {
+    const verdict = verdicts.get(parsed.id)
+    const spec = verdict ? (specs.get(verdict.name) ?? null) : null
+    const decision = decisions.get(parsed.id)
+    const call: ToolCall = {
+      id: parsed.id,
+      name: verdict?.name ?? parsed.name,
+      arguments: verdict?.arguments ?? parsed.arguments,
+      ...(parsed.rawArguments === undefined ? {} : { rawArguments: parsed.rawArguments }),
+    }
+    return { call, spec: parsed.name === RUN_CODE && state.settings.codeAsAction ? null : spec, problems: verdict?.problems ?? [], dependsOn: parsed.dependsOn ?? [], index, ...(decision ? { decision } : {}) }
+  })
+}
+
+/** Ids of the current turn's calls that have no outcome yet. O(calls + results). */
+export function pendingCallIds(state: Pick<LoopState, 'parse' | 'results' | 'resultCount'>): Set<string> {
+  const done = new Set(turnResults(state).filter((r) => r.parentCallId === undefined).map((r) => r.callId))
+  return new Set((state.parse?.calls ?? []).map((c) => c.id).filter((id) => !done.has(id)))
+}
+
+/** The fields every `tool.finished` of `call` starts from: not timed out, not truncated. */
+export function finishedFor(call: { id: string; name: string; index?: number; arguments?: Record<string, JsonValue> }): Pick<ToolFinished, 'type' | 'callId' | 'name' | 'index' | 'arguments' | 'truncated' | 'timedOut'> {
+  return {
+    type: 'tool.finished',
+    callId: call.id,
+    name: call.name,
+    ...(call.index === undefined ? {} : { index: call.index }),
+    ...(call.arguments === undefined ? {} : { arguments: call.arguments }),
+    truncated: false,
+    timedOut: false,
+  }
+}
+
+/**
+ * `tool.finished` for a tool message of a log: its content as the result, or as the error when
+ * the log marks it as one. Logs carry no timing, so `durationMs` is 0.
+ */
+export function loggedToolFinished(message: ToolMessage, name: string): Event<'tool.finished'> {
+  return { ...finishedFor({ id: message.tool_call_id, name }), ...(message.isError ? { error: message.content } : { result: message.content }), durationMs: 0 }
+}
+
+// ---- backfill -------------------------------------------------------------------------------
+
+/** A tool error as written back: `Error: …`, without doubling a prefix the error already has (`TypeError: …`). */
+export function errorContent(error: string): string {
+  return /^(?:[A-Z]\w*)?Error\b/.test(error) ? error : `Error: ${error}`
+}
+
+/** What the model is told when its output held a malformed call. */
+export function correctionMessage(parse: Pick<ParseResult, 'errors' | 'protocol'>): string {
+  const lines = parse.errors.map((e) => `- ${e.message}`)
+  return `Your last message contained a tool call that could not be parsed (${parse.protocol} format):\n${lines.join('\n')}\nPlease send the tool call again, correctly formatted.`
+}
+
+/**
+ * The messages a live turn appends: the assistant message and, in call order, one tool message
+ * per `tool_call_id` (an error for a call that was not run), then the correction when the output
+ * held a malformed call and retries remain. Results are looked up once through a map: O(calls + results).
+ */
+export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 'raw' | 'results' | 'resultCount' | 'parseFailures' | 'settings'>): Message[] {
+  const parse = state.parse
+  const text = parse?.text ? parse.text : null
+  const failed = parse !== null && parse.calls.length === 0 && parse.errors.length > 0
+  const results = new Map<string, ToolFinished>()
+  // The first logged outcome of a call is the one that pairs with it.
+  for (const result of turnResults(state)) if (result.parentCallId === undefined && !results.has(result.callId)) results.set(result.callId, result)
+  // The tools-disabled last turn never runs calls, whatever the model wrote.
+  const calls: ToolCall[] = state.finalTurn
+    ? []
+    : (parse?.calls ?? []).map((c) => {
+        const result = results.get(c.id)
+        return { id: c.id, name: result?.name ?? c.name, arguments: result?.arguments ?? c.arguments, ...(c.rawArguments === undefined ? {} : { rawArguments: c.rawArguments }) }
+      })
+  const assistant: AssistantMessage = calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text ?? state.raw ?? '' }
+  const out: Message[] = [assistant]
+  for (const call of calls) {
+    const result = results.get(call.id)
+    const message: ToolMessage =
+      result?.error !== undefined || !result
+        ? { role: 'tool', tool_call_id: call.id, name: call.name, content: errorContent(result?.error ?? 'the call was not run.'), isError: true }
+        : { role: 'tool', tool_call_id: call.id, name: call.name, content: result.result ?? '' }
+    out.push(message)
+  }
+  if (failed && !parseExhausted(state) && !state.finalTurn && parse) out.push({ role: 'user', content: correctionMessage(parse) })
+  return out
+}
+
+/**
+ * `backfill.completed` for the current turn. Live: {@link backfillMessages}. `as-logged`: the
+ * log's own messages of the turn (`logged`, the assistant message and what followed it), since
+ * a log may hold what no live run would write (orphan results, user turns between calls).
+ */
+export function backfillTurn(state: Parameters<typeof backfillMessages>[0] & Pick<LoopState, 'validationPolicy'>, logged?: readonly Message[]): Event<'backfill.completed'> {
+  const messages = state.validationPolicy === 'as-logged' && logged ? [...logged] : backfillMessages(state)
+  return { type: 'backfill.completed', messages }
+}
+
+// ---- stop -----------------------------------------------------------------------------------
+
+/** `loop.stopped` with `reason` and, when given, `detail`. */
+export function stopped(reason: StopReason, detail?: string): Event<'loop.stopped'> {
+  return { type: 'loop.stopped', reason, ...(detail === undefined ? {} : { detail }) }
+}
+
+/**
+ * `loop.stopped` at the end of a replayed log: `final_answer` when the last assistant turn made
+ * no call, otherwise `error` saying where the log ends (`loggedCalls`: names of the last turn's
+ * calls as logged, which a malformed call's parse may not show).
+ */
+export function stopAtLogEnd(state: Pick<LoopState, 'step'>, loggedCalls: readonly string[]): Event<'loop.stopped'> {
+  if (state.step === 0) return stopped('error', 'the log has no assistant turn')
+  if (loggedCalls.length === 0) return stopped('final_answer')
+  return stopped('error', `the log ends after the call${loggedCalls.length > 1 ? 's' : ''} to ${loggedCalls.join(', ')}, without a final answer`)
+}

@@ -1,0 +1,180 @@
+/**
+ * The reducer: `apply(state, event) → state`, the loop's memory. It accepts any event in any
+ * order (a live run, a replayed log, a loaded session file) and never decides anything; the
+ * decider (`decider.ts`) reads the state it produces.
+ *
+ * Every case is O(size of the event): a turn's tool results are kept in a persistent list
+ * (shared between the states of a fold) rather than copied on each `tool.finished`, and
+ * repeated-call detection keeps only the run of identical calls at the end of the history.
+ */
+import type { Message } from '../messages'
+import type { ParseResult } from '../protocols/types'
+import type { ToolSpec } from '../tools/types'
+import type { Decision, SessionEvent, StopReason, ValidationPolicy, Verdict } from './events'
+import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './settings'
+import { signature } from './signature'
+
+/** Parse outcome with every call carrying a `tool_call_id`. */
+export type IdentifiedParse = Omit<ParseResult, 'calls'> & { calls: (ParseResult['calls'][number] & { id: string })[] }
+
+/** A `tool.finished` event. */
+export type ToolFinished = Extract<SessionEvent, { type: 'tool.finished' }>
+
+/** The tool outcomes of a turn, newest first, as an immutable list shared between successive states. */
+export type ResultList = { readonly latest: ToolFinished; readonly earlier: ResultList } | null
+
+/** The calls at the end of the history that all had the same signature (`name` + arguments). */
+export interface RepeatRun {
+  signature: string
+  count: number
+}
+
+/** Everything the loop knows after some prefix of the log. */
+export interface LoopState {
+  /** Type of the last event applied, `null` before `session.started`. */
+  last: SessionEvent['type'] | null
+  source: 'live' | 'replay'
+  /** How calls are validated (see {@link ValidationPolicy}). */
+  validationPolicy: ValidationPolicy
+  protocol: string
+  tools: ToolSpec[]
+  maxSteps: number
+  settings: LoopSettings
+  /** The user's system prompt text before the generated instructions, when known (for routing). */
+  systemPromptBase: string | null
+  /** Conversation as the model will see it at the next decide (before windowing). */
+  messages: Message[]
+  /** Number of decide phases so far. */
+  step: number
+  /** Raw output of the current turn. */
+  raw: string | null
+  /** Parse of the current turn. */
+  parse: IdentifiedParse | null
+  verdicts: Verdict[] | null
+  /** Confirmation decisions of the current turn. */
+  decisions: Decision[] | null
+  /** Tool outcomes of the current turn; read them in logged order with {@link turnResults}. */
+  results: ResultList
+  /** Number of entries in `results`. */
+  resultCount: number
+  /** True once the model gave a turn that ends the loop with an answer. */
+  answered: boolean
+  /** Malformed outputs in a row. */
+  parseFailures: number
+  /** The run of identical calls at the end of the calls validated so far; `null` before the first. */
+  repeatRun: RepeatRun | null
+  /** The current turn is the tools-disabled turn after max steps. */
+  finalTurn: boolean
+  /** Set by validation when repeated-call detection stops the loop. */
+  repeated: { name: string; count: number } | null
+  /** Final answer text once the loop ended with one. */
+  finalAnswer: string | null
+  stop: { reason: StopReason; detail?: string } | null
+}
+
+/** The state before any event. */
+export const initialLoopState: LoopState = {
+  last: null,
+  source: 'live',
+  validationPolicy: 'live',
+  protocol: 'openai',
+  tools: [],
+  maxSteps: 8,
+  settings: DEFAULT_LOOP_SETTINGS,
+  systemPromptBase: null,
+  messages: [],
+  step: 0,
+  raw: null,
+  parse: null,
+  verdicts: null,
+  decisions: null,
+  results: null,
+  resultCount: 0,
+  answered: false,
+  parseFailures: 0,
+  repeatRun: null,
+  finalTurn: false,
+  repeated: null,
+  finalAnswer: null,
+  stop: null,
+}
+
+/** The current turn's tool outcomes in the order they were logged. O(results). */
+export function turnResults(state: Pick<LoopState, 'results' | 'resultCount'>): ToolFinished[] {
+  const out = new Array<ToolFinished>(state.resultCount)
+  let index = state.resultCount
+  for (let node = state.results; node !== null; node = node.earlier) out[--index] = node.latest
+  return out
+}
+
+/** The repeat run after `signatures` were validated, starting from `run`. O(signatures). */
+export function extendRepeatRun(run: RepeatRun | null, signatures: readonly string[]): RepeatRun | null {
+  let current = run
+  for (const sig of signatures) current = current && current.signature === sig ? { signature: sig, count: current.count + 1 } : { signature: sig, count: 1 }
+  return current
+}
+
+/** True once more malformed outputs came in a row than corrections are allowed. */
+export function parseExhausted(state: Pick<LoopState, 'parseFailures' | 'settings'>): boolean {
+  return state.parseFailures > state.settings.maxParseRetries
+}
+
+const emptyTurn = { parse: null, verdicts: null, decisions: null, results: null, resultCount: 0 } satisfies Partial<LoopState>
+
+/** Folds one event into the state. Pure; never throws. */
+export function apply(state: LoopState, event: SessionEvent): LoopState {
+  const next: LoopState = { ...state, last: event.type }
+  switch (event.type) {
+    case 'session.started':
+      return {
+        ...initialLoopState,
+        last: event.type,
+        source: event.source,
+        validationPolicy: event.validationPolicy ?? (event.source === 'replay' ? 'as-logged' : 'live'),
+        protocol: event.protocol,
+        tools: event.tools,
+        maxSteps: event.maxSteps,
+        settings: event.settings ?? DEFAULT_LOOP_SETTINGS,
+        systemPromptBase: event.systemPromptBase ?? null,
+        messages: event.messages,
+      }
+    case 'model.responded':
+      return { ...next, ...emptyTurn, step: state.step + 1, raw: event.raw, answered: false, finalTurn: event.finalTurn === true, repeated: null }
+    case 'model.failed':
+      return { ...next, ...emptyTurn, step: state.step + 1, raw: null }
+    case 'parse.completed': {
+      const failed = event.calls.length === 0 && event.errors.length > 0
+      const parseFailures = failed ? state.parseFailures + 1 : 0
+      const parse = { protocol: event.protocol, calls: event.calls, text: event.text, repairs: event.repairs, errors: event.errors, ...(event.detection === undefined ? {} : { detection: event.detection }) }
+      const giveUpAsAnswer = failed && parseFailures > state.settings.maxParseRetries && state.settings.onParseFailure === 'final_answer'
+      const answered = (event.calls.length === 0 && !failed) || giveUpAsAnswer || (state.finalTurn && !failed)
+      return { ...next, parse, parseFailures, answered }
+    }
+    case 'validate.completed':
+      return {
+        ...next,
+        verdicts: event.verdicts,
+        repeated: event.repeated ?? null,
+        repeatRun: extendRepeatRun(state.repeatRun, event.verdicts.map((v) => signature(v.name, v.arguments ?? {}))),
+      }
+    case 'confirm.requested':
+      return next
+    case 'confirm.decided':
+      return { ...next, decisions: event.decisions }
+    case 'tool.finished':
+      return { ...next, results: { latest: event, earlier: state.results }, resultCount: state.resultCount + 1 }
+    case 'backfill.completed':
+      return { ...next, messages: [...state.messages, ...event.messages] }
+    case 'loop.stopped':
+      return {
+        ...next,
+        stop: { reason: event.reason, ...(event.detail === undefined ? {} : { detail: event.detail }) },
+        finalAnswer: state.answered && (event.reason === 'final_answer' || event.reason === 'max_steps') ? state.parse?.text || state.raw || '' : null,
+      }
+  }
+}
+
+/** Folds a whole log (or a prefix of it): the state at cursor k is `fold(events.slice(0, k + 1))`. */
+export function fold(events: readonly SessionEvent[]): LoopState {
+  return events.reduce(apply, initialLoopState)
+}
