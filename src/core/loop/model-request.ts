@@ -23,6 +23,8 @@ export interface RequestSettings {
 /** A request as sent, with what the log records about how it was cut. */
 export interface PlannedRequest {
   request: ModelRequest
+  /** The decide's index (`request.step`). */
+  step: number
   /** The slice `[from, to)` of the conversation sent besides the leading system messages. */
   window: { from: number; to: number }
   /** True when the window left messages out (then `model.responded` records `window`). */
@@ -60,6 +62,7 @@ export function modelRequest(
   }
   return {
     request: { messages, tools, step: state.step, protocol: state.protocol },
+    step: state.step,
     window: { from: window.from, to: window.to },
     windowed: window.from > window.head,
     finalTurn: settings.finalTurn,

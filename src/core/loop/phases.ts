@@ -59,15 +59,18 @@ export function rawOutput(output: ModelOutput): string {
   return JSON.stringify(wire, null, 2)
 }
 
-/** `model.responded` for an output of `raw` to `planned`; `durationMs` is the model's wall time. */
-export function modelResponded(planned: PlannedRequest, raw: string, durationMs: number): Event<'model.responded'> {
+/** What `model.responded` records about the request: its step, and how it was cut and routed (see `modelRequest`). */
+export type DecideFacts = Pick<PlannedRequest, 'step'> & Partial<Pick<PlannedRequest, 'window' | 'windowed' | 'finalTurn' | 'offeredTools'>>
+
+/** `model.responded` for an output of `raw` to the request `planned`; `durationMs` is the model's wall time. */
+export function modelResponded(planned: DecideFacts, raw: string, durationMs: number): Event<'model.responded'> {
   return {
     type: 'model.responded',
-    step: planned.request.step,
+    step: planned.step,
     raw,
     durationMs,
     ...(planned.offeredTools ? { offeredTools: planned.offeredTools } : {}),
-    ...(planned.windowed ? { window: planned.window } : {}),
+    ...(planned.windowed && planned.window ? { window: planned.window } : {}),
     ...(planned.finalTurn ? { finalTurn: true } : {}),
   }
 }

@@ -145,7 +145,7 @@ export class LoopRunner {
           output = await this.options.model.respond(planned.request)
         } catch (error) {
           if (this.aborted) return []
-          return this.commit([modelFailed(planned.request.step, errorMessage(error), this.clock() - started)])
+          return this.commit([modelFailed(planned.step, errorMessage(error), this.clock() - started)])
         }
         if (this.aborted) return []
         return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started)])

@@ -6,6 +6,7 @@ import type { Message } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { importLog } from './import-log'
 import { replayEvents } from './replay-events'
+import { parseOpenAi } from '../protocols/openai'
 import { answer, calls, result, user } from '../../test/conversation'
 
 const weather: ToolSpec = {
@@ -103,18 +104,55 @@ describe('replayEvents', () => {
     ])
   })
 
+  it('takes a replayed turn from the openai protocol\'s own parse of the wire text, ids as logged', () => {
+    const events = replayEvents({ messages: conversation }, { tools: [weather] })
+    const started = events[0]
+    expect(started).toMatchObject({ type: 'session.started', validationPolicy: 'as-logged' })
+    const turns = events.flatMap((event, index) => (event.type === 'model.responded' ? [[event, events[index + 1]] as const] : []))
+    expect(turns).toHaveLength(3)
+    for (const [responded, parsed] of turns) {
+      if (parsed?.type !== 'parse.completed') throw new Error('a parse must follow each decide')
+      const protocol = parseOpenAi(responded.raw)
+      expect(parsed.calls.map(({ id: _id, ...call }) => call)).toEqual(protocol.calls.map(({ id: _id, ...call }) => call))
+      expect({ text: parsed.text, repairs: parsed.repairs, errors: parsed.errors }).toEqual({ text: protocol.text, repairs: protocol.repairs, errors: protocol.errors })
+    }
+    // The second turn reuses id "a": kept as logged (the anomaly shows it), not renamed as a live run would.
+    const second = turns[1]![1]
+    if (second?.type !== 'parse.completed') throw new Error('unexpected events')
+    expect(second.calls.map((call) => call.id)).toEqual(['a'])
+  })
+
+  it('validates as logged: exact names only, arguments as written, no aliases or coercions', () => {
+    const aliased: ToolSpec = { ...weather, aliases: ['weather'], inputSchema: { type: 'object', properties: { days: { type: 'integer' } }, required: ['days'] } }
+    const events = replayEvents({ messages: [user('?'), calls(['weather', 'a', '{"days":3}'], ['get_weather', 'b', '{"days":"3"}']), result('a', 'weather'), result('b', 'get_weather'), answer('ok')] }, { tools: [aliased] })
+    const validated = events.find((event) => event.type === 'validate.completed')
+    if (validated?.type !== 'validate.completed') throw new Error('no validate phase')
+    expect(validated.verdicts.map((verdict) => ({ name: verdict.name, ok: verdict.ok, resolution: verdict.resolution, coercions: verdict.coercions }))).toEqual([
+      { name: 'weather', ok: false, resolution: undefined, coercions: undefined },
+      { name: 'get_weather', ok: false, resolution: undefined, coercions: undefined },
+    ])
+    expect(validated.verdicts[0]!.problems[0]).toMatch(/^Unknown tool "weather"/)
+  })
+
   it('attaches orphan, unanswered and invalid-JSON anomalies where their messages show', () => {
     const messages: Message[] = [result('z', 'f'), user('go'), calls(['f', 'a', '{"x":'], ['g', 'b']), result('a', 'f'), user('?')]
     const events = replayEvents({ messages })
     expect(outline(events)).toEqual([
       '0 start replay openai messages=2 maxSteps=1 !orphan_tool_result',
       '1 decide step=0',
-      '2 parse f#a g#b errors=1 !invalid_arguments_json,unanswered_tool_call',
+      // The openai protocol's parse, as a live turn would show it: the cut-off call is an error, not a call.
+      '2 parse g#b errors=1 !invalid_arguments_json,unanswered_tool_call',
       '3 execute f#a ok',
       '4 backfill assistant,tool,user',
       '5 stop error (the log ends after the calls to f, g, without a final answer)',
     ])
-    expect(events[2]).toMatchObject({ errors: [{ code: 'invalid_json', span: expect.objectContaining({ start: expect.any(Number) as number }) as object }] })
+    expect(events[2]).toMatchObject({ errors: [{ code: 'truncated', message: expect.stringContaining('The arguments of "f" (a) were cut off') as string, span: expect.objectContaining({ start: expect.any(Number) as number }) as object }] })
+    // The error's span is the logged arguments string inside the wire text.
+    const responded = events[1]
+    const parsed = events[2]
+    if (responded?.type !== 'model.responded' || parsed?.type !== 'parse.completed') throw new Error('unexpected events')
+    const span = parsed.errors[0]!.span!
+    expect(responded.raw.slice(span.start, span.end)).toBe(JSON.stringify('{"x":').slice(1, -1))
   })
 
   it('stops with an error when there is no assistant turn, and reports tool errors as errors', () => {
