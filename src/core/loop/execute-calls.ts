@@ -30,9 +30,10 @@ export interface ExecuteDeps {
 export const DECLINED_RESULT = 'The user declined to run this call.'
 
 /**
- * Orders calls so each runs after the calls it `dependsOn`. Returns waves of call indices
- * (every call of a wave may run concurrently) and the problems of calls that can never run
- * (unknown dependency ids, cycles).
+ * Orders calls so each runs after the calls it `dependsOn`. Returns waves of call indices, each
+ * in output order (every call of a wave may run concurrently), and the problems of calls that can
+ * never run (unknown dependency ids, cycles, waiting on a call that cannot run). Kahn's
+ * algorithm by levels: O(calls + dependencies), plus sorting each wave.
  */
 export function planWaves(calls: readonly RunnableCall[]): { waves: number[][]; problems: Map<number, string> } {
   const byId = new Map(calls.map((c, i) => [c.call.id, i]))
@@ -41,25 +42,36 @@ export function planWaves(calls: readonly RunnableCall[]): { waves: number[][]; 
     const unknown = c.dependsOn.filter((id) => !byId.has(id))
     if (unknown.length > 0) problems.set(i, `depends on unknown call id ${unknown.map((id) => `"${id}"`).join(', ')}`)
   })
-  const done = new Set<number>()
-  const waves: number[][] = []
-  while (done.size + problems.size < calls.length) {
-    const wave = calls
-      .map((_, i) => i)
-      .filter((i) => !done.has(i) && !problems.has(i) && calls[i]!.dependsOn.every((id) => done.has(byId.get(id)!)))
-    if (wave.length === 0) {
-      // Whatever is left waits on itself through a chain: a cycle, or on a call that cannot run.
-      const stuck = calls.map((_, i) => i).filter((i) => !done.has(i) && !problems.has(i))
-      const unrunnable = new Set(problems.keys())
-      const cycle = `dependency cycle between ${stuck.map((i) => `"${calls[i]!.call.id}"`).join(', ')}`
-      for (const i of stuck) {
-        const blocked = calls[i]!.dependsOn.some((id) => unrunnable.has(byId.get(id)!))
-        problems.set(i, blocked ? 'depends on a call that cannot run' : cycle)
-      }
-      break
+  // waiting[i]: dependencies of call i not yet done; dependents[j]: calls waiting on call j.
+  const waiting = new Array<number>(calls.length).fill(0)
+  const dependents: number[][] = calls.map(() => [])
+  calls.forEach((c, i) => {
+    if (problems.has(i)) return
+    for (const id of c.dependsOn) {
+      waiting[i]! += 1
+      dependents[byId.get(id)!]!.push(i)
     }
-    wave.forEach((i) => done.add(i))
+  })
+  const waves: number[][] = []
+  let wave = calls.map((_, i) => i).filter((i) => !problems.has(i) && waiting[i] === 0)
+  let done = 0
+  while (wave.length > 0) {
     waves.push(wave)
+    done += wave.length
+    const next: number[] = []
+    for (const i of wave) for (const j of dependents[i]!) if ((waiting[j]! -= 1) === 0) next.push(j)
+    wave = next.sort((a, b) => a - b)
+  }
+  if (done + problems.size < calls.length) {
+    // Whatever is left waits on itself through a chain: a cycle, or on a call that cannot run.
+    const scheduled = new Set(waves.flat())
+    const stuck = calls.map((_, i) => i).filter((i) => !scheduled.has(i) && !problems.has(i))
+    const unrunnable = new Set(problems.keys())
+    const cycle = `dependency cycle between ${stuck.map((i) => `"${calls[i]!.call.id}"`).join(', ')}`
+    for (const i of stuck) {
+      const blocked = calls[i]!.dependsOn.some((id) => unrunnable.has(byId.get(id)!))
+      problems.set(i, blocked ? 'depends on a call that cannot run' : cycle)
+    }
   }
   return { waves, problems }
 }
