@@ -1,6 +1,6 @@
 /**
  * The session log: every transition of the loop appends one immutable event.
- * What the UI shows at cursor k is a pure fold of events 0..k (see `fold`).
+ * What the UI shows at cursor k is a pure fold of events 0..k (`fold` in `reducer.ts`).
  */
 import { z } from 'zod'
 import { jsonValueSchema, messageSchema, toolCallSchema } from '../messages'
