@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fold } from '../loop/index'
 import { replayEvents } from '../trace/replay-events'
-import { answer, calls, result, user } from '../trace/test-helpers'
+import { answer, calls, result, user } from '../../test/conversation'
 import { readSession, writeSession } from './session-file'
 
 /** A replay session as files were written before `session.started` recorded a validation policy. */
