@@ -15,6 +15,7 @@ import type { PlannedRequest } from './model-request'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
 import { extendRepeatRun, parseExhausted, turnResults, type LoopState, type ToolFinished } from './reducer'
 import { signature } from './signature'
+import { writeOpenAIAssistant } from '../wire/index'
 
 type Event<T extends NewSessionEvent['type']> = Extract<NewSessionEvent, { type: T }>
 
@@ -42,21 +43,12 @@ export function generatedCallId(step: number, index: number): string {
 // ---- decide ---------------------------------------------------------------------------------
 
 /**
- * The raw text logged for a model output. Native messages are serialised as OpenAI Chat
- * Completions wire JSON (`tool_calls[].function.arguments` a string), pretty-printed with two
- * spaces so the raw view is readable; an `id` is written only when the model gave one.
+ * The raw text logged for a model output: the text itself, or a native message serialised as
+ * OpenAI Chat Completions wire JSON by `writeOpenAIAssistant` (pretty-printed, `arguments` a
+ * string, an `id` only when the model gave one).
  */
 export function rawOutput(output: ModelOutput): string {
-  if (output.kind === 'text') return output.raw
-  const { message } = output
-  const wire = {
-    role: 'assistant',
-    content: message.content ?? null,
-    ...(message.tool_calls && message.tool_calls.length > 0
-      ? { tool_calls: message.tool_calls.map((c) => ({ ...(c.id ? { id: c.id } : {}), type: 'function', function: { name: c.function.name, arguments: c.function.arguments } })) }
-      : {}),
-  }
-  return JSON.stringify(wire, null, 2)
+  return output.kind === 'text' ? output.raw : writeOpenAIAssistant(output.message)
 }
 
 /** What `model.responded` records about the request: its step, and how it was cut and routed (see `modelRequest`). */

@@ -15,7 +15,6 @@ import {
   loggedToolFinished,
   modelResponded,
   parseTurn,
-  rawOutput,
   stopAtLogEnd,
   validateTurn,
   type AnomalyFlag,
@@ -24,6 +23,7 @@ import {
   type SessionEvent,
 } from '../loop/index'
 import type { AssistantMessage, Message } from '../messages'
+import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/index'
 import type { ToolSpec } from '../tools/types'
 import { findAnomalies, type Anomaly } from './anomalies'
 import type { MessageMeta } from './importers/types'
@@ -132,14 +132,7 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
 
 /** The assistant message as the Chat Completions API returns it, `arguments` as the logged string. */
 function wireText(message: AssistantMessage): string {
-  const calls = message.tool_calls ?? []
-  return rawOutput({
-    kind: 'message',
-    message: {
-      content: message.content,
-      tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) } })),
-    },
-  })
+  return writeOpenAIAssistant(toOpenAIAssistant(message.content, message.tool_calls))
 }
 
 function groupAnomalies(anomalies: readonly Anomaly[]): Map<number, AnomalyFlag[]> {
