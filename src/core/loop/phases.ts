@@ -291,11 +291,14 @@ export function stopped(reason: StopReason, detail?: string): Event<'loop.stoppe
 }
 
 /**
- * `loop.stopped` at the end of a replayed log: `final_answer` when the last assistant turn made
- * no call, otherwise `error` saying where the log ends (`loggedCalls`: names of the last turn's
- * calls as logged, which a malformed call's parse may not show).
+ * `loop.stopped` at the end of a replayed log: `error` with the provider's message when the log
+ * says the last turn failed (`providerError`), else `final_answer` when the last assistant turn
+ * made no call, otherwise `error` saying where the log ends (`loggedCalls`: names of the last
+ * turn's calls as logged, which a malformed call's parse may not show).
  */
-export function stopAtLogEnd(state: Pick<LoopState, 'step'>, loggedCalls: readonly string[]): Event<'loop.stopped'> {
+export function stopAtLogEnd(state: Pick<LoopState, 'step'>, loggedCalls: readonly string[], providerError?: string): Event<'loop.stopped'> {
+  // The provider ended the turn with an error: that, not the missing answer, is why the loop stopped.
+  if (providerError !== undefined) return stopped('error', `provider error: ${providerError}`)
   if (state.step === 0) return stopped('error', 'the log has no assistant turn')
   if (loggedCalls.length === 0) return stopped('final_answer')
   return stopped('error', `the log ends after the call${loggedCalls.length > 1 ? 's' : ''} to ${loggedCalls.join(', ')}, without a final answer`)

@@ -62,7 +62,8 @@ const VALIDATION_CODES: ReadonlySet<string> = new Set(['unknown_tool', 'schema_v
  *   tool_call_ids as logged), `validate.completed` when tools are known and the parse has calls,
  *   one `tool.finished` per tool message of the turn, and `backfill.completed` with the assistant
  *   message and every message after it up to the next assistant turn;
- * - `loop.stopped`: `final_answer` when the last assistant turn has no calls, otherwise `error`.
+ * - `loop.stopped`: `error` with the provider's message when the log says the last turn failed, else
+ *   `final_answer` when the last assistant turn has no calls, otherwise `error`.
  *
  * Each anomaly is attached (`anomalies`) to the event that shows its message: leading messages →
  * `session.started`; a call's fit with its tool → `validate.completed` (else `parse.completed`);
@@ -125,8 +126,9 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     )
   })
 
-  const last = turns[turns.length - 1]?.assistant
-  append(stopAtLogEnd(state, (last?.tool_calls ?? []).map((call) => call.name)))
+  const last = turns[turns.length - 1]
+  const failure = conversation.messageMeta?.[last?.start ?? -1]?.providerError
+  append(stopAtLogEnd(state, (last?.assistant.tool_calls ?? []).map((call) => call.name), failure))
   return events
 }
 
