@@ -10,7 +10,8 @@
  * so its types and TSDoc are what users see; keep its types to core, the sandbox and zod.
  */
 import { z } from 'zod'
-import type { NativeAssistantMessage } from '../core/loop/index'
+// The editor's declarations are generated from this file: take the one type from its own module, not the loop's whole surface.
+import type { NativeAssistantMessage } from '../core/loop/interfaces'
 import type { JsonValue, Message, ToolMessage } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import { getProtocol } from '../core/protocols/index'
@@ -29,7 +30,7 @@ export type {
   ToolMessage,
   UserMessage,
 } from '../core/messages'
-export type { NativeAssistantMessage } from '../core/loop/index'
+export type { NativeAssistantMessage } from '../core/loop/interfaces'
 export type { ToolSpec } from '../core/tools/types'
 
 /** Second argument of `execute`, as in the Vercel AI SDK. */
