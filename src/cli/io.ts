@@ -13,6 +13,8 @@ export interface CliIO {
    * a directory. Optional: without it, every path is read as a file.
    */
   listDirectory?(path: string): Promise<string[] | null>
+  /** Environment variables (the process's in Node); absent in tests that give none. */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
 /**

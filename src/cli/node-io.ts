@@ -21,4 +21,5 @@ export const nodeIO: CliIO = {
       .map((entry) => join(path, entry.name))
       .sort()
   },
+  env: process.env,
 }

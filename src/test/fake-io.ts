@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { textOf, type CliIO } from '../cli/io'
 
-export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: string | Uint8Array = '') {
+export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: string | Uint8Array = '', env: Record<string, string> = {}) {
   const out: string[] = []
   const err: string[] = []
   const asText = (content: string | Uint8Array) => (typeof content === 'string' ? content : textOf(content))
@@ -14,6 +14,7 @@ export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: s
     stdout: (text) => void out.push(text),
     stderr: (text) => void err.push(text),
     readStdin: async () => asText(stdin),
+    env,
     readFile: async (path) => {
       if (Object.hasOwn(files, path)) return asText(files[path]!)
       if (path.startsWith('/')) return textOf(readFileSync(path))

@@ -11,9 +11,12 @@ import { DEFAULT_MEMORY_LIMIT_MB } from '../../sandbox/node-sandbox'
 import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
+import { createEndpointModel, type EndpointConfig } from '../../core/endpoint'
+import type { Model } from '../../core/loop/interfaces'
 
 const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
                     [--max-memory-mb N] [--allow-fs-write PATH] [--trust]
+                    [--endpoint URL --model NAME [--stream] [--temperature T] [--timeout MS] [--header 'K: V']]
 
 Runs the workspace (tools.ts, model.ts, input, settings) headless and prints each phase.
   --max-steps N          override the workspace's maxSteps
@@ -24,6 +27,14 @@ Runs the workspace (tools.ts, model.ts, input, settings) headless and prints eac
   --trust                run user code with your full privileges (no permission model)
 User code may read the Toolstep package and use the network (fetch); without --allow-fs-write
 or --trust it cannot write files, start processes or start workers.
+  --endpoint URL         use an OpenAI-compatible Chat Completions server as the model instead of model.ts
+                         (base URL, e.g. http://127.0.0.1:11434/v1); the key is read from TOOLSTEP_API_KEY
+                         or OPENAI_API_KEY
+  --model NAME           the model name sent to the endpoint (required with --endpoint)
+  --stream               ask for a streamed response (chunks and time to first token are recorded)
+  --temperature T        sampling temperature (0–2; the server's default when absent)
+  --timeout MS           time allowed for one model call (default 60000)
+  --header 'K: V'        an extra request header (repeatable)
 Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors.
 `
 
@@ -35,11 +46,49 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   let memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB
   const allowFsWrite: string[] = []
   let trust = false
+  let endpointUrl: string | undefined
+  let modelName: string | undefined
+  let stream = false
+  let temperature: number | undefined
+  let timeoutMs: number | undefined
+  const headers: Record<string, string> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : argv[++i])
     if (arg === '--json') json = true
     else if (arg === '--trust') trust = true
+    else if (arg === '--stream') stream = true
+    else if (arg === '--endpoint' || arg === '--model') {
+      const given = argv[++i]
+      if (!given || given.startsWith('--')) {
+        io.stderr(`toolstep run: ${arg} takes a value.\n`)
+        return 2
+      }
+      if (arg === '--endpoint') endpointUrl = given
+      else modelName = given
+    } else if (arg === '--temperature') {
+      const n = Number(argv[++i])
+      if (!Number.isFinite(n) || n < 0 || n > 2) {
+        io.stderr('toolstep run: --temperature takes a number from 0 to 2.\n')
+        return 2
+      }
+      temperature = n
+    } else if (arg === '--timeout') {
+      const n = Number(argv[++i])
+      if (!Number.isInteger(n) || n < 1) {
+        io.stderr('toolstep run: --timeout takes a whole number of ms ≥ 1.\n')
+        return 2
+      }
+      timeoutMs = n
+    } else if (arg === '--header') {
+      const given = argv[++i] ?? ''
+      const colon = given.indexOf(':')
+      if (colon < 1) {
+        io.stderr('toolstep run: --header takes "Name: value".\n')
+        return 2
+      }
+      headers[given.slice(0, colon).trim()] = given.slice(colon + 1).trim()
+    }
     else if (arg === '--max-memory-mb' || arg.startsWith('--max-memory-mb=')) {
       const n = Number(value('--max-memory-mb'))
       if (!Number.isInteger(n) || n < 16) {
@@ -85,6 +134,21 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`toolstep run: missing WORKSPACE.json.\n\n${HELP}`)
     return 2
   }
+  if ((endpointUrl === undefined) !== (modelName === undefined)) {
+    io.stderr('toolstep run: --endpoint and --model go together.\n')
+    return 2
+  }
+  const endpoint: EndpointConfig | undefined =
+    endpointUrl !== undefined && modelName !== undefined
+      ? {
+          baseUrl: endpointUrl,
+          model: modelName,
+          stream,
+          ...(temperature !== undefined ? { temperature } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(Object.keys(headers).length > 0 ? { headers } : {}),
+        }
+      : undefined
   let text: string
   try {
     text = await io.readFile(file)
@@ -118,8 +182,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       }
       return 2
     }
+    const apiKey = io.env?.['TOOLSTEP_API_KEY'] || io.env?.['OPENAI_API_KEY']
+    const model: Model = endpoint ? createEndpointModel(endpoint, apiKey ? { apiKey } : {}) : sandbox
     const runner = new LoopRunner({
-      model: sandbox,
+      model,
       executor: sandbox,
       router: sandbox,
       summarizer: sandbox,

@@ -7,33 +7,16 @@
  * `data:` payload is kept with its arrival time.
  */
 import { createParser } from 'eventsource-parser'
-import type { Model, ModelOutput, ModelRequest } from '../loop/interfaces'
+import type { Model, ModelOutput, ModelRequest, ResponseTiming } from '../loop/interfaces'
 import { getProtocol } from '../protocols/index'
 import { CompletionAccumulator, readCompletionBody, toNativeMessage, type Completion } from './completion'
 import { EndpointError, httpError, networkError, retryAfterMs } from './errors'
 import { chatCompletionsBody } from './request'
 import { chatCompletionsUrl, DEFAULT_ENDPOINT_TIMEOUT_MS, type EndpointConfig, type EndpointCredentials } from './settings'
 
-/** One raw SSE `data:` payload as received. */
-export interface StreamChunk {
-  /** Arrival time, ms after the request was sent. */
-  atMs: number
-  /** The `data:` field, verbatim (`[DONE]` included). */
-  data: string
-}
-
-/** How long a call took and, when streamed, what arrived when. */
-export interface ResponseTiming {
-  /** From sending the request to the end of the response, ms. */
-  totalMs: number
-  /** Time to first token: from sending to the first chunk with content or a tool call, ms. Streams only. */
-  firstTokenMs?: number
-  /** Every chunk of a streamed response, in order. */
-  chunks?: StreamChunk[]
-}
-
 /** What the endpoint model returns: the loop's output plus its timing. */
 export type EndpointOutput = ModelOutput & { timing: ResponseTiming }
+export type { ResponseTiming, StreamChunk } from '../loop/interfaces'
 
 /** An endpoint model: `respond` as the loop needs it, and `abort` for a Stop button. */
 export interface EndpointModel extends Model {
@@ -127,7 +110,7 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
   }
 
   async function readStream(response: Response, started: number, native: boolean, interrupted: (partial?: string) => EndpointError, stopped: () => boolean): Promise<EndpointOutput> {
-    const chunks: StreamChunk[] = []
+    const chunks: NonNullable<ResponseTiming['chunks']> = []
     const accumulator = new CompletionAccumulator()
     let firstTokenMs: number | undefined
     let done = false

@@ -129,6 +129,10 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
         chunks: z.array(z.object({ text: z.string(), atMs: z.number().optional() })).optional(),
       })
       .optional(),
+    /** Time to first token of a streamed endpoint response, ms after the request was sent. */
+    firstTokenMs: z.number().optional(),
+    /** The raw SSE `data:` payloads of a streamed endpoint response, with arrival times (ms after the request). */
+    chunks: z.array(z.object({ atMs: z.number(), data: z.string() })).optional(),
   }),
   z.object({ ...base, type: z.literal('model.failed'), step: z.number().int(), error: z.string(), durationMs: z.number() }),
   z.object({

@@ -22,8 +22,26 @@ export interface ModelRequest {
  * message in OpenAI Chat Completions shape (`tool_calls[].function.arguments` is a JSON string).
  */
 export type ModelOutput =
-  | { kind: 'text'; raw: string }
-  | { kind: 'message'; message: NativeAssistantMessage }
+  | { kind: 'text'; raw: string; timing?: ResponseTiming }
+  | { kind: 'message'; message: NativeAssistantMessage; timing?: ResponseTiming }
+
+/** One raw SSE `data:` payload of a streamed model response, as received. */
+export interface StreamChunk {
+  /** Arrival time, ms after the request was sent. */
+  atMs: number
+  /** The `data:` field, verbatim (`[DONE]` included). */
+  data: string
+}
+
+/** How long a model call took and, when streamed, what arrived when (endpoint models report it). */
+export interface ResponseTiming {
+  /** From sending the request to the end of the response, ms. */
+  totalMs: number
+  /** Time to first token: from sending to the first chunk with content or a tool call, ms. Streams only. */
+  firstTokenMs?: number
+  /** Every chunk of a streamed response, in order. */
+  chunks?: StreamChunk[]
+}
 
 /** An assistant message as the OpenAI Chat Completions API returns it. */
 export interface NativeAssistantMessage {

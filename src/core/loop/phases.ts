@@ -10,7 +10,7 @@ import type { ParseResult } from '../protocols/types'
 import type { ToolSpec } from '../tools/types'
 import { prepareArguments, resolveTool, resolveToolName, unknownToolMessage, validateArguments } from '../validation/index'
 import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './events'
-import type { ModelOutput } from './interfaces'
+import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
 import { extendRepeatRun, parseExhausted, turnResults, type LoopState, type ToolFinished } from './reducer'
@@ -55,7 +55,7 @@ export function rawOutput(output: ModelOutput): string {
 export type DecideFacts = Pick<PlannedRequest, 'step'> & Partial<Pick<PlannedRequest, 'window' | 'windowed' | 'finalTurn' | 'offeredTools'>>
 
 /** `model.responded` for an output of `raw` to the request `planned`; `durationMs` is the model's wall time. */
-export function modelResponded(planned: DecideFacts, raw: string, durationMs: number): Event<'model.responded'> {
+export function modelResponded(planned: DecideFacts, raw: string, durationMs: number, timing?: ResponseTiming): Event<'model.responded'> {
   return {
     type: 'model.responded',
     step: planned.step,
@@ -64,6 +64,9 @@ export function modelResponded(planned: DecideFacts, raw: string, durationMs: nu
     ...(planned.offeredTools ? { offeredTools: planned.offeredTools } : {}),
     ...(planned.windowed && planned.window ? { window: planned.window } : {}),
     ...(planned.finalTurn ? { finalTurn: true } : {}),
+    // A streamed endpoint response: time to first token and the raw chunks with arrival times.
+    ...(timing?.firstTokenMs !== undefined ? { firstTokenMs: timing.firstTokenMs } : {}),
+    ...(timing?.chunks ? { chunks: timing.chunks } : {}),
   }
 }
 

@@ -148,7 +148,7 @@ export class LoopRunner {
           return this.commit([modelFailed(planned.step, errorMessage(error), this.clock() - started)])
         }
         if (this.aborted) return []
-        return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started)])
+        return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started, output.timing)])
       }
       case 'confirm': {
         const decisions = this.options.confirm
