@@ -17,10 +17,21 @@ function browserStorage(): KeyValueStorage {
   }
 }
 
+/** sessionStorage (for an API key remembered for this tab only), or none when refused. */
+function tabStorage(): KeyValueStorage | undefined {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
+  }
+}
+
+const tab = tabStorage()
 const playground = createPlayground({
   createSandbox: () => createBrowserSandbox(),
   createImportHost: () => createLogImportHost(),
   storage: browserStorage(),
+  ...(tab ? { tabStorage: tab } : {}),
 })
 
 createRoot(document.getElementById('root')!).render(

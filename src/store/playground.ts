@@ -26,6 +26,7 @@ import { createRunController, type RunController } from './run-controller'
 import { createRunStore, type RunState } from './run-store'
 import { memoryStorage, type KeyValueStorage } from './storage'
 import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
+import { createModelSourceStore, endpointModelFor, type ModelSourceState } from './model-source-store'
 
 /** What a playground is built from. */
 export interface PlaygroundOptions {
@@ -39,6 +40,8 @@ export interface PlaygroundOptions {
   storage?: KeyValueStorage
   /** The current time, written into the crash-loop marker. */
   now?(): Date
+  /** The tab's storage (sessionStorage), used only for an API key the user asked to remember for this tab. */
+  tabStorage?: KeyValueStorage
 }
 
 /** The session-level notices of the playground. */
@@ -58,6 +61,7 @@ export interface PlaygroundStores {
   parseLab: StoreApi<ParseLabState>
   catalogue: StoreApi<CatalogueState>
   session: StoreApi<SessionState>
+  modelSource: StoreApi<ModelSourceState>
 }
 
 /** A playground session: its state slices and every action the UI can take. */
@@ -98,8 +102,9 @@ export function createPlayground(options: PlaygroundOptions): Playground {
   const catalogue = createCatalogueStore()
   const session = createStore<SessionState>()(() => ({ interrupted: guard.interrupted }))
   const confirm = createConfirm()
+  const modelSource = createModelSourceStore(options.tabStorage)
 
-  const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace) })
+  const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace), endpointModel: () => endpointModelFor(modelSource.getState()) })
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
   const imports = createImportController({ replay, workspace, runner, createImportHost: options.createImportHost })
   const fork = createForkController({ run, replay, parseLab, runner, imports })
@@ -121,7 +126,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     forkAt: fork.forkAt,
     clearFork: fork.clearFork,
     backToLog: fork.backToLog,
-    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session },
+    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource },
     answerConfirm: confirm.answer,
     exportOpenSession: (target) => exportOpenSession(run.getState(), replay.getState(), target),
     currentWorkspace: () => currentWorkspace(workspace),

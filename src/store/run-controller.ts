@@ -12,6 +12,7 @@ import type { ConfirmSlice } from './confirm-store'
 import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
+import type { EndpointModel } from '../core/endpoint'
 
 /** What a run controller works with. */
 export interface RunControllerDeps {
@@ -22,6 +23,11 @@ export interface RunControllerDeps {
   createSandbox(): Sandbox
   /** The workspace to run now. */
   workspace(): Workspace
+  /**
+   * The endpoint model for a new run, or `null` to ask the workspace's mock script. Throws an
+   * Error naming a missing setting.
+   */
+  endpointModel?(): EndpointModel | null
 }
 
 /** Run, Step, Back, Reset, Stop and showing a finished log. */
@@ -52,6 +58,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
   const { run: store, confirm, guard } = deps
   let runner: LoopRunner | null = null
   let sandbox: Sandbox | null = null
+  /** The endpoint of the live run, so Stop can cancel its call in flight. */
+  let endpoint: EndpointModel | null = null
   /** Bumped by reset so that late results of a discarded run are ignored. */
   let generation = 0
 
@@ -59,6 +67,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
     confirm.denyPending()
     runner?.abort()
     runner = null
+    endpoint?.abort()
+    endpoint = null
     sandbox?.dispose()
     sandbox = null
   }
@@ -76,6 +86,13 @@ export function createRunController(deps: RunControllerDeps): RunController {
   async function startRun(workspace: Workspace, history?: Message[]): Promise<boolean> {
     reset()
     const mine = generation
+    let chosen: EndpointModel | null
+    try {
+      chosen = deps.endpointModel?.() ?? null
+    } catch (error) {
+      store.setState({ status: 'idle', problems: [{ file: 'model', message: errorMessage(error) }] })
+      return false
+    }
     store.setState({ status: 'loading', workspace, mode: 'live' })
     const box = deps.createSandbox()
     let loaded: Awaited<ReturnType<Sandbox['load']>>
@@ -100,8 +117,9 @@ export function createRunController(deps: RunControllerDeps): RunController {
       return false
     }
     sandbox = box
+    endpoint = chosen
     const current = new LoopRunner({
-      model: box,
+      model: chosen ?? box,
       executor: box,
       router: box,
       summarizer: box,
@@ -187,6 +205,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     stop() {
       confirm.denyPending()
       runner?.abort()
+      endpoint?.abort()
     },
     showLog(events, mode, workspace, cursor) {
       reset()

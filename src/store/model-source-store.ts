@@ -1,0 +1,65 @@
+/**
+ * Which model a run asks: the workspace's mock script (`model.ts`) or an OpenAI-compatible
+ * endpoint, and that endpoint's settings.
+ *
+ * The API key lives in this slice's memory only, or — when the user ticks "remember for this
+ * tab" — in the tab's `sessionStorage` (given as `tabStorage`). It is never written to the
+ * playground's own storage (localStorage), and it is not part of the workspace, so no workspace
+ * file, session file, export or share link can carry it.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { createEndpointModel, DEFAULT_ENDPOINT_TIMEOUT_MS, type EndpointConfig, type EndpointModel } from '../core/endpoint'
+import { readItem, writeItem, type KeyValueStorage } from './storage'
+
+/** `sessionStorage` key of a remembered API key. */
+export const TAB_KEY_ITEM = 'toolstep.endpoint.apiKey'
+
+export type ModelSource = 'mock' | 'endpoint'
+
+export interface ModelSourceState {
+  source: ModelSource
+  config: EndpointConfig
+  /** The API key for this tab; empty when none. */
+  apiKey: string
+  /** Keep the key in the tab's sessionStorage (cleared when the tab closes). */
+  rememberKey: boolean
+  setSource(source: ModelSource): void
+  setConfig(patch: Partial<EndpointConfig>): void
+  setApiKey(key: string): void
+  setRememberKey(remember: boolean): void
+}
+
+/** Defaults: a local Ollama server, streamed, 60 s timeout. */
+export const DEFAULT_ENDPOINT_CONFIG: EndpointConfig = { baseUrl: 'http://127.0.0.1:11434/v1', model: '', stream: true, timeoutMs: DEFAULT_ENDPOINT_TIMEOUT_MS }
+
+/** The model-source slice. `tabStorage` is the browser's sessionStorage; memory-only without it. */
+export function createModelSourceStore(tabStorage?: KeyValueStorage): StoreApi<ModelSourceState> {
+  const remembered = tabStorage ? readItem(tabStorage, TAB_KEY_ITEM) : null
+  return createStore<ModelSourceState>()((set, get) => ({
+    source: 'mock',
+    config: DEFAULT_ENDPOINT_CONFIG,
+    apiKey: remembered ?? '',
+    rememberKey: remembered !== null,
+    setSource: (source) => set({ source }),
+    setConfig: (patch) => set({ config: { ...get().config, ...patch } }),
+    setApiKey(apiKey) {
+      set({ apiKey })
+      if (tabStorage && get().rememberKey) writeItem(tabStorage, TAB_KEY_ITEM, apiKey === '' ? null : apiKey)
+    },
+    setRememberKey(rememberKey) {
+      set({ rememberKey })
+      if (tabStorage) writeItem(tabStorage, TAB_KEY_ITEM, rememberKey && get().apiKey !== '' ? get().apiKey : null)
+    },
+  }))
+}
+
+/**
+ * The endpoint model a run should use, or `null` for the mock script. Throws an Error naming
+ * the missing field when the endpoint is chosen but its URL or model name is empty.
+ */
+export function endpointModelFor(state: ModelSourceState): EndpointModel | null {
+  if (state.source !== 'endpoint') return null
+  if (state.config.baseUrl.trim() === '') throw new Error('Set the endpoint URL (e.g. http://127.0.0.1:11434/v1) or choose the mock model.')
+  if (state.config.model.trim() === '') throw new Error('Set the endpoint model name (e.g. qwen3:8b) or choose the mock model.')
+  return createEndpointModel(state.config, state.apiKey ? { apiKey: state.apiKey } : {})
+}

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { writeSession } from '../core/files/session-file'
+import { writeWorkspace } from '../core/files/workspace-file'
+import { createLogImportHost } from '../sandbox/log-import-host'
+import { createNodeSandbox } from '../sandbox/node-sandbox'
+import { CAPTURE_ANSWER, CAPTURE_INPUT, CAPTURE_TOOLS } from '../test/capture-workspace'
+import { captureReply, errorReply, startChatServer, type ChatServer } from '../test/chat-server'
+import { inProcessImportWorker } from '../test/in-process-import-worker'
+import { TAB_KEY_ITEM } from './model-source-store'
+import { createPlayground, type Playground } from './playground'
+import { memoryStorage } from './storage'
+
+const KEY = 'sk-secret-do-not-save-1234'
+
+let server: ChatServer
+let pg: Playground
+let saved: ReturnType<typeof memoryStorage>
+let tab: ReturnType<typeof memoryStorage>
+
+beforeEach(async () => {
+  server = await startChatServer()
+  saved = memoryStorage()
+  tab = memoryStorage()
+  pg = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), storage: saved, tabStorage: tab })
+  const ws = pg.stores.workspace.getState()
+  ws.setTools(CAPTURE_TOOLS)
+  ws.setInput(CAPTURE_INPUT)
+  ws.setSettings({ protocol: 'openai', systemPrompt: "You're a helpful assistant." })
+  const source = pg.stores.modelSource.getState()
+  source.setSource('endpoint')
+  source.setConfig({ baseUrl: server.baseUrl, model: 'gpt-4o-mini', stream: true })
+})
+afterEach(async () => {
+  pg.dispose()
+  await server.close()
+})
+
+describe('playground with an endpoint model', () => {
+  it('runs the loop against the endpoint to the recorded final answer, with the chunks on model.responded', async () => {
+    server.enqueue(captureReply('openai-chat-stream-parallel-tools.response.sse'), captureReply('openai-chat-parallel-tools.2.response.json'))
+    await pg.run()
+    const events = pg.stores.run.getState().events
+    expect(events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
+    expect(events.find((e) => e.type === 'model.responded' && e.step === 0)).toMatchObject({ chunks: expect.any(Array), firstTokenMs: expect.any(Number) })
+    expect(events.some((e) => e.type === 'model.responded' && e.raw.includes(CAPTURE_ANSWER))).toBe(true)
+  })
+
+  it('a failure is a model.failed on the decide phase with the provider message', async () => {
+    server.enqueue(errorReply(429, 'Rate limit reached.', { 'retry-after': '3' }))
+    await pg.run()
+    const failed = pg.stores.run.getState().events.find((e) => e.type === 'model.failed')
+    expect(failed?.type === 'model.failed' && failed.error).toMatch(/Rate limit reached\..*Retry after 3 s/)
+  })
+
+  it('an endpoint without a model name is a clear problem, and nothing runs', async () => {
+    pg.stores.modelSource.getState().setConfig({ model: '' })
+    await pg.run()
+    expect(pg.stores.run.getState().problems[0]?.message).toContain('model name')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('the key is sent but never saved: not in storage, the workspace, the session or an export; sessionStorage only when remembered', async () => {
+    const source = pg.stores.modelSource.getState()
+    source.setApiKey(KEY)
+    expect(tab.entries.size).toBe(0)
+    source.setRememberKey(true)
+    expect(tab.getItem(TAB_KEY_ITEM)).toBe(KEY)
+    server.enqueue(captureReply('openai-chat-parallel-tools.1.response.json'), captureReply('openai-chat-parallel-tools.2.response.json'))
+    await pg.run()
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
+    const leaks = [
+      ...saved.entries.values(),
+      writeWorkspace(pg.currentWorkspace()),
+      writeSession(pg.currentWorkspace(), pg.stores.run.getState().events),
+      pg.exportOpenSession('openai')?.text ?? '',
+      pg.exportOpenSession('anthropic')?.text ?? '',
+    ].filter((text) => text.includes(KEY))
+    expect(leaks).toEqual([])
+    source.setRememberKey(false)
+    expect(tab.entries.size).toBe(0)
+  })
+
+  it('a key remembered for the tab is there in a new playground of the same tab', () => {
+    pg.stores.modelSource.getState().setRememberKey(true)
+    pg.stores.modelSource.getState().setApiKey(KEY)
+    const next = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), tabStorage: tab })
+    expect(next.stores.modelSource.getState().apiKey).toBe(KEY)
+    next.dispose()
+  })
+})
