@@ -26,6 +26,7 @@ import { rememberSession, restoreSession } from './session-memory'
 import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
 import { ExampleSwitchDialog } from './ExampleSwitchDialog'
+import { ModelSourceBar } from './ModelSourceBar'
 
 /** An import's outcome as a toast: a failure stays until dismissed. */
 function showOutcome(outcome: ImportOutcome): void {
@@ -115,6 +116,7 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={showOutcome} />
+      <ModelSourceBar />
       <SessionNotices />
       <OtherTabBanner />
       <ReopenBanner />

@@ -124,7 +124,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         ▶ Run
       </button>
       {status === 'running' && (
-        <button className={plain} onClick={pg.stop} title="Stop the run (stop reason: aborted)">
+        <button data-testid="run-stop" className={plain} onClick={pg.stop} title="Stop the run (stop reason: aborted)">
           ■ Stop
         </button>
       )}

@@ -57,6 +57,7 @@ describe('toolstep run --endpoint', () => {
     const { io, stdout } = fakeIO({ 'w.json': captureWorkspace('xml-tag') })
     expect(await runCommand(['w.json', '--endpoint', server.baseUrl, '--model', 'qwen3', '--stream'], io)).toBe(0)
     expect(stdout()).toMatch(/execute\s+Execute · get_current_weather — ok/)
+    expect(stdout()).toMatch(/Decide · turn 1 — \d+ chars · TTFT \d+ ms · total \d+ ms · 7 chunks/)
     expect(stdout()).toContain('Final answer: It is 50 degrees and raining in Seattle.')
     const first = server.requests[0]!.body as { tools?: unknown; messages: { role: string; content: string }[] }
     expect(first.tools).toBeUndefined()

@@ -6,6 +6,7 @@ import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
 import { RawOutput } from './RawOutput'
 import { RecordedResponse } from './RecordedResponse'
+import { StreamPlayer } from './StreamPlayer'
 import { ToolResults } from './ToolResults'
 
 const RESOLUTION_TEXT = { alias: 'name resolved through an alias', normalized: 'name resolved ignoring case and separators', fuzzy: 'name resolved by fuzzy match' } as const
@@ -115,11 +116,12 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               <div className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
                 <Section title={`Raw model output${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
                   {failed ? (
-                    <p className="rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
+                    <p data-testid="model-error" className="whitespace-pre-wrap rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
                   ) : (
                     <>
                       <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
                       {responded?.recorded && <RecordedResponse recorded={responded.recorded} />}
+                      {responded?.chunks && <StreamPlayer key={responded.seq} chunks={responded.chunks} firstTokenMs={responded.firstTokenMs} totalMs={responded.durationMs} />}
                       {started === undefined && mode === 'replay' && responded && (
                         <button
                           data-testid="fork-here"

@@ -25,7 +25,7 @@ export function describeEvent(event: SessionEvent): EventSummary {
       return {
         phase,
         title: `Decide · turn ${event.step + 1}${event.finalTurn ? ' (tools disabled)' : ''}`,
-        detail: [`${event.raw.length} chars`, event.durationMs ? fmtMs(event.durationMs) : '', event.offeredTools ? `${event.offeredTools.length} tools offered` : '', event.window ? `window ${event.window.to - event.window.from} msgs` : ''].filter(Boolean).join(' · '),
+        detail: [`${event.raw.length} chars`, event.firstTokenMs !== undefined ? `TTFT ${fmtMs(event.firstTokenMs)}` : '', event.durationMs ? `${event.chunks ? 'total ' : ''}${fmtMs(event.durationMs)}` : '', event.chunks ? `${event.chunks.length} chunks` : '', event.offeredTools ? `${event.offeredTools.length} tools offered` : '', event.window ? `window ${event.window.to - event.window.from} msgs` : ''].filter(Boolean).join(' · '),
         tone: 'normal',
       }
     case 'model.failed':

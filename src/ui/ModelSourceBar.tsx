@@ -1,0 +1,75 @@
+import { useStore } from 'zustand'
+import { usePlayground } from './playground-context'
+
+const field = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
+
+/**
+ * The *Model* switch: the workspace's mock script or an OpenAI-compatible endpoint (URL,
+ * model name, API key, stream). The key is kept in memory, or in this tab's sessionStorage
+ * when "remember for this tab" is ticked; it is never saved with the workspace.
+ */
+export function ModelSourceBar() {
+  const pg = usePlayground()
+  const store = pg.stores.modelSource
+  const source = useStore(store, (s) => s.source)
+  const config = useStore(store, (s) => s.config)
+  const apiKey = useStore(store, (s) => s.apiKey)
+  const rememberKey = useStore(store, (s) => s.rememberKey)
+  const actions = store.getState()
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-100 px-3 py-1 text-xs text-slate-700">
+      <label className="flex items-center gap-1">
+        <span className="font-medium">Model</span>
+        <select data-testid="model-source" className={field} value={source} onChange={(e) => actions.setSource(e.target.value === 'endpoint' ? 'endpoint' : 'mock')}>
+          <option value="mock">Mock script (model.ts)</option>
+          <option value="endpoint">OpenAI-compatible endpoint</option>
+        </select>
+      </label>
+      {source === 'endpoint' && (
+        <>
+          <label className="flex items-center gap-1">
+            URL
+            <input
+              data-testid="endpoint-url"
+              className={`${field} w-64 font-mono`}
+              value={config.baseUrl}
+              placeholder="http://127.0.0.1:11434/v1"
+              spellCheck={false}
+              onChange={(e) => actions.setConfig({ baseUrl: e.target.value })}
+            />
+          </label>
+          <label className="flex items-center gap-1">
+            Model name
+            <input data-testid="endpoint-model" className={`${field} w-40 font-mono`} value={config.model} placeholder="qwen3:8b" spellCheck={false} onChange={(e) => actions.setConfig({ model: e.target.value })} />
+          </label>
+          <label className="flex items-center gap-1" title="Sent as Authorization: Bearer …; kept in memory only unless remembered for this tab">
+            API key
+            <input data-testid="endpoint-key" type="password" autoComplete="off" className={`${field} w-36 font-mono`} value={apiKey} placeholder="(none)" onChange={(e) => actions.setApiKey(e.target.value)} />
+          </label>
+          <label className="flex items-center gap-1" title="Keep the key in this tab's sessionStorage until the tab closes (never in localStorage or any file)">
+            <input data-testid="endpoint-remember-key" type="checkbox" checked={rememberKey} onChange={(e) => actions.setRememberKey(e.target.checked)} />
+            remember for this tab
+          </label>
+          <label className="flex items-center gap-1" title="Ask for a streamed response: chunks and time to first token are recorded">
+            <input data-testid="endpoint-stream" type="checkbox" checked={config.stream} onChange={(e) => actions.setConfig({ stream: e.target.checked })} />
+            stream
+          </label>
+          <label className="flex items-center gap-1" title="Time allowed for one model call">
+            timeout (s)
+            <input
+              data-testid="endpoint-timeout"
+              type="number"
+              min={1}
+              className={`${field} w-16`}
+              value={Math.round((config.timeoutMs ?? 60_000) / 1000)}
+              onChange={(e) => {
+                const seconds = Number(e.target.value)
+                if (Number.isFinite(seconds) && seconds >= 1) actions.setConfig({ timeoutMs: Math.round(seconds * 1000) })
+              }}
+            />
+          </label>
+        </>
+      )}
+    </div>
+  )
+}
