@@ -80,6 +80,32 @@ describe('playground with an endpoint model', () => {
     expect(tab.entries.size).toBe(0)
   })
 
+  it('Save as mock model: the server stopped, the saved mock gives the same timeline; other input diverges with a clear error', async () => {
+    server.enqueue(captureReply('openai-chat-stream-parallel-tools.response.sse'), captureReply('openai-chat-parallel-tools.2.response.json'))
+    await pg.run()
+    const live = pg.stores.run.getState().events
+    const result = pg.saveAsMock()
+    expect(result.ok).toBe(true)
+    expect(pg.stores.modelSource.getState().source).toBe('mock')
+    await server.close()
+    await pg.run()
+    const replayed = pg.stores.run.getState().events
+    const shape = (events: typeof live) => events.map((e) => (e.type === 'model.responded' ? { type: e.type, raw: e.raw } : e.type === 'tool.finished' ? { type: e.type, callId: e.callId } : e.type === 'loop.stopped' ? { type: e.type, reason: e.reason } : { type: e.type }))
+    expect(shape(replayed)).toEqual(shape(live))
+    expect(replayed.at(-1)).toMatchObject({ reason: 'final_answer' })
+    pg.stores.workspace.getState().setInput('And in Boston?')
+    await pg.run()
+    const failed = pg.stores.run.getState().events.find((e) => e.type === 'model.failed')
+    expect(failed?.type === 'model.failed' && failed.error).toContain('diverged from the recording at turn 1')
+    server = await startChatServer()
+  })
+
+  it('Save as mock model without a run is an error and changes nothing', () => {
+    const before = pg.currentWorkspace().model
+    expect(pg.saveAsMock()).toMatchObject({ ok: false, error: expect.stringContaining('Run the workspace first') })
+    expect(pg.currentWorkspace().model).toBe(before)
+  })
+
   it('a key remembered for the tab is there in a new playground of the same tab', () => {
     pg.stores.modelSource.getState().setRememberKey(true)
     pg.stores.modelSource.getState().setApiKey(KEY)

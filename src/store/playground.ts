@@ -26,6 +26,8 @@ import { createRunController, type RunController } from './run-controller'
 import { createRunStore, type RunState } from './run-store'
 import { memoryStorage, type KeyValueStorage } from './storage'
 import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
+import { writeMockModel } from '../core/files/mock-model'
+import { errorMessage } from '../core/util'
 import { createModelSourceStore, endpointModelFor, type ModelSourceState } from './model-source-store'
 
 /** What a playground is built from. */
@@ -76,6 +78,12 @@ export interface Playground
   exportOpenSession(target: ExportTarget): ExportFile | null
   /** The workspace as a plain value (what the workspace file stores). */
   currentWorkspace(): Workspace
+  /**
+   * *Save as mock model*: makes model.ts a replay of the open live session's model outputs and
+   * switches the Model to the mock script. Returns the generated source, or an error message
+   * (nothing changed) when there is no live run with model output.
+   */
+  saveAsMock(): { ok: true; source: string } | { ok: false; error: string }
   /**
    * Starts checking the code on each edit, and once now — unless the previous page ended while
    * code ran (see {@link SessionState.interrupted}). Returns the function that stops it.
@@ -130,6 +138,19 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     answerConfirm: confirm.answer,
     exportOpenSession: (target) => exportOpenSession(run.getState(), replay.getState(), target),
     currentWorkspace: () => currentWorkspace(workspace),
+    saveAsMock() {
+      const { events, mode } = run.getState()
+      if (mode !== 'live' || events.length === 0) return { ok: false, error: 'Run the workspace first: Save as mock model records a live run.' }
+      const { source: from, config } = modelSource.getState()
+      try {
+        const source = writeMockModel(events, from === 'endpoint' ? `${config.model} at ${config.baseUrl}` : 'a mock run')
+        workspace.getState().setModel(source)
+        modelSource.getState().setSource('mock')
+        return { ok: true, source }
+      } catch (error) {
+        return { ok: false, error: errorMessage(error) }
+      }
+    },
     start: () => codeCheck.watch({ initial: session.getState().interrupted === null }),
     async resumeInterrupted() {
       const interrupted = forgetInterruption()

@@ -1,5 +1,6 @@
+import { useState } from 'react'
 import { useStore } from 'zustand'
-import { usePlayground } from './playground-context'
+import { usePlayground, useRun } from './playground-context'
 
 const field = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
 
@@ -16,6 +17,8 @@ export function ModelSourceBar() {
   const apiKey = useStore(store, (s) => s.apiKey)
   const rememberKey = useStore(store, (s) => s.rememberKey)
   const actions = store.getState()
+  const canSave = useRun((s) => s.mode === 'live' && s.events.some((e) => e.type === 'model.responded') && s.status !== 'running')
+  const [saved, setSaved] = useState<string | null>(null)
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-100 px-3 py-1 text-xs text-slate-700">
       <label className="flex items-center gap-1">
@@ -69,6 +72,23 @@ export function ModelSourceBar() {
             />
           </label>
         </>
+      )}
+      <button
+        data-testid="save-as-mock"
+        disabled={!canSave}
+        className="ml-auto rounded border border-slate-400 bg-white px-2 py-0.5 font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40"
+        title="Replace model.ts with a replay of this run's model outputs, turn by turn, and switch to the mock model"
+        onClick={() => {
+          const result = pg.saveAsMock()
+          setSaved(result.ok ? 'model.ts now replays this run' : result.error)
+        }}
+      >
+        Save as mock model
+      </button>
+      {saved && (
+        <span data-testid="save-as-mock-status" role="status" className="text-slate-600">
+          {saved}
+        </span>
       )}
     </div>
   )

@@ -13,3 +13,4 @@ export {
   type Workspace,
 } from './workspace-file'
 export { readSession, writeSession, sessionFileSchema, type SessionFile } from './session-file'
+export { messageFingerprint, recordedTurns, writeMockModel, type RecordedTurn } from './mock-model'
