@@ -4,6 +4,7 @@
  * is safe (coercions, dropped unknown arguments), strict where it changes meaning.
  */
 import { z } from 'zod'
+import { breakpointSchema } from '../debug/breakpoint-schema'
 
 /** Fault injected into a tool call, for teaching how the loop copes. */
 export const faultSchema = z.object({
@@ -82,6 +83,8 @@ export const settingsSchema = z.object({
   systemPrompt: z.string().default(''),
   /** Loop behaviours (validation policy, retries, parallel calls, …); missing fields take defaults. */
   loop: loopSettingsSchema.default(DEFAULT_LOOP_SETTINGS),
+  /** Breakpoints (see core/debug); absent in files written before breakpoints existed. */
+  breakpoints: z.array(breakpointSchema).optional(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 /** Settings as written by hand or by older files: `loop` (and its fields) may be missing. */

@@ -1,0 +1,21 @@
+/**
+ * Public surface of core/debug: breakpoints (triggers, conditions, hits) for live runs and
+ * replays, evals of tool use, and the turn-by-turn diff of two sessions.
+ */
+export { compileCondition, CONDITION_NAMES, type CompiledCondition } from './condition'
+export { BREAK_EVENTS, BREAK_PHASES, breakpointSchema, breakpointTriggerSchema, type BreakPhase, type Breakpoint, type BreakpointTrigger } from './breakpoint-schema'
+export {
+  armBreakpoints,
+  breakContext,
+  describeBreakpoint,
+  findBreakHit,
+  firstHitInLog,
+  parseBreakpointSpec,
+  pointOrdinal,
+  type ArmedBreakpoint,
+  type BreakCall,
+  type BreakContext,
+  type BreakHit,
+  type BreakPoint,
+} from './breakpoints'
+export { runUntilBreak, upcomingPhase } from './run-to-break'
