@@ -2,7 +2,7 @@
  * `toolstep` — the headless side of Toolstep.
  *
  *   toolstep parse [FILE|-] [--protocol ID|auto] [--jsonl]
- *   toolstep run WORKSPACE.json [--max-steps N] [--json]
+ *   toolstep run WORKSPACE.json [--max-steps N] [--break SPEC]… [--json]
  *   toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json]
  *   toolstep --version
  *
@@ -18,8 +18,9 @@ const USAGE = `Usage: toolstep <command> [options]
 
 Commands:
   parse [FILE|-] [--protocol ID|auto] [--jsonl]   Parse raw model output into tool calls (JSON out)
-  run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
-                                                   Run a workspace headless; exit 0 on final_answer
+  run WORKSPACE.json [--max-steps N] [--approve all|none] [--break SPEC]… [--json]
+                                                   Run a workspace headless; exit 0 on final_answer,
+                                                   3 when a breakpoint paused it
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
 
 Run "toolstep <command> --help" for a command's options, "toolstep --version" for the version.

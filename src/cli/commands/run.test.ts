@@ -79,6 +79,46 @@ export default function model({ messages }: ModelContext) {
     expect(denied.out()).toContain('Final answer: Result: The user declined to run this call.')
     expect(await runCommand(['w.json', '--approve', 'maybe'], denied.fake)).toBe(2)
   })
+
+  it('--break pauses before the matching phase, prints the session so far and exits 3', async () => {
+    const { fake, out } = io({ 'w.json': workspaceOf('weather', 'openai') })
+    expect(await runCommand(['w.json', '--break', "before execute when call.name == 'calculate'", '--json'], fake)).toBe(3)
+    const session = readSession(out())
+    expect(session.ok).toBe(true)
+    if (!session.ok) return
+    const events = session.value.events
+    // get_weather ran; calculate was validated but not run.
+    expect(events.filter((e) => e.type === 'tool.finished').map((e) => e.type === 'tool.finished' && e.name)).toEqual(['get_weather'])
+    expect(events.at(-1)).toMatchObject({ type: 'validate.completed', verdicts: [{ name: 'calculate', ok: true }] })
+
+    const readable = io({ 'w.json': workspaceOf('weather', 'openai') })
+    expect(await runCommand(['w.json', '--break', 'at turn 2'], readable.fake)).toBe(3)
+    expect(readable.out()).toMatch(/Paused at breakpoint break-1 "at turn 2": before decide/)
+    expect(readable.out()).not.toMatch(/Final answer/)
+  })
+
+  it('--break that never hits runs to the end; a bad --break is a usage error naming the problem', async () => {
+    const { fake, out, err } = io({ 'w.json': workspaceOf('weather', 'openai') })
+    expect(await runCommand(['w.json', '--break', "before execute when call.name == 'charge'"], fake)).toBe(0)
+    expect(out()).toMatch(/Final answer: In Paris it is/)
+    expect(await runCommand(['w.json', '--break', 'after validate when verdicts[.ok == false'], fake)).toBe(2)
+    expect(err()).toMatch(/"\[" is not closed/)
+    expect(await runCommand(['w.json', '--break'], fake)).toBe(2)
+  })
+
+  it('honours the breakpoints saved in the workspace unless --ignore-breakpoints, skipping disabled ones', async () => {
+    const workspace = JSON.parse(workspaceOf('weather', 'openai')) as { settings: Record<string, unknown> }
+    workspace.settings.breakpoints = [
+      { id: 'off', enabled: false, on: { kind: 'before', phase: 'decide' }, condition: '' },
+      { id: 'calc', enabled: true, on: { kind: 'event', type: 'tool.finished' }, condition: "call.name == 'calculate'" },
+    ]
+    const text = JSON.stringify(workspace)
+    const saved = io({ 'w.json': text })
+    expect(await runCommand(['w.json'], saved.fake)).toBe(3)
+    expect(saved.out()).toMatch(/Paused at breakpoint calc "on tool\.finished when call\.name == 'calculate'": after tool\.finished #\d+ \(call calculate/)
+    const ignored = io({ 'w.json': text })
+    expect(await runCommand(['w.json', '--ignore-breakpoints'], ignored.fake)).toBe(0)
+  })
 })
 
 describe('toolstep run: the sandbox boundary', () => {

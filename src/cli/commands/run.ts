@@ -1,8 +1,9 @@
 /**
- * `toolstep run WORKSPACE.json [--max-steps N] [--json] [--max-memory-mb N] [--allow-fs-write PATH] [--trust]`
+ * `toolstep run WORKSPACE.json [--max-steps N] [--json] [--break SPEC]… [--max-memory-mb N] [--allow-fs-write PATH] [--trust]`
  * — runs a workspace exported from the playground in the CLI sandbox (a child process under
  * Node's permission model) and prints the session.
- * Exit 0 when the loop stopped with `final_answer`, 1 otherwise, 2 on usage or load errors.
+ * Exit 0 when the loop stopped with `final_answer`, 1 otherwise, 2 on usage or load errors,
+ * 3 when a breakpoint paused the run.
  */
 import { writeSession } from '../../core/files/session-file'
 import { readWorkspace } from '../../core/files/workspace-file'
@@ -13,14 +14,22 @@ import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
 import { createEndpointModel, type EndpointConfig } from '../../core/endpoint'
 import type { Model } from '../../core/loop/interfaces'
+import { armBreakpoints, parseBreakpointSpec, runUntilBreak, type Breakpoint, type BreakHit } from '../../core/debug'
 
-const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--json]
+const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--break SPEC]… [--json]
                     [--max-memory-mb N] [--allow-fs-write PATH] [--trust]
                     [--endpoint URL --model NAME [--stream] [--temperature T] [--timeout MS] [--header 'K: V']]
 
 Runs the workspace (tools.ts, model.ts, input, settings) headless and prints each phase.
   --max-steps N          override the workspace's maxSteps
   --approve all|none     answer confirmations for dangerous tools (default: none, every such call is denied)
+  --break SPEC           pause at a breakpoint: print the session so far and exit 3 (repeatable).
+                         SPEC: [before|after PHASE | on EVENT.TYPE | on anomaly | at turn N] [when CONDITION]
+                         e.g. --break "before execute when call.name == 'charge' && call.arguments.amount > 100"
+                         Condition names: phase, turn, event, call, calls, verdicts, result, errors,
+                         repairs, anomalies; count(list) counts items. The workspace's enabled
+                         breakpoints (settings.breakpoints) are honoured too.
+  --ignore-breakpoints   ignore the breakpoints saved in the workspace
   --json                 print the session file (toolstep.session) instead of a readable log
   --max-memory-mb N      heap cap of the sandbox running tools.ts and model.ts (default ${DEFAULT_MEMORY_LIMIT_MB})
   --allow-fs-write PATH  let user code write PATH (a file or folder; repeatable)
@@ -35,7 +44,8 @@ or --trust it cannot write files, start processes or start workers.
   --temperature T        sampling temperature (0–2; the server's default when absent)
   --timeout MS           time allowed for one model call (default 60000)
   --header 'K: V'        an extra request header (repeatable)
-Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors.
+Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors,
+3 when a breakpoint paused the run.
 `
 
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
@@ -52,6 +62,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   let temperature: number | undefined
   let timeoutMs: number | undefined
   const headers: Record<string, string> = {}
+  const breaks: Breakpoint[] = []
+  let ignoreSaved = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : argv[++i])
@@ -88,6 +100,19 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 2
       }
       headers[given.slice(0, colon).trim()] = given.slice(colon + 1).trim()
+    else if (arg === '--ignore-breakpoints') ignoreSaved = true
+    else if (arg === '--break' || arg.startsWith('--break=')) {
+      const spec = value('--break')
+      if (spec === undefined || spec.trim() === '') {
+        io.stderr('toolstep run: --break takes a breakpoint, e.g. --break "after validate when verdicts[.ok == false]".\n')
+        return 2
+      }
+      const parsed = parseBreakpointSpec(spec, `break-${breaks.length + 1}`)
+      if (!parsed.ok) {
+        io.stderr(`toolstep run: --break ${JSON.stringify(spec)}: ${parsed.error}\n`)
+        return 2
+      }
+      breaks.push(parsed.breakpoint)
     }
     else if (arg === '--max-memory-mb' || arg.startsWith('--max-memory-mb=')) {
       const n = Number(value('--max-memory-mb'))
@@ -161,6 +186,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`toolstep run: ${file}: ${workspace.error}\n`)
     return 2
   }
+  const saved = ignoreSaved ? [] : (workspace.value.settings.breakpoints ?? [])
+  const { armed, errors: badBreakpoints } = armBreakpoints([...saved, ...breaks])
+  for (const bad of badBreakpoints) io.stderr(`toolstep run: ${file}: breakpoint ${bad.id} is ignored: ${bad.error}\n`)
   // Running out of memory is not a tool failure to hand back to the model: the run stops, exit 1.
   let outOfMemory: string | undefined
   let stopRun: (() => void) | undefined
@@ -192,11 +220,26 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       codeRunner: sandbox,
       confirm: async (calls) => calls.map((c) => ({ callId: c.call.id, decision: approve === 'all' ? 'approve' : 'deny' })),
       onEvent: (event) => {
-        if (!json) io.stdout(formatEvent(event))
+        // With breakpoints the log is printed once the run paused or ended, cut at the pause.
+        if (!json && armed.length === 0) io.stdout(formatEvent(event))
       },
     })
     stopRun = () => runner.abort(outOfMemory)
     runner.start(runInitFor(workspace.value, loaded.tools, maxSteps))
+    if (armed.length > 0) {
+      const hit = await runUntilBreak(runner, armed)
+      const events = hit ? runner.events.slice(0, hit.seq) : runner.events
+      if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
+      if (json) io.stdout(writeSession(workspace.value, events))
+      else for (const event of events) io.stdout(formatEvent(event))
+      if (hit) {
+        // With --json, stdout is the session file alone.
+        ;(json ? io.stderr : io.stdout)(formatHit(hit))
+        return 3
+      }
+      if (!json && runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
+      return runner.state.stop?.reason === 'final_answer' && outOfMemory === undefined ? 0 : 1
+    }
     await runner.run()
     if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
     if (json) io.stdout(writeSession(workspace.value, runner.events))
@@ -205,6 +248,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   } finally {
     sandbox.dispose()
   }
+}
+
+function formatHit(hit: BreakHit): string {
+  const call = hit.call ? ` (call ${hit.call.name} ${JSON.stringify(hit.call.arguments)})` : ''
+  return `\nPaused at breakpoint ${hit.breakpoint.id} "${hit.label}": ${hit.where}${call}, after ${hit.seq} events.\n`
 }
 
 function formatEvent(event: SessionEvent): string {
