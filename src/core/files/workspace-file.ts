@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { DEFAULT_LOOP_SETTINGS, settingsSchema, type Settings, type SettingsInput } from '../loop/settings'
+import { evalCasesSchema } from '../evals/case-schema'
 import { formatZodError } from './zod-error'
 import { parseJsonText } from '../util/text-file'
 
@@ -19,6 +20,8 @@ export const workspaceSchema = z.object({
   settings: settingsSchema,
   /** The user message that starts the run. */
   input: z.string(),
+  /** Eval cases run by the Evals tab and `toolstep eval`; absent in files written before evals existed. */
+  cases: evalCasesSchema.optional(),
 })
 export type Workspace = z.infer<typeof workspaceSchema>
 
@@ -36,6 +39,14 @@ export function readWorkspace(text: string): ReadResult<Workspace> {
 /** Serialises a workspace with stable key order (2-space JSON, trailing newline). */
 export function writeWorkspace(workspace: Omit<Workspace, 'format' | 'version' | 'settings'> & { settings: SettingsInput }): string {
   const settings: Settings = { ...workspace.settings, loop: workspace.settings.loop ?? DEFAULT_LOOP_SETTINGS }
-  const file: Workspace = { format: 'toolstep.workspace', version: 1, tools: workspace.tools, model: workspace.model, settings, input: workspace.input }
+  const file: Workspace = {
+    format: 'toolstep.workspace',
+    version: 1,
+    tools: workspace.tools,
+    model: workspace.model,
+    settings,
+    input: workspace.input,
+    ...(workspace.cases && workspace.cases.length > 0 ? { cases: workspace.cases } : {}),
+  }
   return `${JSON.stringify(file, null, 2)}\n`
 }
