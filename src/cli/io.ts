@@ -15,6 +15,8 @@ export interface CliIO {
   listDirectory?(path: string): Promise<string[] | null>
   /** Environment variables (the process's in Node); absent in tests that give none. */
   env?: Readonly<Record<string, string | undefined>>
+  /** Write UTF-8 text to a file (replacing it); rejects with the usual Node error when it can't be written. */
+  writeFile(path: string, text: string): Promise<void>
 }
 
 /**

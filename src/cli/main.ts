@@ -3,6 +3,8 @@
  *
  *   toolstep parse [FILE|-] [--protocol ID|auto] [--jsonl]
  *   toolstep run WORKSPACE.json [--max-steps N] [--break SPEC]… [--json]
+ *   toolstep eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
+ *   toolstep diff A B [--json]
  *   toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json]
  *   toolstep --version
  *
@@ -22,6 +24,8 @@ Commands:
                                                    Run a workspace headless; exit 0 on final_answer,
                                                    3 when a breakpoint paused it
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
+  eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
+                                                   Run the workspace's eval cases; exit 1 when any fails
 
 Run "toolstep <command> --help" for a command's options, "toolstep --version" for the version.
 `
@@ -37,6 +41,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     case 'run': {
       const { runCommand } = await import('./commands/run')
       return runCommand(rest, io)
+    }
+    case 'eval': {
+      const { evalCommand } = await import('./commands/eval')
+      return evalCommand(rest, io)
     }
     case 'replay': {
       const { replayCommand } = await import('./commands/replay')

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { textOf, type CliIO } from './io'
 
@@ -12,6 +12,7 @@ export const nodeIO: CliIO = {
     return textOf(Buffer.concat(chunks))
   },
   readFile: async (path) => textOf(await readFile(path)),
+  writeFile: (path, text) => writeFile(path, text, 'utf8'),
   listDirectory: async (path) => {
     const info = await stat(path).catch(() => null)
     if (!info?.isDirectory()) return null

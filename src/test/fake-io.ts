@@ -9,6 +9,7 @@ import { textOf, type CliIO } from '../cli/io'
 export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: string | Uint8Array = '', env: Record<string, string> = {}) {
   const out: string[] = []
   const err: string[] = []
+  const written: Record<string, string> = {}
   const asText = (content: string | Uint8Array) => (typeof content === 'string' ? content : textOf(content))
   const io: CliIO = {
     stdout: (text) => void out.push(text),
@@ -31,6 +32,11 @@ export function fakeIO(files: Record<string, string | Uint8Array> = {}, stdin: s
         .sort()
       return Promise.resolve(names)
     },
+    writeFile: async (path, text) => {
+      if (path.startsWith('/nonexistent/')) throw new Error(`ENOENT: no such file or directory, open '${path}'`)
+      written[path] = text
+    },
   }
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') }
+  /** Files written through `writeFile`, by path (a path under /nonexistent/ fails to write). */
+  return { io, stdout: () => out.join(''), stderr: () => err.join(''), written }
 }
