@@ -26,6 +26,8 @@ Commands:
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
   eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
                                                    Run the workspace's eval cases; exit 1 when any fails
+  diff A B [--json]                                Compare two sessions or logged conversations turn by turn;
+                                                   exit 1 when they differ
 
 Run "toolstep <command> --help" for a command's options, "toolstep --version" for the version.
 `
@@ -45,6 +47,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     case 'eval': {
       const { evalCommand } = await import('./commands/eval')
       return evalCommand(rest, io)
+    }
+    case 'diff': {
+      const { diffCommand } = await import('./commands/diff')
+      return diffCommand(rest, io)
     }
     case 'replay': {
       const { replayCommand } = await import('./commands/replay')

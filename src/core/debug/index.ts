@@ -19,3 +19,4 @@ export {
   type BreakPoint,
 } from './breakpoints'
 export { runUntilBreak, upcomingPhase } from './run-to-break'
+export { diffTwoSessions, type DiffAspect, type SessionDiff, type SessionDiffRow } from './session-diff'

@@ -1,0 +1,63 @@
+/**
+ * The diff of any two sessions (two runs, a run and a replay, two logged conversations):
+ * aligned turn by turn, comparing the model's text, the tools called, their arguments, their
+ * results, and finally the stop reasons. Built on the loop's turn summaries (`turnsOf`). Pure.
+ */
+import type { SessionEvent } from '../loop/events'
+import { stopOf, turnsOf, type TurnSummary } from '../loop/diff'
+
+/** What a row compares. */
+export type DiffAspect = 'text' | 'calls' | 'arguments' | 'results' | 'stop'
+
+/** One aspect of one turn in both sessions; `null` when that session has no such turn. */
+export interface SessionDiffRow {
+  /** 1-based turn; for `stop`, the number of turns of the longer session. */
+  turn: number
+  aspect: DiffAspect
+  a: string | null
+  b: string | null
+  same: boolean
+}
+
+/** The whole comparison. */
+export interface SessionDiff {
+  same: boolean
+  turns: { a: number; b: number }
+  /** The first row that differs, or `null`. */
+  firstDifference: { turn: number; aspect: DiffAspect } | null
+  rows: SessionDiffRow[]
+}
+
+const ASPECTS: { aspect: Exclude<DiffAspect, 'stop'>; pick: (t: TurnSummary) => string }[] = [
+  { aspect: 'text', pick: (t) => (t.modelError !== undefined ? `model failed: ${t.modelError}` : t.text) },
+  { aspect: 'calls', pick: (t) => (t.calls.length ? t.calls.map((c) => c.name).join(', ') : t.parseErrors.length ? `malformed: ${t.parseErrors.join('; ')}` : '(no call)') },
+  { aspect: 'arguments', pick: (t) => t.calls.map((c) => `${c.name} ${stableJson(c.arguments)}`).join('\n') },
+  { aspect: 'results', pick: (t) => t.results.map((r) => `${r.name} → ${r.ok ? '' : 'error: '}${r.content}`).join('\n') },
+]
+
+/** Compare two session logs turn by turn. Linear in the logs. */
+export function diffTwoSessions(a: readonly SessionEvent[], b: readonly SessionEvent[]): SessionDiff {
+  const left = turnsOf(a)
+  const right = turnsOf(b)
+  const rows: SessionDiffRow[] = []
+  const turns = Math.max(left.length, right.length)
+  for (let i = 0; i < turns; i++) {
+    for (const { aspect, pick } of ASPECTS) {
+      const x = left[i] ? pick(left[i]!) : null
+      const y = right[i] ? pick(right[i]!) : null
+      rows.push({ turn: i + 1, aspect, a: x, b: y, same: x === y })
+    }
+  }
+  const stopA = stopOf(a) ?? null
+  const stopB = stopOf(b) ?? null
+  rows.push({ turn: turns, aspect: 'stop', a: stopA, b: stopB, same: stopA === stopB })
+  const first = rows.find((r) => !r.same)
+  return { same: !first, turns: { a: left.length, b: right.length }, firstDifference: first ? { turn: first.turn, aspect: first.aspect } : null, rows }
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+  )
+}
