@@ -13,6 +13,7 @@ import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
 import type { EndpointModel } from '../core/endpoint'
+import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint } from '../core/debug'
 
 /** What a run controller works with. */
 export interface RunControllerDeps {
@@ -32,7 +33,11 @@ export interface RunControllerDeps {
 
 /** Run, Step, Back, Reset, Stop and showing a finished log. */
 export interface RunController {
-  /** Runs to the end: continues the current live run, or starts a new one. In a replay, goes to its last event. */
+  /**
+   * Runs to the end or to the first enabled breakpoint that hits: continues the current live
+   * run (past the breakpoint it paused at), or starts a new one. In a replay, moves the cursor
+   * to the first hit after it, or to the last event.
+   */
   run(): Promise<void>
   /**
    * Continues a conversation live from `history` with the current tools and mock model, and
@@ -143,19 +148,43 @@ export function createRunController(deps: RunControllerDeps): RunController {
     return s.mode !== 'live' || !runner || runner.stopped
   }
 
+  /** The workspace's enabled breakpoints whose condition parses (the panel shows the others' errors). */
+  function armed(): ArmedBreakpoint[] {
+    return armBreakpoints(deps.workspace().settings.breakpoints ?? []).armed
+  }
+
+  /** Where a continued Run starts checking: past the hit it paused at, or past the cursor once moved. */
+  function resumePoint(): number {
+    const s = store.getState()
+    if (s.breakHit && s.cursor === s.breakHit.seq - 1) return s.breakHit.at
+    return 2 * s.cursor + 1
+  }
+
   async function run(): Promise<void> {
     const s = store.getState()
     if (s.status === 'loading' || s.status === 'running') return
-    // A replay is played, not re-run: go to its last event.
+    // A replay is played, not re-run: go to the next breakpoint hit, or its last event.
     if (s.mode === 'replay') {
-      s.setCursor(s.events.length - 1)
+      const hit = firstHitInLog(armed(), s.events, resumePoint())
+      store.setState({ breakHit: hit })
+      s.setCursor(hit ? hit.seq - 1 : s.events.length - 1)
       return
     }
-    if (needsFreshRun() && !(await startRun(deps.workspace()))) return
+    const continuing = !needsFreshRun()
+    const resume = continuing ? resumePoint() : -1
+    if (!continuing && !(await startRun(deps.workspace()))) return
     const mine = generation
-    store.setState({ status: 'running' })
+    store.setState({ status: 'running', breakHit: null })
     const done = guard.begin('run')
+    const breakpoints = armed()
     try {
+      if (runner && breakpoints.length > 0) {
+        const hit = await runUntilBreak(runner, breakpoints, resume)
+        if (hit && mine === generation) {
+          store.setState({ status: 'idle', breakHit: hit, cursor: hit.seq - 1 })
+          return
+        }
+      }
       while (runner && !runner.stopped && mine === generation) await runner.step()
     } finally {
       done()

@@ -5,6 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionEvent } from '../core/loop/index'
 import type { Workspace } from '../core/files/workspace-file'
+import type { BreakHit } from '../core/debug'
 
 /** Where the user's code failed before the loop could run (syntax error, bad import…). */
 export interface CodeProblem {
@@ -27,6 +28,8 @@ export interface RunState {
   problems: CodeProblem[]
   /** The workspace the live run was started from (exported with the session). */
   workspace: Workspace | null
+  /** The breakpoint Run last paused at (Run again continues past it); `null` when not paused. */
+  breakHit: BreakHit | null
   setCursor(index: number): void
   reset(): void
 }
@@ -40,7 +43,8 @@ export function createRunStore(): StoreApi<RunState> {
     mode: 'live',
     problems: [],
     workspace: null,
+    breakHit: null,
     setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
-    reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live' }),
+    reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live', breakHit: null }),
   }))
 }
