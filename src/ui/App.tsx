@@ -7,6 +7,7 @@ import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
+import { BreakpointsPanel } from './debug/BreakpointsPanel'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
@@ -176,6 +177,7 @@ export function App() {
               ) : (
                 <>
                   <ReplayBar />
+                  <BreakpointsPanel />
                   <div className="flex min-h-0 flex-1">
                     {logOpen && (
                       <div className="min-h-0 shrink-0">

@@ -1,0 +1,69 @@
+import { expect, openApp, test } from './fixtures'
+
+const current = '[data-testid="timeline-item"][aria-current="step"]'
+
+test('a conditional breakpoint pauses a live run before the call it names; Run again continues', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('breakpoint-add').click()
+  const item = page.getByTestId('breakpoint-item')
+  await expect(item).toHaveCount(1)
+  await expect(item).toHaveAttribute('data-enabled', 'true')
+  const condition = page.getByTestId('breakpoint-condition')
+  await condition.fill('call.name ==')
+  await expect(page.getByTestId('breakpoint-error')).toContainText('Unexpected end of expression')
+  await condition.fill("call.name == 'calculate'")
+  await expect(page.getByTestId('breakpoint-error')).toHaveCount(0)
+
+  // The weather example calls get_weather, then calculate, then answers.
+  await page.getByTestId('run').click()
+  const hit = page.getByTestId('breakpoint-hit')
+  await expect(hit).toContainText('b1')
+  await expect(hit).toContainText("before execute when call.name == 'calculate'")
+  await expect(hit).toContainText('calculate')
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="execute"]')).toHaveCount(1)
+  await expect(page.locator(current)).toHaveAttribute('data-phase', 'validate')
+  await expect(page.getByTestId('stop-reason')).toHaveCount(0)
+
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await expect(hit).toHaveCount(0)
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="execute"]')).toHaveCount(2)
+
+  // Disabled, it no longer pauses; it is kept in the workspace across a reload.
+  await page.getByTestId('breakpoint-enabled').uncheck()
+  await expect(item).toHaveAttribute('data-enabled', 'false')
+  await page.reload()
+  await page.getByTestId('breakpoints-toggle').click()
+  await expect(page.getByTestId('breakpoint-item')).toHaveAttribute('data-enabled', 'false')
+  await expect(page.getByTestId('breakpoint-condition')).toHaveValue("call.name == 'calculate'")
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await expect(hit).toHaveCount(0)
+})
+
+test('a conditional breakpoint pauses a replay at the first matching event', async ({ page }) => {
+  await openApp(page)
+  const log = [
+    { role: 'user', content: 'Where are my orders?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"id":"A"}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: 'shipped' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'lookup', arguments: '{"id":"B"}' } }] },
+    { role: 'tool', tool_call_id: 'c2', content: 'lost' },
+    { role: 'assistant', content: 'A shipped, B is lost.' },
+  ]
+  await page.getByTestId('import-file').setInputFiles({ name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log)) })
+  await expect(page.getByTestId('toast')).toContainText('orders.json')
+  await page.getByTestId('breakpoint-add').click()
+  await page.getByTestId('breakpoint-trigger').selectOption('event:tool.finished')
+  await page.getByTestId('breakpoint-condition').fill("result.content == 'lost'")
+
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('breakpoint-hit')).toContainText("on tool.finished when result.content == 'lost'")
+  await expect(page.locator(current)).toHaveAttribute('data-phase', 'execute')
+  await expect(page.locator(current)).toContainText('lookup')
+  await expect(page.getByTestId('tool-result').first()).toContainText('lost')
+
+  await page.getByTestId('run').click()
+  await expect(page.locator(current)).toHaveAttribute('data-phase', 'stop')
+  await expect(page.getByTestId('breakpoint-hit')).toHaveCount(0)
+})
