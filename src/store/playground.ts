@@ -18,6 +18,7 @@ import { createCodeCheck, type CodeCheckState } from './code-check'
 import { createConfirm, type ConfirmState } from './confirm-store'
 import { createCrashGuard, type InterruptedWork } from './crash-guard'
 import { exportOpenSession, type ExportFile, type ExportTarget } from './export-controller'
+import { createEvalController, type EvalState } from './eval-controller'
 import { createForkController, type ForkController, type ForkState } from './fork-controller'
 import { createImportController, type ImportController } from './import-controller'
 import { createParseLabStore, type ParseLabState } from './parse-lab-store'
@@ -64,6 +65,7 @@ export interface PlaygroundStores {
   catalogue: StoreApi<CatalogueState>
   session: StoreApi<SessionState>
   modelSource: StoreApi<ModelSourceState>
+  evals: StoreApi<EvalState>
 }
 
 /** A playground session: its state slices and every action the UI can take. */
@@ -93,6 +95,10 @@ export interface Playground
   resumeInterrupted(): Promise<void>
   /** Forgets the interruption without running anything (the next edit checks the code again). */
   dismissInterrupted(): void
+  /** Runs the workspace's eval cases (the Evals tab). */
+  runEvals(): Promise<void>
+  /** Opens an eval case's session on the timeline; false when it has not run. */
+  openEvalCase(id: string): boolean
   /** Stops every sandbox and worker. */
   dispose(): void
 }
@@ -116,6 +122,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
   const imports = createImportController({ replay, workspace, runner, createImportHost: options.createImportHost })
   const fork = createForkController({ run, replay, parseLab, runner, imports })
+  const evals = createEvalController({ workspace: () => currentWorkspace(workspace), createSandbox: options.createSandbox, runner })
 
   function forgetInterruption(): InterruptedWork | null {
     const { interrupted } = session.getState()
@@ -134,7 +141,9 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     forkAt: fork.forkAt,
     clearFork: fork.clearFork,
     backToLog: fork.backToLog,
-    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource },
+    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource, evals: evals.store },
+    runEvals: evals.runEvals,
+    openEvalCase: evals.openEvalCase,
     answerConfirm: confirm.answer,
     exportOpenSession: (target) => exportOpenSession(run.getState(), replay.getState(), target),
     currentWorkspace: () => currentWorkspace(workspace),
@@ -161,6 +170,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
       forgetInterruption()
     },
     dispose() {
+      evals.dispose()
       disposeRunner()
       disposeImports()
     },

@@ -12,6 +12,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { settingsSchema, type Settings, type Workspace } from '../core/files/workspace-file'
 import { DEFAULT_MAX_STEPS, loopSettings, type LoopSettings } from '../core/loop/index'
+import { evalCasesSchema, type EvalCase } from '../core/evals'
 import { defaultExample, examples } from '../examples/index'
 import { errorMessage } from '../core/util'
 import { isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'
@@ -43,6 +44,8 @@ export interface WorkspaceState {
   model: string
   input: string
   settings: Settings
+  /** Eval cases (from a workspace file); empty for an example. */
+  cases: EvalCase[]
   /** Example the workspace was loaded from; `custom` once it came from a file. */
   exampleId: string
   /** Set while the workspace in memory could not be saved. */
@@ -60,7 +63,7 @@ export interface WorkspaceState {
   dismissRestoreProblem(): void
 }
 
-type Saved = Pick<WorkspaceState, 'tools' | 'model' | 'input' | 'settings' | 'exampleId'>
+type Saved = Pick<WorkspaceState, 'tools' | 'model' | 'input' | 'settings' | 'cases' | 'exampleId'>
 
 function fromExample(id: string): Saved {
   const example = examples.find((e) => e.id === id) ?? defaultExample
@@ -74,6 +77,7 @@ function fromExample(id: string): Saved {
       systemPrompt: example.systemPrompt ?? '',
       loop: loopSettings((example as { settings?: unknown }).settings),
     },
+    cases: [],
     exampleId: example.id,
   }
 }
@@ -108,10 +112,17 @@ export function restoreWorkspace(text: string | null, defaults: Saved): { saved:
     input: text_('input', 'user input'),
     exampleId: text_('exampleId', 'example'),
     settings: defaults.settings,
+    cases: defaults.cases,
   }
   const settings = settingsSchema.safeParse(stored.settings)
   if (settings.success) saved.settings = settings.data
   else reset.push('settings')
+  // Saved before evals existed: no cases.
+  if (stored.cases !== undefined) {
+    const cases = evalCasesSchema.safeParse(stored.cases)
+    if (cases.success) saved.cases = cases.data
+    else reset.push('eval cases')
+  }
   if (reset.length === 0) return { saved, problem: null }
   return { saved, problem: { reset, reason: `Part of the saved workspace could not be read: ${reset.join(', ')}.`, text } }
 }
@@ -136,14 +147,14 @@ export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<Workspa
     setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
     setLoop: (patch) => set((s) => ({ settings: { ...s.settings, loop: { ...s.settings.loop, ...patch } } })),
     loadExample: (id) => set(fromExample(id)),
-    loadWorkspace: (w) => set({ tools: w.tools, model: w.model, input: w.input, settings: w.settings, exampleId: 'custom' }),
+    loadWorkspace: (w) => set({ tools: w.tools, model: w.model, input: w.input, settings: w.settings, cases: w.cases ?? [], exampleId: 'custom' }),
     dismissRestoreProblem: () => set({ restoreProblem: null }),
   }))
 
   store.subscribe((state, previous) => {
-    const changed = state.tools !== previous.tools || state.model !== previous.model || state.input !== previous.input || state.settings !== previous.settings || state.exampleId !== previous.exampleId
+    const changed = state.tools !== previous.tools || state.model !== previous.model || state.input !== previous.input || state.settings !== previous.settings || state.cases !== previous.cases || state.exampleId !== previous.exampleId
     if (!changed) return
-    const value = JSON.stringify({ state: { tools: state.tools, model: state.model, input: state.input, settings: state.settings, exampleId: state.exampleId }, version: 1 })
+    const value = JSON.stringify({ state: { tools: state.tools, model: state.model, input: state.input, settings: state.settings, ...(state.cases.length > 0 ? { cases: state.cases } : {}), exampleId: state.exampleId }, version: 1 })
     const written = writeItem(storage, WORKSPACE_KEY, value)
     if (written.ok) {
       if (state.saveError) store.setState({ saveError: null })
@@ -165,5 +176,5 @@ export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<Workspa
 /** The workspace as a plain value (what the workspace file stores). */
 export function currentWorkspace(store: StoreApi<WorkspaceState>): Workspace {
   const s = store.getState()
-  return { format: 'toolstep.workspace', version: 1, tools: s.tools, model: s.model, input: s.input, settings: s.settings }
+  return { format: 'toolstep.workspace', version: 1, tools: s.tools, model: s.model, input: s.input, settings: s.settings, ...(s.cases.length > 0 ? { cases: s.cases } : {}) }
 }
