@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { expect, openApp, test } from './fixtures'
+
+const example = (file: string) => readFileSync(path.join(import.meta.dirname, '..', 'src', 'examples', 'weather', file), 'utf8')
 
 const current = '[data-testid="timeline-item"][aria-current="step"]'
 
@@ -66,4 +70,38 @@ test('a conditional breakpoint pauses a replay at the first matching event', asy
   await page.getByTestId('run').click()
   await expect(page.locator(current)).toHaveAttribute('data-phase', 'stop')
   await expect(page.getByTestId('breakpoint-hit')).toHaveCount(0)
+})
+
+test('an eval suite with passing and failing cases: progress, matrix, and a case opens its session', async ({ page }) => {
+  await openApp(page)
+  const workspace = {
+    format: 'toolstep.workspace',
+    version: 1,
+    tools: example('tools.ts'),
+    model: example('model.ts'),
+    settings: { protocol: 'openai', maxSteps: 6, systemPrompt: '' },
+    input: 'What is the weather in Paris?',
+    cases: [
+      { id: 'paris', input: 'What is the weather in Paris?', assertions: [{ type: 'tool-used', tool: 'get_weather' }, { type: 'final-answer', contains: 'Paris' }] },
+      { id: 'lyon-expects-paris', input: 'What is the weather in Lyon?', assertions: [{ type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Paris' } }] },
+      { id: 'scripted', input: 'Hi', outputs: [{ role: 'assistant', content: 'Hello!' }], assertions: [{ type: 'tool-not-used', tool: 'get_weather' }, { type: 'step-count', equals: 1 }] },
+    ],
+  }
+  await page.getByTestId('import-file').setInputFiles({ name: 'suite.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(workspace)) })
+  await expect(page.getByTestId('toast')).toContainText('suite.json')
+  await page.getByTestId('view-evals').click()
+  await expect(page.getByTestId('eval-case')).toHaveCount(3)
+  await page.getByTestId('eval-run').click()
+  await expect(page.getByTestId('eval-summary')).toContainText('2 passed, 1 failed')
+  await expect(page.getByTestId('eval-summary')).toContainText('end-to-end success 66.7%')
+  await expect(page.locator('[data-testid="eval-case"][data-case-id="paris"]')).toHaveAttribute('data-passed', 'true')
+  await expect(page.locator('[data-testid="eval-case"][data-case-id="scripted"]')).toHaveAttribute('data-passed', 'true')
+  const failing = page.locator('[data-testid="eval-case"][data-case-id="lyon-expects-paris"]')
+  await expect(failing).toHaveAttribute('data-passed', 'false')
+  await expect(failing.getByTestId('eval-failure')).toContainText('expected {"tool":"get_weather","arguments":{"city":"Paris"}}, actual [{"city":"Lyon"}]')
+
+  await failing.click()
+  await expect(page.getByTestId('timeline')).toBeVisible()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await expect(page.getByTestId('final-answer')).toContainText('Lyon')
 })

@@ -8,6 +8,7 @@ import { Inspector } from './inspector/Inspector'
 import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
 import { BreakpointsPanel } from './debug/BreakpointsPanel'
+import { EvalsView } from './debug/EvalsView'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
@@ -152,7 +153,7 @@ export function App() {
                 >
                   {editorsCollapsed ? '▸ Editors' : '◂ Editors'}
                 </button>
-                {(fork ? (['loop', 'parse', 'diff'] as const) : (['loop', 'parse'] as const)).map((v) => (
+                {(fork ? (['loop', 'parse', 'diff', 'evals'] as const) : (['loop', 'parse', 'evals'] as const)).map((v) => (
                   <button
                     key={v}
                     role="tab"
@@ -161,7 +162,7 @@ export function App() {
                     onClick={() => setView(v)}
                     className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
                   >
-                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : 'Diff vs log'}
+                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : v === 'evals' ? 'Evals' : 'Diff vs log'}
                   </button>
                 ))}
               </div>
@@ -169,6 +170,10 @@ export function App() {
               {view === 'parse' ? (
                 <div className="min-h-0 flex-1">
                   <ParseLab />
+                </div>
+              ) : view === 'evals' ? (
+                <div className="min-h-0 flex-1 overflow-auto">
+                  <EvalsView />
                 </div>
               ) : view === 'diff' ? (
                 <div className="min-h-0 flex-1">

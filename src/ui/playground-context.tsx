@@ -7,6 +7,7 @@ import { useStore } from 'zustand'
 import type { CatalogueState } from '../store/catalogue-store'
 import type { CodeCheckState } from '../store/code-check'
 import type { ConfirmState } from '../store/confirm-store'
+import type { EvalState } from '../store/eval-controller'
 import type { ForkState } from '../store/fork-controller'
 import type { ParseLabState } from '../store/parse-lab-store'
 import type { Playground, SessionState } from '../store/playground'
@@ -37,3 +38,4 @@ export const useFork = <T,>(selector: (state: ForkState) => T): T => useStore(us
 export const useParseLab = <T,>(selector: (state: ParseLabState) => T): T => useStore(usePlayground().stores.parseLab, selector)
 export const useCatalogue = <T,>(selector: (state: CatalogueState) => T): T => useStore(usePlayground().stores.catalogue, selector)
 export const useSession = <T,>(selector: (state: SessionState) => T): T => useStore(usePlayground().stores.session, selector)
+export const useEvals = <T,>(selector: (state: EvalState) => T): T => useStore(usePlayground().stores.evals, selector)
