@@ -26,6 +26,8 @@ test('a conditional breakpoint pauses a live run before the call it names; Run a
   await expect(hit).toContainText('calculate')
   await expect(page.locator('[data-testid="timeline-item"][data-phase="execute"]')).toHaveCount(1)
   await expect(page.locator(current)).toHaveAttribute('data-phase', 'validate')
+  // The gutter marks where the breakpoint sits: ahead of each execute phase.
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="execute"] [data-testid="breakpoint-mark"]')).toHaveCount(1)
   await expect(page.getByTestId('stop-reason')).toHaveCount(0)
 
   await page.getByTestId('run').click()

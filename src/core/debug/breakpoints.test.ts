@@ -6,7 +6,7 @@ import { LoopRunner } from '../loop/runner'
 import { loopSettings } from '../loop/settings'
 import type { ToolSpec } from '../tools/types'
 import { replayEvents } from '../trace/replay-events'
-import { armBreakpoints, describeBreakpoint, firstHitInLog, parseBreakpointSpec } from './breakpoints'
+import { armBreakpoints, breakpointRows, describeBreakpoint, firstHitInLog, parseBreakpointSpec } from './breakpoints'
 import { compileCondition } from './condition'
 import { runUntilBreak } from './run-to-break'
 
@@ -161,4 +161,19 @@ describe('breakpoints in a replay', () => {
     expect(anomaly).not.toBeNull()
     expect(events[anomaly!.seq - 1]!.anomalies?.length).toBeGreaterThan(0)
   })
+
+  it('marks the timeline rows where breakpoints are placed', () => {
+    const spec = (text: string, enabled = true) => {
+      const parsed = parseBreakpointSpec(text)
+      if (!parsed.ok) throw new Error(parsed.error)
+      return { ...parsed.breakpoint, enabled }
+    }
+    const rows = (text: string, enabled = true) => [...breakpointRows([spec(text, enabled)], events)].map((i) => events[i]!.type)
+    expect(rows('before execute when call.id == "x"')).toEqual(['tool.finished', 'tool.finished', 'tool.finished'])
+    expect(rows('at turn 2')).toEqual(['model.responded'])
+    expect(rows('on loop.stopped')).toEqual(['loop.stopped'])
+    expect(rows('at turn 2', false)).toEqual([])
+    expect(rows('turn == 2')).toEqual([])
+  })
 })
+

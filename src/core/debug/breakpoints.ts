@@ -238,3 +238,35 @@ export function firstHitInLog(armed: readonly ArmedBreakpoint[], events: readonl
   }
   return null
 }
+
+/**
+ * Timeline rows where an enabled breakpoint is placed (its trigger, not its condition): the
+ * event a `before` breakpoint stops ahead of, the event an `after` / `on` breakpoint follows,
+ * the decide of turn N. `any` breakpoints mark nothing (they are everywhere). Pure; linear.
+ */
+export function breakpointRows(breakpoints: readonly Breakpoint[], events: readonly SessionEvent[]): Set<number> {
+  const rows = new Set<number>()
+  const enabled = breakpoints.filter((b) => b.enabled && b.on.kind !== 'any')
+  if (enabled.length === 0) return rows
+  let turn = 0
+  events.forEach((event, i) => {
+    const phase = PHASE_OF[event.type]
+    const previous = i > 0 ? PHASE_OF[events[i - 1]!.type] : null
+    if (phase === 'decide') turn++
+    const starts = previous !== phase || phase === 'decide'
+    const anomalous = (event.anomalies?.length ?? 0) + (event.warnings?.length ?? 0) > 0
+    for (const { on } of enabled) {
+      const placed =
+        (on.kind === 'before' && starts && on.phase === phase) ||
+        (on.kind === 'after' && on.phase === phase) ||
+        (on.kind === 'event' && on.type === event.type) ||
+        (on.kind === 'anomaly' && anomalous) ||
+        (on.kind === 'turn' && phase === 'decide' && turn === on.turn)
+      if (placed) {
+        rows.add(i)
+        break
+      }
+    }
+  })
+  return rows
+}

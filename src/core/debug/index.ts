@@ -7,6 +7,7 @@ export { BREAK_EVENTS, BREAK_PHASES, breakpointSchema, breakpointTriggerSchema, 
 export {
   armBreakpoints,
   breakContext,
+  breakpointRows,
   describeBreakpoint,
   findBreakHit,
   firstHitInLog,

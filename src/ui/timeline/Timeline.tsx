@@ -27,13 +27,15 @@ export interface TimelineProps {
   events: readonly SessionEvent[]
   cursor: number
   onSelect(index: number): void
+  /** Rows where a breakpoint is placed: a red gutter mark. */
+  breakpointRows?: ReadonlySet<number>
 }
 
 /**
  * Every phase of the session, one row per event; the row at the cursor is `aria-current="step"`.
  * Virtualised so replays of thousands of events scroll smoothly.
  */
-export function Timeline({ events, cursor, onSelect }: TimelineProps) {
+export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineProps) {
   const parentRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: events.length,
@@ -101,6 +103,9 @@ export function Timeline({ events, cursor, onSelect }: TimelineProps) {
                 current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
+              <span className="w-2 shrink-0" aria-hidden>
+                {breakpointRows?.has(row.index) && <span data-testid="breakpoint-mark" title="Breakpoint" className="block h-2 w-2 rounded-full bg-red-600" />}
+              </span>
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400">{row.index}</span>
               <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {summary.phase}

@@ -1,5 +1,7 @@
 import type { SessionEvent } from '../../core/loop/index'
-import { usePlayground } from '../playground-context'
+import { useMemo } from 'react'
+import { breakpointRows } from '../../core/debug'
+import { usePlayground, useWorkspace } from '../playground-context'
 import { usePrefs, type TimelineView } from '../prefs'
 import { ConversationView } from './ConversationView'
 import { Timeline } from './Timeline'
@@ -14,6 +16,8 @@ export function TimelinePane({ events, cursor }: { events: readonly SessionEvent
   const view = usePrefs((s) => s.timelineView)
   const pg = usePlayground()
   const select = (index: number) => pg.stores.run.getState().setCursor(index)
+  const breakpoints = useWorkspace((s) => s.settings.breakpoints)
+  const marks = useMemo(() => breakpointRows(breakpoints ?? [], events), [breakpoints, events])
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div
@@ -42,7 +46,7 @@ export function TimelinePane({ events, cursor }: { events: readonly SessionEvent
         ))}
       </div>
       <div className="min-h-0 flex-1">
-        {view === 'conversation' ? <ConversationView events={events} cursor={cursor} onSelect={select} /> : <Timeline events={events} cursor={cursor} onSelect={select} />}
+        {view === 'conversation' ? <ConversationView events={events} cursor={cursor} onSelect={select} /> : <Timeline events={events} cursor={cursor} onSelect={select} breakpointRows={marks} />}
       </div>
     </div>
   )
