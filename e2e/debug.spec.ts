@@ -107,3 +107,20 @@ test('an eval suite with passing and failing cases: progress, matrix, and a case
   await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
   await expect(page.getByTestId('final-answer')).toContainText('Lyon')
 })
+
+test('Compare sessions diffs two logged conversations turn by turn', async ({ page }) => {
+  await openApp(page)
+  const log = (city: string) => [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } }] },
+    { role: 'tool', tool_call_id: 'c1', content: `sunny in ${city}` },
+    { role: 'assistant', content: 'Sunny.' },
+  ]
+  await page.getByTestId('view-compare').click()
+  await page.getByTestId('compare-file-a').setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log('Paris'))) })
+  await page.getByTestId('compare-file-b').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log('Lyon'))) })
+  await expect(page.getByTestId('compare-summary')).toContainText('first at turn 1 (arguments)')
+  const differing = page.locator('[data-testid="compare-row"][data-same="false"]')
+  await expect(differing).toHaveCount(2)
+  await expect(differing.first()).toContainText('get_weather {"city":"Lyon"}')
+})

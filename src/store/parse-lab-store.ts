@@ -3,10 +3,10 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { getProtocol } from '../core/protocols/index'
 
 export interface ParseLabState {
-  view: 'loop' | 'parse' | 'diff' | 'evals'
+  view: 'loop' | 'parse' | 'diff' | 'evals' | 'compare'
   protocolId: string
   raw: string
-  setView(view: 'loop' | 'parse' | 'diff' | 'evals'): void
+  setView(view: 'loop' | 'parse' | 'diff' | 'evals' | 'compare'): void
   setProtocol(id: string): void
   setRaw(raw: string): void
   /** Opens the Parse lab on `raw`, parsed as `protocolId`. */

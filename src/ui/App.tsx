@@ -9,6 +9,7 @@ import { ParseLab } from './ParseLab'
 import { DiffView } from './diff/DiffView'
 import { BreakpointsPanel } from './debug/BreakpointsPanel'
 import { EvalsView } from './debug/EvalsView'
+import { CompareView } from './debug/CompareView'
 import { ReplayBar } from './ReplayBar'
 import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
@@ -153,7 +154,7 @@ export function App() {
                 >
                   {editorsCollapsed ? '▸ Editors' : '◂ Editors'}
                 </button>
-                {(fork ? (['loop', 'parse', 'diff', 'evals'] as const) : (['loop', 'parse', 'evals'] as const)).map((v) => (
+                {(fork ? (['loop', 'parse', 'diff', 'evals', 'compare'] as const) : (['loop', 'parse', 'evals', 'compare'] as const)).map((v) => (
                   <button
                     key={v}
                     role="tab"
@@ -162,7 +163,7 @@ export function App() {
                     onClick={() => setView(v)}
                     className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
                   >
-                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : v === 'evals' ? 'Evals' : 'Diff vs log'}
+                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : v === 'evals' ? 'Evals' : v === 'compare' ? 'Compare sessions' : 'Diff vs log'}
                   </button>
                 ))}
               </div>
@@ -170,6 +171,10 @@ export function App() {
               {view === 'parse' ? (
                 <div className="min-h-0 flex-1">
                   <ParseLab />
+                </div>
+              ) : view === 'compare' ? (
+                <div className="min-h-0 flex-1 overflow-auto">
+                  <CompareView />
                 </div>
               ) : view === 'evals' ? (
                 <div className="min-h-0 flex-1 overflow-auto">
