@@ -6,7 +6,7 @@
  */
 import { evalMetrics, evalReportJson, inShard, junitXml, parseShard, runEvalCase, type CaseResult, type EvalCase, type EvalMetrics, type Shard } from '../../core/evals'
 import { readWorkspace, type Workspace } from '../../core/files/workspace-file'
-import { createNodeSandbox } from '../../sandbox/node-sandbox'
+import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
 
 const HELP = `Usage: toolstep eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
@@ -118,8 +118,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function runOne(evalCase: EvalCase, workspace: Workspace): Promise<{ result: CaseResult } | { loadError: string }> {
-  // A fresh sandbox per case: module state in tools.ts or model.ts never leaks between cases.
-  const sandbox = createNodeSandbox()
+  // A fresh sandbox per case (a child process under Node's permission model, as for toolstep run): module state in tools.ts or model.ts never leaks between cases.
+  const sandbox = createProcessSandbox()
   try {
     const loaded = await sandbox.load({ tools: workspace.tools, model: workspace.model })
     if (!loaded.ok) {
