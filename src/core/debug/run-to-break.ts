@@ -4,7 +4,7 @@
  * every event it appended.
  */
 import { PHASE_OF, type Phase } from '../loop/events'
-import { nextEffects, type LoopState } from '../loop/machine'
+import { nextEffects, type LoopState } from '../loop/index'
 import type { LoopRunner } from '../loop/runner'
 import { findBreakHit, pointOrdinal, type ArmedBreakpoint, type BreakHit } from './breakpoints'
 

@@ -4,7 +4,7 @@
  * results, and finally the stop reasons. Built on the loop's turn summaries (`turnsOf`). Pure.
  */
 import type { SessionEvent } from '../loop/events'
-import { stopOf, turnsOf, type TurnSummary } from '../loop/diff'
+import { stopOf, turnsOf, type TurnSummary } from '../loop/index'
 
 /** What a row compares. */
 export type DiffAspect = 'text' | 'calls' | 'arguments' | 'results' | 'stop'

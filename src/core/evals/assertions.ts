@@ -3,7 +3,7 @@
  */
 import type { JsonValue } from '../messages'
 import type { SessionEvent } from '../loop/events'
-import { fold } from '../loop/machine'
+import { fold } from '../loop/index'
 import { validateArguments } from '../validation'
 import type { Assertion } from './case-schema'
 
