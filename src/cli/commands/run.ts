@@ -100,7 +100,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 2
       }
       headers[given.slice(0, colon).trim()] = given.slice(colon + 1).trim()
-    else if (arg === '--ignore-breakpoints') ignoreSaved = true
+    } else if (arg === '--ignore-breakpoints') ignoreSaved = true
     else if (arg === '--break' || arg.startsWith('--break=')) {
       const spec = value('--break')
       if (spec === undefined || spec.trim() === '') {
@@ -113,8 +113,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 2
       }
       breaks.push(parsed.breakpoint)
-    }
-    else if (arg === '--max-memory-mb' || arg.startsWith('--max-memory-mb=')) {
+    } else if (arg === '--max-memory-mb' || arg.startsWith('--max-memory-mb=')) {
       const n = Number(value('--max-memory-mb'))
       if (!Number.isInteger(n) || n < 16) {
         io.stderr('toolstep run: --max-memory-mb takes a whole number of MB ≥ 16.\n')
