@@ -1,10 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { I18nextProvider } from 'react-i18next'
 import { createBrowserSandbox } from './sandbox/browser-sandbox'
 import { createLogImportHost } from './sandbox/log-import-host'
 import { createPlayground } from './store/playground'
 import { memoryStorage, type KeyValueStorage } from './store/storage'
 import { App } from './ui/App'
+import { createI18n } from './ui/i18n/index'
 import { PlaygroundProvider } from './ui/playground-context'
 import './index.css'
 
@@ -23,10 +25,14 @@ const playground = createPlayground({
   storage: browserStorage(),
 })
 
+const i18n = createI18n()
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <PlaygroundProvider playground={playground}>
-      <App />
-    </PlaygroundProvider>
+    <I18nextProvider i18n={i18n}>
+      <PlaygroundProvider playground={playground}>
+        <App />
+      </PlaygroundProvider>
+    </I18nextProvider>
   </StrictMode>,
 )
