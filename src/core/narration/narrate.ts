@@ -76,7 +76,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       const failed = event.verdicts.filter((v) => !v.ok)
       if (failed.length > 0)
         return say('validateProblems', { failed: failed.length, count: event.verdicts.length, name: failed[0]?.name ?? '', problem: short(failed[0]?.problems[0] ?? '') })
-      if (event.verdicts.some((v) => v.confirm)) return say('validateConfirm', { count: event.verdicts.length })
+      if (event.verdicts.some((v) => v.confirm)) return say('validateConfirm')
       const coerced = event.verdicts.reduce((n, v) => n + (v.coercions?.length ?? 0), 0)
       if (coerced > 0) return say('validateCoerced', { count: event.verdicts.length, coerced })
       return say('validateOk', { count: event.verdicts.length })
