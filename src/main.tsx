@@ -7,6 +7,8 @@ import { createPlayground } from './store/playground'
 import { memoryStorage, type KeyValueStorage } from './store/storage'
 import { App } from './ui/App'
 import { createI18n } from './ui/i18n/index'
+import { TeachProvider } from './ui/teach/teach-context'
+import { createTeachStore } from './ui/teach/teach-store'
 import { PlaygroundProvider } from './ui/playground-context'
 import './index.css'
 
@@ -19,11 +21,13 @@ function browserStorage(): KeyValueStorage {
   }
 }
 
+const storage = browserStorage()
 const playground = createPlayground({
   createSandbox: () => createBrowserSandbox(),
   createImportHost: () => createLogImportHost(),
-  storage: browserStorage(),
+  storage,
 })
+const teach = createTeachStore(storage)
 
 const i18n = createI18n()
 
@@ -31,7 +35,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <PlaygroundProvider playground={playground}>
-        <App />
+        <TeachProvider store={teach}>
+          <App />
+        </TeachProvider>
       </PlaygroundProvider>
     </I18nextProvider>
   </StrictMode>,

@@ -1,4 +1,4 @@
-import { useEffect, useState, type DragEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent } from 'react'
 import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
@@ -26,6 +26,11 @@ import { rememberSession, restoreSession } from './session-memory'
 import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
 import { ExampleSwitchDialog } from './ExampleSwitchDialog'
+import { LessonsPanel } from './teach/LessonsPanel'
+import { LinkNotice } from './teach/LinkNotice'
+import { TeachEffects } from './teach/TeachEffects'
+import { TeachStrip } from './teach/TeachStrip'
+import { useTeach } from './teach/teach-context'
 
 /** An import's outcome as a toast: a failure stays until dismissed. */
 function showOutcome(outcome: ImportOutcome): void {
@@ -66,6 +71,7 @@ export function App() {
   const mode = useRun((s) => s.mode)
   const editorsPane = usePanelRef()
   const [editorsCollapsed, setEditorsCollapsed] = useState(false)
+  const editorsHidden = useTeach((s) => s.editorsHidden)
 
   // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
   useEffect(() => {
@@ -75,6 +81,16 @@ export function App() {
     if (fork) editorsPane.current?.expand()
   }, [fork, editorsPane])
 
+
+  // Presenter mode folds the editors away so the timeline, inspector and diagram fill the screen.
+  // Only on a change: the pane's own saved state holds at start-up.
+  const presenterEditors = useRef(editorsHidden)
+  useEffect(() => {
+    if (presenterEditors.current === editorsHidden) return
+    presenterEditors.current = editorsHidden
+    if (editorsHidden) editorsPane.current?.collapse()
+    else editorsPane.current?.expand()
+  }, [editorsHidden, editorsPane])
 
   useEffect(() => pg.start(), [pg])
 
@@ -116,12 +132,15 @@ export function App() {
     >
       <Toolbar onImported={showOutcome} />
       <SessionNotices />
+      <LinkNotice />
+      <TeachEffects />
       <OtherTabBanner />
       <ReopenBanner />
       <Toasts />
       <ImportProgress />
       <main className="flex min-h-0 min-w-0 flex-1">
-        <PaneGroup id="panes-main" className="min-h-0 flex-1">
+        <LessonsPanel />
+        <PaneGroup id="panes-main" className="min-h-0 min-w-0 flex-1">
           <Panel
             id="pane-editors"
             panelRef={editorsPane}
@@ -173,6 +192,7 @@ export function App() {
                 </div>
               ) : (
                 <>
+                  <TeachStrip />
                   <ReplayBar />
                   <div className="flex min-h-0 flex-1">
                     {logOpen && (

@@ -11,6 +11,7 @@ import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
+import { TeachControls } from './teach/TeachControls'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -139,6 +140,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         ⟲ Reset
       </button>
       <div className="ml-auto flex items-center gap-1.5">
+        <TeachControls />
         <LanguageSelect />
         <input
           ref={fileInput}

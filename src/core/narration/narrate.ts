@@ -58,7 +58,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
         ? say('startReplay', { messages: event.messages.length })
         : say('startLive', { tools: event.tools.length, protocol: event.protocol, maxSteps: event.maxSteps })
     case 'model.responded':
-      return event.finalTurn ? say('decideFinalTurn') : say('decide', { step: event.step, chars: event.raw.length })
+      return event.finalTurn ? say('decideFinalTurn') : say('decide', { step: event.step + 1, chars: event.raw.length }) // event.step is 0-based
     case 'model.failed':
       return say('modelFailed', { error: short(event.error) })
     case 'parse.completed': {

@@ -39,6 +39,8 @@ export interface TeachState {
   done: string[]
   check: CheckResult | null
   presenter: boolean
+  /** The editors are folded away so the timeline, inspector and diagram fill the screen (presenter mode). */
+  editorsHidden: boolean
   /** Text size of the whole UI and the editors, percent (100–200). */
   fontSize: number
   /** Set while a share link waits for an answer. */
@@ -50,7 +52,9 @@ export interface TeachState {
   /** Checks the lesson's challenge over `events`; records progress when it passes. */
   checkChallenge(events: readonly SessionEvent[]): CheckResult | null
   markDone(id: string): void
+  /** Presenter mode on (editors folded away) or off (editors back). */
   setPresenter(on: boolean): void
+  setEditorsHidden(hidden: boolean): void
   setFontSize(percent: number): void
   setPendingLink(link: PendingLink | null): void
   setFromLink(on: boolean): void
@@ -84,6 +88,7 @@ export function createTeachStore(storage: KeyValueStorage): StoreApi<TeachState>
     done: savedDone,
     check: null,
     presenter: false,
+    editorsHidden: false,
     fontSize: clampFontSize(typeof presenterSaved.fontSize === 'number' ? presenterSaved.fontSize : FONT_SIZE_MIN),
     pendingLink: null,
     fromLink: false,
@@ -102,7 +107,8 @@ export function createTeachStore(storage: KeyValueStorage): StoreApi<TeachState>
     markDone: (id) => {
       if (!get().done.includes(id)) set({ done: [...get().done, id] })
     },
-    setPresenter: (presenter) => set({ presenter }),
+    setPresenter: (presenter) => set({ presenter, editorsHidden: presenter }),
+    setEditorsHidden: (editorsHidden) => set({ editorsHidden }),
     setFontSize: (percent) => set({ fontSize: clampFontSize(percent) }),
     setPendingLink: (pendingLink) => set({ pendingLink }),
     setFromLink: (fromLink) => set({ fromLink }),
