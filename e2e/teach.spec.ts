@@ -137,3 +137,42 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
   await expect(page.getByTestId('narration')).toContainText('模型')
   await page.screenshot({ path: shot('presenter-150-zh-TW') })
 })
+
+/**
+ * The visible text of `testId`'s element with code, raw model output, messages, ids and tool
+ * names (monospace) left out: what is left is UI text and must be translated.
+ */
+async function uiWords(page: import('@playwright/test').Page, testId: string): Promise<string[]> {
+  return page.getByTestId(testId).evaluate((root) => {
+    const copy = root.cloneNode(true) as HTMLElement
+    copy.querySelectorAll('pre, code, textarea, mark, .font-mono, [data-testid="raw-output"], [data-testid="parse-text"], [data-testid="final-answer"], [data-testid="message"], [data-testid="editor-tools"], [data-testid="editor-model"], svg title').forEach((el) => el.remove())
+    const text = copy.innerText
+    // Field-standard identifiers and role names stay in every language (docs/glossary.md).
+    const allowed = new Set(['JSON', 'Schema', 'OpenAI', 'tool_call_id', 'tool_calls', 'assistant', 'tool', 'user', 'system', 'depends_on', 'final_answer', 'max_steps', 'repeated_call', 'PENDING', 'RUNNING', 'AWAITING_CONFIRMATION', 'COMPLETED', 'TOOL', 'ARGS', 'name', 'json', 'none', 'schema', 'Ctrl', 'xml', 'tag'])
+    // Words with an underscore are identifiers (tool names, call ids).
+    return (text.match(/[A-Za-z_][A-Za-z_]{2,}/g) ?? []).filter((w) => !allowed.has(w) && !w.includes('_'))
+  })
+}
+
+test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector and confirm dialog hold no English UI text', async ({ page }) => {
+  await openApp(page)
+  for (const language of ['zh-CN', 'zh-TW']) {
+    await page.getByTestId('lang-select').selectOption(language)
+    if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
+    await page.locator('[data-testid="lesson-item"][data-lesson-id="confirmation"]').click()
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('confirm-dialog')).toBeVisible()
+    expect(await uiWords(page, 'confirm-dialog'), `${language} confirm dialog`).toEqual([])
+    await page.getByTestId('confirm-submit').click()
+    await expect(page.getByTestId('stop-reason')).toBeVisible()
+    for (const id of ['lessons', 'narration', 'loop-diagram', 'status-bar']) expect(await uiWords(page, id), `${language} ${id}`).toEqual([])
+    // Every phase of the inspector, stepping back through the run.
+    const count = await page.getByTestId('timeline-item').count()
+    for (let i = 0; i < count; i++) {
+      await page.getByTestId('timeline-item').nth(i).click()
+      expect(await uiWords(page, 'inspector'), `${language} inspector at ${i}`).toEqual([])
+      expect(await uiWords(page, 'narration'), `${language} narration at ${i}`).toEqual([])
+    }
+    await page.screenshot({ path: shot(`${language}-confirmation`) })
+  }
+})
