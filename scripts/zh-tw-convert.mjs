@@ -15,10 +15,12 @@ export function glossaryReplacements(glossary, convert, convertCharacters = conv
     if (cells.length < 5 || cells[1] === 'English' || /^-+$/.test(cells[1])) continue
     const [cn, tw] = [cells[2], cells[3]]
     if (!cn || !tw || /[`a-zA-Z]/.test(cn)) continue
-    for (const variant of cn.split(/[/／]/)) {
+    const wantedVariants = tw.split(/[/／]/).map((v) => v.trim())
+    for (const [index, variant] of cn.split(/[/／]/).entries()) {
       // One character is too short to replace safely inside other words (课 in 课程).
       if (variant.trim().length < 2) continue
-      const wanted = tw.split(/[/／]/)[0].trim()
+      // The n-th Simplified variant maps to the n-th Traditional one (or the first, when there are fewer).
+      const wanted = wantedVariants[index] ?? wantedVariants[0] ?? ''
       // Phrase conversion depends on the neighbours, so the character-only form can survive too.
       for (const converted of new Set([convert(variant.trim()), convertCharacters(variant.trim())])) {
         if (converted && converted !== wanted) pairs.push([converted, wanted])
