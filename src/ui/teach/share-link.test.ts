@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { writeWorkspace, readWorkspace } from '../../core/files/workspace-file'
 import { findLesson, lessonWorkspace } from '../../lessons/index'
-import { MAX_PAYLOAD_BYTES, SHARE_PREFIX, decodeShare, encodeShare, withoutSecrets } from './share-link'
+import { MAX_PAYLOAD_BYTES, SHARE_PREFIX, decodeShare, encodeShare, readFragment, withoutSecrets } from './share-link'
 
 const workspace = lessonWorkspace(findLesson('fail-endless-loop')!.workspace)
 
@@ -24,9 +24,10 @@ describe('share links', () => {
   it('never carries a secret, even one a later setting adds', async () => {
     const settings = { ...workspace.settings, endpoint: { url: 'http://localhost:1234', apiKey: 'sk-live-123', headers: { Authorization: 'Bearer x' } } }
     const fragment = await encodeShare({ workspace: { ...workspace, settings } as typeof workspace })
-    const bytes = await new Response(new Blob([Uint8Array.from(atob(fragment.slice(7).replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((fragment.length - 7) % 4 || 3)), (c) => c.charCodeAt(0))]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).text()
-    expect(bytes).not.toContain('sk-live-123')
-    expect(bytes).not.toContain('Bearer')
+    const carried = JSON.stringify(await readFragment(fragment))
+    expect(carried).toContain('http://localhost:1234')
+    expect(carried).not.toContain('sk-live-123')
+    expect(carried).not.toContain('Bearer')
     expect(withoutSecrets({ a: { token: 1, keep: 2 }, list: [{ password: 'p', x: 1 }] })).toEqual({ a: { keep: 2 }, list: [{ x: 1 }] })
   })
 

@@ -76,6 +76,15 @@ export async function encodeShare(payload: SharePayload): Promise<string> {
   return SHARE_PREFIX + toBase64Url(await pipe(bytes, new CompressionStream('deflate-raw'), Number.POSITIVE_INFINITY))
 }
 
+/**
+ * The JSON a `#share=` fragment holds, exactly as carried (before validation). Throws on bad
+ * base64url, a damaged stream, more than {@link MAX_PAYLOAD_BYTES} bytes, or invalid UTF-8 / JSON.
+ */
+export async function readFragment(fragment: string): Promise<unknown> {
+  const bytes = await pipe(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), new DecompressionStream('deflate-raw'), MAX_PAYLOAD_BYTES)
+  return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+}
+
 /** The result of reading a fragment. */
 export type DecodeResult = { ok: true; payload: SharePayload } | { ok: false; error: string }
 
@@ -86,8 +95,7 @@ export type DecodeResult = { ok: true; payload: SharePayload } | { ok: false; er
 export async function decodeShare(fragment: string): Promise<DecodeResult> {
   if (!fragment.startsWith(SHARE_PREFIX)) return { ok: false, error: 'not a share link' }
   try {
-    const bytes = await pipe(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), new DecompressionStream('deflate-raw'), MAX_PAYLOAD_BYTES)
-    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    const value = await readFragment(fragment)
     if (typeof value !== 'object' || value === null || !('workspace' in value)) return { ok: false, error: 'the link holds no workspace' }
     const read = readWorkspace(JSON.stringify(value.workspace))
     if (!read.ok) return { ok: false, error: read.error }
