@@ -60,10 +60,11 @@ describe('lessons with their own code', () => {
     expect(stopReason(events)).toBe('final_answer')
   })
 
-  it('typed-schema: the derived schema carries the enum, and the typed function converts', async () => {
+  it('typed-schema: the derived schema carries the enum and the examples, and the typed function converts', async () => {
     const events = await run(lesson('typed-schema').workspace)
     const started = events[0]
     expect(started?.type === 'session.started' && JSON.stringify(started.tools[0]?.inputSchema)).toContain('fahrenheit')
+    expect(started?.type === 'session.started' && JSON.stringify(started.tools[0]?.inputSchema)).toContain('"examples":[21,98.6]')
     expect(finishedCalls(events).map((e) => e.result)).toEqual(['70'])
   })
 

@@ -19,7 +19,8 @@ export const convert_temperature = fromFunction(
   convertTemperature,
   'Convert a temperature between Celsius and Fahrenheit.',
   z.object({
-    value: z.number().describe('The temperature to convert'),
+    // `examples` land in the JSON Schema the model reads: a cheap way to show the expected shape.
+    value: z.number().describe('The temperature to convert').meta({ examples: [21, 98.6] }),
     to: z.enum(['celsius', 'fahrenheit']).describe('Unit to convert to'),
   }),
 )
