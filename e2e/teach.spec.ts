@@ -145,7 +145,7 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
 async function uiWords(page: import('@playwright/test').Page, testId: string): Promise<string[]> {
   return page.getByTestId(testId).evaluate((root) => {
     const copy = root.cloneNode(true) as HTMLElement
-    copy.querySelectorAll('pre, code, textarea, mark, .font-mono, [data-testid="raw-output"], [data-testid="parse-text"], [data-testid="final-answer"], [data-testid="message"], [data-testid="editor-tools"], [data-testid="editor-model"], svg title').forEach((el) => el.remove())
+    copy.querySelectorAll('pre, code, textarea, mark, .font-mono, [data-testid="raw-output"], [data-testid="parse-text"], [data-testid="final-answer"], [data-testid="inspector-final-answer"], [data-testid="message"], [data-testid="editor-tools"], [data-testid="editor-model"], svg title').forEach((el) => el.remove())
     const text = copy.innerText
     // Field-standard identifiers, role names and wire-format ids stay in every language (docs/glossary.md).
     const allowed = new Set(['JSON', 'Schema', 'OpenAI', 'tool_call_id', 'tool_calls', 'assistant', 'tool', 'user', 'system', 'depends_on', 'final_answer', 'max_steps', 'repeated_call', 'PENDING', 'RUNNING', 'AWAITING_CONFIRMATION', 'COMPLETED', 'TOOL', 'ARGS', 'name', 'json', 'none', 'schema', 'Ctrl', 'xml', 'tag', 'openai'])

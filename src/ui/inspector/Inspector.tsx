@@ -211,7 +211,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   {t('status.stopReason')} <span className="font-mono font-semibold">{stopped.reason}</span>
                   {stopped.detail ? <span className="text-slate-600"> — {stopped.detail}</span> : null}
                 </p>
-                {state.finalAnswer !== null && <p className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
+                {state.finalAnswer !== null && <p data-testid="inspector-final-answer" className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
               </Section>
             )}
           </>
