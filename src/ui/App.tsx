@@ -1,4 +1,5 @@
-import { useEffect, useState, type DragEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
@@ -30,6 +31,11 @@ import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
 import { ExampleSwitchDialog } from './ExampleSwitchDialog'
 import { ModelSourceBar } from './ModelSourceBar'
+import { LessonsPanel } from './teach/LessonsPanel'
+import { LinkNotice } from './teach/LinkNotice'
+import { TeachEffects } from './teach/TeachEffects'
+import { TeachStrip } from './teach/TeachStrip'
+import { useTeach } from './teach/teach-context'
 
 /** An import's outcome as a toast: a failure stays until dismissed. */
 function showOutcome(outcome: ImportOutcome): void {
@@ -38,18 +44,19 @@ function showOutcome(outcome: ImportOutcome): void {
 
 /** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
 function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number }) {
+  const { t } = useTranslation()
   const timelinePane = usePanelRef()
   return (
     <PaneGroup id="panes-loop" className="min-h-0 min-w-0 flex-1">
       <Panel id="pane-timeline" panelRef={timelinePane} collapsible defaultSize="38%" minSize={200} className="h-full min-h-0 bg-white">
         <TimelinePane events={events} cursor={cursor} />
       </Panel>
-      <PaneDivider pane={timelinePane} label="Resize timeline" />
+      <PaneDivider pane={timelinePane} label={t('app.resizeTimeline')} />
       <Panel id="pane-inspector" minSize={260} className="h-full min-h-0 bg-slate-50">
         {cursor >= 0 ? (
           <Inspector events={events} cursor={cursor} />
         ) : (
-          <div className="p-6 text-sm text-slate-500">Select a timeline item to inspect the raw model output, the parsed calls, validation, tool results and backfill.</div>
+          <div className="p-6 text-sm text-slate-500">{t('app.selectItem')}</div>
         )}
       </Panel>
     </PaneGroup>
@@ -58,6 +65,7 @@ function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number 
 
 /** The playground: editors on the left, timeline and inspector on the right, every pane resizable. */
 export function App() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
@@ -70,6 +78,7 @@ export function App() {
   const mode = useRun((s) => s.mode)
   const editorsPane = usePanelRef()
   const [editorsCollapsed, setEditorsCollapsed] = useState(false)
+  const editorsHidden = useTeach((s) => s.editorsHidden)
 
   // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
   useEffect(() => {
@@ -79,6 +88,16 @@ export function App() {
     if (fork) editorsPane.current?.expand()
   }, [fork, editorsPane])
 
+
+  // Presenter mode folds the editors away so the timeline, inspector and diagram fill the screen.
+  // Only on a change: the pane's own saved state holds at start-up.
+  const presenterEditors = useRef(editorsHidden)
+  useEffect(() => {
+    if (presenterEditors.current === editorsHidden) return
+    presenterEditors.current = editorsHidden
+    if (editorsHidden) editorsPane.current?.collapse()
+    else editorsPane.current?.expand()
+  }, [editorsHidden, editorsPane])
 
   useEffect(() => pg.start(), [pg])
 
@@ -121,12 +140,15 @@ export function App() {
       <Toolbar onImported={showOutcome} />
       <ModelSourceBar />
       <SessionNotices />
+      <LinkNotice />
+      <TeachEffects />
       <OtherTabBanner />
       <ReopenBanner />
       <Toasts />
       <ImportProgress />
       <main className="flex min-h-0 min-w-0 flex-1">
-        <PaneGroup id="panes-main" className="min-h-0 flex-1">
+        <LessonsPanel />
+        <PaneGroup id="panes-main" className="min-h-0 min-w-0 flex-1">
           <Panel
             id="pane-editors"
             panelRef={editorsPane}
@@ -136,23 +158,23 @@ export function App() {
             onResize={(size) => setEditorsCollapsed(size.inPixels < 1)}
             className="h-full min-h-0 bg-white"
           >
-            <section aria-label="Editors" className="h-full min-h-0">
+            <section aria-label={t('app.editors')} className="h-full min-h-0">
               <EditorPanel />
             </section>
           </Panel>
-          <PaneDivider pane={editorsPane} label="Resize editors" />
+          <PaneDivider pane={editorsPane} label={t('app.resizeEditors')} />
           <Panel id="pane-run" minSize={320} className="h-full min-h-0">
-            <section aria-label="Run" className="flex h-full min-h-0 min-w-0 flex-col">
-              <div role="tablist" aria-label="View" className="flex items-end gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
+            <section aria-label={t('toolbar.run')} className="flex h-full min-h-0 min-w-0 flex-col">
+              <div role="tablist" aria-label={t('app.view')} className="flex items-end gap-1 border-b border-slate-200 bg-slate-50 px-2 pt-1 text-sm">
                 <button
                   data-testid="pane-toggle-editors"
                   aria-expanded={!editorsCollapsed}
                   aria-controls="pane-editors"
                   onClick={() => togglePane(editorsPane)}
-                  title={editorsCollapsed ? 'Show the editors' : 'Hide the editors (more room for the run)'}
+                  title={editorsCollapsed ? t('app.showEditors') : t('app.hideEditors')}
                   className="mb-1 mr-1 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
                 >
-                  {editorsCollapsed ? '▸ Editors' : '◂ Editors'}
+                  {editorsCollapsed ? `▸ ${t('app.editors')}` : `◂ ${t('app.editors')}`}
                 </button>
                 {(fork ? (['loop', 'parse', 'diff', 'evals', 'compare'] as const) : (['loop', 'parse', 'evals', 'compare'] as const)).map((v) => (
                   <button
@@ -163,7 +185,7 @@ export function App() {
                     onClick={() => setView(v)}
                     className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
                   >
-                    {v === 'loop' ? 'Loop' : v === 'parse' ? 'Parse lab' : v === 'evals' ? 'Evals' : v === 'compare' ? 'Compare sessions' : 'Diff vs log'}
+                    {t(`app.tab.${v}`)}
                   </button>
                 ))}
               </div>
@@ -186,6 +208,7 @@ export function App() {
                 </div>
               ) : (
                 <>
+                  <TeachStrip />
                   <ReplayBar />
                   <BreakpointsPanel />
                   <div className="flex min-h-0 flex-1">
@@ -209,7 +232,7 @@ export function App() {
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
-            Drop a session, workspace, OpenAI messages log or tools file
+            {t('app.drop')}
           </div>
         </div>
       )}

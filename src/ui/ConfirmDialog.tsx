@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useConfirm, usePlayground } from './playground-context'
 import type { Decision } from '../core/loop/index'
@@ -11,6 +12,7 @@ type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: strin
  * denied, or approved with edited arguments. Every call gets a decision, so every call gets a result.
  */
 export function ConfirmDialog() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const pending = useConfirm((s) => s.pending)
   const [choices, setChoices] = useState<Record<string, Choice>>({})
@@ -36,7 +38,7 @@ export function ConfirmDialog() {
       }
       try {
         const parsed = JSON.parse(choice.text) as unknown
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The arguments must be a JSON object.')
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(t('confirm.notObject'))
         decisions.push({ callId: c.call.id, decision: 'edit', arguments: parsed as Record<string, JsonValue> })
       } catch (error) {
         setChoices((all) => ({ ...all, [c.call.id]: { ...choice, error: errorMessage(error) } }))
@@ -72,9 +74,9 @@ export function ConfirmDialog() {
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl" onKeyDown={onKeyDown}>
         <h2 id="confirm-title" className="text-lg font-semibold text-slate-900">
-          Run {pending.calls.length === 1 ? 'this call' : `these ${pending.calls.length} calls`} to a dangerous tool?
+          {pending.calls.length === 1 ? t('confirm.titleOne') : t('confirm.titleMany', { count: pending.calls.length })}
         </h2>
-        <p className="mb-3 text-sm text-slate-600">The tool is marked <code>dangerous: true</code>. A denied call is written back to the model as declined by the user.</p>
+        <p className="mb-3 text-sm text-slate-600">{t('confirm.explainBefore')} <code>dangerous: true</code>{t('confirm.explainAfter')}</p>
         <ul className="flex max-h-[60vh] flex-col gap-3 overflow-auto">
           {pending.calls.map((c) => {
             const choice = choices[c.call.id] ?? { decision: 'approve' }
@@ -85,7 +87,7 @@ export function ConfirmDialog() {
                   <span className="font-mono text-xs text-slate-500">{c.call.id}</span>
                 </div>
                 <pre className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.call.arguments, null, 2)}</pre>
-                <div role="radiogroup" aria-label={`Decision for ${c.call.name}`} className="mt-2 flex gap-3 text-sm">
+                <div role="radiogroup" aria-label={t('confirm.decisionFor', { name: c.call.name })} className="mt-2 flex gap-3 text-sm">
                   {(['approve', 'deny', 'edit'] as const).map((d) => (
                     <label key={d} className="flex items-center gap-1">
                       <input
@@ -97,7 +99,7 @@ export function ConfirmDialog() {
                           setChoices((all) => ({ ...all, [c.call.id]: d === 'edit' ? { decision: 'edit', text: JSON.stringify(c.call.arguments, null, 2), error: null } : { decision: d } }))
                         }
                       />
-                      {d === 'approve' ? 'Approve' : d === 'deny' ? 'Deny' : 'Edit arguments'}
+                      {t(`confirm.${d}`)}
                     </label>
                   ))}
                 </div>
@@ -105,7 +107,7 @@ export function ConfirmDialog() {
                   <>
                     <textarea
                       data-testid="confirm-arguments"
-                      aria-label={`Arguments for ${c.call.name}`}
+                      aria-label={t('confirm.argumentsFor', { name: c.call.name })}
                       value={choice.text}
                       rows={5}
                       onChange={(e) => setChoices((all) => ({ ...all, [c.call.id]: { decision: 'edit', text: e.target.value, error: null } }))}
@@ -120,10 +122,10 @@ export function ConfirmDialog() {
         </ul>
         <div className="mt-4 flex justify-end gap-2">
           <button className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" onClick={() => all('deny')}>
-            Deny all
+            {t('confirm.denyAll')}
           </button>
           <button ref={firstButton} data-testid="confirm-submit" className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700" onClick={submit}>
-            Continue
+            {t('confirm.continue')}
           </button>
         </div>
       </div>

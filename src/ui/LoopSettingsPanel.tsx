@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useCodeCheck, usePlayground, useWorkspace } from './playground-context'
 import { getProtocol } from '../core/protocols/index'
 import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop/index'
@@ -24,6 +25,7 @@ function Check({ id, checked, onChange }: { id: string; checked: boolean; onChan
 }
 
 function FallbackInput({ value, onChange }: { value: string[]; onChange(ids: string[]): void }) {
+  const { t } = useTranslation()
   const [text, setText] = useState(value.join(', '))
   const ids = text.split(/[\s,→>]+/).filter(Boolean)
   const unknown = ids.filter((id) => !getProtocol(id))
@@ -39,7 +41,7 @@ function FallbackInput({ value, onChange }: { value: string[]; onChange(ids: str
       <input
         data-testid="setting-fallbackProtocols"
         value={text}
-        placeholder="e.g. json, xml-tag"
+        placeholder={t('settings.eGJsonXml')}
         onChange={(e) => {
           setText(e.target.value)
           const next = e.target.value.split(/[\s,→>]+/).filter(Boolean)
@@ -47,12 +49,13 @@ function FallbackInput({ value, onChange }: { value: string[]; onChange(ids: str
         }}
         className={`${input} w-40 ${unknown.length ? 'border-red-400' : ''}`}
       />
-      {unknown.length > 0 && <span className="text-[11px] text-red-700">unknown: {unknown.join(', ')}</span>}
+      {unknown.length > 0 && <span className="text-[11px] text-red-700">{t('settings.unknownFormats', { ids: unknown.join(', ') })}</span>}
     </span>
   )
 }
 
 function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): void }) {
+  const { t } = useTranslation()
   const tools = useCodeCheck((s) => s.tools)
   const names = tools.map((t) => t.name)
   const update = (i: number, patch: Partial<Fault>) => onChange(faults.map((f, j) => (j === i ? { ...f, ...patch } : f)))
@@ -60,21 +63,21 @@ function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): v
     <div className="flex flex-col gap-1">
       {faults.map((f, i) => (
         <div key={i} data-testid="fault-row" className="flex flex-wrap items-center gap-1">
-          <select aria-label="Tool" value={f.tool} onChange={(e) => update(i, { tool: e.target.value })} className={input}>
+          <select aria-label={t('settings.tool')} value={f.tool} onChange={(e) => update(i, { tool: e.target.value })} className={input}>
             {[...new Set([f.tool, ...names])].map((n) => (
               <option key={n}>{n}</option>
             ))}
           </select>
-          <select aria-label="Fault" value={f.kind} onChange={(e) => update(i, { kind: e.target.value as Fault['kind'] })} className={input}>
+          <select aria-label={t('settings.fault')} value={f.kind} onChange={(e) => update(i, { kind: e.target.value as Fault['kind'] })} className={input}>
             {(['fail', 'timeout', 'latency', 'huge', 'garbage'] as const).map((k) => (
               <option key={k}>{k}</option>
             ))}
           </select>
           <input
-            aria-label="At turn"
+            aria-label={t('settings.atTurn')}
             type="number"
             min={1}
-            placeholder="every turn"
+            placeholder={t('settings.everyTurn')}
             value={f.atStep ?? ''}
             onChange={(e) => {
               const n = Number(e.target.value)
@@ -83,7 +86,7 @@ function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): v
             }}
             className={`${input} w-24`}
           />
-          <button aria-label="Remove fault" className="px-1 text-slate-500 hover:text-red-700" onClick={() => onChange(faults.filter((_, j) => j !== i))}>
+          <button aria-label={t('settings.removeFault')} className="px-1 text-slate-500 hover:text-red-700" onClick={() => onChange(faults.filter((_, j) => j !== i))}>
             ✕
           </button>
         </div>
@@ -94,7 +97,7 @@ function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): v
         className="self-start rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-40"
         onClick={() => onChange([...faults, { tool: names[0] ?? '', kind: 'fail' }])}
       >
-        + Inject a fault
+        {t('settings.addFault')}
       </button>
     </div>
   )
@@ -102,6 +105,7 @@ function Faults({ faults, onChange }: { faults: Fault[]; onChange(f: Fault[]): v
 
 /** Every loop behaviour as a control; changes apply to the next run and are saved with the workspace. */
 export function LoopSettingsPanel() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const loop = useWorkspace((s) => s.settings.loop)
   const set = (patch: Partial<LoopSettings>) => pg.stores.workspace.getState().setLoop(patch)
@@ -109,92 +113,92 @@ export function LoopSettingsPanel() {
   return (
     <details data-testid="loop-settings" className="border-b border-slate-200 px-3 py-1.5 text-xs">
       <summary className="cursor-pointer font-semibold uppercase tracking-wide text-slate-500">
-        Loop behaviours <span className="font-normal normal-case text-slate-400">({changed ? `${changed} changed` : 'defaults'})</span>
+        {t('settings.title')} <span className="font-normal normal-case text-slate-400">({changed ? t('settings.changed', { count: changed }) : t('settings.defaults')})</span>
       </summary>
       <div className="mt-1 grid grid-cols-1 gap-x-6 gap-y-1 xl:grid-cols-2">
         <fieldset className="flex flex-col">
-          <legend className="font-semibold text-slate-600">Validation</legend>
-          <Row label="Unknown arguments" hint="Arguments the schema does not declare">
+          <legend className="font-semibold text-slate-600">{t('settings.validation')}</legend>
+          <Row label={t('settings.unknownArguments')} hint={t('settings.argumentsTheSchemaDoes')}>
             <select data-testid="setting-unknownArguments" value={loop.validation.unknownArguments} onChange={(e) => set({ validation: { ...loop.validation, unknownArguments: e.target.value as 'drop' | 'reject' } })} className={input}>
-              <option value="drop">drop with a warning</option>
-              <option value="reject">reject the call</option>
+              <option value="drop">{t('settings.dropWithAWarning')}</option>
+              <option value="reject">{t('settings.rejectTheCall')}</option>
             </select>
           </Row>
-          <Row label="Safe coercions" hint={'"3" → 3, "true" → true, a JSON-encoded object → object'}>
+          <Row label={t('settings.safeCoercions')} hint={t('settings.33TrueTrue')}>
             <Check id="coerce" checked={loop.validation.coerce} onChange={(coerce) => set({ validation: { ...loop.validation, coerce } })} />
           </Row>
-          <Row label="Fuzzy tool names" hint="Accept names within 2 edits of a real tool">
+          <Row label={t('settings.fuzzyToolNames')} hint={t('settings.acceptNamesWithin2')}>
             <Check id="fuzzyToolNames" checked={loop.fuzzyToolNames} onChange={(fuzzyToolNames) => set({ fuzzyToolNames })} />
           </Row>
         </fieldset>
         <fieldset className="flex flex-col">
-          <legend className="font-semibold text-slate-600">Parsing</legend>
-          <Row label="Parse retries" hint="Corrections sent back after a malformed call">
+          <legend className="font-semibold text-slate-600">{t('settings.parsing')}</legend>
+          <Row label={t('settings.parseRetries')} hint={t('settings.correctionsSentBackAfter')}>
             <NumberInput id="maxParseRetries" value={loop.maxParseRetries} min={0} max={10} onChange={(maxParseRetries) => set({ maxParseRetries })} />
           </Row>
-          <Row label="Then">
+          <Row label={t('settings.then')}>
             <select data-testid="setting-onParseFailure" value={loop.onParseFailure} onChange={(e) => set({ onParseFailure: e.target.value as 'error' | 'final_answer' })} className={input}>
-              <option value="error">stop with error</option>
-              <option value="final_answer">take text as the answer</option>
+              <option value="error">{t('settings.stopWithError')}</option>
+              <option value="final_answer">{t('settings.takeTextAsThe')}</option>
             </select>
           </Row>
-          <Row label="Fallback formats" hint="Tried in order when the wire format finds no call">
+          <Row label={t('settings.fallbackFormats')} hint={t('settings.triedInOrderWhen')}>
             <FallbackInput value={loop.fallbackProtocols} onChange={(fallbackProtocols) => set({ fallbackProtocols })} />
           </Row>
-          <Row label="Code as action" hint="The model answers with a ```js block that calls tools">
+          <Row label={t('settings.codeAsAction')} hint={t('settings.theModelAnswersWith')}>
             <Check id="codeAsAction" checked={loop.codeAsAction} onChange={(codeAsAction) => set({ codeAsAction })} />
           </Row>
         </fieldset>
         <fieldset className="flex flex-col">
-          <legend className="font-semibold text-slate-600">Loop control</legend>
-          <Row label="Repeated call limit" hint="Same tool, same arguments, this many times in a row">
+          <legend className="font-semibold text-slate-600">{t('settings.loopControl')}</legend>
+          <Row label={t('settings.repeatedCallLimit')} hint={t('settings.sameToolSameArguments')}>
             <NumberInput id="repeatedCallLimit" value={loop.repeatedCall.limit} min={2} max={50} onChange={(limit) => set({ repeatedCall: { ...loop.repeatedCall, limit } })} />
           </Row>
-          <Row label="On repeat">
+          <Row label={t('settings.onRepeat')}>
             <select data-testid="setting-repeatedCallAction" value={loop.repeatedCall.action} onChange={(e) => set({ repeatedCall: { ...loop.repeatedCall, action: e.target.value as 'stop' | 'warn' } })} className={input}>
-              <option value="stop">stop (repeated_call)</option>
-              <option value="warn">warn and continue</option>
+              <option value="stop">{t('settings.stopRepeatedCall')}</option>
+              <option value="warn">{t('settings.warnAndContinue')}</option>
             </select>
           </Row>
-          <Row label="Last turn without tools" hint="When max steps is hit, ask once more with tools disabled">
+          <Row label={t('settings.lastTurnWithoutTools')} hint={t('settings.whenMaxStepsIs')}>
             <Check id="finalTurnWithoutTools" checked={loop.finalTurnWithoutTools} onChange={(finalTurnWithoutTools) => set({ finalTurnWithoutTools })} />
           </Row>
-          <Row label="Context window" hint="System prompt + last N messages (0 = all)">
+          <Row label={t('settings.contextWindow')} hint={t('settings.systemPromptLastN')}>
             <NumberInput id="contextWindow" value={loop.contextWindow} min={0} max={10000} onChange={(contextWindow) => set({ contextWindow })} />
           </Row>
         </fieldset>
         <fieldset className="flex flex-col">
-          <legend className="font-semibold text-slate-600">Execution</legend>
-          <Row label="Several calls">
+          <legend className="font-semibold text-slate-600">{t('settings.execution')}</legend>
+          <Row label={t('settings.severalCalls')}>
             <select data-testid="setting-execution" value={loop.execution} onChange={(e) => set({ execution: e.target.value as 'parallel' | 'sequential' })} className={input}>
-              <option value="parallel">in parallel</option>
-              <option value="sequential">one after another</option>
+              <option value="parallel">{t('settings.inParallel')}</option>
+              <option value="sequential">{t('settings.oneAfterAnother')}</option>
             </select>
           </Row>
-          <Row label="Retry once on timeout">
+          <Row label={t('settings.retryOnceOnTimeout')}>
             <Check id="retryOnTimeout" checked={loop.retryOnTimeout} onChange={(retryOnTimeout) => set({ retryOnTimeout })} />
           </Row>
-          <Row label="Max result chars">
+          <Row label={t('settings.maxResultChars')}>
             <NumberInput id="maxResultChars" value={loop.maxResultChars} min={100} max={1_000_000} onChange={(maxResultChars) => set({ maxResultChars })} />
           </Row>
-          <Row label="Long results">
+          <Row label={t('settings.longResults')}>
             <select data-testid="setting-resultShaping" value={loop.resultShaping} onChange={(e) => set({ resultShaping: e.target.value as 'truncate' | 'summarize' })} className={input}>
-              <option value="truncate">truncate with a marker</option>
-              <option value="summarize">summarize() hook</option>
+              <option value="truncate">{t('settings.truncateWithAMarker')}</option>
+              <option value="summarize">{t('settings.summarizeHook')}</option>
             </select>
           </Row>
-          <Row label="Mark results untrusted" hint="Wrap results and flag instruction-like text (prompt injection)">
+          <Row label={t('settings.markResultsUntrusted')} hint={t('settings.wrapResultsAndFlag')}>
             <Check id="untrustedWrapping" checked={loop.untrustedWrapping} onChange={(untrustedWrapping) => set({ untrustedWrapping })} />
           </Row>
         </fieldset>
         <fieldset className="flex flex-col xl:col-span-2">
-          <legend className="font-semibold text-slate-600">Fault injection</legend>
+          <legend className="font-semibold text-slate-600">{t('settings.faultInjection')}</legend>
           <Faults faults={loop.faults} onChange={(faults) => set({ faults })} />
         </fieldset>
       </div>
       {changed > 0 && (
         <button className="mt-1 text-xs text-sky-700 underline" onClick={() => pg.stores.workspace.getState().setSettings({ loop: DEFAULT_LOOP_SETTINGS })}>
-          Reset to defaults
+          {t('settings.resetDefaults')}
         </button>
       )}
     </details>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useParseLab } from './playground-context'
 import { createStreamParser, getProtocol, protocols, type ParseResult, type StreamSnapshot } from '../core/protocols/index'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
@@ -27,6 +28,7 @@ function freeze(snapshot: StreamSnapshot): StreamSnapshot {
  * calls form. Every format has a one-line description and an example to load with one click.
  */
 export function ParseLab() {
+  const { t } = useTranslation()
   const { protocolId, raw, setProtocol: setProtocolId, setRaw } = useParseLab((s) => s)
   const [chunkSize, setChunkSize] = useState(8)
   const [delayMs, setDelayMs] = useState(60)
@@ -62,8 +64,8 @@ export function ParseLab() {
 
   return (
     <div className="grid h-full min-h-0 grid-cols-1 lg:grid-cols-[minmax(240px,30%)_minmax(0,1fr)]">
-      <aside aria-label="Wire formats" data-testid="format-gallery" className="min-h-0 overflow-auto border-r border-slate-200 bg-white">
-        <h2 className="sticky top-0 border-b border-slate-200 bg-white px-3 py-2 text-sm font-semibold">Wire formats ({protocols.length})</h2>
+      <aside aria-label={t('parseLab.formats')} data-testid="format-gallery" className="min-h-0 overflow-auto border-r border-slate-200 bg-white">
+        <h2 className="sticky top-0 border-b border-slate-200 bg-white px-3 py-2 text-sm font-semibold">{t('parseLab.formatsCount', { count: protocols.length })}</h2>
         <ul>
           {protocols.map((p) => (
             <li key={p.id} className={`border-b border-slate-100 px-3 py-2 text-xs ${p.id === protocolId ? 'bg-sky-50' : ''}`}>
@@ -80,7 +82,7 @@ export function ParseLab() {
                     setProtocolId(p.id)
                   }}
                 >
-                  Load example
+                  {t('parseLab.loadExample')}
                 </button>
               </div>
               <p className="mt-0.5 text-slate-600">{p.description}</p>
@@ -88,10 +90,10 @@ export function ParseLab() {
           ))}
         </ul>
       </aside>
-      <section aria-label="Parse" className="flex min-h-0 flex-col gap-2 overflow-auto p-3">
+      <section aria-label={t('parseLab.parse')} className="flex min-h-0 flex-col gap-2 overflow-auto p-3">
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <label className="flex items-center gap-1">
-            Parse as
+            {t('parseLab.parseAs')}
             <select data-testid="parse-protocol-select" value={protocolId} onChange={(e) => setProtocolId(e.target.value)} className="rounded border border-slate-300 px-1.5 py-0.5">
               {protocols.map((p) => (
                 <option key={p.id} value={p.id}>
@@ -101,27 +103,27 @@ export function ParseLab() {
             </select>
           </label>
           <span className="mx-1 h-5 w-px bg-slate-300" />
-          <label className="flex items-center gap-1 text-xs" title="Characters per chunk">
-            Chunk
+          <label className="flex items-center gap-1 text-xs" title={t('parseLab.chunkHint')}>
+            {t('parseLab.chunk')}
             <input data-testid="stream-chunk" type="range" min={1} max={64} value={chunkSize} onChange={(e) => setChunkSize(Number(e.target.value))} />
             <span className="w-6 font-mono">{chunkSize}</span>
           </label>
-          <label className="flex items-center gap-1 text-xs" title="Delay between chunks, ms">
-            Delay
+          <label className="flex items-center gap-1 text-xs" title={t('parseLab.delayHint')}>
+            {t('parseLab.delay')}
             <input data-testid="stream-delay" type="range" min={0} max={400} step={10} value={delayMs} onChange={(e) => setDelayMs(Number(e.target.value))} />
             <span className="w-12 font-mono">{delayMs} ms</span>
           </label>
           <button data-testid="stream-play" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-1 text-sm font-medium text-white hover:bg-sky-700" onClick={play}>
-            ▶ Play as stream
+            ▶ {t('parseLab.play')}
           </button>
           {playback && (
             <button className="rounded-md border border-slate-300 px-2.5 py-1 text-sm" onClick={stopPlayback}>
-              {playback.done ? 'Close stream' : '■ Stop'}
+              {playback.done ? t('parseLab.closeStream') : `■ ${t('parseLab.stop')}`}
             </button>
           )}
         </div>
         <label className="flex flex-col gap-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
-          Raw model output
+          {t('inspector.raw')}
           <textarea
             data-testid="parse-input"
             value={raw}
@@ -131,21 +133,21 @@ export function ParseLab() {
               stopPlayback()
               setRaw(e.target.value)
             }}
-            placeholder="Paste what a model returned: prose, JSON, <tool_call> tags, [TOOL_CALLS], pythonic calls…"
+            placeholder={t('parseLab.placeholder')}
             className="resize-y rounded border border-slate-300 p-2 font-mono text-xs font-normal normal-case tracking-normal text-slate-900"
           />
         </label>
         {playback ? <StreamView playback={playback} raw={raw} /> : null}
         <div data-testid="parse-result" className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div>
-            <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-500">Recognised</h3>
+            <h3 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-500">{t('parseLab.recognised')}</h3>
             <RawOutput raw={raw} highlights={highlights} />
           </div>
           <div className="flex flex-col gap-1.5 text-xs">
             <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">
-              Parsed · <span className="font-mono normal-case">{result.protocol}</span>
+              {t('inspector.parsed')} · <span className="font-mono normal-case">{result.protocol}</span>
             </h3>
-            <ParsedView result={result} noCallText="No tool call." />
+            <ParsedView result={result} noCallText={t('parseLab.noCall')} />
           </div>
         </div>
       </section>
@@ -154,14 +156,15 @@ export function ParseLab() {
 }
 
 function StreamView({ playback, raw }: { playback: Playback; raw: string }) {
+  const { t } = useTranslation()
   const { snapshot } = playback
   return (
     <div data-testid="stream-view" className="rounded-md border border-sky-300 bg-sky-50 p-2 text-xs">
       <div className="mb-1 flex justify-between text-slate-600">
         <span>
-          Streaming · {snapshot.protocol} · {playback.shown}/{raw.length} chars · {snapshot.reading}
+          {t('parseLab.streaming')} · {snapshot.protocol} · {t('parseLab.chars', { shown: playback.shown, total: raw.length })} · {snapshot.reading}
         </span>
-        <span data-testid="stream-status">{playback.done ? 'complete' : 'receiving…'}</span>
+        <span data-testid="stream-status">{playback.done ? t('parseLab.complete') : t('parseLab.receiving')}</span>
       </div>
       <pre className="max-h-32 overflow-auto whitespace-pre-wrap rounded bg-white p-1.5 font-mono text-slate-800 [overflow-wrap:anywhere]">
         {raw.slice(0, playback.shown)}
@@ -175,7 +178,7 @@ function StreamView({ playback, raw }: { playback: Playback; raw: string }) {
         ))}
         {snapshot.forming && (
           <li data-testid="stream-forming" className="rounded border border-dashed border-violet-400 bg-white px-1.5 py-1 font-mono text-violet-800">
-            … {snapshot.forming.name ?? '(name arriving)'} {JSON.stringify(snapshot.forming.arguments)}
+            … {snapshot.forming.name ?? t('parseLab.nameArriving')} {JSON.stringify(snapshot.forming.arguments)}
           </li>
         )}
       </ul>

@@ -1,4 +1,5 @@
 import { useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
 import { usePlayground, useReplay, useRun } from './playground-context'
 
 /** Conversations offered in the quick picker; the conversation list shows every one. */
@@ -6,6 +7,7 @@ const SELECT_LIMIT = 200
 
 /** Shown while replaying an imported log: which conversation, and how many anomalies it has. */
 export function ReplayBar() {
+  const { t, i18n } = useTranslation()
   const pg = usePlayground()
   const fileName = useReplay((s) => s.fileName)
   const conversations = useReplay((s) => s.conversations)
@@ -26,9 +28,9 @@ export function ReplayBar() {
   if (mode !== 'replay' || conversations.length === 0) return null
   return (
     <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-sm">
-      <span className="font-medium text-amber-900">Replaying {fileName}</span>
+      <span className="font-medium text-amber-900">{t('replay.replaying', { file: fileName })}</span>
       <label className="flex items-center gap-1 text-slate-600">
-        Conversation
+        {t('replay.conversation')}
         <select
           data-testid="conversation-select"
           value={selected}
@@ -37,18 +39,18 @@ export function ReplayBar() {
         >
           {options.map((c) => (
             <option key={c.index} value={c.index}>
-              {c.index + 1}. {c.label} ({c.messageCount} messages)
+              {c.index + 1}. {c.label} {t('replay.messages', { count: c.messageCount })}
             </option>
           ))}
           {conversations.length > options.length && (
             <option disabled value={-1}>
-              … {(conversations.length - options.length).toLocaleString('en')} more: use the conversation list
+              … {t('replay.more', { count: (conversations.length - options.length).toLocaleString(i18n.language) })}
             </option>
           )}
         </select>
       </label>
       <span className={anomalyCount ? 'font-medium text-red-700' : 'text-emerald-700'}>
-        {anomalyCount ? `${anomalyCount} anomal${anomalyCount === 1 ? 'y' : 'ies'} in this conversation` : 'No anomalies'}
+        {anomalyCount ? t(anomalyCount === 1 ? 'replay.anomalyOne' : 'replay.anomalyMany', { count: anomalyCount }) : t('replay.noAnomalies')}
       </span>
       {anomalyCount > 0 && (
         <span className="flex gap-1">
@@ -58,7 +60,7 @@ export function ReplayBar() {
             onClick={() => pg.stores.run.getState().setCursor(previousAnomaly)}
             className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
           >
-            ‹ Previous anomaly
+            ‹ {t('replay.previous')}
           </button>
           <button
             data-testid="next-anomaly"
@@ -66,24 +68,24 @@ export function ReplayBar() {
             onClick={() => pg.stores.run.getState().setCursor(nextAnomaly)}
             className="rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800 disabled:opacity-40"
           >
-            Next anomaly ›
+            {t('replay.next')} ›
           </button>
         </span>
       )}
       <span className="text-xs text-slate-500">
         {toolsFileName ? (
           <>
-            Schemas from {toolsFileName}{' '}
+            {t('replay.schemasFrom', { file: toolsFileName })}{' '}
             <button data-testid="clear-tools" className="text-sky-700 underline" onClick={() => void pg.clearReplayTools()}>
-              clear
+              {t('replay.clear')}
             </button>
           </>
         ) : (
-          'Import an OpenAI tools file to also check calls against their schemas.'
+          t('replay.importTools')
         )}
       </span>
       <button data-testid="close-replay" className="ml-auto rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50" onClick={pg.closeReplay}>
-        Close replay
+        {t('replay.close')}
       </button>
     </div>
   )

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { download } from './download'
 import { usePlayground, useSession, useWorkspace } from './playground-context'
@@ -10,6 +11,7 @@ const button = 'rounded border px-2 py-0.5 text-xs font-medium'
  * (and was not re-run), edits that could not be saved, a saved workspace that could not be read.
  */
 export function SessionNotices() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const interrupted = useSession((s) => s.interrupted)
   const saveError = useWorkspace((s) => s.saveError)
@@ -19,16 +21,13 @@ export function SessionNotices() {
       {interrupted && (
         <div role="alert" data-testid="interrupted-notice" className="flex flex-wrap items-center gap-2 border-b border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950">
           <span className="min-w-0 flex-1">
-            {interrupted.kind === 'run'
-              ? 'The last run of this code did not finish: the tab closed or crashed while it ran (for example, it ran out of memory).'
-              : 'Loading this code did not finish last time: the tab closed or crashed while tools.ts and model.ts were loading (for example, out of memory).'}{' '}
-            It was not started again, so the page stays usable; your code is as you left it.
+            {interrupted.kind === 'run' ? t('notices.interruptedRun') : t('notices.interruptedLoad')} {t('notices.notStartedAgain')}
           </span>
           <button data-testid="interrupted-rerun" className={`${button} border-amber-600 bg-white hover:bg-amber-100`} onClick={() => void pg.resumeInterrupted()}>
-            {interrupted.kind === 'run' ? 'Run it again' : 'Load it again'}
+            {interrupted.kind === 'run' ? t('notices.runAgain') : t('notices.loadAgain')}
           </button>
           <button data-testid="interrupted-dismiss" className={`${button} border-amber-300 hover:bg-amber-100`} onClick={pg.dismissInterrupted}>
-            Dismiss
+            {t('notices.dismiss')}
           </button>
         </div>
       )}
@@ -40,7 +39,7 @@ export function SessionNotices() {
             className={`${button} border-red-600 bg-white hover:bg-red-100`}
             onClick={() => download('toolstep-workspace.json', writeWorkspace(pg.currentWorkspace()))}
           >
-            Export workspace
+            {t('common.export')}
           </button>
         </div>
       )}
@@ -50,6 +49,7 @@ export function SessionNotices() {
 }
 
 function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string; reset: readonly string[]; text: string; onClose(): void }) {
+  const { t } = useTranslation()
   const area = useRef<HTMLTextAreaElement>(null)
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null)
 
@@ -68,21 +68,21 @@ function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4">
       <div role="dialog" aria-modal="true" aria-labelledby="restore-problem-title" data-testid="restore-problem" className="flex max-h-full w-full max-w-2xl flex-col gap-3 rounded-lg bg-white p-4 text-sm shadow-xl">
         <h2 id="restore-problem-title" className="text-base font-semibold">
-          The saved workspace could not be read
+          {t('notices.restoreTitle')}
         </h2>
         <p>
-          {reason} Reset to the defaults: <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. The saved text is below, unchanged, for you to copy; it is also kept in this browser’s storage as{' '}
-          <code>toolstep.workspace.unreadable</code> until the next one replaces it.
+          {reason} {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
+          <code>toolstep.workspace.unreadable</code>{t('notices.restoreUntil')}
         </p>
         <textarea ref={area} readOnly data-testid="restore-problem-text" value={text} className="h-64 w-full resize-y rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />
         <div className="flex items-center gap-2">
           <button data-testid="restore-problem-copy" className={`${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`} onClick={() => void copy()}>
-            Copy text
+            {t('notices.copyText')}
           </button>
-          {copied === 'yes' && <span className="text-xs text-slate-600">Copied.</span>}
-          {copied === 'no' && <span className="text-xs text-slate-600">The clipboard is not available: the text is selected, press Ctrl+C.</span>}
+          {copied === 'yes' && <span className="text-xs text-slate-600">{t('notices.copied')}</span>}
+          {copied === 'no' && <span className="text-xs text-slate-600">{t('notices.noClipboard')}</span>}
           <button data-testid="restore-problem-dismiss" className={`${button} ml-auto border-slate-300 hover:bg-slate-50`} onClick={onClose}>
-            Close
+            {t('common.close')}
           </button>
         </div>
       </div>

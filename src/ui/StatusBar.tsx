@@ -1,9 +1,11 @@
 import { PHASE_OF, fold } from '../core/loop/index'
 import { useRun, useWorkspace } from './playground-context'
 import { useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
 export function StatusBar() {
+  const { t } = useTranslation()
   const events = useRun((s) => s.events)
   const cursor = useRun((s) => s.cursor)
   const status = useRun((s) => s.status)
@@ -23,33 +25,33 @@ export function StatusBar() {
   const atEnd = cursor === events.length - 1
 
   return (
-    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 text-sm">
+    <div data-testid="status-bar" className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 text-sm">
       <span>
-        <span className="text-slate-500">Phase </span>
-        <span data-testid="current-phase" className="font-mono font-semibold">{current ? PHASE_OF[current.type] : '—'}</span>
+        <span className="text-slate-500">{t('status.phase')} </span>
+        <span data-testid="current-phase" data-phase={current ? PHASE_OF[current.type] : undefined} className="font-mono font-semibold">{current ? PHASE_OF[current.type] : '—'}</span>
       </span>
       <span>
-        <span className="text-slate-500">Turn </span>
+        <span className="text-slate-500">{t('status.turn')} </span>
         <span className="font-mono">{state.step}</span>
       </span>
       <span>
-        <span className="text-slate-500">Event </span>
+        <span className="text-slate-500">{t('status.event')} </span>
         <span className="font-mono">{cursor + 1}/{events.length}</span>
       </span>
-      <span className="text-slate-500">{mode === 'replay' ? 'Replay' : status === 'loading' ? 'Loading code…' : status === 'running' ? 'Running…' : status === 'stopped' ? 'Finished' : events.length ? 'Paused' : 'Ready'}</span>
+      <span className="text-slate-500">{t(`status.state.${mode === 'replay' ? 'replay' : status === 'loading' ? 'loading' : status === 'running' ? 'running' : status === 'stopped' ? 'finished' : events.length ? 'paused' : 'ready'}`)}</span>
       {problems.length > 0 && (
         <span data-testid="run-blocked" role="alert" className="font-medium text-red-700">
-          Can&apos;t run: {problems.map((p) => `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}`).join(', ')} — see the editor
+          {t('status.cannotRun', { where: problems.map((p) => `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}`).join(', ') })}
         </span>
       )}
       {stale && (
-        <span data-testid="stale-run" className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" title="This timeline was run with the code and settings as they were; Run starts over with the current ones.">
-          Code or settings changed since this run
+        <span data-testid="stale-run" className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" title={t('status.staleHint')}>
+          {t('status.stale')}
         </span>
       )}
       {finalState?.stop && (
-        <span className={`flex items-center gap-1 ${atEnd ? '' : 'opacity-60'}`} title={atEnd ? undefined : 'How the run ended (the cursor is on an earlier event)'}>
-          <span className="text-slate-500">Stop reason</span>
+        <span className={`flex items-center gap-1 ${atEnd ? '' : 'opacity-60'}`} title={atEnd ? undefined : t('status.stopEarlier')}>
+          <span className="text-slate-500">{t('status.stopReason')}</span>
           <span
             data-testid="stop-reason"
             className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${finalState.stop.reason === 'final_answer' ? 'bg-emerald-100 text-emerald-800' : 'bg-red-100 text-red-800'}`}
@@ -61,7 +63,7 @@ export function StatusBar() {
       )}
       {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
         <span className={`flex min-w-0 flex-1 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
-          <span className="shrink-0 text-slate-500">Answer</span>
+          <span className="shrink-0 text-slate-500">{t('status.answer')}</span>
           <span data-testid="final-answer" className="truncate text-emerald-900" title={finalState.finalAnswer}>
             {finalState.finalAnswer}
           </span>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { writeSession } from '../core/files/session-file'
 import { writeWorkspace } from '../core/files/workspace-file'
 import { protocols } from '../core/protocols/index'
@@ -10,6 +11,8 @@ import { download } from './download'
 import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
+import { LanguageSelect } from './i18n/LanguageSelect'
+import { TeachControls } from './teach/TeachControls'
 
 const button =
   'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -19,13 +22,14 @@ const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700
 
 /** Max steps, 1–100. */
 function MaxStepsInput({ value }: { value: number }) {
+  const { t } = useTranslation()
   const pg = usePlayground()
   return (
-    <label className="flex items-center gap-1 text-xs text-slate-300" title="Model turns before the loop stops with max_steps (1–100)">
-      <span>Max steps</span>
+    <label className="flex items-center gap-1 text-xs text-slate-300" title={t('toolbar.maxStepsHint')}>
+      <span>{t('toolbar.maxSteps')}</span>
       <NumberField
         testId="max-steps"
-        label="Max steps"
+        label={t('toolbar.maxSteps')}
         value={value}
         min={1}
         max={100}
@@ -38,6 +42,7 @@ function MaxStepsInput({ value }: { value: number }) {
 
 /** Top bar: example and protocol pickers, the step controls, import and export. */
 export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const exampleId = useWorkspace((s) => s.exampleId)
   const protocol = useWorkspace((s) => s.settings.protocol)
@@ -84,16 +89,16 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
       </div>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span>Example</span>
+        <span>{t('toolbar.example')}</span>
         <select
           data-testid="example-select"
-          aria-label="Example"
+          aria-label={t('toolbar.example')}
           value={exampleId}
           onChange={(e) => chooseExample(pg, e.target.value)}
-          title={examples.find((ex) => ex.id === exampleId)?.title ?? 'Your workspace'}
+          title={examples.find((ex) => ex.id === exampleId)?.title ?? t('toolbar.yourWorkspace')}
           className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
         >
-          {exampleId === 'custom' && <option value="custom">(your workspace)</option>}
+          {exampleId === 'custom' && <option value="custom">({t('toolbar.yourWorkspaceLower')})</option>}
           {examples.map((ex) => (
             <option key={ex.id} value={ex.id}>
               {ex.title}
@@ -102,10 +107,10 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         </select>
       </label>
       <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span>Wire format</span>
+        <span>{t('toolbar.wireFormat')}</span>
         <select
           data-testid="protocol-select"
-          aria-label="Wire format"
+          aria-label={t('toolbar.wireFormat')}
           value={protocol}
           onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
           title={protocols.find((p) => p.id === protocol)?.label}
@@ -120,24 +125,26 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
       </label>
       <MaxStepsInput value={maxSteps} />
       <div className="mx-1 h-6 w-px bg-slate-700" />
-      <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title="Run to the end (Ctrl+Enter)">
-        ▶ Run
+      <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title={t('toolbar.runHint')}>
+        ▶ {t('toolbar.run')}
       </button>
       {status === 'running' && (
-        <button data-testid="run-stop" className={plain} onClick={pg.stop} title="Stop the run (stop reason: aborted)">
-          ■ Stop
+        <button data-testid="run-stop" className={plain} onClick={pg.stop} title={t('toolbar.stopHint')}>
+          ■ {t('toolbar.stop')}
         </button>
       )}
-      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void pg.step()} title={status === 'stopped' && cursor >= count - 1 ? 'The run has ended: Run starts a new one' : 'One phase forward (F10)'}>
-        Step ›
+      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void pg.step()} title={status === 'stopped' && cursor >= count - 1 ? t('toolbar.stepEnded') : t('toolbar.stepHint')}>
+        {t('toolbar.step')} ›
       </button>
-      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={pg.back} title="One phase back (Shift+F10)">
-        ‹ Back
+      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={pg.back} title={t('toolbar.backHint')}>
+        ‹ {t('toolbar.back')}
       </button>
-      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={pg.reset} title="Clear the timeline">
-        ⟲ Reset
+      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={pg.reset} title={t('toolbar.resetHint')}>
+        ⟲ {t('toolbar.reset')}
       </button>
       <div className="ml-auto flex items-center gap-1.5">
+        <TeachControls />
+        <LanguageSelect />
         <input
           ref={fileInput}
           data-testid="import-file"
@@ -151,15 +158,15 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
-        <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">
+        <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title={t('toolbar.shortcutsHint')} aria-label={t('toolbar.shortcuts')}>
           ?
         </button>
-        <button className={quiet} onClick={() => fileInput.current?.click()} title="Import a session, workspace, log or tools file — or several recorded request/response files of one session (or drop them on the page)">
-          Import…
+        <button className={quiet} onClick={() => fileInput.current?.click()} title={t('toolbar.importHint')}>
+          {t('toolbar.import')}
         </button>
         <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>
           <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`}>
-            Export ▾
+            {t('toolbar.export')} ▾
           </summary>
           <div className="absolute right-0 z-30 mt-1 flex w-80 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">
             <button
@@ -170,7 +177,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
                 setExportOpen(false)
               }}
             >
-              Workspace <span className="text-xs text-slate-500">— code, input, settings (for toolstep run)</span>
+              {t('toolbar.exportWorkspace')} <span className="text-xs text-slate-500">— {t('toolbar.exportWorkspaceHint')}</span>
             </button>
             <button
               data-testid="export-session"
@@ -181,7 +188,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
                 setExportOpen(false)
               }}
             >
-              Session <span className="text-xs text-slate-500">— this run&apos;s event log, re-importable</span>
+              {t('toolbar.exportSession')} <span className="text-xs text-slate-500">— {t('toolbar.exportSessionHint')}</span>
             </button>
             <div className="my-1 border-t border-slate-100" />
             <button
@@ -190,7 +197,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
               onClick={() => exportTo('openai')}
             >
-              OpenAI messages <span className="text-xs text-slate-500">— Chat Completions request: messages, tools</span>
+              {t('toolbar.exportOpenai')} <span className="text-xs text-slate-500">— {t('toolbar.exportOpenaiHint')}</span>
             </button>
             <button
               data-testid="export-anthropic"
@@ -198,7 +205,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
               onClick={() => exportTo('anthropic')}
             >
-              Anthropic messages <span className="text-xs text-slate-500">— Messages request: system, messages, tools</span>
+              {t('toolbar.exportAnthropic')} <span className="text-xs text-slate-500">— {t('toolbar.exportAnthropicHint')}</span>
             </button>
           </div>
         </details>

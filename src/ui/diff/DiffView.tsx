@@ -1,9 +1,11 @@
 import { useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop/index'
 
 /** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
 export function DiffView() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const logged = useFork((s) => s.logged)
   const conversation = useFork((s) => s.conversation)
@@ -12,35 +14,34 @@ export function DiffView() {
   const status = useRun((s) => s.status)
   const rows = useMemo(() => (logged ? diffSessions(logged, events) : []), [logged, events])
   if (!logged) {
-    return <div className="p-6 text-sm text-slate-500">Fork a replayed conversation at a model turn (Fork here, in the inspector) to compare the log with a re-run.</div>
+    return <div className="p-6 text-sm text-slate-500">{t('diff.empty')}</div>
   }
   const changed = rows.filter((r) => !r.same).length
   return (
     <div data-testid="diff-view" className="flex h-full min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 text-sm">
         <span className="font-medium">
-          Logged vs re-run from turn {turn}
-          {conversation ? ` of ${conversation.label}` : ''}
+          {conversation ? t('diff.titleOf', { turn, label: conversation.label }) : t('diff.title', { turn })}
         </span>
         <span data-testid="diff-summary" className={changed ? 'text-amber-800' : 'text-emerald-700'}>
-          {status === 'running' || status === 'loading' ? 'running…' : changed ? `${changed} of ${rows.length} phases differ` : 'identical'}
+          {status === 'running' || status === 'loading' ? t('diff.running') : changed ? t('diff.differ', { changed, total: rows.length }) : t('diff.identical')}
         </span>
         {conversation && (
           <button data-testid="back-to-log" className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => void pg.backToLog()}>
-            Back to the log
+            {t('diff.back')}
           </button>
         )}
         <button className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={pg.clearFork}>
-          Close diff
+          {t('diff.close')}
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-auto p-2">
         <table className="w-full table-fixed border-collapse text-xs">
           <thead>
             <tr className="text-left text-slate-500">
-              <th className="w-24 p-1">Turn · phase</th>
-              <th className="p-1">Logged</th>
-              <th className="p-1">Re-run (current tools and model)</th>
+              <th className="w-24 p-1">{t('diff.turnPhase')}</th>
+              <th className="p-1">{t('diff.logged')}</th>
+              <th className="p-1">{t('diff.rerun')}</th>
             </tr>
           </thead>
           <tbody>

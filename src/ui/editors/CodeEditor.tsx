@@ -1,6 +1,7 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { useEffect, useRef } from 'react'
 import { usePlayground } from '../playground-context'
+import { useFontScale } from '../teach/teach-context'
 import { setupMonaco } from './monaco-setup'
 import { SHORTCUTS } from '../shortcuts'
 import { registerEditor } from './registry'
@@ -33,6 +34,7 @@ export default function CodeEditor({ path, value, onChange, problem, readOnly, l
   const playground = useRef(pg)
   playground.current = pg
   useEffect(() => () => unregister.current?.(), [])
+  const fontScale = useFontScale()
 
   useEffect(() => {
     const model = monaco.editor.getModel(monaco.Uri.parse(`file:///${path}`))
@@ -90,7 +92,7 @@ export default function CodeEditor({ path, value, onChange, problem, readOnly, l
       options={{
         readOnly,
         minimap: { enabled: false },
-        fontSize: 13,
+        fontSize: Math.round(13 * fontScale),
         scrollBeyondLastLine: false,
         automaticLayout: true,
         tabSize: 2,

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { usePlayground, useRun } from '../playground-context'
 import { type SessionEvent, PHASE_OF, fold, requestAt, fmtMs } from '../../core/loop/index'
 import { AnomalyList } from './AnomalyList'
@@ -8,8 +9,6 @@ import { RawOutput } from './RawOutput'
 import { RecordedResponse } from './RecordedResponse'
 import { StreamPlayer } from './StreamPlayer'
 import { ToolResults } from './ToolResults'
-
-const RESOLUTION_TEXT = { alias: 'name resolved through an alias', normalized: 'name resolved ignoring case and separators', fuzzy: 'name resolved by fuzzy match' } as const
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -34,6 +33,7 @@ function Section({ title, active, children, testId }: { title: string; active: b
  * calls parsed out of it, validation verdicts, tool results and the backfilled messages.
  */
 export function Inspector({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const [tab, setTab] = useState<'turn' | 'context'>('turn')
   const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
@@ -65,31 +65,31 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const highlights = highlightsOf(parsed?.calls ?? [])
 
   return (
-    <div className="flex h-full flex-col">
+    <div data-testid="inspector" className="flex h-full flex-col">
       <div role="tablist" className="flex gap-1 border-b border-slate-200 px-2 pt-1 text-sm">
-        {(['turn', 'context'] as const).map((t) => (
+        {(['turn', 'context'] as const).map((name) => (
           <button
-            key={t}
+            key={name}
             role="tab"
-            aria-selected={tab === t}
-            onClick={() => setTab(t)}
-            className={`rounded-t px-3 py-1 ${tab === t ? 'border border-b-white border-slate-200 bg-white font-medium text-slate-900' : 'text-slate-500 hover:text-slate-800'}`}
+            aria-selected={tab === name}
+            onClick={() => setTab(name)}
+            className={`rounded-t px-3 py-1 ${tab === name ? 'border border-b-white border-slate-200 bg-white font-medium text-slate-900' : 'text-slate-500 hover:text-slate-800'}`}
           >
-            {t === 'turn' ? 'This turn' : `Model context (${contextMessages.length} messages)`}
+            {name === 'turn' ? t('inspector.thisTurn') : t('inspector.modelContext', { count: contextMessages.length })}
           </button>
         ))}
       </div>
       <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-auto p-2">
         {tab === 'context' ? (
           <>
-            <p className="text-xs text-slate-500">Exactly what the model received at this turn&apos;s decide, and the tools it was offered.</p>
+            <p className="text-xs text-slate-500">{t('inspector.contextHint')}</p>
             <MessageList messages={contextMessages} collapseSystem={false} />
             <ToolList tools={context.tools} />
           </>
         ) : (
           <>
             {warnings.length > 0 && (
-              <Section title="Warnings" active>
+              <Section title={t('inspector.warnings')} active>
                 <ul className="flex flex-col gap-1 text-xs">
                   {warnings.map((w, i) => (
                     <li key={i} data-testid="warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-900">
@@ -100,23 +100,23 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               </Section>
             )}
             {anomalies.length > 0 && (
-              <Section title="Anomalies" active>
+              <Section title={t('inspector.anomalies')} active>
                 <AnomalyList anomalies={anomalies} />
               </Section>
             )}
             {started && (
-              <Section title={started.source === 'replay' ? 'Replayed conversation' : 'Start'} active={phase === 'start'}>
+              <Section title={started.source === 'replay' ? t('inspector.replayed') : t('inspector.start')} active={phase === 'start'}>
                 <p className="mb-1 text-xs text-slate-600">
-                  Protocol <span className="font-mono">{started.protocol}</span> · max {started.maxSteps} turns · {started.tools.length} tools offered
+                  {t('inspector.protocol')} <span className="font-mono">{started.protocol}</span> · {t('inspector.startSummary', { maxSteps: started.maxSteps, tools: started.tools.length })}
                 </p>
                 <MessageList messages={started.messages} />
               </Section>
             )}
             {(responded || failed) && (
               <div className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-                <Section title={`Raw model output${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
+                <Section title={`${t('inspector.raw')}${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
                   {failed ? (
-                    <p data-testid="model-error" className="whitespace-pre-wrap rounded bg-red-50 p-2 text-sm text-red-700">The model failed: {failed.error}</p>
+                    <p data-testid="model-error" className="whitespace-pre-wrap rounded bg-red-50 p-2 text-sm text-red-700">{t('inspector.modelFailed', { error: failed.error })}</p>
                   ) : (
                     <>
                       <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
@@ -126,55 +126,55 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                         <button
                           data-testid="fork-here"
                           className="mr-3 mt-1 rounded border border-sky-600 px-2 py-0.5 text-xs font-medium text-sky-700 hover:bg-sky-50"
-                          title="Ask the current mock model again from here, with the current tools, and compare with the log"
+                          title={t('inspector.forkHint')}
                           onClick={() => void pg.forkAt(responded.seq)}
                         >
-                          Fork here: re-run from this turn
+                          {t('inspector.fork')}
                         </button>
                       )}
                       <button
                         data-testid="open-in-parse-lab"
                         className="mt-1 text-xs text-sky-700 underline"
-                        title="Parse this output with another wire format, or play it as a stream"
+                        title={t('inspector.parseLabHint')}
                         onClick={() => pg.stores.parseLab.getState().open(responded?.raw ?? '', parsed?.protocol ?? state.protocol)}
                       >
-                        Open in Parse lab (re-parse, play as stream)
+                        {t('inspector.parseLab')}
                       </button>
                     </>
                   )}
                 </Section>
-                <Section title={parsed ? `Parsed · ${parsed.protocol}` : 'Parsed'} active={phase === 'parse'}>
+                <Section title={parsed ? `${t('inspector.parsed')} · ${parsed.protocol}` : t('inspector.parsed')} active={phase === 'parse'}>
                   {!parsed ? (
-                    <p className="text-xs italic text-slate-400">Not parsed yet — Step to parse.</p>
+                    <p className="text-xs italic text-slate-400">{t('inspector.notParsed')}</p>
                   ) : (
-                    <ParsedView result={parsed} noCallText="No tool call: this is the final answer." />
+                    <ParsedView result={parsed}  noCallText={t('inspector.noCall')} />
                   )}
                 </Section>
               </div>
             )}
             {validated && (
-              <Section title="Validation" active={phase === 'validate'}>
+              <Section title={t('inspector.validation')} active={phase === 'validate'}>
                 <ul className="flex flex-col gap-1 text-xs">
                   {validated.verdicts.map((v) => (
                     <li key={v.callId} data-testid="verdict" data-ok={v.ok} className={v.ok ? 'text-emerald-700' : 'text-red-700'}>
                       {v.ok ? '✓' : '✗'} <span className="font-mono">{v.name}</span> <span className="text-slate-400">[{v.callId}]</span>
                       {v.resolution && v.resolution !== 'exact' && (
                         <span data-testid="resolution" className="ml-2 rounded bg-sky-100 px-1 text-sky-800">
-                          {RESOLUTION_TEXT[v.resolution]}
+                          {t(`inspector.resolution.${v.resolution}`)}
                         </span>
                       )}
-                      {v.confirm && <span className="ml-2 rounded bg-orange-100 px-1 text-orange-800">needs confirmation</span>}
+                      {v.confirm && <span className="ml-2 rounded bg-orange-100 px-1 text-orange-800">{t('inspector.needsConfirmation')}</span>}
                       {v.problems.map((p, i) => (
                         <div key={i} className="ml-4">{p}</div>
                       ))}
                       {v.coercions?.map((c, i) => (
                         <div key={`c${i}`} data-testid="coercion" className="ml-4 text-amber-700">
-                          coerced: {c}
+                          {t('inspector.coerced')}: {c}
                         </div>
                       ))}
                       {v.warnings?.map((w, i) => (
                         <div key={`w${i}`} className="ml-4 text-amber-700">
-                          warning: {w}
+                          {t('inspector.warning')}: {w}
                         </div>
                       ))}
                     </li>
@@ -183,37 +183,37 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               </Section>
             )}
             {confirmRequested && (
-              <Section title="Confirm" active={phase === 'confirm'}>
+              <Section title={t('inspector.confirm')} active={phase === 'confirm'}>
                 {confirmDecided ? (
                   <ul className="text-xs">
                     {confirmDecided.decisions.map((d) => (
                       <li key={d.callId} data-testid="decision" data-decision={d.decision}>
-                        <span className="font-mono">{d.callId}</span>: {d.decision === 'approve' ? 'approved' : d.decision === 'deny' ? 'denied' : `edited → ${JSON.stringify(d.arguments)}`}
+                        <span className="font-mono">{d.callId}</span>: {d.decision === 'approve' ? t('inspector.approved') : d.decision === 'deny' ? t('inspector.denied') : `${t('inspector.edited')} → ${JSON.stringify(d.arguments)}`}
                       </li>
                     ))}
                   </ul>
                 ) : (
-                  <p className="text-xs text-orange-800">Waiting for the user to approve, deny or edit {confirmRequested.callIds.length} call{confirmRequested.callIds.length === 1 ? '' : 's'}.</p>
+                  <p className="text-xs text-orange-800">{t('inspector.waiting', { count: confirmRequested.callIds.length })}</p>
                 )}
               </Section>
             )}
             {finished.length > 0 && (
-              <Section title="Tool results" active={phase === 'execute'}>
+              <Section title={t('inspector.toolResults')} active={phase === 'execute'}>
                 <ToolResults events={finished} />
               </Section>
             )}
             {backfilled && (
-              <Section title="Backfill · appended to the conversation" active={phase === 'backfill'}>
+              <Section title={t('inspector.backfill')} active={phase === 'backfill'}>
                 <MessageList messages={backfilled.messages} />
               </Section>
             )}
             {stopped && (
-              <Section title="Stopped" active={phase === 'stop'}>
+              <Section title={t('inspector.stopped')} active={phase === 'stop'}>
                 <p className="text-sm">
-                  Stop reason <span className="font-mono font-semibold">{stopped.reason}</span>
+                  {t('status.stopReason')} <span className="font-mono font-semibold">{stopped.reason}</span>
                   {stopped.detail ? <span className="text-slate-600"> — {stopped.detail}</span> : null}
                 </p>
-                {state.finalAnswer !== null && <p className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
+                {state.finalAnswer !== null && <p data-testid="inspector-final-answer" className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
               </Section>
             )}
           </>
@@ -224,13 +224,14 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
 }
 
 function ToolList({ tools }: { tools: readonly { name: string; description: string; inputSchema: unknown }[] }) {
+  const { t } = useTranslation()
   return (
     <details className="rounded border border-slate-200 bg-white p-2 text-xs">
-      <summary className="cursor-pointer font-semibold text-slate-600">Tools offered ({tools.length})</summary>
-      {tools.map((t) => (
-        <div key={t.name} className="mt-1">
-          <span className="font-mono font-semibold">{t.name}</span> — {t.description}
-          <pre className="whitespace-pre-wrap font-mono text-slate-600">{JSON.stringify(t.inputSchema, null, 2)}</pre>
+      <summary className="cursor-pointer font-semibold text-slate-600">{t('inspector.toolsOffered', { count: tools.length })}</summary>
+      {tools.map((spec) => (
+        <div key={spec.name} className="mt-1">
+          <span className="font-mono font-semibold">{spec.name}</span> — {spec.description}
+          <pre className="whitespace-pre-wrap font-mono text-slate-600">{JSON.stringify(spec.inputSchema, null, 2)}</pre>
         </div>
       ))}
     </details>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { Message } from '../../core/messages'
 
 const ROLE_STYLE: Record<Message['role'], string> = {
@@ -9,6 +10,7 @@ const ROLE_STYLE: Record<Message['role'], string> = {
 
 /** Messages in canonical form: role, text, tool calls with their `tool_call_id`, tool results. */
 export function MessageList({ messages, collapseSystem = true }: { messages: readonly Message[]; collapseSystem?: boolean }) {
+  const { t } = useTranslation()
   return (
     <ol className="flex flex-col gap-1.5">
       {messages.map((m, i) => {
@@ -21,7 +23,7 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
             </div>
             {m.role === 'system' && collapseSystem ? (
               <details>
-                <summary className="cursor-pointer text-slate-500">system prompt ({m.content.length} chars)</summary>
+                <summary className="cursor-pointer text-slate-500">{t('results.systemPrompt', { count: m.content.length })}</summary>
                 <pre className="whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{m.content}</pre>
               </details>
             ) : m.content ? (

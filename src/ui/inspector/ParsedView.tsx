@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { ParseResult } from '../../core/protocols/types'
 import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
@@ -13,6 +14,7 @@ export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
 
 /** What a parse found: detection, each call with its arguments, the prose, repairs and errors. */
 export function ParsedView({ result, noCallText }: { result: ParseResult; noCallText: string }) {
+  const { t } = useTranslation()
   return (
     <div className="flex flex-col gap-1.5 text-xs">
       {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
@@ -40,7 +42,7 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
       )}
       {result.text && (
         <div>
-          <div className="font-semibold text-slate-500">Text</div>
+          <div className="font-semibold text-slate-500">{t('results.text')}</div>
           <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
             {result.text}
           </p>

@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next'
 import { type SessionEvent, fmtMs } from '../../core/loop/index'
 
 type Finished = Extract<SessionEvent, { type: 'tool.finished' }>
 
 /** A result with the instruction-like ranges flagged by untrusted wrapping marked. */
 function ResultText({ event }: { event: Finished }) {
+  const { t } = useTranslation()
   const text = event.error ?? event.result ?? ''
   const marks = event.error === undefined ? (event.injection ?? []) : []
   const parts: { text: string; mark: boolean }[] = []
@@ -18,7 +20,7 @@ function ResultText({ event }: { event: Finished }) {
     <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${event.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>
       {parts.map((p, i) =>
         p.mark ? (
-          <mark key={i} data-testid="injection" title="Instruction-like text in a tool result" className="rounded-sm bg-red-200 text-red-900">
+          <mark key={i} data-testid="injection" title={t('results.injectionHint')} className="rounded-sm bg-red-200 text-red-900">
             {p.text}
           </mark>
         ) : (
@@ -30,15 +32,17 @@ function ResultText({ event }: { event: Finished }) {
 }
 
 function Badges({ event }: { event: Finished }) {
+  const { t } = useTranslation()
+  const chars = event.originalChars ? ` ${t('results.chars', { count: event.originalChars })}` : ''
   const badges = [
-    event.declined && 'declined by user',
-    event.timedOut && 'timed out',
-    event.attempts && event.attempts > 1 && `${event.attempts} attempts`,
-    event.fault && `injected: ${event.fault}`,
-    event.truncated && `truncated${event.originalChars ? ` (${event.originalChars} chars)` : ''}`,
-    event.summarized && `summarised${event.originalChars ? ` (${event.originalChars} chars)` : ''}`,
-    event.wrapped && 'wrapped as untrusted',
-    event.injection?.length && `${event.injection.length} injection flag${event.injection.length === 1 ? '' : 's'}`,
+    event.declined && t('results.declined'),
+    event.timedOut && t('results.timedOut'),
+    event.attempts && event.attempts > 1 && t('results.attempts', { count: event.attempts }),
+    event.fault && t('results.injected', { fault: event.fault }),
+    event.truncated && `${t('results.truncated')}${chars}`,
+    event.summarized && `${t('results.summarized')}${chars}`,
+    event.wrapped && t('results.wrapped'),
+    event.injection?.length && t('results.injectionFlags', { count: event.injection.length }),
   ].filter((b): b is string => typeof b === 'string')
   return (
     <>
@@ -56,13 +60,14 @@ function Badges({ event }: { event: Finished }) {
  * so parallel, sequential and dependent execution can be seen. Backfill is always in issue order.
  */
 function Lanes({ events }: { events: Finished[] }) {
+  const { t } = useTranslation()
   const own = events.filter((e) => e.parentCallId === undefined)
   const end = Math.max(1, ...events.map((e) => (e.startOffsetMs ?? 0) + e.durationMs))
   if (own.length < 2 && events.length === own.length) return null
   return (
     <div data-testid="lanes" className="mb-2 rounded border border-slate-200 bg-white p-1.5">
       <div className="mb-1 flex justify-between text-[11px] text-slate-500">
-        <span>Lanes · issue order ↓ · time →</span>
+        <span>{t('results.lanes')}</span>
         <span>{fmtMs(end)}</span>
       </div>
       {[...events].sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || (a.parentCallId ? 1 : 0) - (b.parentCallId ? 1 : 0)).map((e) => {

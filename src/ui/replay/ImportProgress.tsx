@@ -1,15 +1,9 @@
-
+import { useTranslation } from 'react-i18next'
 import { usePlayground, useReplay } from '../playground-context'
-
-const STAGE_LABEL = {
-  reading: 'Reading',
-  parsing: 'Parsing and joining',
-  checking: 'Checking for anomalies',
-  listing: 'Listing conversations',
-} as const
 
 /** The import running in the worker: what it is doing, how far it is, and a Cancel button. */
 export function ImportProgress() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const importing = useReplay((s) => s.importing)
   if (!importing) return null
@@ -17,16 +11,16 @@ export function ImportProgress() {
   return (
     <div className="flex items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm" aria-live="polite">
       <span className="min-w-0 truncate text-sky-900">
-        <span className="font-medium">{STAGE_LABEL[importing.stage]}</span> {importing.fileName}…
+        <span className="font-medium">{t(`importing.stage.${importing.stage}`)}</span> {importing.fileName}…
       </span>
       <div
         data-testid="import-progress"
         role="progressbar"
-        aria-label={`Importing ${importing.fileName}`}
+        aria-label={t('importing.label', { file: importing.fileName })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
-        aria-valuetext={`${STAGE_LABEL[importing.stage]}: ${percent}%`}
+        aria-valuetext={`${t(`importing.stage.${importing.stage}`)}: ${percent}%`}
         className="h-2 min-w-24 flex-1 overflow-hidden rounded-full bg-sky-100 ring-1 ring-inset ring-sky-200"
       >
         <div className="h-full rounded-full bg-sky-600 transition-[width] duration-150" style={{ width: `${percent}%` }} />
@@ -34,7 +28,7 @@ export function ImportProgress() {
       <span className="w-10 shrink-0 text-right font-mono text-xs tabular-nums text-sky-900">{percent}%</span>
       {importing.cancellable && (
         <button data-testid="import-cancel" onClick={pg.cancelImport} className="shrink-0 rounded border border-sky-300 bg-white px-2 py-0.5 text-xs text-sky-900 hover:bg-sky-100">
-          Cancel
+          {t('common.cancel')}
         </button>
       )}
     </div>

@@ -1,0 +1,178 @@
+import { test, expect, openApp, getEditor } from './fixtures'
+
+const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
+const shot = (name: string) => `test-results/teach-${name}.png`
+
+test('the lesson path in 简体中文: lesson text, narration and the lit diagram', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lang-select').selectOption('zh-CN')
+  await page.getByTestId('lessons-toggle').click()
+  const panel = page.getByTestId('lessons')
+  await expect(panel).toContainText('课程')
+  await expect(panel.getByTestId('lesson-item')).toHaveCount(26)
+  await panel.locator('[data-testid="lesson-item"][data-lesson-id="registry-tags"]').click()
+  await expect(page.getByTestId('lesson-text')).toContainText('注册表与 <tool> 标签')
+  await expect(page.getByTestId('narration')).toContainText('运行或单步执行')
+
+  // Step through the first phases: each has its narration and lights its node.
+  await page.getByTestId('step').click()
+  await expect(page.getByTestId('narration')).toContainText('运行开始')
+  await expect(page.locator('[data-testid="diagram-node"][aria-current="step"]')).toHaveAttribute('data-phase', 'start')
+  await page.getByTestId('step').click()
+  await expect(page.locator('[data-testid="diagram-node"][aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  await expect(page.getByTestId('narration')).toContainText('第 1 轮')
+
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await expect(page.getByTestId('narration')).toContainText('循环停止了，因为模型没有调用工具而是直接作答')
+  await expect(page.locator('[data-testid="diagram-node"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  await expect(page.locator('[data-testid="diagram-edge"][data-edge="decide>parse"]')).toHaveAttribute('data-count', '3')
+
+  // A click on a node moves the cursor to the next event of that phase.
+  await page.locator('[data-testid="diagram-node"][data-phase="execute"]').click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'execute')
+  await expect(page.getByTestId('narration')).toContainText('get_weather')
+  await page.screenshot({ path: shot('zh-CN-lesson'), fullPage: false })
+
+  // Walk on to the confirmation state machine: the path's order, and the lesson's own workspace.
+  await panel.locator('[data-testid="lesson-item"][data-lesson-id="confirmation"]').click()
+  await expect(page.getByTestId('lesson-text')).toContainText('AWAITING_CONFIRMATION')
+  expect(await getEditor(page, 'tools.ts')).toContain('delete_file')
+})
+
+test('a challenge: the starting code fails the check, Show solution passes it, progress is kept', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]').click()
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
+  await expect(page.getByTestId('challenge-result')).toContainText('press Run first')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('max_steps')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
+  await expect(page.getByTestId('challenge-result')).toContainText('it stopped with max_steps, not repeated_call')
+  await page.getByTestId('challenge-solution').click()
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('repeated_call')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'true')
+  await page.reload()
+  await page.getByTestId('lessons-toggle').click()
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]')).toContainText('✓')
+})
+
+test('a share link opens the same lesson in a fresh browser, runs nothing and says where it came from', async ({ page, browser }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-timeout"]').click()
+  await page.getByTestId('share-link').click()
+  const url = await page.getByTestId('share-url').inputValue()
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#share=[A-Za-z0-9_-]+$/)
+  const model = await getEditor(page, 'model.ts')
+
+  const learner = await browser.newContext({ viewport: { width: 1280, height: 720 } })
+  const requests: string[] = []
+  learner.on('request', (r) => requests.push(r.url()))
+  await learner.route((u) => !LOCAL.test(u.href), (r) => r.abort())
+  const other = await learner.newPage()
+  await other.goto(url)
+  await expect(other.getByTestId('link-notice')).toBeVisible()
+  await expect(other.getByTestId('lessons')).toBeVisible()
+  await expect(other.locator('[data-testid="lesson-item"][data-lesson-id="fail-timeout"]')).toHaveAttribute('aria-current', 'true')
+  await expect(other.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
+  expect(await getEditor(other, 'model.ts')).toBe(model)
+  await expect(other.getByTestId('timeline-item')).toHaveCount(0)
+  expect(new URL(other.url()).hash).toBe('')
+  await other.screenshot({ path: shot('share-opened') })
+
+  // Over the learner's own work, the link asks before replacing it.
+  await other.evaluate(() => {
+    const monaco = window.__monaco!
+    monaco.editor.getModel(monaco.Uri.parse('file:///model.ts'))!.setValue('export default () => "mine"')
+  })
+  await other.goto(url)
+  await expect(other.getByTestId('link-ask')).toBeVisible()
+  await other.getByTestId('link-keep').click()
+  await expect(other.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
+  expect(await getEditor(other, 'model.ts')).toBe('export default () => "mine"')
+  expect(requests.filter((u) => !LOCAL.test(u))).toEqual([])
+  await learner.close()
+})
+
+test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows step, narration in large type', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.getByTestId('font-size').selectOption('150')
+  await expect(page.locator('html')).toHaveAttribute('style', /font-size: 150%/)
+  await expect(page.getByTestId('editor-tools')).toBeHidden()
+
+  await page.locator('body').click({ position: { x: 5, y: 700 } })
+  // Each key waits for its step: a key pressed while the code loads is not queued.
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(2)
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(3)
+  await page.keyboard.press('ArrowLeft')
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  const size = await page.getByTestId('narration').evaluate((el) => parseFloat(getComputedStyle(el).fontSize))
+  expect(size).toBeGreaterThanOrEqual(30)
+
+  // Nothing wider than the screen, and every control of the toolbar, the narration and the diagram inside it.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
+  for (const id of ['run', 'step', 'step-back', 'presenter-toggle', 'font-size', 'share-link', 'lang-select', 'narration', 'loop-diagram']) {
+    const box = await page.getByTestId(id).boundingBox()
+    expect(box, id).not.toBeNull()
+    expect(box!.x, id).toBeGreaterThanOrEqual(0)
+    expect(box!.x + box!.width, id).toBeLessThanOrEqual(1280)
+    expect(box!.y + box!.height, id).toBeLessThanOrEqual(720)
+  }
+  await page.screenshot({ path: shot('presenter-150') })
+  await page.getByTestId('lang-select').selectOption('zh-TW')
+  await expect(page.getByTestId('narration')).toContainText('模型')
+  await page.screenshot({ path: shot('presenter-150-zh-TW') })
+})
+
+/**
+ * The visible text of `testId`'s element with code, raw model output, messages, ids and tool
+ * names (monospace) left out: what is left is UI text and must be translated.
+ */
+async function uiWords(page: import('@playwright/test').Page, testId: string): Promise<string[]> {
+  return page.getByTestId(testId).evaluate((root) => {
+    const copy = root.cloneNode(true) as HTMLElement
+    copy.querySelectorAll('pre, code, textarea, mark, .font-mono, [data-testid="raw-output"], [data-testid="parse-text"], [data-testid="final-answer"], [data-testid="inspector-final-answer"], [data-testid="message"], [data-testid="editor-tools"], [data-testid="editor-model"], svg title').forEach((el) => el.remove())
+    const text = copy.innerText
+    // Field-standard identifiers, role names and wire-format ids stay in every language (docs/glossary.md).
+    const allowed = new Set(['JSON', 'Schema', 'OpenAI', 'tool_call_id', 'tool_calls', 'assistant', 'tool', 'user', 'system', 'depends_on', 'final_answer', 'max_steps', 'repeated_call', 'PENDING', 'RUNNING', 'AWAITING_CONFIRMATION', 'COMPLETED', 'TOOL', 'ARGS', 'name', 'json', 'none', 'schema', 'Ctrl', 'xml', 'tag', 'openai'])
+    // Words with an underscore are identifiers (tool names, call ids).
+    return (text.match(/[A-Za-z_][A-Za-z_]{2,}/g) ?? []).filter((w) => !allowed.has(w) && !w.includes('_'))
+  })
+}
+
+test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector and confirm dialog hold no English UI text', async ({ page }) => {
+  await openApp(page)
+  for (const language of ['zh-CN', 'zh-TW']) {
+    await page.getByTestId('lang-select').selectOption(language)
+    if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
+    await page.locator('[data-testid="lesson-item"][data-lesson-id="confirmation"]').click()
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('confirm-dialog')).toBeVisible()
+    expect(await uiWords(page, 'confirm-dialog'), `${language} confirm dialog`).toEqual([])
+    await page.getByTestId('confirm-submit').click()
+    await expect(page.getByTestId('stop-reason')).toBeVisible()
+    for (const id of ['lessons', 'narration', 'loop-diagram', 'status-bar']) expect(await uiWords(page, id), `${language} ${id}`).toEqual([])
+    // Every phase of the inspector, stepping back through the run.
+    const count = await page.getByTestId('timeline-item').count()
+    for (let i = 0; i < count; i++) {
+      await page.getByTestId('timeline-item').nth(i).click()
+      expect(await uiWords(page, 'inspector'), `${language} inspector at ${i}`).toEqual([])
+      expect(await uiWords(page, 'narration'), `${language} narration at ${i}`).toEqual([])
+    }
+    await page.screenshot({ path: shot(`${language}-confirmation`) })
+  }
+})

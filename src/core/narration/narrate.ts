@@ -1,0 +1,109 @@
+/**
+ * Narration: one plain-words sentence for a session event, as a translation key and its
+ * parameters. Core stays free of UI and language: the UI looks the key up under `narration.` in
+ * its resources (en, zh-CN, zh-TW) and fills in the parameters.
+ */
+import type { SessionEvent, StopReason } from '../loop/events'
+
+/** Parameters of a narration sentence; numbers and short strings only. */
+export type NarrationParams = Record<string, string | number>
+
+/** A sentence to say: the key under `narration.` and its parameters. */
+export interface Narration {
+  key: string
+  params: NarrationParams
+}
+
+/** Every key {@link narrate} can return (the resource test checks each exists in every language). */
+export const NARRATION_KEYS = [
+  'startLive', 'startReplay',
+  'decide', 'decideFinalTurn', 'modelFailed',
+  'parseNone', 'parseOne', 'parseManyParallel', 'parseManySequential', 'parseErrors', 'parseFallback',
+  'validateOk', 'validateCoerced', 'validateProblems', 'validateRepeated', 'validateConfirm',
+  'confirmRequested', 'confirmDecided',
+  'toolOk', 'toolError', 'toolTimedOut', 'toolDeclined', 'toolTruncated', 'toolInjection',
+  'backfillOne', 'backfillMany', 'backfillCorrection', 'backfillAssistant',
+  'stop.final_answer', 'stop.max_steps', 'stop.repeated_call', 'stop.aborted', 'stop.error',
+] as const
+export type NarrationKey = (typeof NARRATION_KEYS)[number]
+
+const MAX_PARAM_CHARS = 120
+
+/** Cuts a parameter to {@link MAX_PARAM_CHARS} chars so a sentence stays a sentence. */
+function short(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim()
+  return oneLine.length > MAX_PARAM_CHARS ? `${oneLine.slice(0, MAX_PARAM_CHARS - 1)}…` : oneLine
+}
+
+function say(key: NarrationKey, params: NarrationParams = {}): Narration {
+  return { key, params }
+}
+
+function stopNarration(reason: StopReason, detail: string | undefined): Narration {
+  return say(`stop.${reason}`, { detail: short(detail ?? '') })
+}
+
+/**
+ * The sentence for `events[index]`, read in the context of the events before it (the session's
+ * wire format and settings, the calls of the turn). `undefined` when `index` is out of range.
+ * Never throws; linear in `index` at worst.
+ */
+export function narrate(events: readonly SessionEvent[], index: number): Narration | undefined {
+  const event = events[index]
+  if (!event) return undefined
+  const session = events.find((e): e is Extract<SessionEvent, { type: 'session.started' }> => e.type === 'session.started')
+  switch (event.type) {
+    case 'session.started':
+      return event.source === 'replay'
+        ? say('startReplay', { messages: event.messages.length })
+        : say('startLive', { tools: event.tools.length, protocol: event.protocol, maxSteps: event.maxSteps })
+    case 'model.responded':
+      return event.finalTurn ? say('decideFinalTurn') : say('decide', { step: event.step + 1, chars: event.raw.length }) // event.step is 0-based
+    case 'model.failed':
+      return say('modelFailed', { error: short(event.error) })
+    case 'parse.completed': {
+      if (event.errors.length > 0) return say('parseErrors', { count: event.errors.length, error: short(event.errors[0]?.message ?? '') })
+      const names = event.calls.map((call) => call.name).join(', ')
+      if (session && event.calls.length > 0 && event.protocol !== session.protocol && session.protocol !== 'auto')
+        return say('parseFallback', { protocol: event.protocol, count: event.calls.length, names })
+      if (event.calls.length === 0) return say('parseNone')
+      if (event.calls.length === 1) return say('parseOne', { name: event.calls[0]?.name ?? '' })
+      const sequential = session?.settings?.execution === 'sequential'
+      return say(sequential ? 'parseManySequential' : 'parseManyParallel', { count: event.calls.length, names })
+    }
+    case 'validate.completed': {
+      if (event.repeated) return say('validateRepeated', { name: event.repeated.name, count: event.repeated.count })
+      const failed = event.verdicts.filter((v) => !v.ok)
+      if (failed.length > 0)
+        return say('validateProblems', { failed: failed.length, count: event.verdicts.length, name: failed[0]?.name ?? '', problem: short(failed[0]?.problems[0] ?? '') })
+      if (event.verdicts.some((v) => v.confirm)) return say('validateConfirm')
+      const coerced = event.verdicts.reduce((n, v) => n + (v.coercions?.length ?? 0), 0)
+      if (coerced > 0) return say('validateCoerced', { count: event.verdicts.length, coerced })
+      return say('validateOk', { count: event.verdicts.length })
+    }
+    case 'confirm.requested':
+      return say('confirmRequested', { count: event.callIds.length })
+    case 'confirm.decided': {
+      const count = (d: string) => event.decisions.filter((x) => x.decision === d).length
+      return say('confirmDecided', { approved: count('approve'), denied: count('deny'), edited: count('edit') })
+    }
+    case 'tool.finished': {
+      const ms = Math.round(event.durationMs)
+      if (event.declined) return say('toolDeclined', { name: event.name })
+      if (event.timedOut) return say('toolTimedOut', { name: event.name, ms })
+      if (event.error !== undefined) return say('toolError', { name: event.name, error: short(event.error) })
+      if (event.injection && event.injection.length > 0) return say('toolInjection', { name: event.name, text: short(event.injection[0]?.text ?? '') })
+      if (event.truncated) return say('toolTruncated', { name: event.name, chars: event.originalChars ?? event.result?.length ?? 0 })
+      return say('toolOk', { name: event.name, ms, chars: event.result?.length ?? 0 })
+    }
+    case 'backfill.completed': {
+      const tools = event.messages.filter((m) => m.role === 'tool').length
+      if (event.messages.some((m) => m.role === 'user')) return say('backfillCorrection')
+      if (tools > 1) return say('backfillMany', { count: tools })
+      if (tools === 1) return say('backfillOne')
+      return say('backfillAssistant')
+    }
+    case 'loop.stopped':
+      return stopNarration(event.reason, event.detail)
+  }
+}

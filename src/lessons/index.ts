@@ -1,0 +1,180 @@
+/**
+ * The lesson path: the tool-use designs of the hand-written agent loops, from a registry and
+ * tags to production concerns, then the failures. Each lesson is a real workspace (most reuse an
+ * example's code in the wire format and settings that make the point) plus its text, which lives
+ * in the UI's translation resources under `lessons.<id>` (title, goal, watch, question, and
+ * `challenge` when there is one). Ids are stable: progress and share links store them.
+ */
+import type { Workspace } from '../core/files/workspace-file'
+import { loopSettings } from '../core/loop/settings'
+import { findExample, type Example } from '../examples/index'
+import { all, atMostCalls, firstCallOk, injectionContained, noFailedCalls, resultsAtMost, stoppedWith, modelSentUniqueIds, succeededAtLeast, uniqueToolCallIds, userGotAnswer, type Check } from './checks'
+import registryTagsModel from './registry-tags/model.ts?raw'
+import registryTagsTools from './registry-tags/tools.ts?raw'
+import typedSchemaModel from './typed-schema/model.ts?raw'
+import typedSchemaTools from './typed-schema/tools.ts?raw'
+import jsonNoneModel from './json-none/model.ts?raw'
+import jsonNoneTools from './json-none/tools.ts?raw'
+import duplicateIdModel from './duplicate-id/model.ts?raw'
+import duplicateIdSolutionModel from './duplicate-id/solution-model.ts?raw'
+import duplicateIdTools from './duplicate-id/tools.ts?raw'
+
+/** The parts of a workspace a lesson sets (the file header is added by {@link lessonWorkspace}). */
+export interface LessonWorkspace {
+  tools: string
+  model: string
+  input: string
+  protocol: string
+  maxSteps: number
+  /** Partial loop settings; the rest take their defaults. */
+  loop: Record<string, unknown>
+}
+
+/** A task over the lesson's run, checked automatically, with a reference solution. */
+export interface Challenge {
+  /** Lists what is still wrong with a finished session; empty when it passes. */
+  check: Check
+  /** What the solution changes in the lesson's workspace (code and/or settings). */
+  solution: Partial<Omit<LessonWorkspace, 'loop'>> & { loop?: Record<string, unknown> }
+}
+
+/** One step of the path. */
+export interface Lesson {
+  id: string
+  /** Section of the path, a key under `lessonSections.`. */
+  section: 'basics' | 'formats' | 'robust' | 'production' | 'failures'
+  /** The example the code comes from, when it is one. */
+  exampleId?: string
+  workspace: LessonWorkspace
+  challenge?: Challenge
+}
+
+function example(id: string): Example {
+  const found = findExample(id)
+  if (!found) throw new Error(`Lesson refers to a missing example "${id}".`)
+  return found
+}
+
+/** A lesson workspace from an example, with `overrides` (loop settings are merged). */
+function fromExample(id: string, overrides: Partial<LessonWorkspace> = {}): LessonWorkspace {
+  const source = example(id)
+  return {
+    tools: source.tools,
+    model: source.model,
+    input: source.input,
+    protocol: source.protocol,
+    maxSteps: source.maxSteps ?? 8,
+    ...overrides,
+    loop: { ...(source.settings ?? {}), ...(overrides.loop ?? {}) },
+  }
+}
+
+function own(tools: string, model: string, input: string, protocol: string, loop: Record<string, unknown> = {}, maxSteps = 8): LessonWorkspace {
+  return { tools, model, input, protocol, maxSteps, loop }
+}
+
+/** Every lesson, in the order the path walks them. */
+export const lessons: readonly Lesson[] = [
+  { id: 'registry-tags', section: 'basics', workspace: own(registryTagsTools, registryTagsModel, 'What is the weather in Paris, and what is 18 + 4?', 'xml-tag') },
+  { id: 'typed-schema', section: 'basics', workspace: own(typedSchemaTools, typedSchemaModel, 'What is 21 °C in Fahrenheit?', 'json') },
+  { id: 'agent-loop', section: 'basics', exampleId: 'errors', workspace: fromExample('errors') },
+  {
+    id: 'step-cap',
+    section: 'basics',
+    exampleId: 'step-limit',
+    workspace: fromExample('step-limit', { loop: { finalTurnWithoutTools: false } }),
+    challenge: { check: userGotAnswer, solution: { loop: { finalTurnWithoutTools: true } } },
+  },
+  { id: 'parallel-calls', section: 'basics', exampleId: 'parallel-calls', workspace: fromExample('parallel-calls') },
+  { id: 'bracket-regex', section: 'formats', exampleId: 'weather', workspace: fromExample('weather', { protocol: 'bracket' }) },
+  { id: 'pipe-syntax', section: 'formats', exampleId: 'weather', workspace: fromExample('weather', { protocol: 'pipe', loop: { validation: { unknownArguments: 'reject', coerce: true } } }) },
+  { id: 'native-tool-calls', section: 'formats', exampleId: 'weather', workspace: fromExample('weather', { protocol: 'openai' }) },
+  { id: 'prompt-json', section: 'formats', workspace: own(jsonNoneTools, jsonNoneModel, 'What is the capital of Japan?', 'json') },
+  { id: 'fusion-fallback', section: 'formats', exampleId: 'fallback-chain', workspace: fromExample('fallback-chain') },
+  { id: 'schema-validation', section: 'robust', exampleId: 'validation', workspace: fromExample('validation') },
+  { id: 'name-aliases', section: 'robust', exampleId: 'tool-names', workspace: fromExample('tool-names') },
+  { id: 'dispatcher-ids', section: 'robust', exampleId: 'parallel-calls', workspace: fromExample('parallel-calls', { protocol: 'openai' }) },
+  { id: 'routing', section: 'production', exampleId: 'routing', workspace: fromExample('routing') },
+  { id: 'code-as-action', section: 'production', exampleId: 'code-as-action', workspace: fromExample('code-as-action') },
+  { id: 'confirmation', section: 'production', exampleId: 'dangerous-tool', workspace: fromExample('dangerous-tool') },
+  { id: 'history-cleanup', section: 'production', exampleId: 'context-window', workspace: fromExample('context-window') },
+  { id: 'result-externalisation', section: 'production', exampleId: 'result-shaping', workspace: fromExample('result-shaping') },
+  {
+    id: 'fail-malformed-json',
+    section: 'failures',
+    exampleId: 'parse-retry',
+    workspace: fromExample('parse-retry', { loop: { maxParseRetries: 0 } }),
+    challenge: { check: stoppedWith('final_answer'), solution: { loop: { maxParseRetries: 2 } } },
+  },
+  {
+    id: 'fail-hallucinated-tool',
+    section: 'failures',
+    exampleId: 'tool-names',
+    workspace: fromExample('tool-names', { loop: { fuzzyToolNames: false } }),
+    challenge: { check: succeededAtLeast('get_weather', 4), solution: { loop: { fuzzyToolNames: true } } },
+  },
+  {
+    id: 'fail-wrong-types',
+    section: 'failures',
+    exampleId: 'validation',
+    workspace: fromExample('validation', { loop: { validation: { unknownArguments: 'drop', coerce: false } } }),
+    challenge: { check: firstCallOk, solution: { loop: { validation: { unknownArguments: 'drop', coerce: true } } } },
+  },
+  {
+    id: 'fail-endless-loop',
+    section: 'failures',
+    exampleId: 'repeated-call',
+    workspace: fromExample('repeated-call', { loop: { repeatedCall: { limit: 3, action: 'warn' } } }),
+    challenge: { check: all(stoppedWith('repeated_call'), atMostCalls(3)), solution: { loop: { repeatedCall: { limit: 3, action: 'stop' } } } },
+  },
+  {
+    id: 'fail-prompt-injection',
+    section: 'failures',
+    exampleId: 'result-shaping',
+    workspace: fromExample('result-shaping', { loop: { untrustedWrapping: false } }),
+    challenge: { check: injectionContained, solution: { loop: { untrustedWrapping: true } } },
+  },
+  {
+    id: 'fail-huge-result',
+    section: 'failures',
+    exampleId: 'weather',
+    workspace: fromExample('weather', { loop: { maxResultChars: 1_000_000, resultShaping: 'truncate', faults: [{ tool: 'get_weather', kind: 'huge' }] } }),
+    challenge: { check: resultsAtMost(2100), solution: { loop: { maxResultChars: 2000 } } },
+  },
+  {
+    id: 'fail-duplicate-id',
+    section: 'failures',
+    workspace: own(duplicateIdTools, duplicateIdModel, 'How many kettles and toasters are in stock?', 'openai'),
+    challenge: { check: all(modelSentUniqueIds, uniqueToolCallIds), solution: { model: duplicateIdSolutionModel } },
+  },
+  {
+    id: 'fail-timeout',
+    section: 'failures',
+    exampleId: 'transient-timeout',
+    workspace: fromExample('transient-timeout', { loop: { retryOnTimeout: false } }),
+    challenge: { check: all(noFailedCalls, stoppedWith('final_answer')), solution: { loop: { retryOnTimeout: true } } },
+  },
+]
+
+/** The lesson with `id`, or `undefined`. */
+export function findLesson(id: string): Lesson | undefined {
+  return lessons.find((lesson) => lesson.id === id)
+}
+
+/** `lesson`'s workspace with its challenge's solution applied (loop settings merged). */
+export function solvedWorkspace(lesson: Lesson): LessonWorkspace {
+  const solution = lesson.challenge?.solution ?? {}
+  return { ...lesson.workspace, ...solution, loop: { ...lesson.workspace.loop, ...(solution.loop ?? {}) } }
+}
+
+/** A lesson workspace as a workspace file value (every loop setting filled in). Throws on invalid settings. */
+export function lessonWorkspace(workspace: LessonWorkspace): Workspace {
+  return {
+    format: 'toolstep.workspace',
+    version: 1,
+    tools: workspace.tools,
+    model: workspace.model,
+    input: workspace.input,
+    settings: { protocol: workspace.protocol, maxSteps: workspace.maxSteps, systemPrompt: '', loop: loopSettings(workspace.loop) },
+  }
+}

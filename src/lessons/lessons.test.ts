@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../core/loop/events'
+import { LoopRunner } from '../core/loop/runner'
+import { runInitFor } from '../core/loop/start'
+import { createNodeSandbox } from '../sandbox/node-sandbox'
+import { finishedCalls, stopReason } from './checks'
+import { findLesson, lessonWorkspace, lessons, solvedWorkspace, type Lesson, type LessonWorkspace } from './index'
+
+const sandbox = createNodeSandbox()
+afterAll(() => sandbox.dispose())
+
+/** Runs a lesson workspace to the end in the Node sandbox, as the app's Run does (dangerous calls denied). */
+async function run(workspace: LessonWorkspace): Promise<SessionEvent[]> {
+  const file = lessonWorkspace(workspace)
+  const loaded = await sandbox.load({ tools: file.tools, model: file.model })
+  expect(loaded.ok ? [] : loaded.errors).toEqual([])
+  if (!loaded.ok) return []
+  const runner = new LoopRunner({ model: sandbox, executor: sandbox, router: sandbox, summarizer: sandbox, codeRunner: sandbox, clock: () => 0 })
+  runner.start(runInitFor({ input: file.input, settings: file.settings }, loaded.tools))
+  await runner.run()
+  return [...runner.events]
+}
+
+const lesson = (id: string) => findLesson(id) as Lesson
+
+describe('lesson path', () => {
+  it('has unique ids and covers every section in order', () => {
+    expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length)
+    const sections = lessons.map((l) => l.section).filter((s, i, a) => a.indexOf(s) === i)
+    expect(sections).toEqual(['basics', 'formats', 'robust', 'production', 'failures'])
+  })
+
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: its workspace runs to a stop without a model error', async (_id, l) => {
+    const events = await run(l.workspace)
+    expect(stopReason(events)).toBeDefined()
+    expect(events.filter((e) => e.type === 'model.failed')).toEqual([])
+  })
+})
+
+describe('challenges: the starting code fails the check, the solution passes', () => {
+  const withChallenge = lessons.filter((l) => l.challenge)
+  it('there are challenges across the path', () => {
+    expect(withChallenge.length).toBeGreaterThanOrEqual(8)
+  })
+  it.each(withChallenge.map((l) => [l.id, l] as const))('%s', async (_id, l) => {
+    const check = l.challenge!.check
+    const before = check(await run(l.workspace))
+    expect(before.length, 'starting code should fail').toBeGreaterThan(0)
+    expect(check(await run(solvedWorkspace(l)))).toEqual([])
+  })
+})
+
+describe('lessons with their own code', () => {
+  it('registry-tags: <tool>{json}</tool> calls get_weather, then add, then answers', async () => {
+    const events = await run(lesson('registry-tags').workspace)
+    expect(finishedCalls(events).map((e) => [e.name, e.result])).toEqual([
+      ['get_weather', expect.stringContaining('Paris')],
+      ['add', '22'],
+    ])
+    expect(stopReason(events)).toBe('final_answer')
+  })
+
+  it('typed-schema: the derived schema carries the enum and the examples, and the typed function converts', async () => {
+    const events = await run(lesson('typed-schema').workspace)
+    const started = events[0]
+    expect(started?.type === 'session.started' && JSON.stringify(started.tools[0]?.inputSchema)).toContain('fahrenheit')
+    expect(started?.type === 'session.started' && JSON.stringify(started.tools[0]?.inputSchema)).toContain('"examples":[21,98.6]')
+    expect(finishedCalls(events).map((e) => e.result)).toEqual(['70'])
+  })
+
+  it('prompt-json: prose around the object is cut away, and {"tool":"none"} ends the loop', async () => {
+    const events = await run(lesson('prompt-json').workspace)
+    expect(finishedCalls(events).map((e) => [e.name, e.result])).toEqual([['lookup_capital', 'Tokyo']])
+    expect(stopReason(events)).toBe('final_answer')
+  })
+
+  it('fail-duplicate-id: the loop renames the second call_1, so each result still pairs with one call', async () => {
+    const events = await run(lesson('fail-duplicate-id').workspace)
+    const ids = events.flatMap((e) => (e.type === 'backfill.completed' ? e.messages : [])).flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []))
+    expect(ids).toEqual(['call_1', 'call_1_1'])
+  })
+})

@@ -1,0 +1,87 @@
+/**
+ * The loop's state machine as a fixed graph for the diagram, and the count of each edge a
+ * session took. Pure: events in, numbers out.
+ */
+import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop/events'
+
+/** The nodes, left to right. */
+export const DIAGRAM_PHASES: readonly Phase[] = ['start', 'decide', 'parse', 'validate', 'confirm', 'execute', 'backfill', 'stop']
+
+/** An edge kind: a plain transition, or one of the named ones. */
+export type EdgeKind = 'next' | 'retry' | 'fallback' | 'finalTurn'
+
+/** One edge of the diagram. */
+export interface DiagramEdge {
+  id: string
+  from: Phase
+  to: Phase
+  kind: EdgeKind
+}
+
+/** The edges always drawn (the ones a session takes in addition are added by {@link edgeCounts}). */
+export const BASE_EDGES: readonly DiagramEdge[] = [
+  { id: 'start>decide', from: 'start', to: 'decide', kind: 'next' },
+  { id: 'decide>parse', from: 'decide', to: 'parse', kind: 'next' },
+  { id: 'parse>validate', from: 'parse', to: 'validate', kind: 'next' },
+  { id: 'parse>parse:fallback', from: 'parse', to: 'parse', kind: 'fallback' },
+  { id: 'validate>confirm', from: 'validate', to: 'confirm', kind: 'next' },
+  { id: 'confirm>execute', from: 'confirm', to: 'execute', kind: 'next' },
+  { id: 'validate>execute', from: 'validate', to: 'execute', kind: 'next' },
+  { id: 'execute>backfill', from: 'execute', to: 'backfill', kind: 'next' },
+  { id: 'backfill>decide', from: 'backfill', to: 'decide', kind: 'next' },
+  { id: 'backfill>decide:retry', from: 'backfill', to: 'decide', kind: 'retry' },
+  { id: 'backfill>decide:finalTurn', from: 'backfill', to: 'decide', kind: 'finalTurn' },
+  { id: 'parse>stop', from: 'parse', to: 'stop', kind: 'next' },
+]
+
+function edgeOf(previous: SessionEvent, event: SessionEvent): DiagramEdge | null {
+  const from = PHASE_OF[previous.type]
+  const to = PHASE_OF[event.type]
+  // Several tool.finished (or confirm) events in a row are one visit of the phase.
+  if (from === to) return null
+  let kind: EdgeKind = 'next'
+  if (from === 'backfill' && to === 'decide') {
+    if (event.type === 'model.responded' && event.finalTurn) kind = 'finalTurn'
+    else if (previous.type === 'backfill.completed' && previous.messages.some((m) => m.role === 'user')) kind = 'retry'
+  }
+  return { id: kind === 'next' ? `${from}>${to}` : `${from}>${to}:${kind}`, from, to, kind }
+}
+
+/**
+ * How often the session took each edge, by edge id, and every edge drawn (the base edges plus
+ * any other transition the session made, e.g. `validate>stop`). A parse that matched in a fallback
+ * format counts once on `parse>parse:fallback`. Linear in the number of events.
+ */
+export function edgeCounts(events: readonly SessionEvent[]): { edges: DiagramEdge[]; counts: Map<string, number> } {
+  const counts = new Map<string, number>()
+  const edges = [...BASE_EDGES]
+  const known = new Set(edges.map((e) => e.id))
+  const started = events.find((e) => e.type === 'session.started')
+  const protocol = started?.type === 'session.started' ? started.protocol : undefined
+  const bump = (edge: DiagramEdge) => {
+    if (!known.has(edge.id)) {
+      known.add(edge.id)
+      edges.push(edge)
+    }
+    counts.set(edge.id, (counts.get(edge.id) ?? 0) + 1)
+  }
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as SessionEvent
+    if (event.type === 'parse.completed' && protocol && protocol !== 'auto' && event.protocol !== protocol && event.calls.length > 0)
+      bump(BASE_EDGES.find((e) => e.kind === 'fallback') as DiagramEdge)
+    if (i === 0) continue
+    const edge = edgeOf(events[i - 1] as SessionEvent, event)
+    if (edge) bump(edge)
+  }
+  return { edges, counts }
+}
+
+/** The index of the next event after `cursor` in `phase`, wrapping to the first; -1 when none. */
+export function nextEventOfPhase(events: readonly SessionEvent[], cursor: number, phase: Phase): number {
+  for (let step = 1; step <= events.length; step++) {
+    const index = (cursor + step + events.length) % events.length
+    const event = events[index]
+    if (event && PHASE_OF[event.type] === phase) return index
+  }
+  return -1
+}

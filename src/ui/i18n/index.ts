@@ -1,0 +1,55 @@
+/**
+ * i18next set up for the UI: resources for every language bundled (offline first), the saved
+ * choice or the browser's language as the start, and the choice remembered in localStorage.
+ */
+import i18next, { type i18n } from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import en from './locales/en.json'
+import zhCN from './locales/zh-CN.json'
+import zhTW from './locales/zh-TW.json'
+import { LANGUAGE_KEY, initialLanguage, type Language } from './languages'
+
+export { LANGUAGES, LANGUAGE_NAMES, asLanguage, type Language } from './languages'
+
+/** The bundled translations, one object per language (same keys in each; a unit test checks). */
+export const resources = { en: { translation: en }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } } as const
+
+function readSaved(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LANGUAGE_KEY) ?? null
+  } catch {
+    return null
+  }
+}
+
+function browserTags(): readonly string[] {
+  const nav = globalThis.navigator as Navigator | undefined
+  return nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []
+}
+
+/**
+ * Makes an i18next instance with every resource loaded and `language` (default: the saved
+ * choice or the browser's) selected. Synchronous: resources are bundled, nothing is fetched.
+ */
+export function createI18n(language: Language = initialLanguage(readSaved(), browserTags())): i18n {
+  const instance = i18next.createInstance()
+  void instance.use(initReactI18next).init({
+    resources,
+    lng: language,
+    fallbackLng: 'en',
+    supportedLngs: ['en', 'zh-CN', 'zh-TW'],
+    interpolation: { escapeValue: false }, // React escapes already
+    returnNull: false,
+    initAsync: false,
+  })
+  instance.on('languageChanged', (lng) => {
+    try {
+      globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+    if (typeof document !== 'undefined') document.documentElement.lang = lng
+  })
+  if (typeof document !== 'undefined') document.documentElement.lang = instance.language
+  return instance
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import type { NewSessionEvent, SessionEvent } from '../../core/loop/events'
+import { loopSettings } from '../../core/loop/settings'
+import { NARRATION_KEYS, narrate } from '../../core/narration/narrate'
+import { createI18n } from '../i18n/index'
+import { LANGUAGES } from '../i18n/languages'
+import { narrationText } from './text'
+
+const span = { start: 0, end: 1 }
+const call = (id: string, name: string) => ({ id, name, arguments: { city: 'Paris' }, spans: { call: span } })
+const started = (execution: 'parallel' | 'sequential' = 'parallel', source: 'live' | 'replay' = 'live'): NewSessionEvent => ({
+  type: 'session.started', source, protocol: 'json', tools: [], messages: [{ role: 'user', content: 'hi' }], maxSteps: 5, settings: loopSettings({ execution }),
+})
+const finished = (extra: Record<string, unknown>): NewSessionEvent =>
+  ({ type: 'tool.finished', callId: 'c1', name: 'get_weather', durationMs: 12, timedOut: false, truncated: false, result: 'sunny', ...extra }) as NewSessionEvent
+
+/** [expected key, the events, with the one narrated last] — one case per key. */
+const CASES: [string, NewSessionEvent[]][] = [
+  ['startLive', [started()]],
+  ['startReplay', [started('parallel', 'replay')]],
+  ['decide', [started(), { type: 'model.responded', step: 1, raw: 'abc', durationMs: 1 }]],
+  ['decideFinalTurn', [started(), { type: 'model.responded', step: 6, raw: 'ok', durationMs: 1, finalTurn: true }]],
+  ['modelFailed', [started(), { type: 'model.failed', step: 1, error: 'model.ts threw', durationMs: 1 }]],
+  ['parseNone', [started(), { type: 'parse.completed', protocol: 'json', calls: [], text: 'Hi', repairs: [], errors: [] }]],
+  ['parseOne', [started(), { type: 'parse.completed', protocol: 'json', calls: [call('c1', 'get_weather')], text: '', repairs: [], errors: [] }]],
+  ['parseManyParallel', [started(), { type: 'parse.completed', protocol: 'json', calls: [call('c1', 'get_weather'), call('c2', 'calculate')], text: '', repairs: [], errors: [] }]],
+  ['parseManySequential', [started('sequential'), { type: 'parse.completed', protocol: 'json', calls: [call('c1', 'get_weather'), call('c2', 'calculate')], text: '', repairs: [], errors: [] }]],
+  ['parseErrors', [started(), { type: 'parse.completed', protocol: 'json', calls: [], text: '', repairs: [], errors: [{ code: 'invalid_json', message: 'Expected "," at 12' }] }]],
+  ['parseFallback', [started(), { type: 'parse.completed', protocol: 'xml-tag', calls: [call('c1', 'get_weather')], text: '', repairs: [], errors: [] }]],
+  ['validateOk', [started(), { type: 'validate.completed', verdicts: [{ callId: 'c1', name: 'get_weather', ok: true, problems: [] }] }]],
+  ['validateCoerced', [started(), { type: 'validate.completed', verdicts: [{ callId: 'c1', name: 'get_weather', ok: true, problems: [], coercions: ['"days": "3" → 3'] }] }]],
+  ['validateProblems', [started(), { type: 'validate.completed', verdicts: [{ callId: 'c1', name: 'get_weather', ok: false, problems: ['"city" is required'] }] }]],
+  ['validateRepeated', [started(), { type: 'validate.completed', verdicts: [], repeated: { name: 'search_docs', count: 3 } }]],
+  ['validateConfirm', [started(), { type: 'validate.completed', verdicts: [{ callId: 'c1', name: 'delete_file', ok: true, problems: [], confirm: true }] }]],
+  ['confirmRequested', [started(), { type: 'confirm.requested', callIds: ['c1'] }]],
+  ['confirmDecided', [started(), { type: 'confirm.decided', decisions: [{ callId: 'c1', decision: 'deny' }] }]],
+  ['toolOk', [started(), finished({})]],
+  ['toolError', [started(), finished({ result: undefined, error: 'Order A999 does not exist.' })]],
+  ['toolTimedOut', [started(), finished({ result: undefined, error: 'timed out', timedOut: true, durationMs: 1000 })]],
+  ['toolDeclined', [started(), finished({ result: undefined, error: 'denied', declined: true })]],
+  ['toolTruncated', [started(), finished({ truncated: true, originalChars: 100000 })]],
+  ['toolInjection', [started(), finished({ injection: [{ start: 0, end: 28, text: 'Ignore previous instructions' }], wrapped: true })]],
+  ['backfillOne', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: null }, { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: 'sunny' }] }]],
+  ['backfillMany', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: null }, { role: 'tool', tool_call_id: 'c1', name: 'a', content: '1' }, { role: 'tool', tool_call_id: 'c2', name: 'b', content: '2' }] }]],
+  ['backfillCorrection', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: '<tool>{' }, { role: 'user', content: 'Your call was not valid JSON.' }] }]],
+  ['backfillAssistant', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: 'Done.' }] }]],
+  ['stop.final_answer', [started(), { type: 'loop.stopped', reason: 'final_answer' }]],
+  ['stop.max_steps', [started(), { type: 'loop.stopped', reason: 'max_steps', detail: 'Reached 5 steps.' }]],
+  ['stop.repeated_call', [started(), { type: 'loop.stopped', reason: 'repeated_call', detail: 'search_docs 3 times.' }]],
+  ['stop.aborted', [started(), { type: 'loop.stopped', reason: 'aborted' }]],
+  ['stop.error', [started(), { type: 'loop.stopped', reason: 'error', detail: 'The output still held a malformed call.' }]],
+]
+
+const withSeq = (events: NewSessionEvent[]): SessionEvent[] => events.map((e, seq) => ({ ...e, seq, at: 0 }) as SessionEvent)
+
+describe('narration', () => {
+  it('has a case for every key narrate() can return', () => {
+    expect(CASES.map(([key]) => key).sort()).toEqual([...NARRATION_KEYS].sort())
+  })
+
+  it.each(CASES)('%s: narrate() picks it', (key, events) => {
+    const log = withSeq(events)
+    expect(narrate(log, log.length - 1)?.key).toBe(key)
+  })
+
+  it('is undefined out of range and never throws on an empty log', () => {
+    expect(narrate([], 0)).toBeUndefined()
+    expect(narrate(withSeq([started()]), 5)).toBeUndefined()
+  })
+
+  it('shortens long parameters to one line', () => {
+    const log = withSeq([started(), finished({ result: undefined, error: `line one\n${'x'.repeat(500)}` })])
+    const error = String(narrate(log, 1)?.params.error)
+    expect(error.length).toBeLessThanOrEqual(120)
+    expect(error).not.toContain('\n')
+  })
+
+  describe.each(LANGUAGES)('in %s', (language) => {
+    const i18n = createI18n(language)
+    it.each(CASES)('%s reads as a full sentence with every parameter filled in', (_key, events) => {
+      const log = withSeq(events)
+      const text = narrationText(i18n.t, log, log.length - 1)
+      expect(text).not.toBe('')
+      expect(text).not.toContain('{{')
+      expect(text).not.toContain('narration.') // a missing key would come back as itself
+      for (const value of Object.values(narrate(log, log.length - 1)?.params ?? {})) {
+        if (String(value) !== '') expect(text).toContain(String(value))
+      }
+      if (language !== 'en') expect(text).toMatch(/[\u4e00-\u9fff]/)
+    })
+  })
+
+  it('says why the loop stopped in plain words, differently per reason', () => {
+    const i18n = createI18n('zh-CN')
+    const reasons = ['final_answer', 'max_steps', 'repeated_call', 'aborted', 'error'] as const
+    const texts = reasons.map((reason) => narrationText(i18n.t, withSeq([started(), { type: 'loop.stopped', reason }]), 1))
+    expect(new Set(texts).size).toBe(5)
+    expect(texts[1]).toContain('步数上限')
+  })
+})

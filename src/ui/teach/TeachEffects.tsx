@@ -1,0 +1,40 @@
+import { useEffect } from 'react'
+import { usePlayground } from '../playground-context'
+import { useTeach } from './teach-context'
+
+/** True when a key press belongs to a text field or an editor, not to the page. */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest('.monaco-editor') !== null
+}
+
+/**
+ * Side effects of the teaching preferences: the text size applied to the root element (the UI is
+ * sized in rem, so everything scales), and in presenter mode Space / → step and ← goes back.
+ */
+export function TeachEffects() {
+  const pg = usePlayground()
+  const fontSize = useTeach((s) => s.fontSize)
+  const presenter = useTeach((s) => s.presenter)
+
+  useEffect(() => {
+    document.documentElement.style.fontSize = fontSize === 100 ? '' : `${fontSize}%`
+  }, [fontSize])
+
+  useEffect(() => {
+    if (!presenter) return
+    function onKey(event: KeyboardEvent) {
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return
+      if (event.key === ' ' || event.key === 'ArrowRight') {
+        event.preventDefault()
+        void pg.step()
+      } else if (event.key === 'ArrowLeft') {
+        event.preventDefault()
+        pg.back()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [presenter, pg])
+  return null
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { writeWorkspace, readWorkspace } from '../../core/files/workspace-file'
+import { findLesson, lessonWorkspace } from '../../lessons/index'
+import { MAX_PAYLOAD_BYTES, SHARE_PREFIX, decodeShare, encodeShare, readFragment, withoutSecrets } from './share-link'
+
+const workspace = lessonWorkspace(findLesson('fail-endless-loop')!.workspace)
+
+describe('share links', () => {
+  it('round-trips a workspace and a lesson through the fragment, compressed', async () => {
+    const fragment = await encodeShare({ workspace, lessonId: 'fail-endless-loop' })
+    expect(fragment.startsWith(SHARE_PREFIX)).toBe(true)
+    expect(fragment).toMatch(/^#share=[A-Za-z0-9_-]+$/)
+    expect(fragment.length).toBeLessThan(JSON.stringify(workspace).length)
+    expect(await decodeShare(fragment)).toEqual({ ok: true, payload: { workspace, lessonId: 'fail-endless-loop' } })
+  })
+
+  it('keeps non-ASCII code and input intact', async () => {
+    const chinese = { ...workspace, input: '巴黎的天气怎么样？', tools: `${workspace.tools}\n// 注释 ✓` }
+    const decoded = await decodeShare(await encodeShare({ workspace: chinese }))
+    expect(decoded.ok && decoded.payload.workspace.input).toBe('巴黎的天气怎么样？')
+    expect(decoded.ok && decoded.payload.workspace.tools.endsWith('// 注释 ✓')).toBe(true)
+  })
+
+  it('never carries a secret, even one a later setting adds', async () => {
+    const settings = { ...workspace.settings, endpoint: { url: 'http://localhost:1234', apiKey: 'sk-live-123', headers: { Authorization: 'Bearer x' } } }
+    const fragment = await encodeShare({ workspace: { ...workspace, settings } as typeof workspace })
+    const carried = JSON.stringify(await readFragment(fragment))
+    expect(carried).toContain('http://localhost:1234')
+    expect(carried).not.toContain('sk-live-123')
+    expect(carried).not.toContain('Bearer')
+    expect(withoutSecrets({ a: { token: 1, keep: 2 }, list: [{ password: 'p', x: 1 }] })).toEqual({ a: { keep: 2 }, list: [{ x: 1 }] })
+  })
+
+  it('says what is wrong with a damaged, foreign or invalid link, and never throws', async () => {
+    expect(await decodeShare('#other=1')).toEqual({ ok: false, error: 'not a share link' })
+    expect((await decodeShare('#share=!!!')).ok).toBe(false)
+    expect((await decodeShare('#share=AAAA')).ok).toBe(false)
+    const bad = await encodeShare({ workspace: { ...workspace, settings: { ...workspace.settings, maxSteps: 0 } } })
+    const result = await decodeShare(bad)
+    expect(result.ok).toBe(false)
+    expect(!result.ok && result.error).toMatch(/maxSteps/)
+  })
+
+  it('refuses a link that inflates past the payload limit', async () => {
+    const huge = { ...workspace, input: 'a'.repeat(MAX_PAYLOAD_BYTES + 10) }
+    const fragment = await encodeShare({ workspace: huge })
+    expect(fragment.length).toBeLessThan(20_000) // repetitive text compresses well…
+    const result = await decodeShare(fragment)
+    expect(!result.ok && result.error).toMatch(/larger than/) // …but is not inflated without bound
+  })
+
+  it('decodes to a workspace the workspace file reader accepts', async () => {
+    const decoded = await decodeShare(await encodeShare({ workspace }))
+    expect(decoded.ok && readWorkspace(writeWorkspace(decoded.payload.workspace)).ok).toBe(true)
+  })
+})
