@@ -7,10 +7,9 @@ import tseslint from 'typescript-eslint'
 
 /**
  * ui/ and store/ reach core only through its public surfaces (src/core/index.ts and each
- * folder's index.ts), never a file inside a folder. Off until the branches that add those
- * surfaces have merged; set to true (or run with TOOLSTEP_LINT_CORE_SURFACE=1 to preview).
+ * folder's index.ts), never a file inside a folder, so each folder's internals can move freely.
  */
-const enforceCoreSurface = process.env.TOOLSTEP_LINT_CORE_SURFACE === '1'
+const enforceCoreSurface = true
 
 /** A `no-restricted-imports` pattern: `regex` is matched against the import specifier. */
 const layer = (from, to, regex, why = '') => ({ regex, message: `layers: ${from} must not import ${to}${why}` })

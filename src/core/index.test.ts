@@ -7,6 +7,7 @@ import * as files from './files'
 import * as json from './json'
 import * as loop from './loop'
 import * as messages from './messages'
+import * as narration from './narration'
 import * as protocols from './protocols'
 import * as tools from './tools'
 import * as trace from './trace'
@@ -14,7 +15,7 @@ import * as validation from './validation'
 
 // An `export *` whose names clash across folders is dropped silently at run time; this catches it.
 describe('core root index', () => {
-  it.each(Object.entries({ debug, endpoint, evals, files, json, loop, messages, protocols, tools, trace, validation }))('re-exports every value of core/%s', (_folder, surface) => {
+  it.each(Object.entries({ debug, endpoint, evals, files, json, loop, messages, narration, protocols, tools, trace, validation }))('re-exports every value of core/%s', (_folder, surface) => {
     const missing = Object.keys(surface).filter((name) => (core as Record<string, unknown>)[name] !== (surface as Record<string, unknown>)[name])
     expect(missing).toEqual([])
   })

@@ -4,7 +4,7 @@
  * reflects the tools as they are now.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { ToolSpec } from '../core/tools/types'
+import type { ToolSpec } from '../core/tools'
 import type { Sandbox } from '../sandbox/sandbox-host'
 import type { Clock } from './clock'
 import type { CrashGuard } from './crash-guard'

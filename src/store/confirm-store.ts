@@ -4,7 +4,7 @@
  * promise's resolver stays in this closure, so state stays plain data.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { Decision, RunnableCall } from '../core/loop/index'
+import type { Decision, RunnableCall } from '../core/loop'
 
 export interface ConfirmState {
   /** The calls waiting for a decision, or `null` when nothing is asked. */

@@ -4,8 +4,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { evalMetrics, runEvalCase, type CaseResult, type EvalMetrics } from '../core/evals'
-import type { Workspace } from '../core/files/workspace-file'
-import type { SessionEvent } from '../core/loop/events'
+import type { Workspace } from '../core/files'
+import type { SessionEvent } from '../core/loop'
 import { errorMessage } from '../core/util'
 import type { Sandbox } from '../sandbox/sandbox-host'
 import type { RunController } from './run-controller'

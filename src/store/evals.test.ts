@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EvalCase } from '../core/evals'
-import { writeWorkspace } from '../core/files/workspace-file'
+import { writeWorkspace } from '../core/files'
 import { createLogImportHost } from '../sandbox/log-import-host'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { inProcessImportWorker } from '../test/in-process-import-worker'

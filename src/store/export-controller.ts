@@ -4,12 +4,12 @@
  * `{system, messages, tools}`. The messages are the fold of the whole event log, so a replay
  * exports the logged conversation and a live run the conversation as the loop built it.
  */
-import { fold, type SessionEvent } from '../core/loop/index'
-import { exportRequest, type ExportTarget } from '../core/trace/index'
+import { fold, type SessionEvent } from '../core/loop'
+import { exportRequest, type ExportTarget } from '../core/trace'
 import type { ReplayState } from './replay-store'
 import type { RunState } from './run-store'
 
-export type { ExportTarget } from '../core/trace/index'
+export type { ExportTarget } from '../core/trace'
 
 /** A file to save: its suggested name and its JSON text. */
 export interface ExportFile {

@@ -4,7 +4,7 @@
  * of the history), nothing before it is re-executed. The logged tail is kept for the diff view.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { type SessionEvent, fold } from '../core/loop/index'
+import { type SessionEvent, fold } from '../core/loop'
 import type { ImportController } from './import-controller'
 import type { ParseLabState } from './parse-lab-store'
 import type { ReplayState } from './replay-store'

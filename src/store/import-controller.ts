@@ -8,10 +8,10 @@
  * the events of the open one. Session, workspace and tools files come back as text and are
  * opened here, as they are small.
  */
-import { readSession } from '../core/files/session-file'
-import { readWorkspace } from '../core/files/workspace-file'
-import type { ToolSpec } from '../core/tools/types'
-import { captureName, importOpenAITools } from '../core/trace/index'
+import { readSession } from '../core/files'
+import { readWorkspace } from '../core/files'
+import type { ToolSpec } from '../core/tools'
+import { captureName, importOpenAITools } from '../core/trace'
 import type { StoreApi } from 'zustand/vanilla'
 import type { ImportReply, LogImportHost, ProgressListener } from '../sandbox/log-import-host'
 import type { ReplayState } from './replay-store'

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { writeSession } from '../core/files/session-file'
-import { writeWorkspace } from '../core/files/workspace-file'
+import { writeSession } from '../core/files'
+import { writeWorkspace } from '../core/files'
 import { createLogImportHost } from '../sandbox/log-import-host'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { CAPTURE_ANSWER, CAPTURE_INPUT, CAPTURE_TOOLS } from '../test/capture-workspace'

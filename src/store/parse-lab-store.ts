@@ -1,6 +1,6 @@
 /** What the Parse lab is parsing; other views can send a raw output there. */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { getProtocol } from '../core/protocols/index'
+import { getProtocol } from '../core/protocols'
 
 export interface ParseLabState {
   view: 'loop' | 'parse' | 'diff' | 'evals' | 'compare'

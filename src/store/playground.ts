@@ -7,8 +7,8 @@
  * with the Node sandbox, an in-process import host, a manual clock and a memory storage.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import type { Decision } from '../core/loop/index'
-import type { Workspace } from '../core/files/workspace-file'
+import type { Decision } from '../core/loop'
+import type { Workspace } from '../core/files'
 import type { LogImportHost } from '../sandbox/log-import-host'
 import type { Sandbox } from '../sandbox/sandbox-host'
 import { createStore } from 'zustand/vanilla'
@@ -27,7 +27,7 @@ import { createRunController, type RunController } from './run-controller'
 import { createRunStore, type RunState } from './run-store'
 import { memoryStorage, type KeyValueStorage } from './storage'
 import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
-import { writeMockModel } from '../core/files/mock-model'
+import { writeMockModel } from '../core/files'
 import { errorMessage } from '../core/util'
 import { createModelSourceStore, endpointModelFor, type ModelSourceState } from './model-source-store'
 

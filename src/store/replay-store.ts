@@ -4,7 +4,7 @@
  * optional tools file used to check logged calls against their schemas.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { ToolSpec } from '../core/tools/types'
+import type { ToolSpec } from '../core/tools'
 import type { ConversationSummary, ImportStage } from '../sandbox/log-import-host'
 
 export type { ConversationSummary } from '../sandbox/log-import-host'

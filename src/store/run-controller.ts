@@ -4,8 +4,8 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { LoopRunner, runInitFor, type SessionEvent } from '../core/loop/index'
-import type { Workspace } from '../core/files/workspace-file'
+import { LoopRunner, runInitFor, type SessionEvent } from '../core/loop'
+import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
 import type { ConfirmSlice } from './confirm-store'

@@ -3,8 +3,8 @@
  * and inspector show is a pure fold of `events[0..cursor]`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SessionEvent } from '../core/loop/index'
-import type { Workspace } from '../core/files/workspace-file'
+import type { SessionEvent } from '../core/loop'
+import type { Workspace } from '../core/files'
 import type { BreakHit } from '../core/debug'
 
 /** Where the user's code failed before the loop could run (syntax error, bad import…). */

@@ -10,8 +10,8 @@
  * earlier versions load unchanged.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { settingsSchema, type Settings, type Workspace } from '../core/files/workspace-file'
-import { DEFAULT_MAX_STEPS, loopSettings, type LoopSettings } from '../core/loop/index'
+import { settingsSchema, type Settings, type Workspace } from '../core/files'
+import { DEFAULT_MAX_STEPS, loopSettings, type LoopSettings } from '../core/loop'
 import { evalCasesSchema, type EvalCase } from '../core/evals'
 import { defaultExample, examples } from '../examples/index'
 import { errorMessage } from '../core/util'

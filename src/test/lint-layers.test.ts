@@ -34,6 +34,8 @@ describe('layer rules', () => {
     ['src/core/loop/probe.ts', "import type { SettingsInput } from '../files/workspace-file'", 'layers: core/loop must not import core/files'],
     ['src/core/loop/probe.test.ts', "import { App } from '../../ui/App'", 'layers: core must not import ui'],
     ['src/ui/probe.tsx', "import { scripted } from '../test/scripted-model'", 'layers: app code must not import src/test'],
+    ['src/store/probe.ts', "import { readWorkspace } from '../core/files/workspace-file'", 'layers: store must not import a file inside a core folder'],
+    ['src/ui/probe.tsx', "import type { SessionEvent } from '../core/loop/events'", 'layers: ui must not import a file inside a core folder'],
   ])('%s: %s is an error naming the rule', async (file, code, rule) => {
     const messages = await lint(file, `${code}\nexport const probe = 1\n`)
     expect(messages).toEqual([expect.stringMatching(new RegExp(`no-restricted-imports: .*${rule.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))])
@@ -43,7 +45,7 @@ describe('layer rules', () => {
     ['src/core/loop/probe.ts', "import { z } from 'zod'\nimport type { Message } from '../messages'"],
     ['src/core/trace/probe.test.ts', "import { readFileSync } from 'node:fs'"],
     ['src/sandbox/probe.ts', "import { parseWith } from '../core/protocols'"],
-    ['src/store/probe.ts', "import { createBrowserSandbox } from '../sandbox/browser-sandbox'\nimport { readWorkspace } from '../core/files/workspace-file'"],
+    ['src/store/probe.ts', "import { createBrowserSandbox } from '../sandbox/browser-sandbox'\nimport { readWorkspace } from '../core/files'"],
     ['src/core/protocols/probe.test.ts', "import { fixtureCases } from '../../test/fixture-cases'"],
     ['src/ui/probe.tsx', "import { useRunStore } from '../store/run-store'\nimport { parseWith } from '../core/protocols'"],
   ])('%s: allowed imports pass', async (file, code) => {

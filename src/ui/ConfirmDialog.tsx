@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useConfirm, usePlayground } from './playground-context'
-import type { Decision } from '../core/loop/index'
+import type { Decision } from '../core/loop'
 import type { JsonValue } from '../core/messages'
 import { errorMessage } from '../core/util'
 

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCodeCheck, usePlayground, useWorkspace } from './playground-context'
-import { getProtocol } from '../core/protocols/index'
-import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop/index'
+import { getProtocol } from '../core/protocols'
+import { DEFAULT_LOOP_SETTINGS, type Fault, type LoopSettings } from '../core/loop'
 import { NumberField } from './NumberField'
 
 const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParseLab } from './playground-context'
-import { createStreamParser, getProtocol, protocols, type ParseResult, type StreamSnapshot } from '../core/protocols/index'
+import { createStreamParser, getProtocol, protocols, type ParseResult, type StreamSnapshot } from '../core/protocols'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
 

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { writeWorkspace } from '../core/files/workspace-file'
+import { writeWorkspace } from '../core/files'
 import { download } from './download'
 import { usePlayground, useSession, useWorkspace } from './playground-context'
 

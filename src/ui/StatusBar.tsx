@@ -1,4 +1,4 @@
-import { PHASE_OF, fold } from '../core/loop/index'
+import { PHASE_OF, fold } from '../core/loop'
 import { useRun, useWorkspace } from './playground-context'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'

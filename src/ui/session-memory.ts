@@ -6,8 +6,8 @@
  */
 import { create } from 'zustand'
 import { z } from 'zod'
-import { readSession } from '../core/files/session-file'
-import { workspaceSchema } from '../core/files/workspace-file'
+import { readSession } from '../core/files'
+import { workspaceSchema } from '../core/files'
 import type { ImportOutcome } from '../store/import-controller'
 import type { Playground } from '../store/playground'
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useCatalogue, usePlayground } from '../playground-context'
-import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace/index'
+import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace'
 
 /** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
 export function anomalyTooltip(flags: readonly { code: string; detail: string }[]): string {

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { diffTwoSessions, type SessionDiff } from '../../core/debug'
-import { readSession } from '../../core/files/session-file'
-import type { SessionEvent } from '../../core/loop/events'
+import { readSession } from '../../core/files'
+import type { SessionEvent } from '../../core/loop'
 import { importLog, replayEvents } from '../../core/trace'
 import { useRun } from '../playground-context'
 

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop/events'
+import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
 import { DIAGRAM_PHASES, edgeCounts, nextEventOfPhase, type DiagramEdge } from './loop-graph'
 
 const NODE_W = 84

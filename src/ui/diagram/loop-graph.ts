@@ -2,7 +2,7 @@
  * The loop's state machine as a fixed graph for the diagram, and the count of each edge a
  * session took. Pure: events in, numbers out.
  */
-import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop/events'
+import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
 
 /** The nodes, left to right. */
 export const DIAGRAM_PHASES: readonly Phase[] = ['start', 'decide', 'parse', 'validate', 'confirm', 'execute', 'backfill', 'stop']

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
-import { diffSessions } from '../../core/loop/index'
+import { diffSessions } from '../../core/loop'
 
 /** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
 export function DiffView() {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { toTraditional } from '../../../scripts/zh-tw-convert.mjs'
-import { NARRATION_KEYS } from '../../core/narration/narrate'
+import { NARRATION_KEYS } from '../../core/narration'
 import { lessons } from '../../lessons/index'
 import en from './locales/en.json'
 import zhCN from './locales/zh-CN.json'

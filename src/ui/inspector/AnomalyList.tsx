@@ -1,4 +1,4 @@
-import { describeAnomaly } from '../../core/trace/index'
+import { describeAnomaly } from '../../core/trace'
 import { AnomalyCodeLink } from '../anomalies/AnomalyCatalogue'
 
 /** One anomaly found in the current turn, with the event that shows it. */

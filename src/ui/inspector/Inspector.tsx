@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { usePlayground, useRun } from '../playground-context'
-import { type SessionEvent, PHASE_OF, fold, requestAt, fmtMs } from '../../core/loop/index'
+import { type SessionEvent, PHASE_OF, fold, requestAt, fmtMs } from '../../core/loop'
 import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'

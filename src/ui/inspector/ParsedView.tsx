@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { ParseResult } from '../../core/protocols/types'
+import type { ParseResult } from '../../core/protocols'
 import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
 

@@ -1,4 +1,4 @@
-import type { Span } from '../../core/protocols/types'
+import type { Span } from '../../core/protocols'
 
 export interface Highlight extends Span {
   kind: 'call' | 'name' | 'arguments'

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { playbackDelays, readRecordedPrefix, type RecordedResponse as Recorded } from '../../core/trace/index'
+import { playbackDelays, readRecordedPrefix, type RecordedResponse as Recorded } from '../../core/trace'
 
 /** Delay between chunks when the recording kept no timestamps, ms. */
 const FALLBACK_DELAY_MS = 40

@@ -1,4 +1,4 @@
-import type { Repair } from '../../core/protocols/types'
+import type { Repair } from '../../core/protocols'
 
 /** Repairs grouped by code (`fence_stripped ×4`), so a turn with many calls stays readable. */
 export function RepairList({ repairs }: { repairs: readonly Repair[] }) {

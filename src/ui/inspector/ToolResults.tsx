@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { type SessionEvent, fmtMs } from '../../core/loop/index'
+import { type SessionEvent, fmtMs } from '../../core/loop'
 
 type Finished = Extract<SessionEvent, { type: 'tool.finished' }>
 

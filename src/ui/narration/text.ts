@@ -3,8 +3,8 @@
  * under `narration.` in the i18next resources.
  */
 import type { TFunction } from 'i18next'
-import type { SessionEvent } from '../../core/loop/events'
-import { narrate } from '../../core/narration/narrate'
+import type { SessionEvent } from '../../core/loop'
+import { narrate } from '../../core/narration'
 
 /** The sentence for `events[index]` in `t`'s language, or `''` out of range. */
 export function narrationText(t: TFunction, events: readonly SessionEvent[], index: number): string {

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { usePlayground, useReplay } from '../playground-context'
 import type { ConversationSummary } from '../../store/replay-store'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { describeAnomaly } from '../../core/trace/index'
+import { describeAnomaly } from '../../core/trace'
 
 const ROW_HEIGHT = 56
 /** Wait this long after the last keystroke before asking the worker to search. */

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { writeWorkspace } from '../../core/files/workspace-file'
+import { writeWorkspace } from '../../core/files'
 import { download } from '../download'
 import { usePlayground } from '../playground-context'
 import { MAX_LINK_CHARS, encodeShare, shareUrl } from './share-link'

@@ -4,7 +4,7 @@
  * or the link's own workspace); otherwise the user is asked first.
  */
 import type { StoreApi } from 'zustand'
-import type { Workspace } from '../../core/files/workspace-file'
+import type { Workspace } from '../../core/files'
 import { examples } from '../../examples/index'
 import { findLesson, lessonWorkspace, lessons } from '../../lessons/index'
 import type { Playground } from '../../store/playground'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { writeWorkspace, readWorkspace } from '../../core/files/workspace-file'
+import { writeWorkspace, readWorkspace } from '../../core/files'
 import { findLesson, lessonWorkspace } from '../../lessons/index'
 import { MAX_PAYLOAD_BYTES, SHARE_PREFIX, decodeShare, encodeShare, readFragment, withoutSecrets } from './share-link'
 

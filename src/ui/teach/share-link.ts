@@ -4,7 +4,7 @@
  * Compression is the platform's CompressionStream('deflate-raw') (RFC 1951); base64url is RFC 4648 §5
  * without padding. Links never carry secrets: setting keys that name one are dropped.
  */
-import { readWorkspace, type Workspace } from '../../core/files/workspace-file'
+import { readWorkspace, type Workspace } from '../../core/files'
 
 /** What a link carries. */
 export interface SharePayload {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../../core/loop/events'
+import type { SessionEvent } from '../../core/loop'
 import { memoryStorage } from '../../store/storage'
 import { LESSONS_KEY, PRESENTER_KEY, clampFontSize, createTeachStore } from './teach-store'
 

@@ -5,7 +5,7 @@
  * browser); nothing here reaches the network.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SessionEvent } from '../../core/loop/events'
+import type { SessionEvent } from '../../core/loop'
 import { findLesson } from '../../lessons/index'
 import type { Problem } from '../../lessons/checks'
 import { readItem, writeItem, type KeyValueStorage } from '../../store/storage'

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
-import type { SessionEvent } from '../../core/loop/index'
+import type { SessionEvent } from '../../core/loop'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { highlightsOf } from '../inspector/ParsedView'
 import { RawOutput } from '../inspector/RawOutput'

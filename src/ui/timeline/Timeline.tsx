@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
-import { type SessionEvent, describeEvent, type Tone } from '../../core/loop/index'
+import { type SessionEvent, describeEvent, type Tone } from '../../core/loop'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 
 const PHASE_STYLE: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../../core/loop/index'
+import type { SessionEvent } from '../../core/loop'
 import { useMemo } from 'react'
 import { breakpointRows } from '../../core/debug'
 import { usePlayground, useWorkspace } from '../playground-context'

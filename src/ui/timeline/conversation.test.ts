@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionEvent } from '../../core/loop/index'
+import type { SessionEvent } from '../../core/loop'
 import { cardAtCursor, conversationOf } from './conversation'
 
 const raw = '{"name":"get_weather","arguments":{"city":"Paris"}}'

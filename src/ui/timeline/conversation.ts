@@ -4,7 +4,7 @@
  * verdict and the id of its tool-result card), tool. Pure: the view at cursor k is
  * `conversationOf(events.slice(0, k + 1))`, the same fold-of-a-prefix rule as the timeline.
  */
-import type { AnomalyFlag, SessionEvent, Verdict } from '../../core/loop/index'
+import type { AnomalyFlag, SessionEvent, Verdict } from '../../core/loop'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
