@@ -39,7 +39,8 @@ test('openai format, streamed: parallel calls, TTFT on the timeline, Play as str
   const rows = await timelineRows(page)
   expect(rows.find((r) => r.startsWith('decide:'))).toMatch(/TTFT \d+ ms · total \d+ ms · 19 chunks/)
 
-  await page.getByTestId('timeline-item').filter({ hasText: 'turn 1' }).first().click()
+  // The parse phase of turn 1: its calls are shown beside the recorded stream.
+  await page.getByTestId('timeline-item').filter({ hasText: '2 calls' }).first().click()
   await expect(page.locator('[data-testid="parsed-call"][data-tool-name="get_current_weather"]')).toHaveCount(2)
   await page.getByTestId('play-stream').click()
   await expect(page.getByTestId('stream-playback')).toHaveAttribute('data-done', 'true')
@@ -99,7 +100,8 @@ test('Save as mock model: stop the server, run again, same timeline', async ({ p
   server.enqueue(captureReply('openai-chat-stream-parallel-tools.response.sse'), captureReply('openai-chat-parallel-tools.2.response.json'))
   await page.getByTestId('run').click()
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
-  const titles = async () => (await timelineRows(page)).map((row) => row.split(' — ')[0])
+  // Phases and their outcomes, without timings (a replayed mock answers at once, with no chunks).
+  const titles = async () => (await timelineRows(page)).map((row) => row.split(' — ')[0]!.replace(/ · (TTFT \d+ ms · total \d+ ms · \d+ chunks|\d+ ms)/g, ''))
   const live = await titles()
   await page.getByTestId('save-as-mock').click()
   await expect(page.getByTestId('model-source')).toHaveValue('mock')

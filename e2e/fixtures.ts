@@ -6,6 +6,19 @@ import { test as base, expect, type Page } from '@playwright/test'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 
+/**
+ * Chromium logs every failed fetch (a 401, a 429, a CORS refusal) as a console error. Those from
+ * an endpoint the user configured on another local port are the behaviour under test, not app
+ * errors; anything from the app's own origin still fails the test.
+ */
+function fromUserEndpoint(text: string, resourceUrl: string, pageUrl: string): boolean {
+  const app = pageUrl ? new URL(pageUrl).origin : ''
+  const other = (url: string) => LOCAL.test(url) && !url.startsWith(app)
+  if (resourceUrl && other(resourceUrl) && text.startsWith('Failed to load resource')) return true
+  const blocked = /^Access to fetch at '([^']+)' from origin '[^']+' has been blocked by CORS policy/.exec(text)
+  return blocked !== null && other(blocked[1]!)
+}
+
 export const test = base.extend<{ localOnly: void }>({
   localOnly: [
     async ({ context, page }, use) => {
@@ -15,7 +28,8 @@ export const test = base.extend<{ localOnly: void }>({
       await context.route((url) => !LOCAL.test(url.href), (route) => route.abort())
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
       page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`console: ${m.text()}`)
+        if (m.type() !== 'error' || fromUserEndpoint(m.text(), m.location().url, page.url())) return
+        errors.push(`console: ${m.text()}`)
       })
       await use()
       expect(requests.filter((u) => !LOCAL.test(u)), 'requests that left localhost').toEqual([])

@@ -95,7 +95,7 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
   const requests: ReceivedRequest[] = []
   const sockets = new Set<Socket>()
   const corsHeaders = (): Record<string, string> =>
-    cors ? { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS' } : {}
+    cors ? { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-expose-headers': 'retry-after, retry-after-ms' } : {}
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'OPTIONS') {
