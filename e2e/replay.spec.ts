@@ -57,7 +57,7 @@ test('a 600-message conversation is virtualised and scrolls to its end', async (
   expect(rendered).toBeLessThan(100)
   await page.getByTestId('timeline').focus()
   await page.keyboard.press('End')
-  await expect(page.locator('[aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   expect((await timelineRows(page)).length).toBeLessThan(100)
 })
