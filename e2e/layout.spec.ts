@@ -134,7 +134,8 @@ test("Monaco's context menu has a background", async ({ page }) => {
   const background = await page.waitForFunction(() => {
     // Monaco makes one shadow root per widget host; the menu is in one of them (or in the page).
     const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('.shadow-root-host')].flatMap((h) => (h.shadowRoot ? [h.shadowRoot] : []))]
-    const menu = roots.map((r) => r.querySelector('.monaco-menu .monaco-scrollable-element')).find((m) => m !== null)
+    // The menu's list sits inside a scrollable element, which is what paints the background.
+    const menu = roots.map((r) => r.querySelector('.monaco-menu')?.closest('.monaco-scrollable-element') ?? null).find((m) => m !== null)
     return menu ? getComputedStyle(menu).backgroundColor : null
   })
   expect(await background.jsonValue()).not.toBe('rgba(0, 0, 0, 0)')
