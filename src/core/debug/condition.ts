@@ -7,6 +7,7 @@
  */
 import jexl from 'jexl'
 import type Ast from 'jexl/Ast'
+import { errorMessage } from '../util'
 
 /** The names a condition may use; anything else is a parse error naming the known ones. */
 export const CONDITION_NAMES = ['phase', 'turn', 'event', 'call', 'calls', 'verdicts', 'result', 'errors', 'repairs', 'anomalies'] as const
@@ -55,7 +56,7 @@ export function compileCondition(source: string): { ok: true; condition: Compile
         try {
           return { value: truthy(expression.evalSync(context) as unknown) }
         } catch (error) {
-          return { value: false, error: error instanceof Error ? error.message : String(error) }
+          return { value: false, error: errorMessage(error) }
         }
       },
     },

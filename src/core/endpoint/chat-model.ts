@@ -13,6 +13,7 @@ import { CompletionAccumulator, readCompletionBody, toNativeMessage, type Comple
 import { EndpointError, httpError, networkError, retryAfterMs } from './errors'
 import { chatCompletionsBody } from './request'
 import { chatCompletionsUrl, DEFAULT_ENDPOINT_TIMEOUT_MS, type EndpointConfig, type EndpointCredentials } from './settings'
+import { errorMessage } from '../util'
 
 /** What the endpoint model returns: the loop's output plus its timing. */
 export type EndpointOutput = ModelOutput & { timing: ResponseTiming }
@@ -95,7 +96,7 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
           text = await response.text()
         } catch (error) {
           if (reason) throw interrupted()
-          throw new EndpointError('stream_cut', `The response stopped before it was complete: ${error instanceof Error ? error.message : String(error)}`)
+          throw new EndpointError('stream_cut', `The response stopped before it was complete: ${errorMessage(error)}`)
         }
         const read = readCompletionBody(text)
         if (!read.ok) throw new EndpointError('bad_response', read.error)
@@ -140,7 +141,7 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
       parser.feed(decoder.decode())
     } catch (error) {
       if (stopped()) throw interrupted(partialText(accumulator.result()))
-      throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s) (${error instanceof Error ? error.message : String(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
+      throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s) (${errorMessage(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
     }
     if (streamError) {
       await reader.cancel().catch(() => undefined)

@@ -2,6 +2,7 @@
  * Failures of an endpoint call, each phrased for the person running the loop, with the
  * provider's own message where it sent one.
  */
+import { errorMessage } from '../util'
 
 /** What went wrong, for code that reacts (retry after a 429, show CORS help, …). */
 export type EndpointErrorKind =
@@ -100,7 +101,7 @@ export function httpError(input: { status: number; statusText: string; body: str
 export function networkError(error: unknown, url: string): EndpointError {
   const cause = typeof error === 'object' && error !== null ? (error as { cause?: unknown }).cause : undefined
   const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   if (code === 'ECONNREFUSED') return new EndpointError('network', `Connection refused at ${url}: is the server running on that host and port?`)
   if (typeof code === 'string') return new EndpointError('network', `Could not reach ${url} (${code}): ${message}.`)
   return new EndpointError('network', `Could not reach ${url} (${message}). Is the server running? ${CORS_HELP}`)

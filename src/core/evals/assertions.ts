@@ -6,6 +6,7 @@ import type { SessionEvent } from '../loop/events'
 import { fold } from '../loop/index'
 import { validateArguments } from '../validation'
 import type { Assertion } from './case-schema'
+import { errorMessage } from '../util'
 
 /** One assertion's outcome: what was expected and what the run did (both JSON). */
 export interface AssertionResult {
@@ -111,7 +112,7 @@ export function checkAssertion(assertion: Assertion, events: readonly SessionEve
         try {
           matches = new RegExp(assertion.regex, assertion.flags ?? '').test(answer)
         } catch (error) {
-          return result(false, expected, `invalid regex: ${error instanceof Error ? error.message : String(error)}`)
+          return result(false, expected, `invalid regex: ${errorMessage(error)}`)
         }
       }
       return result(matches && (assertion.contains === undefined || answer.includes(assertion.contains)), expected, answer)

@@ -12,6 +12,7 @@ import type { JsonValue } from '../messages'
 import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
+import { errorMessage } from '../util'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -276,7 +277,7 @@ class LenientReader {
       this.countRepeats()
       if (!(caught instanceof Failure)) {
         // Only a bug can get here; report it as a value so callers still never see an exception.
-        const message = caught instanceof Error ? caught.message : String(caught)
+        const message = errorMessage(caught)
         return { ok: false, error: { code: 'invalid_json', message: `Internal reader error: ${message}`, offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
       }
       const failure: JsonReadFailure = {

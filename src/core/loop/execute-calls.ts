@@ -13,6 +13,7 @@ import { finishedFor, type RunnableCall } from './phases'
 import { RUN_CODE } from './parse-turn'
 import type { LoopSettings } from './settings'
 import { truncateResult, wrapUntrusted } from './shape-result'
+import { errorMessage } from '../util'
 
 type Finished = Extract<NewSessionEvent, { type: 'tool.finished' }>
 
@@ -177,7 +178,7 @@ async function shape(result: string, tool: string, settings: LoopSettings, deps:
         summary = await deps.summarizer.summarize(result, { tool, maxChars: settings.maxResultChars })
       } catch (error) {
         summary = null
-        text = `${truncateResult(result, settings.maxResultChars)}\n[summarize() failed: ${error instanceof Error ? error.message : String(error)}]`
+        text = `${truncateResult(result, settings.maxResultChars)}\n[summarize() failed: ${errorMessage(error)}]`
       }
     }
     if (summary !== null) {

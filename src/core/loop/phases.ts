@@ -8,7 +8,7 @@ import type { AssistantMessage, JsonValue, Message, ToolCall, ToolMessage } from
 import { getProtocol } from '../protocols/index'
 import type { ParseResult } from '../protocols/types'
 import type { ToolSpec } from '../tools/types'
-import { prepareArguments, resolveTool, resolveToolName, unknownToolMessage, validateArguments } from '../validation/index'
+import { prepareArguments, resolveToolName, unknownToolMessage, validateArguments } from '../validation/index'
 import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './events'
 import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
@@ -170,7 +170,8 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
 }
 
 function asLoggedVerdict(call: { id: string; name: string; arguments: Record<string, JsonValue> }, tools: readonly ToolSpec[]): Verdict {
-  const spec = resolveTool(call.name, tools)
+  // as-logged: the exact name only, as the logging system matched it (no aliases or normalising).
+  const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
   const problems = spec ? validateArguments(spec, call.arguments) : [unknownToolMessage(call.name, tools)]
   return { callId: call.id, name: call.name, ok: problems.length === 0, problems }
 }

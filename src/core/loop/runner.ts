@@ -15,6 +15,7 @@ import { modelRequest } from './model-request'
 import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
 import { apply, initialLoopState, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
+import { errorMessage } from '../util'
 
 /** How a run starts. */
 export interface RunInit {
@@ -190,6 +191,3 @@ export class LoopRunner {
   }
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

@@ -29,6 +29,7 @@ import type { ImportedConversation, LogDocument, LogFormat, RecordedResponse } f
 import { parseLogDocument } from './log-document'
 import { toOpenAIToolCall } from '../wire/openai-chat'
 import { BadField, describePath } from './openai-log'
+import { errorMessage } from '../util'
 
 /** One file to import: its name (for pairing and errors) and its whole text. */
 export interface LogFile {
@@ -157,7 +158,7 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
     })
   } catch (error) {
     if (error instanceof BadField) return { ok: false, error: `${capture}: ${describePath(error.path)}: ${error.problem}.` }
-    return { ok: false, error: `${capture}: ${error instanceof Error ? error.message : String(error)}` }
+    return { ok: false, error: `${capture}: ${errorMessage(error)}` }
   }
   const turnsLabel = records.length > 1 ? ` · ${records.length} turns` : ''
   const conversations = joinExchanges(exchanges).map((conversation, index, all) => ({

@@ -2,7 +2,6 @@
 export { validateArguments } from './validate-arguments'
 export {
   resolveToolName,
-  resolveTool,
   unknownToolMessage,
   editDistance,
   MAX_FUZZY_DISTANCE,

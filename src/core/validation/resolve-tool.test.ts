@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolSpec } from '../tools/types'
-import { resolveTool, resolveToolName, unknownToolMessage, type NameMatching } from './resolve-tool'
+import { resolveToolName, unknownToolMessage, type NameMatching } from './resolve-tool'
 
 const spec = (name: string, aliases?: string[]): ToolSpec => ({ name, description: '', inputSchema: {}, ...(aliases ? { aliases } : {}) })
 const tools: ToolSpec[] = [spec('get_weather', ['weather_lookup']), spec('calculate'), spec('get_time')]
@@ -28,7 +28,6 @@ describe('resolveToolName', () => {
       for (const match of ['exact', 'declared', 'loose'] as const) {
         expect(resolveToolName(name, tools, { match, fuzzy: true })).toBeUndefined()
       }
-      expect(resolveTool(name, tools)).toBeUndefined()
     }
   })
 

@@ -83,15 +83,6 @@ export function resolveToolName<T extends NamedTool>(
 }
 
 /**
- * The tool with exactly this name. Pure.
- * @deprecated Use `resolveToolName(name, tools, { match: 'exact' })?.spec`; kept until the replay
- *   builder moves to it.
- */
-export function resolveTool<T extends NamedTool>(name: string, tools: readonly T[]): T | undefined {
-  return resolveToolName(name, tools, { match: 'exact' })?.spec
-}
-
-/**
  * The error written back to the model when it calls a tool that does not exist. Pure.
  *
  * @returns `Unknown tool "x". Available tools: a, b, c.` (tools in the order given; the name
