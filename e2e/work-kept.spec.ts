@@ -38,6 +38,31 @@ test('choosing an example asks before replacing edited code, and the replacement
   await expect(select).toHaveValue('errors')
 })
 
+test('opening a lesson asks before replacing edited code, and the replacement can be undone', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  const lesson = (id: string) => page.locator(`[data-testid="lesson-item"][data-lesson-id="${id}"]`)
+  // Unedited: a lesson opens at once, and another one after it too.
+  await lesson('registry-tags').click()
+  await expect(page.getByTestId('example-switch')).toBeHidden()
+  const registry = await getEditor(page, 'tools.ts')
+  await lesson('confirmation').click()
+  await expect.poll(() => getEditor(page, 'tools.ts')).toContain('delete_file')
+
+  const edited = `${await getEditor(page, 'tools.ts')}\n// my own note\n`
+  await setEditor(page, 'tools.ts', edited)
+  await lesson('registry-tags').click()
+  await expect(page.getByTestId('example-switch')).toBeVisible()
+  await page.getByTestId('example-switch-keep').click()
+  expect(await getEditor(page, 'tools.ts')).toBe(edited)
+
+  await lesson('registry-tags').click()
+  await page.getByTestId('example-switch-replace').click()
+  await expect.poll(() => getEditor(page, 'tools.ts')).toBe(registry)
+  await page.getByTestId('toast-action').click()
+  await expect.poll(() => getEditor(page, 'tools.ts')).toBe(edited)
+})
+
 test('a second tab of the app is detected and said, in both tabs', async ({ page, context }) => {
   await openApp(page)
   await expect(page.getByTestId('other-tab')).toHaveCount(0)

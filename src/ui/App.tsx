@@ -79,6 +79,9 @@ export function App() {
   const editorsPane = usePanelRef()
   const [editorsCollapsed, setEditorsCollapsed] = useState(false)
   const editorsHidden = useTeach((s) => s.editorsHidden)
+  // Presenter mode gives the timeline, narration and diagram the room: the model source and the
+  // breakpoint list are authoring tools, out of the way while teaching.
+  const presenter = useTeach((s) => s.presenter)
 
   // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
   useEffect(() => {
@@ -138,7 +141,7 @@ export function App() {
       onDrop={onDrop}
     >
       <Toolbar onImported={showOutcome} />
-      <ModelSourceBar />
+      {!presenter && <ModelSourceBar />}
       <SessionNotices />
       <LinkNotice />
       <TeachEffects />
@@ -210,7 +213,7 @@ export function App() {
                 <>
                   <TeachStrip />
                   <ReplayBar />
-                  <BreakpointsPanel />
+                  {!presenter && <BreakpointsPanel />}
                   <div className="flex min-h-0 flex-1">
                     {logOpen && (
                       <div className="min-h-0 shrink-0">

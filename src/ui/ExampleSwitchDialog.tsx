@@ -1,9 +1,8 @@
 import { useEffect, useRef } from 'react'
-import { findExample } from '../examples/index'
 import { answerExampleSwitch, useExampleSwitch } from './example-switch'
 import { usePlayground } from './playground-context'
 
-/** Asks before an example replaces edited code. Esc (or Keep) keeps the edits. */
+/** Asks before an example or a lesson replaces edited code. Esc (or Keep) keeps the edits. */
 export function ExampleSwitchDialog() {
   const pg = usePlayground()
   const pending = useExampleSwitch((s) => s.pending)
@@ -26,7 +25,7 @@ export function ExampleSwitchDialog() {
         Replace your edited code?
       </h2>
       <p className="mt-2 text-sm text-slate-700">
-        Loading “{pending ? (findExample(pending)?.title ?? pending) : ''}” replaces tools.ts, model.ts and the user message you edited. You can undo it right after.
+        Loading “{pending?.title ?? ''}” replaces tools.ts, model.ts and the user message you edited. You can undo it right after.
       </p>
       <div className="mt-4 flex justify-end gap-2">
         <button data-testid="example-switch-keep" autoFocus onClick={() => answerExampleSwitch(pg, false)} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50">

@@ -1,51 +1,94 @@
 /**
- * Choosing an example never silently discards edited code: when the workspace differs from
- * the example it came from, the user is asked first, and the replacement can be undone.
+ * Choosing an example or a lesson never silently discards edited code: when the workspace
+ * differs from what was last loaded into it, the user is asked first, and the replacement can
+ * be undone.
  */
 import { create } from 'zustand'
 import { findExample } from '../examples/index'
+import { lessons, lessonWorkspace, solvedWorkspace } from '../lessons/index'
 import type { Playground } from '../store/playground'
 import { pushToast } from './toasts'
 
-/** An example choice waiting for the user's answer. */
-export const useExampleSwitch = create<{ pending: string | null }>()(() => ({ pending: null }))
+/** What an example or lesson replaces, as it was when loaded. */
+interface Baseline {
+  tools: string
+  model: string
+  input: string
+}
 
-/** True when the code or input differ from the example the workspace was loaded from (or it came from a file). */
+/** A replacement waiting for the user's answer: what is loaded (shown by title) and how. */
+interface PendingSwitch {
+  title: string
+  load: () => void
+}
+
+/** The replacement waiting for the user's answer, if any. */
+export const useExampleSwitch = create<{ pending: PendingSwitch | null }>()(() => ({ pending: null }))
+
+// The code as an example or lesson last loaded it. Null after a reload or a file: then the
+// workspace counts as edited unless it equals the example it names or a lesson (or its solution).
+let baseline: Baseline | null = null
+
+const same = (a: Baseline, b: Baseline) => a.tools === b.tools && a.model === b.model && a.input === b.input
+
+function isKnownWorkspace(now: Baseline, exampleId: string): boolean {
+  const example = findExample(exampleId)
+  if (example && same(now, example)) return true
+  return lessons.some((lesson) => same(now, lessonWorkspace(lesson.workspace)) || same(now, lessonWorkspace(solvedWorkspace(lesson))))
+}
+
+function snapshot(pg: Playground): Baseline {
+  const { tools, model, input } = pg.stores.workspace.getState()
+  return { tools, model, input }
+}
+
+/** True when the code or input differ from what was last loaded (after a reload: from every example and lesson). */
 export function workspaceEdited(pg: Playground): boolean {
-  const s = pg.stores.workspace.getState()
-  const example = findExample(s.exampleId)
-  if (!example) return true
-  return s.tools !== example.tools || s.model !== example.model || s.input !== example.input
+  const now = snapshot(pg)
+  return baseline ? !same(now, baseline) : !isKnownWorkspace(now, pg.stores.workspace.getState().exampleId)
+}
+
+/**
+ * Runs `load` (which replaces the workspace), asking first when that would replace edits;
+ * afterwards the loaded code is the new baseline and a replacement of edits can be undone.
+ */
+export function replaceWorkspace(pg: Playground, title: string, load: () => void): void {
+  if (workspaceEdited(pg)) useExampleSwitch.setState({ pending: { title, load } })
+  else replace(pg, title, load)
 }
 
 /** Loads example `id`, asking first when that would replace edits. */
 export function chooseExample(pg: Playground, id: string): void {
   if (id === pg.stores.workspace.getState().exampleId && !workspaceEdited(pg)) return
-  if (workspaceEdited(pg)) useExampleSwitch.setState({ pending: id })
-  else replaceWithExample(pg, id)
+  replaceWorkspace(pg, findExample(id)?.title ?? id, () => {
+    pg.stores.workspace.getState().loadExample(id)
+    pg.reset()
+  })
 }
 
 /** Answers the pending question: replace (undoably) or keep the edits. */
-export function answerExampleSwitch(pg: Playground, replace: boolean): void {
-  const id = useExampleSwitch.getState().pending
+export function answerExampleSwitch(pg: Playground, yes: boolean): void {
+  const pending = useExampleSwitch.getState().pending
   useExampleSwitch.setState({ pending: null })
-  if (replace && id) replaceWithExample(pg, id)
+  if (yes && pending) replace(pg, pending.title, pending.load)
 }
 
-function replaceWithExample(pg: Playground, id: string): void {
+function replace(pg: Playground, title: string, load: () => void): void {
   const workspace = pg.stores.workspace
   const before = pg.currentWorkspace()
   const beforeId = workspace.getState().exampleId
+  const beforeBaseline = baseline
   const edited = workspaceEdited(pg)
-  workspace.getState().loadExample(id)
-  pg.reset()
+  load()
+  baseline = snapshot(pg)
   if (!edited) return
-  pushToast('notice', `Loaded the example “${findExample(id)?.title ?? id}”; your edited code was replaced.`, {
+  pushToast('notice', `Loaded “${title}”; your edited code was replaced.`, {
     label: 'Undo',
     run: () => {
       workspace.getState().loadWorkspace(before)
       // loadWorkspace marks the workspace as from a file; it came from this example, edited.
       workspace.setState({ exampleId: beforeId })
+      baseline = beforeBaseline
       pg.reset()
     },
   })

@@ -1,19 +1,26 @@
 /**
  * Opening a lesson in the playground: its workspace replaces the editors' (as picking an example
- * does), the timeline is cleared, and the lesson becomes the chosen one. Nothing runs.
+ * does: asking first when that would replace edited code, and undoably), the timeline is
+ * cleared, and the lesson becomes the chosen one. Nothing runs.
  */
 import type { StoreApi } from 'zustand'
 import { findLesson, lessonWorkspace, solvedWorkspace } from '../../lessons/index'
 import type { Playground } from '../../store/playground'
 import type { TeachState } from './teach-store'
+import { replaceWorkspace } from '../example-switch'
 
-/** Loads lesson `id` (or its challenge's solution when `solution`); false when there is no such lesson. */
+/**
+ * Loads lesson `id` (or its challenge's solution when `solution`), after asking when the editors
+ * hold edits; false when there is no such lesson.
+ */
 export function openLesson(pg: Playground, teach: StoreApi<TeachState>, id: string, options: { solution?: boolean } = {}): boolean {
   const lesson = findLesson(id)
   if (!lesson) return false
-  pg.stores.workspace.getState().loadWorkspace(lessonWorkspace(options.solution ? solvedWorkspace(lesson) : lesson.workspace))
-  pg.reset()
-  teach.getState().selectLesson(id)
-  teach.getState().setFromLink(false)
+  replaceWorkspace(pg, lesson.id, () => {
+    pg.stores.workspace.getState().loadWorkspace(lessonWorkspace(options.solution ? solvedWorkspace(lesson) : lesson.workspace))
+    pg.reset()
+    teach.getState().selectLesson(id)
+    teach.getState().setFromLink(false)
+  })
   return true
 }
