@@ -1,32 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createLogImportHost, type LogImportEndpoint } from './log-import-host'
-import type { HostToLogImport, LogImportToHost } from './log-import-protocol'
+import { inProcessImportWorker } from '../test/in-process-import-worker'
+import { createLogImportHost } from './log-import-host'
+import type { LogImportToHost } from './log-import-protocol'
 import { createLogImportDispatch, INDEX_SLICE } from './log-import-runtime'
 
 const fixture = (name: string) => readFileSync(new URL(`../core/${name}`, import.meta.url), 'utf8')
 
-/** The worker run in-process: messages cross a structured clone each way, as they would between threads. */
-function inProcessWorker(): LogImportEndpoint & { posted: LogImportToHost[] } {
-  const listeners: ((event: MessageEvent<unknown>) => void)[] = []
-  const posted: LogImportToHost[] = []
-  let alive = true
-  const dispatch = createLogImportDispatch((message) => {
-    posted.push(message)
-    const copy = structuredClone(message)
-    setTimeout(() => alive && listeners.forEach((listener) => listener({ data: copy } as MessageEvent<unknown>)), 0)
-  })
-  return {
-    posted,
-    postMessage: (message: HostToLogImport) => setTimeout(() => alive && dispatch(message), 0),
-    addEventListener: (type: string, listener: (event: never) => void) => {
-      if (type === 'message') listeners.push(listener as (event: MessageEvent<unknown>) => void)
-    },
-    terminate: () => {
-      alive = false
-    },
-  }
-}
+const inProcessWorker = inProcessImportWorker
 
 /** `count` OpenAI conversations; every tenth reuses a tool_call_id. */
 function conversationList(count: number): string {
