@@ -1,10 +1,13 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { exportKitPlugin } from './scripts/export-kit'
 
 // The CLI and its worker_threads sandbox entry are built to dist-cli/ so that
 // `npx toolstep` runs on plain Node without a TypeScript loader.
 export default defineConfig({
   publicDir: false,
+  // `toolstep export-code` / `export-test` write Toolstep's bundled code into the exported file.
+  plugins: [exportKitPlugin()],
   resolve: { alias: { toolstep: fileURLToPath(new URL('./src/sandbox/authoring.ts', import.meta.url)) } },
   build: {
     ssr: true,

@@ -4,6 +4,7 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { authoringTypesPlugin } from './scripts/authoring-types'
+import { exportKitPlugin } from './scripts/export-kit'
 
 // `toolstep` is the module name user code imports its authoring API from; in the
 // app and in tests it resolves to the same file the sandbox injects at run time.
@@ -11,7 +12,8 @@ const authoring = fileURLToPath(new URL('./src/sandbox/authoring.ts', import.met
 
 export default defineConfig({
   // authoringTypesPlugin: the editor's `toolstep` declarations, generated from the authoring source.
-  plugins: [react(), tailwindcss(), authoringTypesPlugin()],
+  // exportKitPlugin: Toolstep's code bundled into exported loops (Export → TypeScript loop / Vitest test).
+  plugins: [react(), tailwindcss(), authoringTypesPlugin(), exportKitPlugin()],
   resolve: { alias: { toolstep: authoring } },
   worker: { format: 'es' },
   server: { host: '127.0.0.1' },

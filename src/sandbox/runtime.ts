@@ -28,6 +28,7 @@ import {
   type SourceFile,
 } from './protocol'
 import { runCodeBlock, type CodeProgress } from './run-code'
+import { invokeTool, serializeResult, type ExecuteResult } from './tool-invoke'
 import { describeIssues, locate, locateSyntaxError, serializeError, syntaxError } from './user-errors'
 
 /** Result of loading one file: the tools now loaded, or the error that prevented it. */
@@ -36,7 +37,7 @@ export type LoadFileResult =
   | { ok: false; error: SourceError }
 
 /** Result of running one tool: the serialised result, or the error (thrown by the tool or found in its arguments). */
-export type ExecuteResult = { ok: true; result: string } | { ok: false; error: SerializedError }
+export type { ExecuteResult } from './tool-invoke'
 
 /** Result of one model call. */
 export type ModelCallResult = { ok: true; output: ModelOutput } | { ok: false; error: SerializedError }
@@ -144,26 +145,10 @@ export function createRuntime(): SandboxRuntime {
     return { name: SANDBOX_ERROR_NAMES.unknownTool, message: unknownToolMessage(name, currentTools()) }
   }
 
-  /** Renames, parses and runs; the value is returned as the tool returned it. */
-  async function invoke(entry: RuntimeTool, args: unknown, callId: string): Promise<{ ok: true; value: unknown } | { ok: false; error: SerializedError }> {
-    const parsed = await entry.schema.safeParseAsync(renameArguments(args, entry.spec.argumentAliases))
-    if (!parsed.success) {
-      return {
-        ok: false,
-        error: { name: SANDBOX_ERROR_NAMES.invalidArguments, message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` },
-      }
-    }
-    try {
-      return { ok: true, value: await entry.execute(parsed.data, { toolCallId: callId }) }
-    } catch (error) {
-      return { ok: false, error: serializeError(error) }
-    }
-  }
-
   async function executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult> {
     const entry = resolve(name)
     if (!entry) return { ok: false, error: unknownTool(name) }
-    const outcome = await invoke(entry, args, callId)
+    const outcome = await invokeTool(entry, args, callId)
     return outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome
   }
 
@@ -238,7 +223,7 @@ export function createRuntime(): SandboxRuntime {
           }
         }
         counter += 1
-        const outcome = await invoke(entry, args ?? {}, `code_call_${counter}`)
+        const outcome = await invokeTool(entry, args ?? {}, `code_call_${counter}`)
         if (!outcome.ok) return outcome
         const serialized = serializeResult(name, outcome.value)
         return { ok: true, value: outcome.value, text: serialized.ok ? serialized.result : serialized.error.message }
@@ -247,23 +232,6 @@ export function createRuntime(): SandboxRuntime {
   }
 
   return { load, callModel, executeTool, callRoute, callSummarize, runCode }
-}
-
-/**
- * Applies `argumentAliases` (`{ city_name: 'city' }`): an alias is renamed when its target is
- * absent. The engine renames too (and shows it); doing it here as well keeps direct callers and
- * code-as-action calls consistent. Returns `args` itself when nothing changes.
- */
-function renameArguments(args: unknown, renames: Record<string, string> | undefined): unknown {
-  if (!renames || typeof args !== 'object' || args === null || Array.isArray(args)) return args
-  let renamed: Record<string, unknown> | undefined
-  for (const [alias, target] of Object.entries(renames)) {
-    if (!Object.hasOwn(args, alias) || Object.hasOwn(args, target)) continue
-    renamed ??= { ...(args as Record<string, unknown>) }
-    renamed[target] = renamed[alias]
-    delete renamed[alias]
-  }
-  return renamed ?? args
 }
 
 type Evaluated = { ok: true; exports: Record<string, unknown> } | { ok: false; error: SourceError }
@@ -364,18 +332,3 @@ function stringifyArguments(call: unknown): unknown {
 }
 
 
-/** A string result is sent as-is, `undefined` as an empty string, anything else as JSON. */
-function serializeResult(name: string, value: unknown): ExecuteResult {
-  if (typeof value === 'string') return { ok: true, result: value }
-  if (value === undefined) return { ok: true, result: '' }
-  try {
-    const text = JSON.stringify(value)
-    if (text === undefined) throw new Error(`a ${typeof value} has no JSON form`)
-    return { ok: true, result: text }
-  } catch (error) {
-    return {
-      ok: false,
-      error: { name: SANDBOX_ERROR_NAMES.resultSerialization, message: `Tool "${name}" returned a value that cannot be written as JSON: ${serializeError(error).message}` },
-    }
-  }
-}

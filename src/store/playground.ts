@@ -18,6 +18,7 @@ import { createCodeCheck, type CodeCheckState } from './code-check'
 import { createConfirm, type ConfirmState } from './confirm-store'
 import { createCrashGuard, type InterruptedWork } from './crash-guard'
 import { exportOpenSession, type ExportFile, type ExportTarget } from './export-controller'
+import { exportLoopProgram, exportLoopTest, type CodeExportResult } from './code-export'
 import { createEvalController, type EvalState } from './eval-controller'
 import { createForkController, type ForkController, type ForkState } from './fork-controller'
 import { createImportController, type ImportController } from './import-controller'
@@ -86,6 +87,14 @@ export interface Playground
    * (nothing changed) when there is no live run with model output.
    */
   saveAsMock(): { ok: true; source: string } | { ok: false; error: string }
+  /**
+   * *Export → TypeScript loop*: the workspace as one `.ts` program asking the endpoint of the
+   * Model bar (URL, model name, stream, timeout; never the key). Resolves with an error message
+   * when tools.ts cannot be carried into one file.
+   */
+  exportCode(): Promise<CodeExportResult>
+  /** *Export → Vitest test*: a test replaying the open live run's model outputs against the workspace's tools. */
+  exportTest(): Promise<CodeExportResult>
   /**
    * Starts checking the code on each edit, and once now — unless the previous page ended while
    * code ran (see {@link SessionState.interrupted}). Returns the function that stops it.
@@ -160,6 +169,9 @@ export function createPlayground(options: PlaygroundOptions): Playground {
         return { ok: false, error: errorMessage(error) }
       }
     },
+    exportCode: () => exportLoopProgram(currentWorkspace(workspace), modelSource.getState().config),
+    // The run's own workspace: the tools that produced the recorded results (the editor may have moved on).
+    exportTest: () => exportLoopTest(run.getState().workspace ?? currentWorkspace(workspace), run.getState()),
     start: () => codeCheck.watch({ initial: session.getState().interrupted === null }),
     async resumeInterrupted() {
       const interrupted = forgetInterruption()

@@ -1,0 +1,40 @@
+/**
+ * *Export → TypeScript loop* and *Export → Vitest test* for the playground: the workspace (and,
+ * for the test, the open live run) written as one runnable `.ts` file by core/export. Toolstep's
+ * bundled code is loaded on first use only (a few hundred kB), so it stays out of the first paint.
+ * The endpoint's URL, model name and options go into the program; its API key never does.
+ */
+import { ExportError, writeLoopProgram, writeLoopTest, type EndpointConfig, type ExportBundle, type SessionEvent, type Workspace } from '../core'
+import { errorMessage } from '../core/util'
+import type { ExportFile } from './export-controller'
+
+/** Toolstep's code for exports (see scripts/export-kit.ts), loaded once. */
+let bundle: Promise<ExportBundle> | undefined
+function exportBundle(): Promise<ExportBundle> {
+  bundle ??= import('virtual:toolstep-export-kit').then((module) => module.default)
+  return bundle
+}
+
+/** The outcome of an export: the file, or why there is none (nothing changed). */
+export type CodeExportResult = { ok: true; file: ExportFile } | { ok: false; error: string }
+
+async function attempt(write: (bundle: ExportBundle) => ExportFile): Promise<CodeExportResult> {
+  try {
+    return { ok: true, file: write(await exportBundle()) }
+  } catch (error) {
+    return { ok: false, error: error instanceof ExportError ? error.message : `The export failed: ${errorMessage(error)}` }
+  }
+}
+
+/** The TypeScript loop program of `workspace`, asking `endpoint` by default. */
+export function exportLoopProgram(workspace: Workspace, endpoint: EndpointConfig): Promise<CodeExportResult> {
+  return attempt((kit) => ({ fileName: 'toolstep-loop.ts', text: writeLoopProgram({ workspace, endpoint, bundle: kit }) }))
+}
+
+/** The Vitest test replaying `events` (a live run of `workspace`). */
+export function exportLoopTest(workspace: Workspace, run: { events: readonly SessionEvent[]; mode: string }): Promise<CodeExportResult> {
+  if (run.mode !== 'live' || !run.events.some((e) => e.type === 'model.responded')) {
+    return Promise.resolve({ ok: false, error: 'Run the workspace first: the Vitest test replays the model outputs of a live run.' })
+  }
+  return attempt((kit) => ({ fileName: 'toolstep-loop.test.ts', text: writeLoopTest({ workspace, events: run.events, bundle: kit }) }))
+}
