@@ -59,7 +59,7 @@ describe('playground with an endpoint model', () => {
     expect(server.requests).toHaveLength(0)
   })
 
-  it('the key is sent but never saved: not in storage, the workspace, the session or an export; sessionStorage only when remembered', async () => {
+  it('the key is sent but never saved: not in storage, the workspace, the session, an export or exported code; sessionStorage only when remembered', async () => {
     const source = pg.stores.modelSource.getState()
     source.setApiKey(KEY)
     expect(tab.entries.size).toBe(0)
@@ -68,14 +68,18 @@ describe('playground with an endpoint model', () => {
     server.enqueue(captureReply('openai-chat-parallel-tools.1.response.json'), captureReply('openai-chat-parallel-tools.2.response.json'))
     await pg.run()
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
+    const [code, test] = await Promise.all([pg.exportCode(), pg.exportTest()])
     const leaks = [
       ...saved.entries.values(),
       writeWorkspace(pg.currentWorkspace()),
       writeSession(pg.currentWorkspace(), pg.stores.run.getState().events),
       pg.exportOpenSession('openai')?.text ?? '',
       pg.exportOpenSession('anthropic')?.text ?? '',
+      code.ok ? code.file.text : 'no exported loop',
+      test.ok ? test.file.text : 'no exported test',
     ].filter((text) => text.includes(KEY))
     expect(leaks).toEqual([])
+    expect(code.ok && code.file.text).toContain(server.baseUrl)
     source.setRememberKey(false)
     expect(tab.entries.size).toBe(0)
   })
@@ -104,6 +108,25 @@ describe('playground with an endpoint model', () => {
     const before = pg.currentWorkspace().model
     expect(pg.saveAsMock()).toMatchObject({ ok: false, error: expect.stringContaining('Run the workspace first') })
     expect(pg.currentWorkspace().model).toBe(before)
+  })
+
+  it('the endpoint URL, model name and options are remembered across reloads; the key and the headers are not', () => {
+    const source = pg.stores.modelSource.getState()
+    source.setApiKey(KEY)
+    source.setConfig({ stream: false, timeoutMs: 5000, headers: { 'x-proxy-token': 'secret-header-value' } })
+    const next = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), storage: saved })
+    expect(next.stores.modelSource.getState().config).toMatchObject({ baseUrl: server.baseUrl, model: 'gpt-4o-mini', stream: false, timeoutMs: 5000 })
+    expect(next.stores.modelSource.getState().config.headers).toBeUndefined()
+    expect(next.stores.modelSource.getState().apiKey).toBe('')
+    expect([...saved.entries.values()].filter((text) => text.includes(KEY) || text.includes('secret-header-value'))).toEqual([])
+    next.dispose()
+  })
+
+  it('a remembered endpoint that is unreadable is ignored: the defaults are used', () => {
+    const storage = memoryStorage({ 'toolstep.endpoint': '{"baseUrl": 42' })
+    const next = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), storage })
+    expect(next.stores.modelSource.getState().config.baseUrl).toBe('http://127.0.0.1:11434/v1')
+    next.dispose()
   })
 
   it('a key remembered for the tab is there in a new playground of the same tab', () => {

@@ -125,7 +125,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
   const catalogue = createCatalogueStore()
   const session = createStore<SessionState>()(() => ({ interrupted: guard.interrupted }))
   const confirm = createConfirm()
-  const modelSource = createModelSourceStore(options.tabStorage)
+  const modelSource = createModelSourceStore(options.tabStorage, storage)
 
   const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace), endpointModel: () => endpointModelFor(modelSource.getState()) })
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })

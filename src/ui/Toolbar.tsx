@@ -8,6 +8,7 @@ import { usePlayground, useRun, useWorkspace } from './playground-context'
 import type { ExportTarget } from '../store/export-controller'
 import type { ImportOutcome } from '../store/import-controller'
 import { download } from './download'
+import { pushToast } from './toasts'
 import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
@@ -50,6 +51,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   const status = useRun((s) => s.status)
   const cursor = useRun((s) => s.cursor)
   const count = useRun((s) => s.events.length)
+  const recorded = useRun((s) => s.mode === 'live' && s.status !== 'running' && s.events.some((e) => e.type === 'model.responded'))
   const fileInput = useRef<HTMLInputElement>(null)
   const [exportOpen, setExportOpen] = useState(false)
   const exportMenu = useRef<HTMLDetailsElement>(null)
@@ -74,6 +76,19 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   function exportSession() {
     const { events, workspace } = pg.stores.run.getState()
     download(`toolstep-session-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`, writeSession(workspace, events))
+  }
+
+  /** Saves an exported `.ts` file, or says why there is none. */
+  function exportCode(pending: ReturnType<typeof pg.exportCode>) {
+    setExportOpen(false)
+    void pending.then((outcome) => {
+      if (!outcome.ok) {
+        pushToast('error', t('codeExport.failed', { error: outcome.error }))
+        return
+      }
+      download(outcome.file.fileName, outcome.file.text, 'text/typescript')
+      pushToast('notice', t('codeExport.saved', { file: outcome.file.fileName }))
+    })
   }
 
   function exportTo(target: ExportTarget) {
@@ -206,6 +221,18 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               onClick={() => exportTo('anthropic')}
             >
               {t('toolbar.exportAnthropic')} <span className="text-xs text-slate-500">— {t('toolbar.exportAnthropicHint')}</span>
+            </button>
+            <div className="my-1 border-t border-slate-100" />
+            <button data-testid="export-code" className="rounded px-2 py-1.5 text-left hover:bg-slate-100" onClick={() => exportCode(pg.exportCode())}>
+              {t('codeExport.code')} <span className="text-xs text-slate-500">— {t('codeExport.codeHint')}</span>
+            </button>
+            <button
+              data-testid="export-test"
+              disabled={!recorded}
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+              onClick={() => exportCode(pg.exportTest())}
+            >
+              {t('codeExport.test')} <span className="text-xs text-slate-500">— {t('codeExport.testHint')}</span>
             </button>
           </div>
         </details>

@@ -1,6 +1,6 @@
-/** Saves `text` as a file through a temporary object URL (no network involved). */
-export function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
+/** Saves `text` as a file through a temporary object URL (no network involved); `type` is its MIME type. */
+export function download(fileName: string, text: string, type = 'application/json'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
   const link = document.createElement('a')
   link.href = url
   link.download = fileName
