@@ -17,6 +17,12 @@ export interface CliIO {
   env?: Readonly<Record<string, string | undefined>>
   /** Write UTF-8 text to a file (replacing it); rejects with the usual Node error when it can't be written. */
   writeFile(path: string, text: string): Promise<void>
+  /**
+   * Calls `handler` on the first Ctrl-C (SIGINT) instead of exiting at once (a second Ctrl-C
+   * exits with 130 as usual). Returns the function that removes the handler. Optional: without
+   * it, Ctrl-C ends the process the default way.
+   */
+  onInterrupt?(handler: () => void): () => void
 }
 
 /**

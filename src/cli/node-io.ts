@@ -23,4 +23,14 @@ export const nodeIO: CliIO = {
       .sort()
   },
   env: process.env,
+  onInterrupt(handler) {
+    const first = () => {
+      process.off('SIGINT', first)
+      // The second Ctrl-C is the impatient one: leave at once, as without a handler.
+      process.once('SIGINT', () => process.exit(130))
+      handler()
+    }
+    process.on('SIGINT', first)
+    return () => process.off('SIGINT', first)
+  },
 }

@@ -3,7 +3,7 @@
  * `vitest run`, each in a fresh folder inside the repository (`.export-runs/`, git-ignored) so
  * `zod`, `tsx` and `vitest` resolve from the project's node_modules. Test-only.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,20 +41,28 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra }
 }
 
-/** Spawns `node SCRIPT ...args` in `cwd`; `onStarted` gets the child (e.g. to send it SIGINT). */
-export function runNode(script: string, args: string[], options: { cwd: string; env?: Record<string, string>; onStdout?(text: string, child: ReturnType<typeof spawn>): void }): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text
-      options.onStdout?.(stdout, child)
-    })
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+/** Spawns `node SCRIPT ...args` in `cwd`: the child (e.g. to send it SIGINT) and what it left when it ended. */
+export function startNode(script: string, args: string[], options: { cwd: string; env?: Record<string, string> }): { child: ChildProcess; finished: Promise<Finished> } {
+  const child = spawn(process.execPath, [script, ...args], { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+  const finished = new Promise<Finished>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
   })
+  return { child, finished }
+}
+
+/** Runs `node SCRIPT ...args` in `cwd` to its end. */
+export function runNode(script: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Finished> {
+  return startNode(script, args, options).finished
+}
+
+/** Starts `npx tsx FILE ...args`. */
+export function startTsx(file: string, args: string[], options: { cwd: string; env?: Record<string, string> }): ReturnType<typeof startNode> {
+  return startNode(join(ROOT, 'node_modules/tsx/dist/cli.mjs'), [file, ...args], options)
 }
 
 /** `npx tsx FILE ...args`. */

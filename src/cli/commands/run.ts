@@ -3,7 +3,7 @@
  * — runs a workspace exported from the playground in the CLI sandbox (a child process under
  * Node's permission model) and prints the session.
  * Exit 0 when the loop stopped with `final_answer`, 1 otherwise, 2 on usage or load errors,
- * 3 when a breakpoint paused the run.
+ * 3 when a breakpoint paused the run, 130 after Ctrl-C (the session so far is printed).
  */
 import { writeSession } from '../../core/files/session-file'
 import { readWorkspace } from '../../core/files/workspace-file'
@@ -44,8 +44,10 @@ or --trust it cannot write files, start processes or start workers.
   --temperature T        sampling temperature (0–2; the server's default when absent)
   --timeout MS           time allowed for one model call (default 60000)
   --header 'K: V'        an extra request header (repeatable)
+Ctrl-C cancels the model request in flight, stops the loop with "aborted", prints the session
+so far and exits 130 (a second Ctrl-C exits at once).
 Exit status: 0 when the loop ends with final_answer, 1 otherwise, 2 on usage or load errors,
-3 when a breakpoint paused the run.
+3 when a breakpoint paused the run, 130 after Ctrl-C.
 `
 
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
@@ -191,6 +193,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   // Running out of memory is not a tool failure to hand back to the model: the run stops, exit 1.
   let outOfMemory: string | undefined
   let stopRun: (() => void) | undefined
+  const interrupt = new AbortController()
+  let stopInterrupts = () => {}
   const sandbox = createProcessSandbox({
     memoryLimitMb,
     allowFsWrite,
@@ -210,7 +214,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       return 2
     }
     const apiKey = io.env?.['TOOLSTEP_API_KEY'] || io.env?.['OPENAI_API_KEY']
-    const model: Model = endpoint ? createEndpointModel(endpoint, apiKey ? { apiKey } : {}) : sandbox
+    // Ctrl-C cancels the model request in flight (the signal) and stops the loop with `aborted`.
+    const model: Model = endpoint ? createEndpointModel(endpoint, { ...(apiKey ? { apiKey } : {}), signal: interrupt.signal }) : sandbox
     const runner = new LoopRunner({
       model,
       executor: sandbox,
@@ -224,6 +229,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       },
     })
     stopRun = () => runner.abort(outOfMemory)
+    const stopListening = io.onInterrupt?.(() => {
+      interrupt.abort()
+      runner.abort('Stopped with Ctrl-C.')
+    })
+    stopInterrupts = () => stopListening?.()
     runner.start(runInitFor(workspace.value, loaded.tools, maxSteps))
     if (armed.length > 0) {
       const hit = await runUntilBreak(runner, armed)
@@ -231,6 +241,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
       if (json) io.stdout(writeSession(workspace.value, events))
       else for (const event of events) io.stdout(formatEvent(event))
+      if (interrupt.signal.aborted) {
+        io.stderr('toolstep run: stopped with Ctrl-C; the session so far is above.\n')
+        return 130
+      }
       if (hit) {
         // With --json, stdout is the session file alone.
         ;(json ? io.stderr : io.stdout)(formatHit(hit))
@@ -243,8 +257,13 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
     if (json) io.stdout(writeSession(workspace.value, runner.events))
     else if (runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
+    if (interrupt.signal.aborted) {
+      io.stderr('toolstep run: stopped with Ctrl-C; the session so far is above.\n')
+      return 130
+    }
     return runner.state.stop?.reason === 'final_answer' && outOfMemory === undefined ? 0 : 1
   } finally {
+    stopInterrupts()
     sandbox.dispose()
   }
 }

@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { readSession } from '../../core/files/session-file'
+import { captureWorkspace } from '../../test/capture-workspace'
+import { startChatServer, type ChatServer } from '../../test/chat-server'
+import { exportFolder, startTsx } from '../../test/run-export'
+
+const BIN = fileURLToPath(new URL('../bin.ts', import.meta.url))
+
+let server: ChatServer
+let folder: ReturnType<typeof exportFolder>
+beforeEach(async () => {
+  server = await startChatServer()
+  folder = exportFolder()
+})
+afterEach(async () => {
+  folder.remove()
+  await server.close()
+})
+
+/** Runs `toolstep run` in a child process against a server that never answers, and presses Ctrl-C once the request is in. */
+async function interrupted(args: string[]) {
+  server.enqueue({ kind: 'hang', sendHeaders: true })
+  const workspace = folder.write('w.json', captureWorkspace())
+  const { child, finished } = startTsx(BIN, ['run', workspace, '--endpoint', server.baseUrl, '--model', 'slow-model', '--stream', ...args], { cwd: folder.dir })
+  // Wait for the request to reach the server, then interrupt the CLI (tsx passes the signal on).
+  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  const sent = child.kill('SIGINT')
+  return { sent, ...(await finished) }
+}
+
+describe('toolstep run --endpoint, Ctrl-C', () => {
+  it('cancels the request in flight, prints the session so far and exits 130', async () => {
+    const { sent, code, stdout, stderr } = await interrupted([])
+    expect(sent).toBe(true)
+    expect(code).toBe(130)
+    expect(stdout).toMatch(/^ +0 +start +Start/m)
+    expect(stdout).toMatch(/stop +Stop — aborted/)
+    expect(stderr).toContain('stopped with Ctrl-C')
+  }, 30_000)
+
+  it('with --json, stdout is the session file so far, ending in loop.stopped aborted', async () => {
+    const { code, stdout } = await interrupted(['--json'])
+    expect(code).toBe(130)
+    const session = readSession(stdout)
+    expect(session.ok).toBe(true)
+    if (!session.ok) return
+    expect(session.value.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'aborted' })
+    expect(session.value.events.some((e) => e.type === 'model.responded')).toBe(false)
+  }, 30_000)
+})
