@@ -6,6 +6,8 @@
  *   toolstep eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
  *   toolstep diff A B [--json]
  *   toolstep replay LOG [--format auto|…] [--tools TOOLS.json] [--summary] [--json]
+ *   toolstep export-code WORKSPACE.json [--endpoint URL] [--model NAME] [--stream] [-o FILE]
+ *   toolstep export-test SESSION.json [-o FILE]
  *   toolstep --version
  *
  * Exit codes: 0 success, 1 the run or check did not pass, 2 usage or input errors.
@@ -28,6 +30,9 @@ Commands:
                                                    Run the workspace's eval cases; exit 1 when any fails
   diff A B [--json]                                Compare two sessions or logged conversations turn by turn;
                                                    exit 1 when they differ
+  export-code WORKSPACE.json [--endpoint URL] [--model NAME] [-o FILE]
+                                                   Write the workspace as one runnable TypeScript loop
+  export-test SESSION.json [-o FILE]               Write a Vitest test replaying the session's model outputs
 
 Run "toolstep <command> --help" for a command's options, "toolstep --version" for the version.
 `
@@ -55,6 +60,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     case 'replay': {
       const { replayCommand } = await import('./commands/replay')
       return replayCommand(rest, io)
+    }
+    case 'export-code':
+    case 'export-test': {
+      const { exportCommand } = await import('./commands/export')
+      return exportCommand(command, rest, io)
     }
     case '--version':
     case '-V':
