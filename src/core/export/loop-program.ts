@@ -160,7 +160,7 @@ export function writeLoopProgram(input: ExportInput): string {
     '',
     'Run it (Node >= 20; needs only zod):',
     '  npm install zod',
-    `  TOOLSTEP_BASE_URL=${input.endpoint.baseUrl || 'http://127.0.0.1:11434/v1'} TOOLSTEP_MODEL=${input.endpoint.model || 'MODEL'} npx tsx THIS_FILE.ts ["your question"] [--json]`,
+    `  TOOLSTEP_BASE_URL=${input.endpoint.baseUrl || 'http://127.0.0.1:11434/v1'} TOOLSTEP_MODEL=${input.endpoint.model || 'MODEL'} npx tsx toolstep-loop.ts ["your question"] [--json]`,
     '',
     'Environment: TOOLSTEP_BASE_URL, TOOLSTEP_MODEL, TOOLSTEP_API_KEY (or OPENAI_API_KEY), TOOLSTEP_STREAM=1|0.',
     'Exit code: 0 with a final answer, 1 otherwise, 2 on missing settings, 130 after Ctrl-C.',
@@ -224,7 +224,7 @@ export function writeLoopTest(input: Omit<ExportInput, 'endpoint'> & { events: r
     'The loop runs the tools with the model outputs exactly as recorded and checks the calls, their results,',
     'the stop reason and the final answer. When a tool answers differently, the test fails and says where.',
     '',
-    'Run it: npm install -D vitest zod && npx vitest run THIS_FILE.test.ts',
+    'Run it: npm install -D vitest zod && npx vitest run toolstep-loop.test.ts',
   ]
   return [
     body({ ...input, endpoint: { baseUrl: '', model: '', stream: false } }, 'test', header),
