@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { transformSync } from 'esbuild'
 import bundle from 'virtual:toolstep-export-kit'
 import { describe, expect, it } from 'vitest'
 import { examples } from '../../examples/index'
 import { loopSettings } from '../loop/index'
+import { exportFolder } from '../../test/run-export'
 import { adaptTools, ExportError, writeLoopProgram, writeLoopTest } from './index'
 
 const endpoint = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b', stream: true }
@@ -18,6 +21,19 @@ describe('writeLoopProgram', () => {
     expect(text.match(/^import .* from 'zod'$/gm)?.length).toBeGreaterThanOrEqual(1)
     expect(() => transformSync(text, { loader: 'ts', format: 'esm' })).not.toThrow()
     expect(text).toContain(`"protocol": "${example.protocol}"`)
+  })
+
+  it('the default example exports to a file that type-checks under strict TypeScript', () => {
+    const weather = examples[0]!
+    const folder = exportFolder()
+    try {
+      const file = folder.write('toolstep-loop.ts', writeLoopProgram({ workspace: { tools: weather.tools, input: weather.input, settings: { protocol: 'xml-tag', maxSteps: 6, systemPrompt: '', loop: loopSettings({}) } }, endpoint, bundle }))
+      const tsc = fileURLToPath(new URL('../../../node_modules/typescript-native/bin/tsc', import.meta.url))
+      const check = () => execFileSync(process.execPath, [tsc, '--noEmit', '--ignoreConfig', '--strict', '--noUncheckedIndexedAccess', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--types', 'node', '--skipLibCheck', file], { encoding: 'utf8', stdio: 'pipe' })
+      expect(check).not.toThrow()
+    } finally {
+      folder.remove()
+    }
   })
 
   it('names the settings it does not carry over', () => {
