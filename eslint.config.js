@@ -29,7 +29,7 @@ const coreRules = [ui('core'), store('core'), sandbox('core'), cli('core'), node
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 
 export default defineConfig(
-  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'public/**', '**/*.js'] },
+  { ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**', 'public/**', '.export-runs/**', '**/*.js'] },
   {
     files: ['**/*.{ts,tsx}'],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
