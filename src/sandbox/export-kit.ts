@@ -17,6 +17,7 @@ import type { Verdict } from '../core/loop/events'
 import type { ModelOutput } from '../core/loop/interfaces'
 import { signature } from '../core/loop/signature'
 import { truncateResult } from '../core/loop/shape-result'
+import { planWaves } from '../core/loop/execute-calls'
 import { buildSystemPrompt } from '../core/loop/system-prompt'
 import type { Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
@@ -123,6 +124,16 @@ export function correction(turn: KitParse): string {
 /** Cuts a long result to `maxChars` with Toolstep's visible marker. */
 export function truncate(text: string, maxChars: number): string {
   return truncateResult(text, maxChars)
+}
+
+/**
+ * The order calls of one output run in: waves of call indices (each wave may run concurrently),
+ * each call after the calls it `dependsOn`, and `[index, problem]` for calls that can never run
+ * (an unknown dependency, a cycle). Toolstep's own planner (Kahn's algorithm by levels).
+ */
+export function plan(calls: readonly { id: string; name: string; dependsOn?: string[] }[]): { waves: number[][]; problems: [number, string][] } {
+  const { waves, problems } = planWaves(calls.map((call, index) => ({ call: { id: call.id, name: call.name, arguments: {} }, spec: null, problems: [], dependsOn: call.dependsOn ?? [], index })))
+  return { waves, problems: [...problems] }
 }
 
 /** Name and arguments as stable JSON: equal for calls a user would call identical. */

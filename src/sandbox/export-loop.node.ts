@@ -132,6 +132,7 @@ interface Toolstep {
   errorContent(error: string): string
   correction(turn: ParsedTurn): string
   truncate(text: string, maxChars: number): string
+  plan(calls: readonly { id: string; name: string; dependsOn?: string[] }[]): { waves: number[][]; problems: [number, string][] }
 }
 //#endregion
 
@@ -284,9 +285,22 @@ async function runLoop(options: LoopOptions): Promise<LoopRun> {
         if (parsedCall.rawArguments !== undefined) call.rawArguments = parsedCall.rawArguments
         return { call, verdict }
       })
-      const run = async ({ call, verdict }: (typeof prepared)[number]) => ({ call, outcome: await executeCall(call, verdict, options) })
-      if (loop.execution === 'parallel') made.push(...(await Promise.all(prepared.map(run))))
-      else for (const one of prepared) made.push(await run(one))
+      // Calls run in waves: a call that `dependsOn` others waits for them, and is not run when one failed.
+      const { waves, problems } = toolstep.plan(parsed.calls)
+      const outcomes = new Map<number, { result: string } | { error: string }>(problems.map(([index, problem]) => [index, { error: `Not run: ${problem}.` }]))
+      const failed = new Set<string>()
+      const runOne = async (index: number) => {
+        const { call, verdict } = prepared[index]!
+        const blockedBy = parsed.calls[index]!.dependsOn?.find((id) => failed.has(id))
+        const outcome = blockedBy ? { error: `Not run: the call "${blockedBy}" it depends on failed.` } : await executeCall(call, verdict, options)
+        if ('error' in outcome) failed.add(call.id)
+        outcomes.set(index, outcome)
+      }
+      for (const wave of waves) {
+        if (loop.execution === 'parallel') await Promise.all(wave.map(runOne))
+        else for (const index of wave) await runOne(index)
+      }
+      made.push(...prepared.map(({ call }, index) => ({ call, outcome: outcomes.get(index) ?? { error: 'Not run.' } })))
       for (const { call, outcome } of made) {
         const record: CallRecord = { turn, id: call.id, name: call.name, arguments: call.arguments, ...outcome }
         calls.push(record)

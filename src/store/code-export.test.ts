@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fold } from '../core'
+import { examples } from '../examples/index'
 import { createLogImportHost } from '../sandbox/log-import-host'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { CAPTURE_ANSWER, CAPTURE_INPUT, CAPTURE_TOOLS } from '../test/capture-workspace'
@@ -125,4 +126,48 @@ describe('Export → Vitest test', () => {
   it('needs a live run', async () => {
     expect(await pg.exportTest()).toMatchObject({ ok: false, error: expect.stringContaining('Run the workspace first') })
   })
+})
+
+/** The playground's answer for a mock model output, as an OpenAI-compatible server would send it. */
+function replyFor(protocol: string, raw: string): Reply {
+  if (protocol !== 'openai') return textReply(raw)
+  let message: { tool_calls?: unknown[] }
+  try {
+    message = JSON.parse(raw) as { tool_calls?: unknown[] }
+  } catch {
+    // A mock may answer text in any format even under openai: a server sends that as content.
+    message = { role: 'assistant', content: raw } as { tool_calls?: unknown[] }
+  }
+  return { kind: 'json', body: JSON.stringify({ id: 'chatcmpl-parity', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }] }) }
+}
+
+describe('the exported loop runs the examples as the playground does', () => {
+  const PARITY = ['weather', 'errors', 'validation', 'tool-names', 'parse-retry', 'fallback-chain', 'repeated-call', 'parallel-calls', 'step-limit', 'sequential-calls', 'unknown-arguments', 'result-truncation', 'parse-give-up', 'never-answers']
+  it.each(PARITY)('%s: same requests, calls, results, stop reason and answer', async (id) => {
+    const example = examples.find((e) => e.id === id)!
+    pg.stores.modelSource.getState().setSource('mock')
+    pg.stores.workspace.getState().loadExample(id)
+    // The example's mock model answers first; its outputs become what the server says.
+    await pg.run()
+    const raws = pg.stores.run.getState().events.flatMap((e) => (e.type === 'model.responded' ? [e.raw] : []))
+    const replies = raws.map((raw) => replyFor(example.protocol, raw))
+    pg.stores.modelSource.getState().setSource('endpoint')
+    pg.stores.modelSource.getState().setConfig({ baseUrl: server.baseUrl, model: 'm', stream: false })
+    server.enqueue(...replies)
+    await pg.run()
+    const events = pg.stores.run.getState().events
+    const played = fold(events)
+    const calls = events.flatMap((e) => (e.type === 'tool.finished' && e.parentCallId === undefined ? [{ name: e.name, arguments: e.arguments, ...(e.error !== undefined ? { error: e.error } : { result: e.result }) }] : []))
+    const exported = await pg.exportCode()
+    if (!exported.ok) throw new Error(exported.error)
+    const file = folder.write(`${id}.ts`, exported.file.text)
+    const sent = server.requests.length
+    server.enqueue(...replies)
+    const ran = await runTsx(file, ['--json'], { cwd: folder.dir })
+    const summary = JSON.parse(ran.stdout) as { stopReason: string; finalAnswer: string | null; calls: { name: string; arguments: unknown; result?: string; error?: string }[] }
+    expect(server.requests.slice(sent).map((r) => r.body)).toEqual(server.requests.slice(0, sent).map((r) => r.body))
+    expect(summary.calls.map(({ name, arguments: args, result, error }) => ({ name, arguments: args, ...(error === undefined ? { result } : { error }) }))).toEqual(calls)
+    expect(summary.stopReason).toBe(played.stop?.reason)
+    expect(summary.finalAnswer).toBe(played.finalAnswer)
+  }, 60_000)
 })
