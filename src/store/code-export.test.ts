@@ -6,7 +6,7 @@ import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { CAPTURE_ANSWER, CAPTURE_INPUT, CAPTURE_TOOLS } from '../test/capture-workspace'
 import { captureReply, startChatServer, textReply, type ChatServer, type Reply } from '../test/chat-server'
 import { inProcessImportWorker } from '../test/in-process-import-worker'
-import { exportFolder, runTsx, runVitest } from '../test/run-export'
+import { exportFolder, runTsx, runVitest, startTsx } from '../test/run-export'
 import { createPlayground, type Playground } from './playground'
 
 let server: ChatServer
@@ -94,6 +94,21 @@ describe('Export → TypeScript loop', () => {
     expect(ran.stdout).toContain('→ get_current_weather({"location":"Seattle, WA"}) = 50 degrees and raining')
     expect(ran.stdout).toContain('final answer: Rainy, 50 degrees.')
     expect((server.requests[0]!.body as { messages: { content: string }[] }).messages[1]!.content).toBe('How is Seattle?')
+  })
+
+  it('Ctrl-C cancels the request in flight: stop reason aborted, exit 130', async () => {
+    pg.stores.workspace.getState().setSettings({ protocol: 'openai' })
+    pg.stores.modelSource.getState().setConfig({ baseUrl: server.baseUrl, model: 'slow', stream: true })
+    const exported = await pg.exportCode()
+    if (!exported.ok) throw new Error(exported.error)
+    const file = folder.write('loop.ts', exported.file.text)
+    server.enqueue({ kind: 'hang', sendHeaders: true })
+    const { child, finished } = startTsx(file, [], { cwd: folder.dir })
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    child.kill('SIGINT')
+    const ran = await finished
+    expect(ran.code).toBe(130)
+    expect(ran.stdout).toContain('stop reason: aborted')
   })
 
   it('a tools.ts that imports another module cannot be exported, and says why', async () => {
