@@ -1,6 +1,6 @@
 /**
  * Public surface of core/debug: breakpoints (triggers, conditions, hits) for live runs and
- * replays, evals of tool use, and the turn-by-turn diff of two sessions.
+ * replays, evals of tool use, the turn-by-turn diff of two sessions, and edit and continue.
  */
 export { compileCondition, CONDITION_NAMES, type CompiledCondition } from './condition'
 export { BREAK_EVENTS, BREAK_PHASES, breakpointSchema, breakpointTriggerSchema, type BreakPhase, type Breakpoint, type BreakpointTrigger } from './breakpoint-schema'
@@ -21,3 +21,4 @@ export {
 } from './breakpoints'
 export { runUntilBreak, upcomingPhase } from './run-to-break'
 export { diffTwoSessions, type DiffAspect, type SessionDiff, type SessionDiffRow } from './session-diff'
+export { editsBySeq, planEdit, type EditEvent, type EditPlan, type EditRequest } from './edit'

@@ -29,12 +29,14 @@ export function messageFingerprint(message: Message | undefined): string {
   return text.length > 300 ? text.slice(0, 300) : text
 }
 
-/** The turns of a session's `model.responded` events, in order. Pure. */
+/** The turns of a session's `model.responded` events, in order; an output the user edited is replayed as edited. Pure. */
 export function recordedTurns(events: readonly SessionEvent[]): RecordedTurn[] {
   return events.flatMap((event, index) => {
     if (event.type !== 'model.responded') return []
     const { messages } = requestAt(events, index)
-    return [{ step: event.step, after: messageFingerprint(messages.at(-1)), raw: event.raw }]
+    const next = events[index + 1]
+    const raw = next?.type === 'edit.applied' && next.target === 'model_output' && next.editedSeq === event.seq ? next.edited : event.raw
+    return [{ step: event.step, after: messageFingerprint(messages.at(-1)), raw }]
   })
 }
 

@@ -80,6 +80,12 @@ export function nextEffects(state: LoopState): Effect[] {
         return [append(stopped('max_steps', `Stopped after ${state.maxSteps} model turns without a final answer.`))]
       }
       return [callModel(state, false)]
+    case 'edit.applied': {
+      // An edited model output is parsed again; an edited result is backfilled (after any call still pending).
+      if (state.raw !== null && state.parse === null) return [append(parseTurn(state))]
+      const pending = pendingCallIds(state)
+      return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
+    }
     case 'loop.stopped':
       return []
   }

@@ -26,7 +26,7 @@ export const validationPolicySchema = z.enum(['live', 'as-logged'])
 export type ValidationPolicy = z.infer<typeof validationPolicySchema>
 
 /** The loop phase an event completes. */
-export type Phase = 'start' | 'decide' | 'parse' | 'validate' | 'confirm' | 'execute' | 'backfill' | 'stop'
+export type Phase = 'start' | 'decide' | 'parse' | 'validate' | 'confirm' | 'execute' | 'backfill' | 'stop' | 'edit'
 
 const parsedCallSchema = z.object({
   id: z.string(),
@@ -191,6 +191,30 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     arguments: z.record(z.string(), jsonValueSchema).optional(),
   }),
   z.object({ ...base, type: z.literal('backfill.completed'), messages: z.array(messageSchema) }),
+  z.object({
+    ...base,
+    /**
+     * The user changed what the model said or what a tool returned, and the run went on from
+     * there (edit and continue): every event after this one is a fork of the original run.
+     */
+    type: z.literal('edit.applied'),
+    /** `model_output`: the raw output of the decide at `editedSeq`, re-parsed next; `tool_result`: a result, backfilled next. */
+    target: z.enum(['model_output', 'tool_result']),
+    /** `seq` of the edited `model.responded` or `tool.finished`, earlier in this log (which keeps it unchanged). */
+    editedSeq: z.number().int().nonnegative(),
+    /** The call whose result was edited (`tool_result` only). */
+    callId: z.string().optional(),
+    /** The tool whose result was edited (`tool_result` only). */
+    name: z.string().optional(),
+    /** The content before the edit: the raw output, or the result (or error) text. */
+    original: z.string(),
+    /** The original was the tool's error, not a result (`tool_result` only). */
+    originalError: z.boolean().optional(),
+    /** The content after the edit. */
+    edited: z.string(),
+    /** The edited content is written back as the tool's error (`tool_result` only). */
+    isError: z.boolean().optional(),
+  }),
   z.object({ ...base, type: z.literal('loop.stopped'), reason: stopReasonSchema, detail: z.string().optional() }),
 ])
 
@@ -211,6 +235,7 @@ export const PHASE_OF: Record<SessionEventType, Phase> = {
   'tool.finished': 'execute',
   'backfill.completed': 'backfill',
   'loop.stopped': 'stop',
+  'edit.applied': 'edit',
 }
 
 export { parsedCallSchema, toolCallSchema }

@@ -165,6 +165,10 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
       return { ...next, results: { latest: event, earlier: state.results }, resultCount: state.resultCount + 1 }
     case 'backfill.completed':
       return { ...next, messages: [...state.messages, ...event.messages] }
+    case 'edit.applied':
+      // The edited content replaces the original in the state; the original stays in the log.
+      if (event.target === 'model_output') return { ...next, ...emptyTurn, raw: event.edited, answered: false, repeated: null }
+      return { ...next, results: replaceResult(state.results, event) }
     case 'loop.stopped':
       return {
         ...next,
@@ -172,6 +176,23 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
         finalAnswer: state.answered && (event.reason === 'final_answer' || event.reason === 'max_steps') ? state.parse?.text || state.raw || '' : null,
       }
   }
+}
+
+/**
+ * The turn's results with the first outcome of `edit.callId` (the one that pairs with the call)
+ * replaced by the edited content. O(results); the nodes after the replaced one are shared.
+ */
+function replaceResult(list: ResultList, edit: Extract<SessionEvent, { type: 'edit.applied' }>): ResultList {
+  const nodes: ToolFinished[] = []
+  for (let node = list; node !== null; node = node.earlier) nodes.push(node.latest)
+  // Oldest first: the first logged outcome of a call is the one that pairs with it.
+  const index = nodes.findLastIndex((r) => r.callId === edit.callId && r.parentCallId === undefined)
+  if (index < 0) return list
+  const { result: _result, error: _error, ...rest } = nodes[index]!
+  nodes[index] = { ...rest, ...(edit.isError ? { error: edit.edited } : { result: edit.edited }) }
+  let out: ResultList = null
+  for (let i = nodes.length - 1; i >= 0; i--) out = { latest: nodes[i]!, earlier: out }
+  return out
 }
 
 /** Folds a whole log (or a prefix of it): the state at cursor k is `fold(events.slice(0, k + 1))`. */

@@ -9,11 +9,11 @@ import type { Message } from '../messages'
 import type { Decision, NewSessionEvent, SessionEvent } from './events'
 import { executeCalls } from './execute-calls'
 import type { CodeRunner, Model, ModelOutput, ResultSummarizer, ToolExecutor, ToolRouter } from './interfaces'
-import type { Effect } from './decider'
+import { nextEffects, type Effect } from './decider'
 import { transition } from './machine'
 import { modelRequest } from './model-request'
 import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
-import { apply, initialLoopState, type LoopState } from './reducer'
+import { apply, fold, initialLoopState, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
 import { errorMessage } from '../util'
 
@@ -102,6 +102,36 @@ export class LoopRunner {
       ...(init.settings ? { settings: init.settings } : {}),
       ...(init.systemPromptBase !== undefined ? { systemPromptBase: init.systemPromptBase } : {}),
     }])[0]!
+  }
+
+  /**
+   * Continues an earlier log instead of starting afresh (a fork): `events` become this run's
+   * log as they are, and the run goes on from the state they fold to. Throws when this run has
+   * already started, or when `events` is not a log of an unfinished run (a `session.started`
+   * first, `seq` 0..n-1, no `loop.stopped`).
+   */
+  resume(events: readonly SessionEvent[]): void {
+    if (this.log.length > 0) throw new Error('This run has already started.')
+    if (events[0]?.type !== 'session.started') throw new Error('A run continues from a log that begins with session.started.')
+    events.forEach((event, index) => {
+      if (event.seq !== index) throw new Error(`events[${index}].seq: expected ${index}.`)
+      if (event.type === 'loop.stopped') throw new Error('The log has already stopped.')
+    })
+    this.log.push(...events)
+    this.current = fold(events)
+    this.pending = nextEffects(this.current)
+  }
+
+  /**
+   * Appends the user's `edit.applied` (see `planEdit` in core/debug) and decides what comes next
+   * from it: an edited output is parsed again, an edited result is backfilled. Throws while a
+   * step is in progress, after the loop stopped, or when the run has not started.
+   */
+  edit(event: Extract<NewSessionEvent, { type: 'edit.applied' }>): SessionEvent {
+    if (this.busy) throw new Error('A step is already in progress.')
+    if (this.log.length === 0) throw new Error('The run has not started.')
+    if (this.stopped) throw new Error('The run has already stopped.')
+    return this.commit([event])[0]!
   }
 
   /** Performs the next phase. Resolves with the events it appended (empty once stopped). */

@@ -23,6 +23,7 @@ export const NARRATION_KEYS = [
   'confirmRequested', 'confirmDecided',
   'toolOk', 'toolError', 'toolTimedOut', 'toolDeclined', 'toolTruncated', 'toolInjection',
   'backfillOne', 'backfillMany', 'backfillCorrection', 'backfillAssistant',
+  'editOutput', 'editResult',
   'stop.final_answer', 'stop.max_steps', 'stop.repeated_call', 'stop.aborted', 'stop.error',
 ] as const
 export type NarrationKey = (typeof NARRATION_KEYS)[number]
@@ -103,6 +104,8 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       if (tools === 1) return say('backfillOne')
       return say('backfillAssistant')
     }
+    case 'edit.applied':
+      return event.target === 'model_output' ? say('editOutput', { chars: event.edited.length }) : say('editResult', { name: event.name ?? event.callId ?? '' })
     case 'loop.stopped':
       return stopNarration(event.reason, event.detail)
   }

@@ -63,9 +63,19 @@ export function describeEvent(event: SessionEvent): EventSummary {
     }
     case 'backfill.completed':
       return { phase, title: 'Backfill', detail: `+${event.messages.length} message${event.messages.length === 1 ? '' : 's'}`, tone: 'normal' }
+    case 'edit.applied': {
+      const what = event.target === 'model_output' ? 'model output' : `result of ${event.name ?? event.callId ?? 'a call'}`
+      return { phase, title: `Edit · ${what}`, detail: `was ${clip(event.original)} → now ${event.isError ? 'error: ' : ''}${clip(event.edited)}`, tone: 'warn' }
+    }
     case 'loop.stopped':
       return { phase, title: 'Stop', detail: event.reason, tone: event.reason === 'final_answer' ? 'ok' : 'error' }
   }
+}
+
+/** One line of at most 60 chars, for a timeline detail. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line || '(empty)'
 }
 
 /** Milliseconds for display: `850 ms`, `1.2 s`. */

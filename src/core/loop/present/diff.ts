@@ -13,7 +13,9 @@ export interface TurnSummary {
   text: string
   calls: { name: string; arguments: Record<string, JsonValue> }[]
   /** Tool outcomes in call order: result text or `Error: …`. */
-  results: { name: string; ok: boolean; content: string }[]
+  results: { name: string; ok: boolean; content: string; callId?: string }[]
+  /** The turn holds an `edit.applied`: it is compared as edited. */
+  edited?: boolean
   parseErrors: string[]
   modelError?: string
 }
@@ -32,7 +34,15 @@ export function turnsOf(events: readonly SessionEvent[]): TurnSummary[] {
       current.calls = event.calls.map((c) => ({ name: c.name, arguments: c.arguments }))
       current.parseErrors = event.errors.map((e) => e.message)
     } else if (event.type === 'tool.finished' && event.parentCallId === undefined) {
-      current.results.push({ name: event.name, ok: event.error === undefined, content: event.error ?? event.result ?? '' })
+      current.results.push({ name: event.name, ok: event.error === undefined, content: event.error ?? event.result ?? '', callId: event.callId })
+    } else if (event.type === 'edit.applied') {
+      // An edit replaces what it edited: the turn is compared as it went on after the edit.
+      if (event.target === 'model_output') Object.assign(current, { text: '', calls: [], results: [], parseErrors: [], edited: true })
+      else {
+        const result = current.results.find((r) => r.callId === event.callId)
+        if (result) Object.assign(result, { ok: event.isError !== true, content: event.edited })
+        current.edited = true
+      }
     }
   }
   return turns
