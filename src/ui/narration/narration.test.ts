@@ -44,6 +44,8 @@ const CASES: [string, NewSessionEvent[]][] = [
   ['backfillMany', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: null }, { role: 'tool', tool_call_id: 'c1', name: 'a', content: '1' }, { role: 'tool', tool_call_id: 'c2', name: 'b', content: '2' }] }]],
   ['backfillCorrection', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: '<tool>{' }, { role: 'user', content: 'Your call was not valid JSON.' }] }]],
   ['backfillAssistant', [started(), { type: 'backfill.completed', messages: [{ role: 'assistant', content: 'Done.' }] }]],
+  ['editOutput', [started(), { type: 'model.responded', step: 0, raw: 'abc', durationMs: 1 }, { type: 'edit.applied', target: 'model_output', editedSeq: 1, original: 'abc', edited: 'abcd' }]],
+  ['editResult', [started(), finished({}), { type: 'edit.applied', target: 'tool_result', editedSeq: 1, callId: 'c1', name: 'get_weather', original: 'sunny', edited: 'snow' }]],
   ['stop.final_answer', [started(), { type: 'loop.stopped', reason: 'final_answer' }]],
   ['stop.max_steps', [started(), { type: 'loop.stopped', reason: 'max_steps', detail: 'Reached 5 steps.' }]],
   ['stop.repeated_call', [started(), { type: 'loop.stopped', reason: 'repeated_call', detail: 'search_docs 3 times.' }]],
