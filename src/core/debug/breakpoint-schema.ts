@@ -20,6 +20,7 @@ export const BREAK_EVENTS = [
   'tool.finished',
   'backfill.completed',
   'loop.stopped',
+  'edit.applied',
 ] as const
 
 /** Where a breakpoint is checked. */

@@ -188,6 +188,12 @@ export function breakContext(events: readonly SessionEvent[], point: BreakPoint)
       verdicts = []
       errors = []
       repairs = []
+    } else if (event.type === 'edit.applied' && event.target === 'model_output') {
+      // The edited output is parsed again: the turn's calls are what that parse finds.
+      calls = []
+      verdicts = []
+      errors = []
+      repairs = []
     } else if (event.type === 'parse.completed') {
       calls = event.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
       errors = event.errors.map((e) => ({ code: e.code, message: e.message }))

@@ -65,13 +65,15 @@ export function edgeCounts(events: readonly SessionEvent[]): { edges: DiagramEdg
     }
     counts.set(edge.id, (counts.get(edge.id) ?? 0) + 1)
   }
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i] as SessionEvent
+  let previous: SessionEvent | null = null
+  for (const event of events) {
+    // An edit is the user's, not a transition of the loop: the edge goes around it.
+    if (event.type === 'edit.applied') continue
     if (event.type === 'parse.completed' && protocol && protocol !== 'auto' && event.protocol !== protocol && event.calls.length > 0)
       bump(BASE_EDGES.find((e) => e.kind === 'fallback') as DiagramEdge)
-    if (i === 0) continue
-    const edge = edgeOf(events[i - 1] as SessionEvent, event)
+    const edge = previous ? edgeOf(previous, event) : null
     if (edge) bump(edge)
+    previous = event
   }
   return { edges, counts }
 }

@@ -12,6 +12,7 @@ const PHASE_STYLE: Record<string, string> = {
   execute: 'bg-emerald-100 text-emerald-800',
   backfill: 'bg-slate-100 text-slate-700',
   stop: 'bg-slate-800 text-white',
+  edit: 'bg-fuchsia-100 text-fuchsia-800',
 }
 
 const TONE_STYLE: Record<Tone, string> = {

@@ -90,3 +90,22 @@ describe('conversationOf', () => {
     expect(assistant.role === 'assistant' && assistant.results.h1).toBe(cards[2]!.key)
   })
 })
+
+describe('conversationOf with edits', () => {
+  it('shows an edited output and an edited result as edited, keeping the originals', () => {
+    const edited: SessionEvent[] = [
+      ...events.slice(0, 5),
+      { seq: 5, at: 0, type: 'edit.applied', target: 'tool_result', editedSeq: 4, callId: 'c1', name: 'get_weather', original: '{"temp":19}', edited: 'service down', isError: true },
+      { seq: 6, at: 0, type: 'backfill.completed', messages: [] },
+      { seq: 7, at: 0, type: 'model.responded', step: 1, raw: 'Sunny.', durationMs: 2 },
+      { seq: 8, at: 0, type: 'edit.applied', target: 'model_output', editedSeq: 7, original: 'Sunny.', edited: 'Rainy.' },
+    ]
+    const { cards } = conversationOf(edited)
+    const tool = cards.find((c) => c.role === 'tool')
+    expect(tool).toMatchObject({ content: 'service down', isError: true, edited: { original: '{"temp":19}', originalError: false, seq: 5 } })
+    const last = cards.at(-1)
+    expect(last).toMatchObject({ role: 'assistant', raw: 'Rainy.', edited: { original: 'Sunny.', seq: 8 } })
+    // Before the edit, the card is as the model left it.
+    expect(conversationOf(edited.slice(0, 8)).cards.at(-1)).toMatchObject({ raw: 'Sunny.' })
+  })
+})

@@ -35,6 +35,8 @@ export interface AssistantCard extends CardBase {
   verdicts: Record<string, Verdict>
   /** `tool_call_id` → key of the tool card holding its result, once executed. */
   results: Record<string, string>
+  /** The user edited the output (`raw` is the edited text): what the model said, and the edit's event. */
+  edited?: { original: string; seq: number }
   /** Content and calls of an assistant message from the log's history. */
   content?: string | null
   historyCalls?: { id: string; name: string; arguments: unknown }[]
@@ -49,6 +51,8 @@ export interface ToolCard extends CardBase {
   truncated: boolean
   /** Key of the assistant card whose call this answers. */
   from?: string
+  /** The user edited the result (`content` is the edited text): what the tool returned, and the edit's event. */
+  edited?: { original: string; originalError: boolean; seq: number }
 }
 
 export type MessageCard = UserCard | AssistantCard | ToolCard
@@ -167,6 +171,21 @@ export function conversationOf(events: readonly SessionEvent[]): ConversationMod
         })
         const flags = flagsOf(event)
         if (flags.length > 0) (cards.at(-1) ?? assistant)?.anomalies.push(...flags)
+        break
+      }
+      case 'edit.applied': {
+        if (event.target === 'model_output') {
+          if (assistant && assistant.seq === event.editedSeq && assistant.raw !== null) {
+            // The edited output is parsed again: the card shows it, with the model's own words kept.
+            assistant.edited = { original: event.original, seq: event.seq }
+            assistant.raw = event.edited
+            delete assistant.parse
+            assistant.verdicts = {}
+          }
+        } else {
+          const card = cards.findLast((c): c is ToolCard => c.role === 'tool' && c.seq === event.editedSeq)
+          if (card) Object.assign(card, { content: event.edited, isError: event.isError === true, edited: { original: event.original, originalError: event.originalError === true, seq: event.seq } })
+        }
         break
       }
       case 'loop.stopped':
