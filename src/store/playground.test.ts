@@ -361,6 +361,62 @@ describe('playground: imports', () => {
     expect(s.pg.stores.fork.getState().logged).toBeNull()
   })
 
+  it('edit and continue on a live run: the edited output is parsed again, the rest is a fork, back returns to the original', async () => {
+    const s = setup()
+    await s.pg.run()
+    const original = s.pg.stores.run.getState().events
+    const decide = original.findIndex((e) => e.type === 'model.responded')
+    const edited = JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'add', arguments: '{"a":5,"b":6}' } }] })
+    expect(await s.pg.editAndContinue({ target: 'model_output', seq: decide, edited })).toEqual({ ok: true })
+    const fork = s.pg.stores.run.getState()
+    expect(fork).toMatchObject({ mode: 'live', status: 'stopped', cursor: fork.events.length - 1 })
+    expect(fork.events.slice(0, decide + 1)).toEqual(original.slice(0, decide + 1))
+    expect(fork.events[decide + 1]).toMatchObject({ type: 'edit.applied', target: 'model_output', original: (original[decide] as { raw: string }).raw, edited })
+    expect(JSON.stringify(fork.events.at(-3))).toContain('The sum is {\\"sum\\":11}')
+    expect(s.pg.stores.fork.getState()).toMatchObject({ kind: 'edit', fromSeq: decide, turn: 1, conversation: null })
+    expect(s.pg.stores.fork.getState().logged).toEqual(original.slice(decide))
+
+    await s.pg.backToLog()
+    expect(s.pg.stores.fork.getState().logged).toBeNull()
+    expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'live', status: 'stopped', cursor: decide })
+    expect(s.pg.stores.run.getState().events).toEqual(original)
+  })
+
+  it('edit and continue on a tool result backfills the edited result; a bad edit changes nothing', async () => {
+    const s = setup()
+    await s.pg.run()
+    const original = s.pg.stores.run.getState().events
+    const finished = original.findIndex((e) => e.type === 'tool.finished')
+    expect(await s.pg.editAndContinue({ target: 'model_output', seq: finished, edited: 'x' })).toMatchObject({ ok: false })
+    expect(s.pg.stores.run.getState().events).toBe(original)
+    expect(s.pg.stores.fork.getState().logged).toBeNull()
+    expect(await s.pg.editAndContinue({ target: 'tool_result', seq: finished, edited: '{"sum":42}' })).toEqual({ ok: true })
+    const { events } = s.pg.stores.run.getState()
+    expect(events[finished + 1]).toMatchObject({ type: 'edit.applied', target: 'tool_result', name: 'add', original: '{"sum":3}', edited: '{"sum":42}' })
+    expect(events[finished + 2]?.type).toBe('backfill.completed')
+    expect(JSON.stringify(events.at(-3))).toContain('The sum is {\\"sum\\":42}')
+  })
+
+  it('edit and continue on a replay forks it live with the workspace code, from the logged history', async () => {
+    const s = setup()
+    await s.pg.importFile(file('log.json', LOG))
+    const logged = s.pg.stores.run.getState().events
+    const decide = logged.findIndex((e) => e.type === 'model.responded')
+    const edited = JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' } }] })
+    expect(await s.pg.editAndContinue({ target: 'model_output', seq: decide, edited })).toEqual({ ok: true })
+    const { events, mode } = s.pg.stores.run.getState()
+    expect(mode).toBe('live')
+    expect(events[0]).toMatchObject({ type: 'session.started', source: 'live', protocol: 'openai', messages: [{ role: 'user', content: 'Order A?' }] })
+    expect(events.slice(1, decide + 1)).toEqual(logged.slice(1, decide + 1))
+    expect(events[decide + 1]).toMatchObject({ type: 'edit.applied', original: (logged[decide] as { raw: string }).raw })
+    expect(events.find((e) => e.type === 'tool.finished')).toMatchObject({ name: 'add', result: '{"sum":4}' })
+    expect(finalText(events)).toBe('final_answer')
+    expect(s.pg.stores.fork.getState()).toMatchObject({ kind: 'edit', conversation: { index: 0 }, original: null })
+    await s.pg.backToLog()
+    expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'replay', cursor: decide })
+    expect(s.pg.stores.run.getState().events).toEqual(logged)
+  })
+
   it('exports the open session as an OpenAI request body', async () => {
     const s = setup()
     expect(s.pg.exportOpenSession('openai')).toBeNull()

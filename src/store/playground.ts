@@ -150,6 +150,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     forkAt: fork.forkAt,
     clearFork: fork.clearFork,
     backToLog: fork.backToLog,
+    editAndContinue: fork.editAndContinue,
     stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource, evals: evals.store },
     runEvals: evals.runEvals,
     openEvalCase: evals.openEvalCase,

@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { LoopRunner, runInitFor, type SessionEvent } from '../core/loop'
+import { LoopRunner, runInitFor, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -13,7 +13,7 @@ import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
 import type { EndpointModel } from '../core/endpoint'
-import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint } from '../core/debug'
+import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
 export interface RunControllerDeps {
@@ -44,6 +44,15 @@ export interface RunController {
    * runs it to the end. Resolves false when the code could not be loaded.
    */
   runFrom(history: Message[]): Promise<boolean>
+  /**
+   * Edit and continue: a new live run keeps `prefix` (the open session's first events), appends
+   * `edit` and runs on with the current tools and model, to the end or the first breakpoint.
+   * `replayed`: the prefix is a replay's, so its `session.started` is replaced by a live one
+   * (the replay's wire format and leading messages; the workspace's tools and settings; the
+   * workspace's max steps counted from the edited turn). Resolves false when the code could
+   * not be loaded.
+   */
+  continueAfterEdit(prefix: SessionEvent[], edit: EditEvent, replayed: boolean): Promise<boolean>
   /** Advances one phase: moves the cursor forward through logged events, or performs the next phase. */
   step(): Promise<void>
   /** Moves the cursor back one phase (time travel; nothing is re-run). */
@@ -86,9 +95,9 @@ export function createRunController(deps: RunControllerDeps): RunController {
 
   /**
    * Starts a fresh live run of the workspace: loads the code into a new sandbox and logs
-   * `session.started`. `history`, when given, replaces the system prompt and user input.
+   * `session.started` — or what `begin` logs instead (a run continued from other events).
    */
-  async function startRun(workspace: Workspace, history?: Message[]): Promise<boolean> {
+  async function startRun(workspace: Workspace, begin: (runner: LoopRunner, init: RunInit) => void = (r, init) => void r.start(init)): Promise<boolean> {
     reset()
     const mine = generation
     let chosen: EndpointModel | null
@@ -137,10 +146,36 @@ export function createRunController(deps: RunControllerDeps): RunController {
       },
     })
     runner = current
-    const init = runInitFor(workspace, loaded.tools)
-    current.start(history ? { ...init, messages: history } : init)
+    try {
+      begin(current, runInitFor(workspace, loaded.tools))
+    } catch (error) {
+      dispose()
+      store.setState({ status: 'idle', problems: [{ file: 'session', message: errorMessage(error) }] })
+      return false
+    }
     store.setState({ status: 'idle' })
     return true
+  }
+
+  /** The prefix of a replay as the start of a live run: a live `session.started`, then the logged events as they are. */
+  function liveFromReplay(prefix: readonly SessionEvent[], init: RunInit): SessionEvent[] {
+    const logged = prefix[0]
+    if (logged?.type !== 'session.started') throw new Error('The replay has no session.started.')
+    // The edited turn counts as the first of the workspace's max steps.
+    const before = prefix.filter((e) => e.type === 'model.responded' || e.type === 'model.failed').length
+    const edited = prefix.at(-1)?.type === 'model.responded' ? 1 : 0
+    const start: SessionEvent = {
+      type: 'session.started',
+      seq: 0,
+      at: logged.at,
+      source: 'live',
+      protocol: logged.protocol,
+      tools: init.tools,
+      messages: logged.messages,
+      maxSteps: before - edited + (init.maxSteps ?? 8),
+      ...(init.settings ? { settings: init.settings } : {}),
+    }
+    return [start, ...prefix.slice(1)]
   }
 
   function needsFreshRun(): boolean {
@@ -221,7 +256,16 @@ export function createRunController(deps: RunControllerDeps): RunController {
   return {
     run,
     async runFrom(history) {
-      if (!(await startRun(deps.workspace(), history))) return false
+      if (!(await startRun(deps.workspace(), (r, init) => void r.start({ ...init, messages: history })))) return false
+      await run()
+      return true
+    },
+    async continueAfterEdit(prefix, edit, replayed) {
+      const begin = (r: LoopRunner, init: RunInit) => {
+        r.resume(replayed ? liveFromReplay(prefix, init) : prefix)
+        r.edit(edit)
+      }
+      if (!(await startRun(deps.workspace(), begin))) return false
       await run()
       return true
     },
