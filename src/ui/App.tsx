@@ -75,6 +75,7 @@ export function App() {
   const replayFile = useReplay((s) => s.fileName)
   const logOpen = useReplay((s) => s.conversations.length > 0)
   const fork = useFork((s) => s.logged !== null)
+  const forkKind = useFork((s) => s.kind)
   const mode = useRun((s) => s.mode)
   const editorsPane = usePanelRef()
   const [editorsCollapsed, setEditorsCollapsed] = useState(false)
@@ -188,7 +189,7 @@ export function App() {
                     onClick={() => setView(v)}
                     className={`rounded-t px-3 py-1 ${view === v ? 'border border-b-white border-slate-200 bg-white font-medium' : 'text-slate-500 hover:text-slate-800'}`}
                   >
-                    {t(`app.tab.${v}`)}
+                    {v === 'diff' && forkKind === 'edit' ? t('editContinue.tab') : t(`app.tab.${v}`)}
                   </button>
                 ))}
               </div>

@@ -3,16 +3,20 @@ import { useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop'
 
-/** Logged vs re-run after a fork, phase by phase; differing phases are highlighted. */
+/** Logged vs re-run after a fork (or original vs edited after an edit), phase by phase; differing phases are highlighted. */
 export function DiffView() {
   const { t } = useTranslation()
   const pg = usePlayground()
   const logged = useFork((s) => s.logged)
   const conversation = useFork((s) => s.conversation)
   const turn = useFork((s) => s.turn)
+  const kind = useFork((s) => s.kind)
+  const fromSeq = useFork((s) => s.fromSeq)
+  const canGoBack = useFork((s) => s.conversation !== null || s.original !== null)
   const events = useRun((s) => s.events)
   const status = useRun((s) => s.status)
-  const rows = useMemo(() => (logged ? diffSessions(logged, events) : []), [logged, events])
+  const rows = useMemo(() => (logged ? diffSessions(logged, events.slice(fromSeq)) : []), [logged, events, fromSeq])
+  const edit = kind === 'edit'
   if (!logged) {
     return <div className="p-6 text-sm text-slate-500">{t('diff.empty')}</div>
   }
@@ -21,14 +25,14 @@ export function DiffView() {
     <div data-testid="diff-view" className="flex h-full min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 text-sm">
         <span className="font-medium">
-          {conversation ? t('diff.titleOf', { turn, label: conversation.label }) : t('diff.title', { turn })}
+          {edit ? t('editContinue.diffTitle', { turn }) : conversation ? t('diff.titleOf', { turn, label: conversation.label }) : t('diff.title', { turn })}
         </span>
         <span data-testid="diff-summary" className={changed ? 'text-amber-800' : 'text-emerald-700'}>
           {status === 'running' || status === 'loading' ? t('diff.running') : changed ? t('diff.differ', { changed, total: rows.length }) : t('diff.identical')}
         </span>
-        {conversation && (
+        {canGoBack && (
           <button data-testid="back-to-log" className="ml-auto rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={() => void pg.backToLog()}>
-            {t('diff.back')}
+            {edit ? t('editContinue.back') : t('diff.back')}
           </button>
         )}
         <button className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50" onClick={pg.clearFork}>
@@ -40,8 +44,8 @@ export function DiffView() {
           <thead>
             <tr className="text-left text-slate-500">
               <th className="w-24 p-1">{t('diff.turnPhase')}</th>
-              <th className="p-1">{t('diff.logged')}</th>
-              <th className="p-1">{t('diff.rerun')}</th>
+              <th className="p-1">{edit ? t('editContinue.originalRun') : t('diff.logged')}</th>
+              <th className="p-1">{edit ? t('editContinue.editedRun') : t('diff.rerun')}</th>
             </tr>
           </thead>
           <tbody>

@@ -9,6 +9,7 @@ import { RawOutput } from './RawOutput'
 import { RecordedResponse } from './RecordedResponse'
 import { StreamPlayer } from './StreamPlayer'
 import { ToolResults } from './ToolResults'
+import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -38,6 +39,8 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const [tab, setTab] = useState<'turn' | 'context'>('turn')
   const state = useMemo(() => fold(events.slice(0, cursor + 1)), [events, cursor])
   const mode = useRun((s) => s.mode)
+  const busy = useRun((s) => s.status === 'running' || s.status === 'loading')
+  const [editing, setEditing] = useState<EditTarget | null>(null)
   const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
@@ -61,6 +64,12 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const backfilled = turn.find((e): e is Ev<'backfill.completed'> => e.type === 'backfill.completed')
   const stopped = turn.find((e): e is Ev<'loop.stopped'> => e.type === 'loop.stopped')
   const anomalies = turn.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
+  const edits = turn.filter((e): e is Ev<'edit.applied'> => e.type === 'edit.applied')
+  // The turn's output as the loop went on with it: the user's edit when there is one.
+  const outputEdit = edits.find((e) => e.target === 'model_output' && e.editedSeq === responded?.seq)
+  const resultEdit = (seq: number) => edits.findLast((e) => e.target === 'tool_result' && e.editedSeq === seq)
+  // An edit box belongs to its turn: moving the cursor to another turn closes it.
+  const openEdit = editing && turn.some((e) => e.seq === editing.seq) ? editing : null
 
   const highlights = highlightsOf(parsed?.calls ?? [])
 
@@ -119,9 +128,19 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                     <p data-testid="model-error" className="whitespace-pre-wrap rounded bg-red-50 p-2 text-sm text-red-700">{t('inspector.modelFailed', { error: failed.error })}</p>
                   ) : (
                     <>
-                      <RawOutput raw={responded?.raw ?? ''} highlights={highlights} />
+                      <RawOutput raw={outputEdit?.edited ?? responded?.raw ?? ''} highlights={highlights} />
                       {responded?.recorded && <RecordedResponse recorded={responded.recorded} />}
                       {responded?.chunks && <StreamPlayer key={responded.seq} chunks={responded.chunks} firstTokenMs={responded.firstTokenMs} totalMs={responded.durationMs} />}
+                      {responded && !busy && (
+                        <button
+                          data-testid="edit-output"
+                          className="mr-3 mt-1 rounded border border-fuchsia-600 px-2 py-0.5 text-xs font-medium text-fuchsia-700 hover:bg-fuchsia-50"
+                          title={t('editContinue.editOutputHint')}
+                          onClick={() => setEditing({ target: 'model_output', seq: responded.seq, initial: outputEdit?.edited ?? responded.raw })}
+                        >
+                          {t('editContinue.editOutput')}
+                        </button>
+                      )}
                       {started === undefined && mode === 'replay' && responded && (
                         <button
                           data-testid="fork-here"
@@ -140,6 +159,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                       >
                         {t('inspector.parseLab')}
                       </button>
+                      {openEdit?.target === 'model_output' && <EditBox key={openEdit.seq} edit={openEdit} onClose={() => setEditing(null)} />}
                     </>
                   )}
                 </Section>
@@ -200,6 +220,39 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
             {finished.length > 0 && (
               <Section title={t('inspector.toolResults')} active={phase === 'execute'}>
                 <ToolResults events={finished} />
+                {!busy && (
+                  <div className="mt-1 flex flex-wrap gap-2">
+                    {finished
+                      .filter((f) => f.parentCallId === undefined)
+                      .map((f) => {
+                        const edited = resultEdit(f.seq)
+                        return (
+                          <button
+                            key={f.seq}
+                            data-testid="edit-result"
+                            data-call-id={f.callId}
+                            className="rounded border border-fuchsia-600 px-2 py-0.5 text-xs font-medium text-fuchsia-700 hover:bg-fuchsia-50"
+                            title={t('editContinue.editResultHint')}
+                            onClick={() =>
+                              setEditing({ target: 'tool_result', seq: f.seq, name: f.name, initial: edited?.edited ?? f.error ?? f.result ?? '', initialError: edited ? edited.isError === true : f.error !== undefined })
+                            }
+                          >
+                            {t('editContinue.editResult', { name: f.name })}
+                          </button>
+                        )
+                      })}
+                  </div>
+                )}
+                {openEdit?.target === 'tool_result' && <EditBox key={openEdit.seq} edit={openEdit} onClose={() => setEditing(null)} />}
+              </Section>
+            )}
+            {edits.length > 0 && (
+              <Section title={t('editContinue.section')} active={phase === 'edit'} testId="edits">
+                <div className="flex flex-col gap-2">
+                  {edits.map((e) => (
+                    <EditApplied key={e.seq} edit={e} />
+                  ))}
+                </div>
               </Section>
             )}
             {backfilled && (
