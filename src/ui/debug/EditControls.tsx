@@ -107,3 +107,14 @@ export function EditApplied({ edit }: { edit: EditApplied }) {
     </div>
   )
 }
+
+/** A card's mark that the user edited it, with what was there before (the conversation view). */
+export function EditedNote({ original }: { original: string }) {
+  const { t } = useTranslation()
+  return (
+    <details data-testid="card-edited" className="mt-1 rounded border border-fuchsia-200 bg-fuchsia-50 px-1.5 py-0.5 text-fuchsia-900" onClick={(e) => e.stopPropagation()}>
+      <summary className="cursor-pointer font-semibold">{t('editContinue.cardEdited')}</summary>
+      <pre className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-red-900 line-through decoration-red-300 [overflow-wrap:anywhere]">{original}</pre>
+    </details>
+  )
+}

@@ -5,6 +5,7 @@ import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { highlightsOf } from '../inspector/ParsedView'
 import { RawOutput } from '../inspector/RawOutput'
 import { RepairList } from '../inspector/RepairList'
+import { EditedNote } from '../debug/EditControls'
 import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
 
 const ROLE_STYLE: Record<MessageCard['role'], string> = {
@@ -185,6 +186,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
           ) : (
             <RawOutput raw={card.raw} highlights={highlightsOf(parse?.calls ?? [])} testId="card-raw-text" />
           )}
+          {card.edited && <EditedNote original={card.edited.original} />}
         </div>
       </div>
       <div data-testid="card-parsed" className="min-w-0">
@@ -251,6 +253,7 @@ function ToolBody({ card, goTo }: { card: ToolCard; goTo(key: string | undefined
       <pre className={`max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${card.isError ? 'text-red-700' : 'text-slate-800'}`}>
         {clipped ? `${card.content.slice(0, RESULT_PREVIEW_CHARS)}…` : card.content}
       </pre>
+      {card.edited && <EditedNote original={card.edited.original} />}
       <div className="mt-0.5 flex gap-2 text-slate-500">
         {card.truncated && <span className="rounded bg-amber-100 px-1 text-amber-900">truncated</span>}
         {clipped && <span>{card.content.length.toLocaleString('en')} chars — the inspector shows it all</span>}
