@@ -17,6 +17,10 @@ test('a conditional breakpoint pauses a live run before the call it names; Run a
   await expect(page.getByTestId('breakpoint-error')).toContainText('Unexpected end of expression')
   await condition.fill("call.name == 'calculate'")
   await expect(page.getByTestId('breakpoint-error')).toHaveCount(0)
+  // The loop diagram marks where it sits: on the execute node's "before" edge.
+  await expect(page.getByTestId('diagram-breakpoint')).toHaveCount(1)
+  await expect(page.getByTestId('diagram-breakpoint')).toHaveAttribute('data-phase', 'execute')
+  await expect(page.getByTestId('diagram-breakpoint')).toHaveAttribute('data-when', 'before')
 
   // The weather example calls get_weather, then calculate, then answers.
   await page.getByTestId('run').click()
@@ -38,6 +42,8 @@ test('a conditional breakpoint pauses a live run before the call it names; Run a
   // Disabled, it no longer pauses; it is kept in the workspace across a reload.
   await page.getByTestId('breakpoint-enabled').uncheck()
   await expect(item).toHaveAttribute('data-enabled', 'false')
+  await expect(page.getByTestId('diagram-breakpoint')).toHaveCount(0)
+  await expect(page.getByTestId('breakpoint-mark')).toHaveCount(0)
   await page.reload()
   await page.getByTestId('breakpoints-toggle').click()
   await expect(page.getByTestId('breakpoint-item')).toHaveAttribute('data-enabled', 'false')

@@ -1,7 +1,8 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
-import { DIAGRAM_PHASES, edgeCounts, nextEventOfPhase, type DiagramEdge } from './loop-graph'
+import { useWorkspace } from '../playground-context'
+import { breakpointMarks, DIAGRAM_PHASES, edgeCounts, nextEventOfPhase, type DiagramEdge } from './loop-graph'
 
 const NODE_W = 84
 const NODE_H = 30
@@ -34,6 +35,9 @@ function edgePath(edge: DiagramEdge, lane: number): { d: string; labelX: number;
 export function LoopDiagram({ events, cursor, onSelect }: { events: readonly SessionEvent[]; cursor: number; onSelect(index: number): void }) {
   const { t } = useTranslation()
   const { edges, counts } = useMemo(() => edgeCounts(events), [events])
+  // Where the workspace's breakpoints sit: a red dot on the node's left (before) or right (after) edge.
+  const breakpoints = useWorkspace((s) => s.settings.breakpoints)
+  const marks = useMemo(() => breakpointMarks(breakpoints ?? []), [breakpoints])
   const current = cursor >= 0 && events[cursor] ? PHASE_OF[events[cursor].type] : null
   const lanes = new Map<string, number>()
   const laneOf = (edge: DiagramEdge) => {
@@ -92,6 +96,13 @@ export function LoopDiagram({ events, cursor, onSelect }: { events: readonly Ses
               <text x={x(phase)} y={ROW_Y + 5} textAnchor="middle" fill={lit ? '#fff' : '#0f172a'} fontWeight={lit ? 700 : 500}>
                 {t(`diagram.phase.${phase}`)}
               </text>
+              {(['before', 'after'] as const).map((when) =>
+                marks.get(phase)?.[when] ? (
+                  <circle key={when} data-testid="diagram-breakpoint" data-phase={phase} data-when={when} cx={x(phase) + (when === 'before' ? -NODE_W / 2 : NODE_W / 2)} cy={ROW_Y - NODE_H / 2} r={5} fill="#dc2626" stroke="#fff" strokeWidth={1.5}>
+                    <title>{t(`breakpointMarks.${when}`, { phase: t(`diagram.phase.${phase}`) })}</title>
+                  </circle>
+                ) : null,
+              )}
             </g>
           )
         })}

@@ -4,7 +4,7 @@ import { LoopRunner } from '../../core/loop'
 import { runInitFor } from '../../core/loop'
 import { findLesson, lessonWorkspace, solvedWorkspace } from '../../lessons/index'
 import { createNodeSandbox } from '../../sandbox/node-sandbox'
-import { edgeCounts, nextEventOfPhase } from './loop-graph'
+import { breakpointMarks, edgeCounts, nextEventOfPhase } from './loop-graph'
 
 const sandbox = createNodeSandbox()
 afterAll(() => sandbox.dispose())
@@ -61,5 +61,33 @@ describe('loop diagram edges', () => {
     expect(second).toBeGreaterThan(first)
     expect(nextEventOfPhase(events, events.length - 1, 'start')).toBe(0)
     expect(nextEventOfPhase(events, 0, 'confirm')).toBe(-1)
+  })
+})
+
+describe('breakpointMarks', () => {
+  it('marks the node each enabled breakpoint stops before or after; anomaly and bare conditions mark none', () => {
+    const marks = breakpointMarks([
+      { id: 'b1', enabled: true, on: { kind: 'before', phase: 'execute' }, condition: "call.name == 'charge'" },
+      { id: 'b2', enabled: true, on: { kind: 'event', type: 'tool.finished' }, condition: '' },
+      { id: 'b3', enabled: true, on: { kind: 'turn', turn: 3 }, condition: '' },
+      { id: 'b4', enabled: false, on: { kind: 'after', phase: 'parse' }, condition: '' },
+      { id: 'b5', enabled: true, on: { kind: 'anomaly' }, condition: '' },
+      { id: 'b6', enabled: true, on: { kind: 'any' }, condition: 'turn > 1' },
+    ])
+    expect(Object.fromEntries(marks)).toEqual({ execute: { before: true, after: true }, decide: { before: true, after: false } })
+  })
+})
+
+describe('edgeCounts with an edit', () => {
+  it('goes around an edit.applied: decide → parse, no edge to or from the edit', () => {
+    const events = [
+      { seq: 0, at: 0, type: 'session.started', source: 'live', protocol: 'json', tools: [], messages: [], maxSteps: 4 },
+      { seq: 1, at: 0, type: 'model.responded', step: 0, raw: 'a', durationMs: 1 },
+      { seq: 2, at: 0, type: 'edit.applied', target: 'model_output', editedSeq: 1, original: 'a', edited: 'b' },
+      { seq: 3, at: 0, type: 'parse.completed', protocol: 'json', calls: [], text: 'b', repairs: [], errors: [] },
+    ] as SessionEvent[]
+    const { edges, counts } = edgeCounts(events)
+    expect(counts.get('decide>parse')).toBe(1)
+    expect(edges.some((e) => e.from === 'edit' || e.to === 'edit')).toBe(false)
   })
 })

@@ -2,6 +2,7 @@
  * The loop's state machine as a fixed graph for the diagram, and the count of each edge a
  * session took. Pure: events in, numbers out.
  */
+import type { Breakpoint } from '../../core/debug'
 import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
 
 /** The nodes, left to right. */
@@ -86,4 +87,28 @@ export function nextEventOfPhase(events: readonly SessionEvent[], cursor: number
     if (event && PHASE_OF[event.type] === phase) return index
   }
   return -1
+}
+
+/** Where breakpoints sit on the diagram: for each node, whether one stops before it, after it, or both. */
+export type BreakpointMarks = Map<Phase, { before: boolean; after: boolean }>
+
+/**
+ * The nodes enabled breakpoints are placed on, by trigger (not condition): `before`/`after` a
+ * phase on that phase, `on EVENT` after the event's phase, `at turn N` before decide. `on
+ * anomaly` and bare conditions can stop anywhere and mark no node. Pure.
+ */
+export function breakpointMarks(breakpoints: readonly Breakpoint[]): BreakpointMarks {
+  const marks: BreakpointMarks = new Map()
+  const mark = (phase: Phase, when: 'before' | 'after') => {
+    const entry = marks.get(phase) ?? { before: false, after: false }
+    entry[when] = true
+    marks.set(phase, entry)
+  }
+  for (const { enabled, on } of breakpoints) {
+    if (!enabled) continue
+    if (on.kind === 'before' || on.kind === 'after') mark(on.phase, on.kind)
+    else if (on.kind === 'event') mark(PHASE_OF[on.type], 'after')
+    else if (on.kind === 'turn') mark('decide', 'before')
+  }
+  return marks
 }
