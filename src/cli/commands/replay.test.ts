@@ -231,3 +231,52 @@ describe('toolstep replay', () => {
     expect(fake.stdout()).toMatch(/^Usage: toolstep replay LOG/)
   })
 })
+
+describe('toolstep replay of a session with an edit', () => {
+  // A run whose first output was edited: the model said get_weather, the user made it get_time.
+  const raw = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+  const edited = '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>'
+  const span = { start: 0, end: edited.length }
+  const events = [
+    { seq: 0, at: 0, type: 'session.started', source: 'live', protocol: 'xml-tag', tools: [], messages: [{ role: 'user', content: 'Weather?' }], maxSteps: 4 },
+    { seq: 1, at: 0, type: 'model.responded', step: 0, raw, durationMs: 1 },
+    { seq: 2, at: 0, type: 'edit.applied', target: 'model_output', editedSeq: 1, original: raw, edited },
+    { seq: 3, at: 0, type: 'parse.completed', protocol: 'xml-tag', calls: [{ id: 'call_1_0', name: 'get_time', arguments: {}, spans: { call: span } }], text: '', repairs: [], errors: [] },
+    { seq: 4, at: 0, type: 'validate.completed', verdicts: [{ callId: 'call_1_0', name: 'get_time', ok: true, problems: [] }] },
+    { seq: 5, at: 0, type: 'tool.finished', callId: 'call_1_0', name: 'get_time', result: '12:00', durationMs: 1, timedOut: false, truncated: false },
+    { seq: 6, at: 0, type: 'edit.applied', target: 'tool_result', editedSeq: 5, callId: 'call_1_0', name: 'get_time', original: '12:00', edited: '13:00' },
+    {
+      seq: 7,
+      at: 0,
+      type: 'backfill.completed',
+      messages: [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1_0', name: 'get_time', arguments: {} }] },
+        { role: 'tool', tool_call_id: 'call_1_0', name: 'get_time', content: '13:00' },
+      ],
+    },
+    { seq: 8, at: 0, type: 'model.responded', step: 1, raw: 'It is 13:00.', durationMs: 1 },
+    { seq: 9, at: 0, type: 'parse.completed', protocol: 'xml-tag', calls: [], text: 'It is 13:00.', repairs: [], errors: [] },
+    { seq: 10, at: 0, type: 'backfill.completed', messages: [{ role: 'assistant', content: 'It is 13:00.' }] },
+    { seq: 11, at: 0, type: 'loop.stopped', reason: 'final_answer' },
+  ]
+  const session = JSON.stringify({ format: 'toolstep.session', version: 1, workspace: null, events })
+
+  it('prints the edits as events of their own, with the original and the edited text', async () => {
+    const fake = fakeIO({ 's.json': session })
+    expect(await replayCommand(['s.json'], fake.io)).toBe(0)
+    expect(fake.stdout()).toContain('edit     Edit · model output — was <tool_call>{"name": "get_weather", "arguments": {"city": "P… → now <tool_call>{"name": "get_time", "arguments": {}}</tool_call>')
+    expect(fake.stdout()).toContain('edit     Edit · result of get_time — was 12:00 → now 13:00')
+    expect(fake.stderr()).toBe('')
+  })
+
+  it('--json gives the events back as recorded, and the fold reaches the edited answer', async () => {
+    const fake = fakeIO({ 's.json': session })
+    expect(await replayCommand(['s.json', '--json'], fake.io)).toBe(0)
+    const out = JSON.parse(fake.stdout()) as { conversations: { events: Parameters<typeof fold>[0] }[] }
+    expect(out.conversations[0]!.events).toEqual(events)
+    expect(fold(out.conversations[0]!.events).finalAnswer).toBe('It is 13:00.')
+    const summary = fakeIO({ 's.json': session })
+    expect(await replayCommand(['s.json', '--summary', '--json'], summary.io)).toBe(0)
+    expect(JSON.parse(summary.stdout())).toMatchObject({ conversations: 1, toolCalls: 1, toolResults: 1, anomalies: [] })
+  })
+})
