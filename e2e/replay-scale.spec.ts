@@ -240,3 +240,35 @@ test('a 50 MB log of 20 000 conversations loads without blocking the page (longe
   // Generous: the budget is 100 ms; this only catches the page being frozen outright.
   expect(watch.longest).toBeLessThan(1000)
 })
+
+test('Compare sessions reads two 20 MB logs in the import worker, with progress, without blocking the page', async ({ page }, testInfo) => {
+  test.setTimeout(180_000)
+  await watchImport(page)
+  await openApp(page)
+  await page.getByTestId('view-compare').click()
+  // The progress of either side, once shown (it may come and go between two looks).
+  await page.evaluate(() => {
+    const seen = { a: false, b: false }
+    ;(window as unknown as { __compareSeen: typeof seen }).__compareSeen = seen
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="compare-progress-a"]')) seen.a = true
+      if (document.querySelector('[data-testid="compare-progress-b"]')) seen.b = true
+    }).observe(document, { subtree: true, childList: true })
+  })
+  const a = conversationLog(8_000, 1900)
+  expect(a.length).toBeGreaterThan(18_000_000)
+  // B's first conversation calls another tool first.
+  const b = a.replace('"name":"lookup_order"', '"name":"send_email"')
+  await resetWatch(page)
+  await page.getByTestId('compare-file-a').setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(a) })
+  await page.getByTestId('compare-file-b').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(b) })
+  await expect(page.getByTestId('compare-summary')).toContainText('first at turn 1 (calls)', { timeout: 120_000 })
+  const seen = await page.evaluate(() => (window as unknown as { __compareSeen: { a: boolean; b: boolean } }).__compareSeen)
+  expect(seen).toEqual({ a: true, b: true })
+  const watch = await readWatch(page)
+  const figure = `compare of two ${(a.length / 1e6).toFixed(1)} MB logs: longest main-thread task ${Math.round(watch.longest)} ms over ${watch.tasks} long tasks`
+  console.log(figure)
+  testInfo.annotations.push({ type: 'long tasks', description: figure })
+  // Generous, as for the import: this only catches the page being frozen outright.
+  expect(watch.longest).toBeLessThan(1000)
+})

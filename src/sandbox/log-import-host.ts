@@ -48,6 +48,15 @@ export interface LogImportHost {
   reindex(tools: readonly ToolSpec[] | null, onProgress?: ProgressListener): Promise<ImportReply>
   /** Replay events of conversation `index`. Never rejects. */
   replay(index: number, tools: readonly ToolSpec[] | null): Promise<{ ok: true; events: SessionEvent[] } | { ok: false; error: string }>
+  /**
+   * Reads `file` as one session (Compare sessions): a session file's events, or the replay events
+   * of conversation `conversation` (default 0) of a log, reporting progress. What the worker
+   * holds is untouched. Never rejects; `cancelled` when the host was disposed first.
+   */
+  readSession(
+    file: Blob,
+    options?: { conversation?: number; onProgress?: ProgressListener },
+  ): Promise<{ ok: true; events: SessionEvent[]; format: string; conversations: number } | { ok: false; error: string; cancelled?: true }>
   /** Indexes of the conversations matching `text`; `null` when the host was disposed first. Never rejects. */
   search(text: string): Promise<number[] | null>
   /** Stops the worker; pending requests resolve as cancelled. */
@@ -138,6 +147,14 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       if (message?.type === 'replayed') return { ok: true, events: message.events }
       if (message === null) return { ok: false, error: 'The log was closed.' }
       return { ok: false, error: message.type === 'failed' || message.type === 'protocol-error' ? ('error' in message ? message.error : message.message) : `Unexpected reply: ${message.type}.` }
+    },
+    async readSession(file, options = {}) {
+      const name = file instanceof File ? { name: file.name } : {}
+      const conversation = options.conversation === undefined ? {} : { conversation: options.conversation }
+      const { message } = await request((requestId) => ({ type: 'read-session', requestId, file, ...name, ...conversation }), options.onProgress)
+      if (message === null) return { ok: false, error: 'Cancelled.', cancelled: true }
+      if (message.type === 'session-read') return { ok: true, events: message.events, format: message.format, conversations: message.conversations }
+      return { ok: false, error: message.type === 'failed' ? message.error : message.type === 'protocol-error' ? message.message : `Unexpected reply from the import worker: ${message.type}.` }
     },
     async search(text) {
       const { message } = await request((requestId) => ({ type: 'search', requestId, text }))

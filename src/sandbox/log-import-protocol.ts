@@ -66,6 +66,18 @@ export const hostToLogImportSchema = z.discriminatedUnion('type', [
     tools: toolsSchema,
   }),
   z.object({
+    /**
+     * Read `file` as one session to compare (Compare sessions): a Toolstep session file's events,
+     * or the replay events of conversation `conversation` (default 0) of a log. What this worker
+     * holds is left as it was.
+     */
+    type: z.literal('read-session'),
+    requestId,
+    file: z.instanceof(Blob),
+    name: z.string().optional(),
+    conversation: z.number().int().nonnegative().optional(),
+  }),
+  z.object({
     /** Indexes of the conversations whose text, labels, tool names or anomaly codes contain `text` (case-insensitive). */
     type: z.literal('search'),
     requestId,
@@ -123,6 +135,16 @@ export const logImportToHostSchema = z.discriminatedUnion('type', [
     type: z.literal('replayed'),
     requestId,
     events: z.array(sessionEventSchema),
+  }),
+  z.object({
+    /** The answer to `read-session`. */
+    type: z.literal('session-read'),
+    requestId,
+    events: z.array(sessionEventSchema),
+    /** Log format id (`toolstep-session` for a session file). */
+    format: z.string(),
+    /** Conversations in the file (1 for a session file). */
+    conversations: z.number().int().nonnegative(),
   }),
   z.object({
     type: z.literal('matches'),

@@ -17,6 +17,7 @@ import {
   type LogImportToHost,
 } from './log-import-protocol'
 import { errorMessage, isJsonObject, parseJsonText, readTextFile } from '../core/util'
+import { readSession } from '../core/files'
 import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
@@ -101,6 +102,38 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     sendIndex(requestId, next, progress)
   }
 
+  /** `read-session`: one file as the events of one session, with progress; `held` is untouched. */
+  async function readOne(message: Extract<HostToLogImport, { type: 'read-session' }>): Promise<void> {
+    const { requestId } = message
+    const progress = progressReporter(requestId, post)
+    progress('reading', 0, true)
+    const decoded = readTextFile(new Uint8Array(await message.file.arrayBuffer()))
+    if (!decoded.ok) {
+      post({ type: 'failed', requestId, error: `The file cannot be opened: ${decoded.error}` })
+      return
+    }
+    progress('parsing', 0, true)
+    const result = withRecording({ name: message.name ?? '', text: decoded.text }, await importLogChunked(decoded.text, { onProgress: (fraction) => progress('parsing', fraction) }))
+    if (!result.ok) {
+      post({ type: 'failed', requestId, error: result.error })
+      return
+    }
+    if (result.format === 'toolstep-session') {
+      const session = readSession(result.session ?? decoded.text)
+      if (session.ok) post({ type: 'session-read', requestId, events: session.value.events, format: result.format, conversations: 1 })
+      else post({ type: 'failed', requestId, error: session.error })
+      return
+    }
+    const index = message.conversation ?? 0
+    const conversation = result.conversations[index]
+    if (!conversation) {
+      post({ type: 'failed', requestId, error: result.conversations.length === 0 ? 'The log has no conversation.' : `The log has ${result.conversations.length} conversations, not ${index + 1}.` })
+      return
+    }
+    progress('checking', 0, true)
+    post({ type: 'session-read', requestId, events: replayEvents(conversation), format: result.format, conversations: result.conversations.length })
+  }
+
   function sendIndex(requestId: string, from: Held, progress: ReturnType<typeof progressReporter>): void {
     const { summaries } = from
     for (let start = 0; start < summaries.length; start += INDEX_SLICE) {
@@ -136,6 +169,9 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
         post({ type: 'replayed', requestId: message.requestId, events: replayEvents(conversation, message.tools ? { tools: message.tools } : {}) })
         return
       }
+      case 'read-session':
+        void readOne(message).catch((error: unknown) => post({ type: 'failed', requestId: message.requestId, error: `The file could not be read (${errorMessage(error)}).` }))
+        return
       case 'search': {
         post({ type: 'matches', requestId: message.requestId, indexes: held ? search(held, message.text) : [] })
         return

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeSession } from '../core/files'
+import { diffTwoSessions } from '../core/debug'
 import { writeWorkspace } from '../core/files'
 import type { SessionEvent } from '../core/loop'
 import { createLogImportHost } from '../sandbox/log-import-host'
@@ -426,6 +427,39 @@ describe('playground: imports', () => {
     const body = JSON.parse(exported.text) as { messages: { role: string }[]; tools: unknown[] }
     expect(body.messages.map((m) => m.role)).toContain('tool')
     expect(body.tools).toHaveLength(1)
+  })
+})
+
+describe('playground: compare sessions', () => {
+  it('reads both files in the import worker with progress, and the sides diff turn by turn', async () => {
+    const s = setup()
+    const seen: string[] = []
+    s.pg.stores.compare.subscribe((state) => seen.push(`${state.a?.status ?? '-'}/${state.b?.status ?? '-'}`))
+    const other = LOG.replaceAll('shipped', 'lost')
+    await Promise.all([s.pg.compareFile('a', file('a.json', LOG)), s.pg.compareFile('b', file('b.json', other))])
+    const { a, b } = s.pg.stores.compare.getState()
+    expect(a).toMatchObject({ status: 'ready', name: 'a.json', format: 'openai-conversations', conversations: 2 })
+    expect(b).toMatchObject({ status: 'ready', name: 'b.json' })
+    // Progress came from the worker while both were read.
+    expect(seen).toContain('reading/reading')
+    const diff = diffTwoSessions(a?.status === 'ready' ? a.events : [], b?.status === 'ready' ? b.events : [])
+    expect(diff.firstDifference).toEqual({ turn: 1, aspect: 'results' })
+    // Reading a side never touches the playground's own log or replay.
+    expect(s.pg.stores.run.getState().events).toEqual([])
+    expect(s.pg.stores.replay.getState().conversations).toEqual([])
+  })
+
+  it('a session file gives its events; a file that is no log fails with the reason; the open session can be a side', async () => {
+    const s = setup()
+    await s.pg.run()
+    const events = s.pg.stores.run.getState().events
+    await s.pg.compareFile('a', file('run.session.json', writeSession(null, events)))
+    expect(s.pg.stores.compare.getState().a).toMatchObject({ status: 'ready', format: 'toolstep-session', events })
+    await s.pg.compareFile('b', file('notes.txt', 'just some notes'))
+    expect(s.pg.stores.compare.getState().b).toMatchObject({ status: 'failed', name: 'notes.txt' })
+    expect((s.pg.stores.compare.getState().b as { error: string }).error).not.toBe('')
+    expect(s.pg.compareOpenSession('b', 'open session')).toBe(true)
+    expect(s.pg.stores.compare.getState().b).toMatchObject({ status: 'ready', events })
   })
 })
 

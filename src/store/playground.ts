@@ -20,6 +20,7 @@ import { createCrashGuard, type InterruptedWork } from './crash-guard'
 import { exportOpenSession, type ExportFile, type ExportTarget } from './export-controller'
 import { exportLoopProgram, exportLoopTest, type CodeExportResult } from './code-export'
 import { createEvalController, type EvalState } from './eval-controller'
+import { createCompareController, type CompareController, type CompareState } from './compare-controller'
 import { createForkController, type ForkController, type ForkState } from './fork-controller'
 import { createImportController, type ImportController } from './import-controller'
 import { createParseLabStore, type ParseLabState } from './parse-lab-store'
@@ -67,13 +68,15 @@ export interface PlaygroundStores {
   session: StoreApi<SessionState>
   modelSource: StoreApi<ModelSourceState>
   evals: StoreApi<EvalState>
+  compare: StoreApi<CompareState>
 }
 
 /** A playground session: its state slices and every action the UI can take. */
 export interface Playground
   extends Omit<RunController, 'dispose'>,
     Omit<ImportController, 'dispose'>,
-    Omit<ForkController, 'store'> {
+    Omit<ForkController, 'store'>,
+    Omit<CompareController, 'store' | 'dispose'> {
   stores: PlaygroundStores
   /** Answers the calls waiting in the confirm dialog. */
   answerConfirm(decisions: Decision[]): void
@@ -131,6 +134,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
   const imports = createImportController({ replay, workspace, runner, createImportHost: options.createImportHost })
   const fork = createForkController({ run, replay, parseLab, runner, imports })
+  const compare = createCompareController({ run, createImportHost: options.createImportHost })
   const evals = createEvalController({ workspace: () => currentWorkspace(workspace), createSandbox: options.createSandbox, runner })
 
   function forgetInterruption(): InterruptedWork | null {
@@ -151,7 +155,9 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     clearFork: fork.clearFork,
     backToLog: fork.backToLog,
     editAndContinue: fork.editAndContinue,
-    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource, evals: evals.store },
+    stores: { run, replay, workspace, codeCheck: codeCheck.store, confirm: confirm.store, fork: fork.store, parseLab, catalogue, session, modelSource, evals: evals.store, compare: compare.store },
+    compareFile: compare.compareFile,
+    compareOpenSession: compare.compareOpenSession,
     runEvals: evals.runEvals,
     openEvalCase: evals.openEvalCase,
     answerConfirm: confirm.answer,
@@ -183,6 +189,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
       forgetInterruption()
     },
     dispose() {
+      compare.dispose()
       evals.dispose()
       disposeRunner()
       disposeImports()
