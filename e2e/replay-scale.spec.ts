@@ -259,10 +259,16 @@ test('Compare sessions reads two 20 MB logs in the import worker, with progress,
   expect(a.length).toBeGreaterThan(18_000_000)
   // B's first conversation calls another tool first.
   const b = a.replace('"name":"lookup_order"', '"name":"send_email"')
+  // Through the disk, as a user picks them (a buffer is handed over on the page's main thread).
+  const files = { a: testInfo.outputPath('a.json'), b: testInfo.outputPath('b.json') }
+  await writeFile(files.a, a)
+  await writeFile(files.b, b)
   await resetWatch(page)
-  await page.getByTestId('compare-file-a').setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(a) })
-  await page.getByTestId('compare-file-b').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(b) })
+  await page.getByTestId('compare-file-a').setInputFiles(files.a)
+  await page.getByTestId('compare-file-b').setInputFiles(files.b)
   await expect(page.getByTestId('compare-summary')).toContainText('first at turn 1 (calls)', { timeout: 120_000 })
+  await rm(files.a)
+  await rm(files.b)
   const seen = await page.evaluate(() => (window as unknown as { __compareSeen: { a: boolean; b: boolean } }).__compareSeen)
   expect(seen).toEqual({ a: true, b: true })
   const watch = await readWatch(page)
