@@ -376,6 +376,10 @@ describe('playground: imports', () => {
     expect(JSON.stringify(fork.events.at(-3))).toContain('The sum is {\\"sum\\":11}')
     expect(s.pg.stores.fork.getState()).toMatchObject({ kind: 'edit', fromSeq: decide, turn: 1, conversation: null })
     expect(s.pg.stores.fork.getState().logged).toEqual(original.slice(decide))
+    // Exported and imported again, the edited session shows the same timeline.
+    const again = setup()
+    expect(again.pg.importText('edited.session.json', writeSession(null, fork.events)).ok).toBe(true)
+    expect(again.pg.stores.run.getState().events).toEqual(fork.events)
 
     await s.pg.backToLog()
     expect(s.pg.stores.fork.getState().logged).toBeNull()
