@@ -413,6 +413,8 @@ describe('playground: imports', () => {
     expect(mode).toBe('live')
     expect(events[0]).toMatchObject({ type: 'session.started', source: 'live', protocol: 'openai', messages: [{ role: 'user', content: 'Order A?' }] })
     expect(events.slice(1, decide + 1)).toEqual(logged.slice(1, decide + 1))
+    // The edited turn is the first of the workspace's max steps.
+    expect(events[0]).toMatchObject({ maxSteps: s.pg.currentWorkspace().settings.maxSteps })
     expect(events[decide + 1]).toMatchObject({ type: 'edit.applied', original: (logged[decide] as { raw: string }).raw })
     expect(events.find((e) => e.type === 'tool.finished')).toMatchObject({ name: 'add', result: '{"sum":4}' })
     expect(finalText(events)).toBe('final_answer')

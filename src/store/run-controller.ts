@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { LoopRunner, runInitFor, type RunInit, type SessionEvent } from '../core/loop'
+import { DEFAULT_MAX_STEPS, LoopRunner, runInitFor, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -161,9 +161,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
   function liveFromReplay(prefix: readonly SessionEvent[], init: RunInit): SessionEvent[] {
     const logged = prefix[0]
     if (logged?.type !== 'session.started') throw new Error('The replay has no session.started.')
-    // The edited turn counts as the first of the workspace's max steps.
-    const before = prefix.filter((e) => e.type === 'model.responded' || e.type === 'model.failed').length
-    const edited = prefix.at(-1)?.type === 'model.responded' ? 1 : 0
+    // The edited turn (its decide is the prefix's last) counts as the first of the workspace's max steps.
+    const decides = prefix.filter((e) => e.type === 'model.responded' || e.type === 'model.failed').length
     const start: SessionEvent = {
       type: 'session.started',
       seq: 0,
@@ -172,7 +171,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
       protocol: logged.protocol,
       tools: init.tools,
       messages: logged.messages,
-      maxSteps: before - edited + (init.maxSteps ?? 8),
+      maxSteps: Math.max(0, decides - 1) + (init.maxSteps ?? DEFAULT_MAX_STEPS),
       ...(init.settings ? { settings: init.settings } : {}),
     }
     return [start, ...prefix.slice(1)]
