@@ -211,7 +211,7 @@ describe('toolstep replay', () => {
       const imported = importLogFiles(files.map((name) => ({ name, text: readFileSync(capturePath(name), 'utf8') })))
       if (!imported.ok) throw new Error(imported.error)
       const state = fold(replayEvents(imported.conversations[0]!))
-      expect(body).toEqual(JSON.parse(JSON.stringify(exportRequest(target, state.messages, state.tools))))
+      expect(body).toEqual(JSON.parse(JSON.stringify(exportRequest(target, state.conversation.toArray(), state.tools))))
       expect(body['tools']).toHaveLength(1)
     }
   })
