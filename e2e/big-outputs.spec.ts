@@ -1,0 +1,38 @@
+import { expect, openApp, setEditor, test } from './fixtures'
+
+/**
+ * A model that answers with 10 MB of text: the run ends, the raw output is shown windowed (only
+ * the rows in view are in the page), and the page still answers clicks. Long tasks are recorded
+ * and attached to the report, not asserted (timings go to the bench).
+ */
+test('a 10 MB text output is shown windowed and the page keeps answering', async ({ page }) => {
+  await page.addInitScript(() => {
+    const record = { longest: 0, tasks: 0 }
+    ;(window as unknown as { __longTasks: typeof record }).__longTasks = record
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        record.tasks++
+        record.longest = Math.max(record.longest, entry.duration)
+      }
+    }).observe({ type: 'longtask', buffered: false })
+  })
+  await openApp(page)
+  await setEditor(page, 'model.ts', `export default function model() {\n  return 'The answer, at length. '.repeat(440_000) + 'END'\n}\n`)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 30_000 })
+  await page.locator('[data-testid="timeline-item"][data-phase="decide"]').first().click()
+  await expect(page.getByTestId('raw-output-windowed')).toContainText('10,120,003')
+  const raw = page.getByTestId('raw-output')
+  await expect(raw).toHaveAttribute('data-windowed', 'true')
+  // Only what is in view is in the page: a few rows of at most 2 000 characters each.
+  expect(await raw.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(100_000)
+  await expect(raw).toContainText('The answer, at length.')
+  // Scrolled to the end, the last row is there.
+  await raw.evaluate((element) => element.scrollTo({ top: element.scrollHeight }))
+  await expect(raw).toContainText('END')
+  // The page answers: another timeline item is selected at once.
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: { longest: number; tasks: number } }).__longTasks)
+  test.info().annotations.push({ type: 'long tasks', description: `${longTasks.tasks}, longest ${Math.round(longTasks.longest)} ms` })
+})
