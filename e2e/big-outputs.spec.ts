@@ -36,3 +36,28 @@ test('a 10 MB text output is shown windowed and the page keeps answering', async
   const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: { longest: number; tasks: number } }).__longTasks)
   test.info().annotations.push({ type: 'long tasks', description: `${longTasks.tasks}, longest ${Math.round(longTasks.longest)} ms` })
 })
+
+/**
+ * A turn of 100 000 parallel calls: the run finishes, the raw output, the parsed calls and the
+ * tool results are windowed lists, and a click on the timeline is answered.
+ */
+test('a turn of 100 000 tool calls is inspected in windowed lists and the page keeps answering', async ({ page }) => {
+  test.setTimeout(180_000)
+  await openApp(page)
+  await setEditor(page, 'tools.ts', `import { tool, z } from 'toolstep'\nexport const echo = tool({ description: 'Echoes n.', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => String(n) })\n`)
+  await setEditor(
+    page,
+    'model.ts',
+    `export default function model({ step }) {\n  if (step > 0) return { content: 'done' }\n  return { content: null, tool_calls: Array.from({ length: 100_000 }, (_, n) => ({ id: 'c' + n, type: 'function', function: { name: 'echo', arguments: '{"n":' + n + '}' } })) }\n}\n`,
+  )
+  await page.getByTestId('protocol-select').selectOption('openai')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 150_000 })
+  await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+  await expect(page.getByTestId('raw-output')).toHaveAttribute('data-windowed', 'true')
+  const parsed = await page.getByTestId('parsed-call').count()
+  expect(parsed).toBeGreaterThan(0)
+  expect(parsed).toBeLessThan(200)
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+})
