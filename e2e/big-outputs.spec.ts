@@ -27,9 +27,10 @@ test('a 10 MB text output is shown windowed and the page keeps answering', async
   // Only what is in view is in the page: a few rows of at most 2 000 characters each.
   expect(await raw.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(100_000)
   await expect(raw).toContainText('The answer, at length.')
-  // Scrolled to the end, the last row is there.
-  await raw.evaluate((element) => element.scrollTo({ top: element.scrollHeight }))
-  await expect(raw).toContainText('END')
+  // Scrolled to the end (rows are measured as they appear, so the end moves: scroll until it stays), the last row is there.
+  await expect
+    .poll(async () => raw.evaluate((element) => (element.scrollTo({ top: element.scrollHeight }), element.textContent?.endsWith('END') ?? false)), { timeout: 15_000 })
+    .toBe(true)
   // The page answers: another timeline item is selected at once.
   await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
   await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
@@ -53,11 +54,14 @@ test('a turn of 100 000 tool calls is inspected in windowed lists and the page k
   await page.getByTestId('protocol-select').selectOption('openai')
   await page.getByTestId('run').click()
   await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 150_000 })
+  // The timeline is windowed and follows the cursor to the end: go back to the start, then to turn 1's parse.
+  await page.getByTestId('timeline').press('Home')
   await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+  await expect(page.getByTestId('raw-output-windowed')).toContainText('300,000 recognised ranges')
   await expect(page.getByTestId('raw-output')).toHaveAttribute('data-windowed', 'true')
   const parsed = await page.getByTestId('parsed-call').count()
   expect(parsed).toBeGreaterThan(0)
   expect(parsed).toBeLessThan(200)
-  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await page.getByTestId('timeline').press('End')
   await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
 })

@@ -53,7 +53,8 @@ function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlight
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => parentRef.current,
-    estimateSize: () => 20,
+    // A row is a line, or ROW_CHARS of a longer one that wraps: guess ~90 characters a line.
+    estimateSize: (i) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90)),
     overscan: 8,
     // Without layout (tests, a hidden tab) still show the first rows.
     initialRect: { width: 600, height: 320 },
