@@ -65,7 +65,7 @@ describe.each(PROTOCOLS)('examples in the Node sandbox, protocol %s', (protocol)
     expect(finished.every((event) => event.error !== undefined && !event.timedOut)).toBe(true)
     expect(finished[2]?.error).toContain('Order A999 does not exist.')
     // Written back once as an error, never as "Error: Error: …".
-    const toolMessages = state.messages.filter((m) => m.role === 'tool').map((m) => m.content)
+    const toolMessages = state.conversation.toArray().filter((m) => m.role === 'tool').map((m) => m.content)
     expect(toolMessages.some((c) => c.includes('Order A999 does not exist.'))).toBe(true)
     expect(toolMessages.filter((c) => /Error: Error:/.test(c))).toEqual([])
     expect(state.stop?.reason).toBe('final_answer')

@@ -105,13 +105,40 @@ export const modelOutputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), message: nativeAssistantMessageSchema }),
 ])
 
-/** Wire form of `ModelRequest`. */
+/**
+ * How the conversation the worker keeps changes with a request: its first `keep` messages stay
+ * (the rest are dropped), then `append` follows. A long run sends each message once, not the
+ * whole conversation at every step (which made a run's cost grow with the square of its length).
+ */
+export const conversationUpdateSchema = z.object({
+  /** Messages of the worker's conversation that stay; more than it holds is a protocol error. */
+  keep: z.number().int().nonnegative(),
+  /** Messages added after them, validated once, on arrival. */
+  append: z.array(messageSchema),
+})
+/** Wire form of a conversation update (see {@link conversationUpdateSchema}). */
+export type ConversationUpdate = z.infer<typeof conversationUpdateSchema>
+
+/** One piece of the request's messages: the kept conversation's messages `[from, to)`, or a message of its own. */
+export const requestPartSchema = z.union([
+  z.object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
+  z.object({ message: messageSchema }),
+])
+
+/**
+ * Wire form of `ModelRequest`. The messages the user code receives are the concatenation of
+ * `parts`, read after `conversation` was applied. `tools` is absent when the tools are the same
+ * as in the previous request to this worker.
+ */
 export const modelRequestSchema = z.object({
-  messages: z.array(messageSchema),
-  tools: z.array(toolSpecSchema),
+  conversation: conversationUpdateSchema,
+  parts: z.array(requestPartSchema),
+  tools: z.array(toolSpecSchema).optional(),
   step: z.number().int().nonnegative(),
   protocol: z.string(),
 })
+/** Wire form of a model request (see {@link modelRequestSchema}). */
+export type WireModelRequest = z.infer<typeof modelRequestSchema>
 
 const requestId = z.string().min(1)
 

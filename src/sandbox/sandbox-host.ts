@@ -23,6 +23,7 @@ import { errorMessage } from '../core/util'
 import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
+import { createRequestEncoder, type RequestEncoder } from './request-wire'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -159,6 +160,8 @@ export type SpawnWorker = (events: WorkerEvents) => WorkerEndpoint
 interface Live {
   endpoint: WorkerEndpoint
   client: RequestClient<HostToSandbox, SandboxToHost>
+  /** What this worker holds of the conversation, so model and route requests send only what is new. */
+  requests: RequestEncoder
   ready: Promise<void>
   /** Last load on this worker (it also resolves once the worker is usable). */
   loaded: Promise<LoadResult>
@@ -241,6 +244,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           else if (malformed !== undefined) options.onStrayError?.(`Malformed message from the sandbox: ${malformed}`)
         },
       }),
+      requests: createRequestEncoder(),
       ready,
       loaded: Promise.resolve({ ok: true, tools: [], hasModel: false, hooks: NO_HOOKS }),
       alive: true,
@@ -422,7 +426,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     async respond(modelRequest) {
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
-      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, request: modelRequest }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      // The worker may not have taken the conversation in: send it whole next time.
+      if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
@@ -431,6 +437,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const failed = notAReply(reply)
       if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
+      if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the model request: ${message.message}`)
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
       if (message.result.ok) return message.result.output as ModelOutput
       const error = new Error(formatError(message.result.error))
@@ -484,7 +491,8 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const reply = await request(target, (requestId) => ({ type: 'route', requestId, request: modelRequest }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'route', requestId, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      if (reply.status !== 'reply' || reply.message.type !== 'route-result') target.requests.reset()
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
         throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
@@ -493,6 +501,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const failed = notAReply(reply)
       if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
+      if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the route request: ${message.message}`)
       if (message.type !== 'route-result') throw new Error(`Unexpected reply "${message.type}" to a route call.`)
       if (message.result.ok) return message.result.names
       throw hookError('route()', message.result.error)

@@ -3,6 +3,7 @@
  * request, runs it on one {@link SandboxRuntime}, and posts the reply with the same `requestId`.
  */
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
+import { createRequestDecoder } from './request-wire'
 import { createRuntime } from './runtime'
 import { serializeError } from './user-errors'
 
@@ -14,6 +15,8 @@ import { serializeError } from './user-errors'
  */
 export function createWorkerDispatch(post: (message: SandboxToHost) => void): (data: unknown) => void {
   const runtime = createRuntime()
+  // The conversation of the last model/route request: requests carry only what changed.
+  const requests = createRequestDecoder()
   /**
    * Posts the reply `make` builds from `work`'s result. The runtime never rejects, but if it ever
    * did the host must still get an answer at once (not wait for the timeout), and a Node worker
@@ -48,8 +51,13 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
         return
       case 'call-model': {
         const { requestId } = message
+        const decoded = requests.decode(message.request)
+        if (!decoded.ok) {
+          post({ type: 'protocol-error', requestId, message: decoded.error })
+          return
+        }
         answer(
-          () => runtime.callModel(message.request),
+          () => runtime.callModel(decoded.request),
           (result) => ({ type: 'model-result', requestId, result }),
           (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
         )
@@ -66,8 +74,13 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
       }
       case 'route': {
         const { requestId } = message
+        const decoded = requests.decode(message.request)
+        if (!decoded.ok) {
+          post({ type: 'protocol-error', requestId, message: decoded.error })
+          return
+        }
         answer(
-          () => runtime.callRoute(message.request),
+          () => runtime.callRoute(decoded.request),
           (result) => ({ type: 'route-result', requestId, result }),
           (error) => ({ type: 'route-result', requestId, result: { ok: false, error } }),
         )

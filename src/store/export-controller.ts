@@ -23,7 +23,7 @@ export interface ExportFile {
  */
 export function exportEvents(events: readonly SessionEvent[], target: ExportTarget): ReturnType<typeof exportRequest> {
   const state = fold(events)
-  return exportRequest(target, state.messages, state.tools)
+  return exportRequest(target, state.conversation.toArray(), state.tools)
 }
 
 /** The open session (`run`, and `replay` for its name) as a file for `target`, or `null` when nothing is open. Pure. */

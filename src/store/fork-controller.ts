@@ -77,7 +77,7 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
       const { events, mode } = deps.run.getState()
       const decide = events[seq]
       if (mode !== 'replay' || decide?.type !== 'model.responded') return false
-      const history = fold(events.slice(0, seq)).messages
+      const history = [...fold(events.slice(0, seq)).conversation]
       const { selected, conversations } = deps.replay.getState()
       store.setState({
         ...NO_FORK,

@@ -20,6 +20,39 @@ const small = JSON.stringify([
 ])
 const tools = JSON.stringify([{ type: 'function', function: { name: 'get_weather', description: '', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }])
 
+describe('toolstep replay of arguments nested 3 000 levels deep', () => {
+  let deep: unknown = {}
+  for (let level = 0; level < 3_000; level++) deep = { a: deep }
+  const log = (args: string) =>
+    JSON.stringify([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'deep', arguments: args } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'assistant', content: 'done' },
+    ])
+
+  it('reports the arguments as too deep (the documented limit) and replays the rest, in every output', async () => {
+    const files = { 'deep.json': log(JSON.stringify(deep)) }
+    const summary = fakeIO(files)
+    expect(await replayCommand(['deep.json', '--summary', '--json'], summary.io)).toBe(0)
+    expect(JSON.parse(summary.stdout())).toMatchObject({
+      toolCalls: 1,
+      anomalies: [{ conversation: 0, message: 1, code: 'invalid_arguments_json', detail: 'arguments of the call to deep are nested deeper than 512 levels (the limit for arguments)' }],
+    })
+    for (const flags of [[], ['--json'], ['--summary']]) {
+      const fake = fakeIO(files)
+      expect(await replayCommand(['deep.json', ...flags], fake.io)).toBe(0)
+      expect(fake.stderr()).toBe('')
+    }
+  })
+
+  it('refuses a log whose own JSON nests deeper than 1 000 levels with a clear error', async () => {
+    const fake = fakeIO({ 'deep.json': JSON.stringify({ model: 'm', messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'deep', input: deep }] }] }) })
+    expect(await replayCommand(['deep.json'], fake.io)).toBe(2)
+    expect(fake.stderr()).toBe('toolstep replay: deep.json: The JSON nests deeper than 1000 levels (objects and arrays inside one another), more than Toolstep reads.\n')
+  })
+})
+
 describe('toolstep replay', () => {
   it('prints the tau-bench summary as JSON with the contract numbers', async () => {
     const fake = fakeIO()
@@ -211,7 +244,7 @@ describe('toolstep replay', () => {
       const imported = importLogFiles(files.map((name) => ({ name, text: readFileSync(capturePath(name), 'utf8') })))
       if (!imported.ok) throw new Error(imported.error)
       const state = fold(replayEvents(imported.conversations[0]!))
-      expect(body).toEqual(JSON.parse(JSON.stringify(exportRequest(target, state.messages, state.tools))))
+      expect(body).toEqual(JSON.parse(JSON.stringify(exportRequest(target, state.conversation.toArray(), state.tools))))
       expect(body['tools']).toHaveLength(1)
     }
   })

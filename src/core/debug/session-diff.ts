@@ -5,6 +5,7 @@
  */
 import type { SessionEvent } from '../loop/events'
 import { stopOf, turnsOf, type TurnSummary } from '../loop/index'
+import { stableJson } from '../util/json-walk'
 
 /** What a row compares. */
 export type DiffAspect = 'text' | 'calls' | 'arguments' | 'results' | 'stop'
@@ -55,9 +56,3 @@ export function diffTwoSessions(a: readonly SessionEvent[], b: readonly SessionE
   return { same: !first, turns: { a: left.length, b: right.length }, firstDifference: first ? { turn: first.turn, aspect: first.aspect } : null, rows }
 }
 
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
-  )
-}

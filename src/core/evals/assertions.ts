@@ -6,7 +6,7 @@ import type { SessionEvent } from '../loop/events'
 import { fold } from '../loop/index'
 import { validateArguments } from '../validation'
 import type { Assertion } from './case-schema'
-import { errorMessage } from '../util'
+import { errorMessage, partialJsonMatch } from '../util'
 
 /** One assertion's outcome: what was expected and what the run did (both JSON). */
 export interface AssertionResult {
@@ -57,10 +57,7 @@ export function flagsOf(events: readonly SessionEvent[]): string[] {
 
 /** True when `actual` contains `expected`: same scalars, objects with at least its keys (deeply), arrays of the same length whose items do. */
 export function partialMatch(expected: JsonValue, actual: JsonValue | undefined): boolean {
-  if (expected === null || typeof expected !== 'object') return expected === actual
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => partialMatch(item, actual[i]))
-  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false
-  return Object.entries(expected).every(([key, value]) => partialMatch(value, actual[key]))
+  return partialJsonMatch(expected, actual)
 }
 
 /** Check one assertion against a finished (or stopped) log. Never throws: a bad regex fails with the reason as `actual`. */

@@ -45,8 +45,18 @@ export {
   validateTurn,
   type RunnableCall,
 } from './phases'
-export { FINAL_TURN_NOTICE, modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
-export { windowMessages, type ContextWindow } from './context-window'
+export {
+  FINAL_TURN_NOTICE,
+  layoutMessages,
+  modelRequest,
+  requestLayout,
+  type PlannedRequest,
+  type RequestLayout,
+  type RequestPart,
+  type RequestSettings,
+} from './model-request'
+export { Conversation } from './conversation'
+export { windowBounds, windowMessages, type ContextWindow, type MessageSequence, type WindowBounds } from './context-window'
 export { signature } from './signature'
 export { LoopRunner, DEFAULT_MAX_STEPS, type ConfirmHandler, type RunInit, type RunnerOptions } from './runner'
 export { runInitFor } from './start'

@@ -5,12 +5,13 @@
  *
  * Every case is O(size of the event): a turn's tool results are kept in a persistent list
  * (shared between the states of a fold) rather than copied on each `tool.finished`, and
- * repeated-call detection keeps only the run of identical calls at the end of the history.
+ * repeated-call detection keeps only the run of identical calls at the end of the history, and
+ * the conversation is an append-only {@link Conversation}, so a backfill never copies it.
  */
-import type { Message } from '../messages'
 import type { ParseResult } from '../protocols/types'
 import type { ToolSpec } from '../tools/types'
 import type { Decision, SessionEvent, StopReason, ValidationPolicy, Verdict } from './events'
+import { Conversation } from './conversation'
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './settings'
 import { signature } from './signature'
 
@@ -42,8 +43,11 @@ export interface LoopState {
   settings: LoopSettings
   /** The user's system prompt text before the generated instructions, when known (for routing). */
   systemPromptBase: string | null
-  /** Conversation as the model will see it at the next decide (before windowing). */
-  messages: Message[]
+  /**
+   * Conversation as the model will see it at the next decide (before windowing). Immutable and
+   * shared between successive states: a backfill appends in O(messages added).
+   */
+  conversation: Conversation
   /** Number of decide phases so far. */
   step: number
   /** Raw output of the current turn. */
@@ -82,7 +86,7 @@ export const initialLoopState: LoopState = {
   maxSteps: 8,
   settings: DEFAULT_LOOP_SETTINGS,
   systemPromptBase: null,
-  messages: [],
+  conversation: Conversation.empty,
   step: 0,
   raw: null,
   parse: null,
@@ -136,7 +140,7 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
         maxSteps: event.maxSteps,
         settings: event.settings ?? DEFAULT_LOOP_SETTINGS,
         systemPromptBase: event.systemPromptBase ?? null,
-        messages: event.messages,
+        conversation: Conversation.of(event.messages),
       }
     case 'model.responded':
       return { ...next, ...emptyTurn, step: state.step + 1, raw: event.raw, answered: false, finalTurn: event.finalTurn === true, repeated: null }
@@ -164,7 +168,7 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
     case 'tool.finished':
       return { ...next, results: { latest: event, earlier: state.results }, resultCount: state.resultCount + 1 }
     case 'backfill.completed':
-      return { ...next, messages: [...state.messages, ...event.messages] }
+      return { ...next, conversation: state.conversation.append(event.messages) }
     case 'edit.applied':
       // The edited content replaces the original in the state; the original stays in the log.
       if (event.target === 'model_output') return { ...next, ...emptyTurn, raw: event.edited, answered: false, repeated: null }

@@ -1,13 +1,8 @@
 /** The signature of a call for repeated-call detection. */
 import type { JsonValue } from '../messages'
+import { stableJson } from '../util/json-walk'
 
-/** `name` and the arguments as stable JSON (sorted keys): equal for calls a user would call identical. Pure. */
+/** `name` and the arguments as stable JSON (sorted keys): equal for calls a user would call identical. Pure; iterative, any depth. */
 export function signature(name: string, args: Record<string, JsonValue>): string {
-  const stable = (value: JsonValue): string =>
-    Array.isArray(value)
-      ? `[${value.map(stable).join(',')}]`
-      : value !== null && typeof value === 'object'
-        ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stable(value[k]!)}`).join(',')}}`
-        : JSON.stringify(value)
-  return `${name} ${stable(args)}`
+  return `${name} ${stableJson(args)}`
 }

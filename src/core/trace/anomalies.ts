@@ -6,9 +6,10 @@
  *
  * Pure; time linear in the conversation (plus schema validation per call).
  */
-import type { JsonValue, Message, ToolCall } from '../messages'
+import type { Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { resolveToolName, unknownToolMessage, validateArguments } from '../validation'
+import { stableJson } from '../util/json-walk'
 import { readArguments } from './arguments'
 import type { MessageMeta } from './importers/types'
 
@@ -297,18 +298,6 @@ function findTrimSplit(messages: readonly Message[], callOf: ReadonlyMap<number,
   }
   if (first && count > 1) first.detail += ` (${count - 1} later model call${count > 2 ? 's' : ''} would be split too)`
   return first
-}
-
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
-function stableJson(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson(value[key] ?? null)}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(value)
 }
 
 function abbreviate(text: string, max: number): string {

@@ -7,6 +7,7 @@
 import type { JsonValue } from '../messages'
 import { errorMessage } from '../util/error-message'
 import { isJsonObject } from '../util/json-object'
+import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
 
 // Re-exported so the importers keep one import for the JSON readers they use together.
 export { isJsonObject }
@@ -34,10 +35,14 @@ export function readArguments(text: string): ArgumentsReading {
   } catch (error) {
     return { arguments: {}, problem: `not valid JSON (${errorMessage(error)})` }
   }
+  const deep = tooDeep(parsed, MAX_JSON_DEPTH)
+  if (deep) return { arguments: {}, problem: `${deep} (the limit for arguments)` }
   if (isJsonObject(parsed)) return { arguments: parsed }
   if (typeof parsed === 'string') {
     try {
       const inner = JSON.parse(parsed) as JsonValue
+      const innerDeep = tooDeep(inner, MAX_JSON_DEPTH)
+      if (innerDeep) return { arguments: {}, problem: `${innerDeep} (the limit for arguments)`, doubleEncoded: true }
       if (isJsonObject(inner)) return { arguments: inner, doubleEncoded: true }
     } catch {
       // Not double-encoded after all: fall through to "not an object".

@@ -5,6 +5,7 @@
 import type { JsonValue } from '../messages'
 import type { LogDocument } from './importers/types'
 import { errorMessage } from '../util/error-message'
+import { jsonDepth, MAX_FILE_DEPTH } from '../util/json-walk'
 import { stripBom } from '../util/text-file'
 
 /** Parse a file's text. An error says what failed and where (line number for JSON lines). */
@@ -14,7 +15,9 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
   if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
   let wholeError: string
   try {
-    return { ok: true, document: { kind: 'json', value: JSON.parse(body) as JsonValue } }
+    const value = JSON.parse(body) as JsonValue
+    if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return { ok: false, error: tooDeepFile() }
+    return { ok: true, document: { kind: 'json', value } }
   } catch (error) {
     wholeError = `Not valid JSON: ${errorMessage(error)}.`
   }
@@ -34,7 +37,9 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
       continue
     }
     try {
-      lines.push({ value: JSON.parse(row) as JsonValue, line: index + 1 })
+      const value = JSON.parse(row) as JsonValue
+      if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return { ok: false, error: `Line ${index + 1}: ${tooDeepFile()}` }
+      lines.push({ value, line: index + 1 })
     } catch (error) {
       // A first line that is not JSON means the file was meant as one JSON value: report that error.
       if (lines.length === 0) return { ok: false, error: wholeError }
@@ -43,4 +48,9 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
   }
   if (lines.length === 0 || (lines.length < 2 && !sse)) return { ok: false, error: wholeError }
   return { ok: true, document: { kind: 'lines', lines, sse } }
+}
+
+/** The error for a file nested deeper than {@link MAX_FILE_DEPTH}. */
+export function tooDeepFile(): string {
+  return `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.`
 }

@@ -1,4 +1,5 @@
 /** Small helpers every layer shares: JSON object test, thrown-value messages, BOM-safe text and JSON. */
 export { isJsonObject } from './json-object'
 export { errorMessage } from './error-message'
+export { jsonDepth, MAX_FILE_DEPTH, MAX_JSON_DEPTH, partialJsonMatch, stableJson, tooDeep } from './json-walk'
 export { decodeText, parseJsonText, readTextFile, sniffBom, stripBom, type JsonTextResult, type TextEncodingLabel, type TextFileResult } from './text-file'

@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from '../messages'
 import { errorMessage } from './error-message'
+import { jsonDepth, MAX_FILE_DEPTH } from './json-walk'
 
 /** The encodings a BOM can announce. */
 export type TextEncodingLabel = 'utf-8' | 'utf-16le' | 'utf-16be'
@@ -97,13 +98,17 @@ export type JsonTextResult = { ok: true; value: JsonValue } | { ok: false; error
  * Parses JSON text that may start with a BOM. Pure; never throws.
  *
  * @returns The value, or an error: `The file is empty.` for empty or all-whitespace text,
- *   else `Not valid JSON: <the engine's message>.`
+ *   `Not valid JSON: <the engine's message>.`, or that it nests deeper than `MAX_FILE_DEPTH` (1000) levels.
  */
 export function parseJsonText(text: string): JsonTextResult {
   const body = stripBom(text)
   if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
   try {
-    return { ok: true, value: JSON.parse(body) as JsonValue }
+    const value = JSON.parse(body) as JsonValue
+    if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) {
+      return { ok: false, error: `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.` }
+    }
+    return { ok: true, value }
   } catch (error) {
     return { ok: false, error: `Not valid JSON: ${errorMessage(error)}.` }
   }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { Message } from '../../core/messages'
+import { WindowedList } from './WindowedList'
 
 const ROLE_STYLE: Record<Message['role'], string> = {
   system: 'border-slate-300 bg-slate-50',
@@ -12,8 +13,12 @@ const ROLE_STYLE: Record<Message['role'], string> = {
 export function MessageList({ messages, collapseSystem = true }: { messages: readonly Message[]; collapseSystem?: boolean }) {
   const { t } = useTranslation()
   return (
-    <ol className="flex flex-col gap-1.5">
-      {messages.map((m, i) => {
+    <WindowedList
+      as="ol"
+      className="flex flex-col gap-1.5"
+      count={messages.length}
+      render={(i) => {
+        const m = messages[i]!
         const error = m.role === 'tool' && m.isError
         return (
           <li key={i} data-testid="message" data-role={m.role} className={`rounded border-l-4 px-2 py-1 text-xs ${error ? 'border-red-400 bg-red-50' : ROLE_STYLE[m.role]}`}>
@@ -37,7 +42,7 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
               ))}
           </li>
         )
-      })}
-    </ol>
+      }}
+    />
   )
 }

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { ParseResult } from '../../core/protocols'
 import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
+import { WindowedList } from './WindowedList'
 
 /** The ranges of each call, its name and its arguments, for {@link RawOutput}. */
 export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
@@ -18,7 +19,12 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
   return (
     <div className="flex flex-col gap-1.5 text-xs">
       {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
-      {result.calls.map((c, i) => (
+      <WindowedList
+        count={result.calls.length}
+        className="flex flex-col gap-1.5"
+        render={(i) => {
+          const c = result.calls[i]!
+          return (
         <div key={c.id ?? i} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
           <div className="flex min-w-0 justify-between gap-2">
             <span className="min-w-0 font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
@@ -30,7 +36,9 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
           </div>
           <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
         </div>
-      ))}
+          )
+        }}
+      />
       {result.calls.length === 0 && result.errors.length === 0 && <p className="text-slate-600">{noCallText}</p>}
       {result.reasoning && (
         <details>

@@ -1,4 +1,8 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useMemo, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import type { Span } from '../../core/protocols'
+import { indexRanges, piecesOf, rangesMeeting, rowStarts, WINDOWED_CHARS, WINDOWED_RANGES, type Piece } from './raw-pieces'
 
 export interface Highlight extends Span {
   kind: 'call' | 'name' | 'arguments'
@@ -12,36 +16,72 @@ const KIND_STYLE: Record<Highlight['kind'], string> = {
   arguments: 'bg-amber-100',
 }
 
+const BOX = 'max-h-80 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800'
+
+function renderPiece(raw: string, p: Piece) {
+  return p.top ? (
+    <mark key={p.start} data-kind={p.top.kind} data-call={p.top.call} className={`rounded-sm ${KIND_STYLE[p.top.kind]}`}>
+      {raw.slice(p.start, p.end)}
+    </mark>
+  ) : (
+    <span key={p.start}>{raw.slice(p.start, p.end)}</span>
+  )
+}
+
 /**
  * The model's raw output with the recognised ranges marked: the whole call, its name
- * and its arguments. Ranges are UTF-16 offsets, as JavaScript strings index.
+ * and its arguments. Ranges are UTF-16 offsets, as JavaScript strings index. An output over
+ * `WINDOWED_CHARS` characters or `WINDOWED_RANGES` ranges (a 10 MB answer, a turn of 100 000
+ * calls) is shown windowed: rows are cut and marked only as they scroll into view.
  */
 export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: string; highlights: readonly Highlight[]; testId?: string }) {
-  const cuts = new Set<number>([0, raw.length])
-  for (const h of highlights) {
-    cuts.add(Math.max(0, Math.min(raw.length, h.start)))
-    cuts.add(Math.max(0, Math.min(raw.length, h.end)))
-  }
-  const points = [...cuts].sort((a, b) => a - b)
-  const pieces = points.slice(0, -1).map((start, i) => {
-    const end = points[i + 1]!
-    // The innermost range wins: name/arguments over the call around them.
-    const covering = highlights.filter((h) => h.start <= start && h.end >= end && h.end > h.start)
-    const top = covering.find((h) => h.kind !== 'call') ?? covering[0]
-    return { start, end, top }
+  if (raw.length > WINDOWED_CHARS || highlights.length > WINDOWED_RANGES) return <WindowedRawOutput raw={raw} highlights={highlights} testId={testId} />
+  const pieces = piecesOf(0, raw.length, highlights)
+  return (
+    <pre data-testid={testId} className={BOX}>
+      {raw.length === 0 ? <span className="italic text-slate-400">(empty output)</span> : null}
+      {pieces.map((p) => renderPiece(raw, p))}
+    </pre>
+  )
+}
+
+function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlights: readonly Highlight[]; testId: string }) {
+  const { t } = useTranslation()
+  const rows = useMemo(() => rowStarts(raw), [raw])
+  const index = useMemo(() => indexRanges(highlights), [highlights])
+  const parentRef = useRef<HTMLPreElement>(null)
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    // A row is a line, or ROW_CHARS of a longer one that wraps: guess ~90 characters a line.
+    estimateSize: (i) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90)),
+    overscan: 8,
+    // Without layout (tests, a hidden tab) still show the first rows.
+    initialRect: { width: 600, height: 320 },
   })
   return (
-    <pre data-testid={testId} className="max-h-80 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-white p-2 font-mono text-xs leading-relaxed text-slate-800">
-      {raw.length === 0 ? <span className="italic text-slate-400">(empty output)</span> : null}
-      {pieces.map((p) =>
-        p.top ? (
-          <mark key={p.start} data-kind={p.top.kind} data-call={p.top.call} className={`rounded-sm ${KIND_STYLE[p.top.kind]}`}>
-            {raw.slice(p.start, p.end)}
-          </mark>
-        ) : (
-          <span key={p.start}>{raw.slice(p.start, p.end)}</span>
-        ),
-      )}
-    </pre>
+    <div>
+      <p className="mb-1 text-xs text-slate-500" data-testid="raw-output-windowed">
+        {t('rawOutput.windowed', { chars: raw.length.toLocaleString(), ranges: highlights.length.toLocaleString() })}
+      </p>
+      <pre data-testid={testId} data-windowed="true" ref={parentRef} className={BOX}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const start = rows[item.index]!
+            const end = item.index + 1 < rows.length ? rows[item.index + 1]! : raw.length
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+              >
+                {piecesOf(start, end, rangesMeeting(index, start, end)).map((p) => renderPiece(raw, p))}
+              </div>
+            )
+          })}
+        </div>
+      </pre>
+    </div>
   )
 }

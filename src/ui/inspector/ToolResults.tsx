@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { type SessionEvent, fmtMs } from '../../core/loop'
+import { WINDOWED_ITEMS, WindowedList } from './WindowedList'
 
 type Finished = Extract<SessionEvent, { type: 'tool.finished' }>
 
@@ -62,8 +63,12 @@ function Badges({ event }: { event: Finished }) {
 function Lanes({ events }: { events: Finished[] }) {
   const { t } = useTranslation()
   const own = events.filter((e) => e.parentCallId === undefined)
-  const end = Math.max(1, ...events.map((e) => (e.startOffsetMs ?? 0) + e.durationMs))
+  // A loop, not Math.max(...): spreading 100 000 arguments overflows the stack.
+  let end = 1
+  for (const e of events) end = Math.max(end, (e.startOffsetMs ?? 0) + e.durationMs)
   if (own.length < 2 && events.length === own.length) return null
+  // A lane per call is a chart of a few calls; thousands are read in the list below.
+  if (events.length > WINDOWED_ITEMS) return null
   return (
     <div data-testid="lanes" className="mb-2 rounded border border-slate-200 bg-white p-1.5">
       <div className="mb-1 flex justify-between text-[11px] text-slate-500">
@@ -98,8 +103,13 @@ export function ToolResults({ events }: { events: Finished[] }) {
   return (
     <>
       <Lanes events={events} />
-      <ul className="flex flex-col gap-1.5 text-xs">
-        {events.map((r) => (
+      <WindowedList
+        as="ul"
+        className="flex flex-col gap-1.5 text-xs"
+        count={events.length}
+        render={(index) => {
+          const r = events[index]!
+          return (
           <li
             key={r.callId}
             data-testid="tool-result"
@@ -123,8 +133,9 @@ export function ToolResults({ events }: { events: Finished[] }) {
             ))}
             <ResultText event={r} />
           </li>
-        ))}
-      </ul>
+          )
+        }}
+      />
     </>
   )
 }

@@ -14,7 +14,7 @@ export function requestAt(events: readonly SessionEvent[], index: number): { mes
   const event = events[index]
   const decided = event?.type === 'model.responded' || event?.type === 'model.failed'
   const state = fold(events.slice(0, decided ? index : index + 1))
-  if (event?.type !== 'model.responded') return { messages: state.messages, tools: state.tools }
+  if (event?.type !== 'model.responded') return { messages: [...state.conversation], tools: state.tools }
   // A logged window is what was cut; without one, all messages were sent (also for old logs).
   const settings = { contextWindow: event.window ? state.settings.contextWindow : 0, finalTurn: event.finalTurn === true }
   const { request } = modelRequest(state, settings, event.offeredTools ?? null)

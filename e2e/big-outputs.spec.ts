@@ -1,0 +1,67 @@
+import { expect, openApp, setEditor, test } from './fixtures'
+
+/**
+ * A model that answers with 10 MB of text: the run ends, the raw output is shown windowed (only
+ * the rows in view are in the page), and the page still answers clicks. Long tasks are recorded
+ * and attached to the report, not asserted (timings go to the bench).
+ */
+test('a 10 MB text output is shown windowed and the page keeps answering', async ({ page }) => {
+  await page.addInitScript(() => {
+    const record = { longest: 0, tasks: 0 }
+    ;(window as unknown as { __longTasks: typeof record }).__longTasks = record
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        record.tasks++
+        record.longest = Math.max(record.longest, entry.duration)
+      }
+    }).observe({ type: 'longtask', buffered: false })
+  })
+  await openApp(page)
+  await setEditor(page, 'model.ts', `export default function model() {\n  return 'The answer, at length. '.repeat(440_000) + 'END'\n}\n`)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 30_000 })
+  await page.locator('[data-testid="timeline-item"][data-phase="decide"]').first().click()
+  await expect(page.getByTestId('raw-output-windowed')).toContainText('10,120,003')
+  const raw = page.getByTestId('raw-output')
+  await expect(raw).toHaveAttribute('data-windowed', 'true')
+  // Only what is in view is in the page: a few rows of at most 2 000 characters each.
+  expect(await raw.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(100_000)
+  await expect(raw).toContainText('The answer, at length.')
+  // Scrolled to the end (rows are measured as they appear, so the end moves: scroll until it stays), the last row is there.
+  await expect
+    .poll(async () => raw.evaluate((element) => (element.scrollTo({ top: element.scrollHeight }), element.textContent?.endsWith('END') ?? false)), { timeout: 15_000 })
+    .toBe(true)
+  // The page answers: another timeline item is selected at once.
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: { longest: number; tasks: number } }).__longTasks)
+  test.info().annotations.push({ type: 'long tasks', description: `${longTasks.tasks}, longest ${Math.round(longTasks.longest)} ms` })
+})
+
+/**
+ * A turn of 100 000 parallel calls: the run finishes, the raw output, the parsed calls and the
+ * tool results are windowed lists, and a click on the timeline is answered.
+ */
+test('a turn of 100 000 tool calls is inspected in windowed lists and the page keeps answering', async ({ page }) => {
+  test.setTimeout(180_000)
+  await openApp(page)
+  await setEditor(page, 'tools.ts', `import { tool, z } from 'toolstep'\nexport const echo = tool({ description: 'Echoes n.', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => String(n) })\n`)
+  await setEditor(
+    page,
+    'model.ts',
+    `export default function model({ step }) {\n  if (step > 0) return { content: 'done' }\n  return { content: null, tool_calls: Array.from({ length: 100_000 }, (_, n) => ({ id: 'c' + n, type: 'function', function: { name: 'echo', arguments: '{"n":' + n + '}' } })) }\n}\n`,
+  )
+  await page.getByTestId('protocol-select').selectOption('openai')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 150_000 })
+  // The timeline is windowed and follows the cursor to the end: go back to the start, then to turn 1's parse.
+  await page.getByTestId('timeline').press('Home')
+  await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+  await expect(page.getByTestId('raw-output-windowed')).toContainText('300,000 recognised ranges')
+  await expect(page.getByTestId('raw-output')).toHaveAttribute('data-windowed', 'true')
+  const parsed = await page.getByTestId('parsed-call').count()
+  expect(parsed).toBeGreaterThan(0)
+  expect(parsed).toBeLessThan(200)
+  await page.getByTestId('timeline').press('End')
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+})

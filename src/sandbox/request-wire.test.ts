@@ -1,0 +1,165 @@
+/**
+ * A long run posts each message to the sandbox once: model and route requests carry only what
+ * the worker has not seen, and the user code still receives the whole conversation.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { Conversation, LoopRunner, modelRequest, type ModelRequest } from '../core/loop/index'
+import type { Message } from '../core/messages'
+import type { ToolSpec } from '../core/tools/types'
+import { createNodeSandbox, type NodeSandbox } from './node-sandbox'
+import type { HostToSandbox, WireModelRequest } from './protocol'
+import { createRequestDecoder, createRequestEncoder } from './request-wire'
+import { createSandboxHost, type Sandbox, type SpawnWorker } from './sandbox-host'
+import { createWorkerDispatch } from './worker-dispatch'
+
+const user = (content: string): Message => ({ role: 'user', content })
+const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }
+
+const TOOLS = `import { tool, z } from 'toolstep'
+export const echo = tool({ description: 'Echoes.', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => String(n) })
+export function route({ messages }) { return messages.length > 0 ? ['echo'] : [] }`
+
+/** Calls echo until `steps`, with what it saw in the arguments; then answers with a digest of the last conversation. */
+const model = (steps: number) => `export default function model({ messages, step, tools }) {
+  const last = messages[messages.length - 1]
+  const seen = { count: messages.length, last: last.role === 'tool' ? last.content : last.role, tools: tools.length }
+  if (step < ${steps}) return { content: null, tool_calls: [{ id: 'c' + step, function: { name: 'echo', arguments: { n: step, seen } } }] }
+  return 'saw ' + messages.length + ' messages, first ' + messages[0].content + ', ' + messages.filter((m) => m.role === 'tool').length + ' results'
+}`
+
+/** A sandbox whose worker runs in this process (each message structured-cloned), recording what the host posts. */
+function inProcessSandbox(posted: HostToSandbox[]): Sandbox {
+  const spawn: SpawnWorker = (events) => {
+    let alive = true
+    const dispatch = createWorkerDispatch((message) => setTimeout(() => alive && events.message(structuredClone(message)), 0))
+    return {
+      post(message) {
+        posted.push(structuredClone(message))
+        setTimeout(() => alive && dispatch(structuredClone(message)), 0)
+      },
+      terminate() {
+        alive = false
+      },
+    }
+  }
+  return createSandboxHost(spawn, { modelTimeoutMs: 2_000 })
+}
+
+const wireRequests = (posted: HostToSandbox[]) =>
+  posted.flatMap((message): WireModelRequest[] => (message.type === 'call-model' || message.type === 'route' ? [message.request] : []))
+
+let sandbox: Sandbox | NodeSandbox | undefined
+afterEach(() => sandbox?.dispose())
+
+async function run(target: Sandbox, steps: number) {
+  const loaded = await target.load({ tools: TOOLS, model: model(steps) })
+  expect(loaded.ok).toBe(true)
+  const runner = new LoopRunner({ model: target, executor: target, router: target })
+  runner.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'system', content: 'sys' }, user('go')], maxSteps: steps + 1 })
+  return runner.run()
+}
+
+describe('model and route requests send only what is new', () => {
+  it('a 200-step run posts each message once, and model.ts and route() see the whole conversation every time', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    const events = await run(sandbox, 200)
+    const requests = wireRequests(posted)
+    // route and the model at each of the 301 decides.
+    expect(requests).toHaveLength(2 * 201)
+    const appended = requests.reduce((sum, request) => sum + request.conversation.append.length, 0)
+    // 2 opening messages, then an assistant message and a tool message per step.
+    expect(appended).toBe(2 + 2 * 200)
+    expect(Math.max(...requests.slice(1).map((request) => request.conversation.append.length))).toBeLessThanOrEqual(2)
+    expect(requests.filter((request) => request.tools !== undefined)).toHaveLength(1)
+    const finished = events.filter((event) => event.type === 'tool.finished')
+    expect(finished).toHaveLength(200)
+    const stopped = events.at(-1)
+    expect(stopped).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
+    // What model.ts saw at step 199: 2 + 2 × 199 messages, the last one the result of step 198.
+    const lastCall = events.filter((event) => event.type === 'parse.completed').at(-2)
+    expect(lastCall?.type === 'parse.completed' && lastCall.calls[0]?.arguments).toEqual({ n: 199, seen: { count: 400, last: "198", tools: 1 } })
+    expect(events.find((event) => event.type === 'parse.completed' && event.calls.length === 0)).toMatchObject({ text: 'saw 402 messages, first sys, 200 results' })
+  })
+
+  it('sends the whole conversation again to a worker that was restarted after a model timeout', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    await sandbox.load({
+      tools: TOOLS,
+      model: `export default ({ messages, step }) => step === 1 ? new Promise(() => {}) : 'seen ' + messages.length`,
+    })
+    let conversation = Conversation.of([user('a'), user('b')])
+    const ask = (step: number) => modelRequest({ conversation, tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    expect(await sandbox.respond(ask(0))).toEqual({ kind: 'text', raw: 'seen 2' })
+    conversation = conversation.append([user('c')])
+    await expect(sandbox.respond(ask(1))).rejects.toThrow(/timed out/)
+    conversation = conversation.append([user('d')])
+    expect(await sandbox.respond(ask(2))).toEqual({ kind: 'text', raw: 'seen 4' })
+    const requests = wireRequests(posted)
+    expect(requests.map((request) => [request.conversation.keep, request.conversation.append.length])).toEqual([[0, 2], [2, 1], [0, 4]])
+  })
+
+  it('a request from an earlier point of the conversation (time travel) reuses what the worker holds', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    await sandbox.load({ tools: TOOLS, model: `export default ({ messages }) => messages.map((m) => m.content).join(',')` })
+    const early = Conversation.of([user('a'), user('b')])
+    const late = early.append([user('c')])
+    const ask = (conversation: Conversation) => modelRequest({ conversation, tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    expect(await sandbox.respond(ask(late))).toEqual({ kind: 'text', raw: 'a,b,c' })
+    expect(await sandbox.respond(ask(early))).toEqual({ kind: 'text', raw: 'a,b' })
+    const fork = early.append([user('x')])
+    expect(await sandbox.respond(ask(fork))).toEqual({ kind: 'text', raw: 'a,b,x' })
+    // A request not made by the engine is sent as it is.
+    const plain: ModelRequest = { messages: [user('plain')], tools: [echo], step: 0, protocol: 'openai' }
+    expect(await sandbox.respond(plain)).toEqual({ kind: 'text', raw: 'plain' })
+    expect(wireRequests(posted).map((request) => [request.conversation.keep, request.conversation.append.length])).toEqual([[0, 3], [3, 0], [0, 3], [0, 1]])
+  })
+
+  it('messages user code receives are frozen: changing one fails there and later steps see it unchanged', async () => {
+    sandbox = createNodeSandbox()
+    await sandbox.load({
+      tools: TOOLS,
+      model: `export default ({ messages, step }) => {
+  if (step === 0) { messages[0].content = 'changed'; return 'unreachable' }
+  messages.push({ role: 'user', content: 'mine' })
+  return messages[0].content + ' ' + messages.length
+}`,
+    })
+    let conversation = Conversation.of([user('original')])
+    const ask = (step: number) => modelRequest({ conversation, tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    await expect(sandbox.respond(ask(0))).rejects.toThrow(/read only|read-only|Cannot assign/)
+    conversation = conversation.append([user('next')])
+    // Its own array it may change; the next request gets a fresh one.
+    expect(await sandbox.respond(ask(1))).toEqual({ kind: 'text', raw: 'original 3' })
+    expect(await sandbox.respond(ask(2))).toEqual({ kind: 'text', raw: 'original 3' })
+  })
+})
+
+describe('the worker side of the request wire', () => {
+  it('refuses a request that keeps more than it holds, and then needs the whole conversation again', () => {
+    const decoder = createRequestDecoder()
+    const first = decoder.decode({ conversation: { keep: 0, append: [user('a'), user('b')] }, parts: [{ from: 0, to: 2 }], tools: [echo], step: 0, protocol: 'openai' })
+    expect(first.ok && first.request.messages).toEqual([user('a'), user('b')])
+    const ahead = decoder.decode({ conversation: { keep: 5, append: [] }, parts: [{ from: 0, to: 5 }], step: 1, protocol: 'openai' })
+    expect(ahead).toEqual({ ok: false, error: expect.stringMatching(/out of step/) })
+    // Its copy was dropped, tools included.
+    expect(decoder.decode({ conversation: { keep: 2, append: [] }, parts: [{ from: 0, to: 2 }], step: 2, protocol: 'openai' }).ok).toBe(false)
+    const again = decoder.decode({ conversation: { keep: 0, append: [user('a')] }, parts: [{ from: 0, to: 1 }, { message: user('notice') }], tools: [], step: 3, protocol: 'openai' })
+    expect(again.ok && again.request.messages).toEqual([user('a'), user('notice')])
+  })
+
+  it('the host encoder sends the tools only when they change', () => {
+    const encoder = createRequestEncoder()
+    const conversation = Conversation.of([user('a')])
+    const ask = (tools: ToolSpec[]) => modelRequest({ conversation, tools, step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const tools = [echo]
+    expect(encoder.encode(ask(tools)).tools).toEqual([echo])
+    expect(encoder.encode(ask(tools)).tools).toBeUndefined()
+    expect(encoder.encode(ask([echo])).tools).toBeUndefined()
+    expect(encoder.encode(ask([])).tools).toEqual([])
+    encoder.reset()
+    expect(encoder.encode(ask([])).tools).toEqual([])
+  })
+})
