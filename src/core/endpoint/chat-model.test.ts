@@ -89,6 +89,13 @@ describe('endpoint model, non-streamed', () => {
     ])
   })
 
+  it('an extra header replaces the default of the same name in any case, instead of being sent beside it', async () => {
+    server.enqueue(captureReply('openai-chat-parallel-tools.2.response.json'))
+    await model({ headers: { Authorization: 'Bearer from-header', Accept: 'application/json' } }, { apiKey: 'from-env' }).respond(request())
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer from-header')
+    expect(server.requests[0]!.headers.accept).toBe('application/json')
+  })
+
   it('with a text format sends no tools, keeps the system prompt, and returns content for the parser', async () => {
     const raw = '<tool_call name="get_current_weather">{"location": "Seattle, WA"}</tool_call>'
     server.enqueue(textReply(raw))
