@@ -181,6 +181,13 @@ describe('endpoint model failures', () => {
     expect(error.message).toContain(`Connection refused at ${url}/chat/completions`)
   })
 
+  it('a Node fetch failure without a code (a port fetch refuses) says why, and gives no browser CORS advice', async () => {
+    const error = await failure(createEndpointModel({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: false }).respond(request()))
+    expect(error.kind).toBe('network')
+    expect(error.message).toContain('Could not reach http://127.0.0.1:1/v1/chat/completions (fetch failed: bad port)')
+    expect(error.message).not.toContain('CORS')
+  })
+
   it('a browser "Failed to fetch" explains how to allow the origin for Ollama, vLLM and LM Studio', () => {
     const error = networkError(new TypeError('Failed to fetch'), 'http://127.0.0.1:11434/v1/chat/completions')
     expect(error.message).toContain('OLLAMA_ORIGINS')
