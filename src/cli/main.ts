@@ -23,14 +23,15 @@ const USAGE = `Usage: toolstep <command> [options]
 Commands:
   parse [FILE|-] [--protocol ID|auto] [--jsonl]   Parse raw model output into tool calls (JSON out)
   run WORKSPACE.json [--max-steps N] [--approve all|none] [--break SPEC]… [--json]
-                                                   Run a workspace headless; exit 0 on final_answer,
-                                                   3 when a breakpoint paused it
+      [--endpoint URL --model NAME [--stream]]
+                                                   Run a workspace headless (model.ts, or an OpenAI-compatible
+                                                   endpoint); exit 0 on final_answer, 3 when a breakpoint paused it
   replay LOG [--summary] [--json] [--tools FILE]   Replay a logged session and report anomalies
   eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
                                                    Run the workspace's eval cases; exit 1 when any fails
   diff A B [--json]                                Compare two sessions or logged conversations turn by turn;
                                                    exit 1 when they differ
-  export-code WORKSPACE.json [--endpoint URL] [--model NAME] [-o FILE]
+  export-code WORKSPACE.json [--endpoint URL] [--model NAME] [--stream] [-o FILE]
                                                    Write the workspace as one runnable TypeScript loop
   export-test SESSION.json [-o FILE]               Write a Vitest test replaying the session's model outputs
 

@@ -54,4 +54,13 @@ describe('toolstep export-code / export-test', () => {
     expect(stderr()).toContain('missing WORKSPACE.json')
     expect(stderr()).toContain('--model takes a value')
   })
+
+  it('a workspace given to export-test, or a session given to export-code, is named as such with the command to use', async () => {
+    const session = '{"format":"toolstep.session","version":1,"events":[]}'
+    const { io, stderr } = fakeIO({ 'w.json': captureWorkspace(), 's.json': session })
+    expect(await exportCommand('export-test', ['w.json'], io)).toBe(2)
+    expect(stderr()).toContain('w.json is a workspace, not a session: run it with "toolstep run w.json --json > session.json"')
+    expect(await exportCommand('export-code', ['s.json'], io)).toBe(2)
+    expect(stderr()).toContain('s.json is a session, not a workspace: export-code takes a workspace')
+  })
 })

@@ -72,6 +72,16 @@ export async function exportCommand(command: 'export-code' | 'export-test', argv
     io.stderr(`toolstep ${command}: cannot read ${file}: ${errorMessage(error)}\n`)
     return 2
   }
+  // The two commands take the two file kinds, which are easy to swap: name the mix-up.
+  const kind = /"format"\s*:\s*"toolstep\.(workspace|session)"/.exec(text.slice(0, 200))?.[1]
+  if (command === 'export-test' && kind === 'workspace') {
+    io.stderr(`toolstep export-test: ${file} is a workspace, not a session: run it with "toolstep run ${file} --json > session.json" (or export the session from the playground), then export-test session.json.\n`)
+    return 2
+  }
+  if (command === 'export-code' && kind === 'session') {
+    io.stderr(`toolstep export-code: ${file} is a session, not a workspace: export-code takes a workspace (toolstep.workspace, the playground's Export → Workspace); export-test takes a session.\n`)
+    return 2
+  }
   let program: string
   try {
     if (command === 'export-code') {

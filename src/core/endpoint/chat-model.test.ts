@@ -89,6 +89,13 @@ describe('endpoint model, non-streamed', () => {
     ])
   })
 
+  it('an extra header replaces the default of the same name in any case, instead of being sent beside it', async () => {
+    server.enqueue(captureReply('openai-chat-parallel-tools.2.response.json'))
+    await model({ headers: { Authorization: 'Bearer from-header', Accept: 'application/json' } }, { apiKey: 'from-env' }).respond(request())
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer from-header')
+    expect(server.requests[0]!.headers.accept).toBe('application/json')
+  })
+
   it('with a text format sends no tools, keeps the system prompt, and returns content for the parser', async () => {
     const raw = '<tool_call name="get_current_weather">{"location": "Seattle, WA"}</tool_call>'
     server.enqueue(textReply(raw))
@@ -172,6 +179,13 @@ describe('endpoint model failures', () => {
     const error = await failure(createEndpointModel({ baseUrl: url, model: 'm', stream: false }).respond(request()))
     expect(error.kind).toBe('network')
     expect(error.message).toContain(`Connection refused at ${url}/chat/completions`)
+  })
+
+  it('a Node fetch failure without a code (a port fetch refuses) says why, and gives no browser CORS advice', async () => {
+    const error = await failure(createEndpointModel({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: false }).respond(request()))
+    expect(error.kind).toBe('network')
+    expect(error.message).toContain('Could not reach http://127.0.0.1:1/v1/chat/completions (fetch failed: bad port)')
+    expect(error.message).not.toContain('CORS')
   })
 
   it('a browser "Failed to fetch" explains how to allow the origin for Ollama, vLLM and LM Studio', () => {

@@ -74,7 +74,12 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
         'content-type': 'application/json',
         accept: config.stream ? 'text/event-stream' : 'application/json',
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-        ...config.headers,
+      }
+      // Header names are case-insensitive: `Authorization` given by the user replaces the key's
+      // `authorization` (fetch would otherwise send both, joined by a comma).
+      for (const [name, value] of Object.entries(config.headers ?? {})) {
+        delete headers[name.toLowerCase()]
+        headers[name] = value
       }
       let response: Response
       try {

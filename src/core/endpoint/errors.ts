@@ -104,5 +104,7 @@ export function networkError(error: unknown, url: string): EndpointError {
   const message = errorMessage(error)
   if (code === 'ECONNREFUSED') return new EndpointError('network', `Connection refused at ${url}: is the server running on that host and port?`)
   if (typeof code === 'string') return new EndpointError('network', `Could not reach ${url} (${code}): ${message}.`)
+  // Node's fetch always names a cause (e.g. "bad port"); only a browser hides it, and only there can CORS be why.
+  if (cause instanceof Error) return new EndpointError('network', `Could not reach ${url} (${message}: ${cause.message}).`)
   return new EndpointError('network', `Could not reach ${url} (${message}). Is the server running? ${CORS_HELP}`)
 }

@@ -47,7 +47,9 @@ const AUTHORING_TYPES: Record<string, string> = {
 
 const IMPORT = /^[ \t]*import[ \t]+(type[ \t]+)?(?:\{([^}]*)\}|\*[ \t]+as[ \t]+([\w$]+)|([\w$]+))[ \t]*from[ \t]*(['"])([^'"\n]+)\5[ \t]*;?[ \t]*$/gm
 const BARE_IMPORT = /^[ \t]*import[ \t]*(['"])([^'"\n]+)\1/m
-const NAMED_EXPORT = /^export[ \t]+(?:declare[ \t]+)?(?:async[ \t]+)?(?:const|let|var|function\*?|class)[ \t]+([A-Za-z_$][\w$]*)/gm
+// An identifier as JavaScript spells it (ECMAScript IdentifierName), not only ASCII: `export const 天气` is a tool too.
+const IDENT = String.raw`[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*`
+const NAMED_EXPORT = new RegExp(String.raw`^export[ \t]+(?:declare[ \t]+)?(?:async[ \t]+)?(?:const|let|var|function\*?|class)[ \t]+(${IDENT})`, 'gmu')
 const LIST_EXPORT = /^export[ \t]*\{([^}]*)\}[ \t]*;?[ \t]*$/gm
 const DEFAULT_EXPORT = /^export[ \t]+default[ \t]+/m
 
@@ -113,7 +115,7 @@ export function adaptTools(source: string): AdaptedTools {
  */
 export function topLevelNames(source: string): Set<string> {
   const names = new Set<string>()
-  for (const match of source.matchAll(/^(?:export[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?(?:const|let|var|function\*?|class|interface|type|enum)[ \t]+([A-Za-z_$][\w$]*)/gm)) names.add(match[1]!)
+  for (const match of source.matchAll(new RegExp(String.raw`^(?:export[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?(?:const|let|var|function\*?|class|interface|type|enum)[ \t]+(${IDENT})`, 'gmu'))) names.add(match[1]!)
   for (const match of source.matchAll(IMPORT)) {
     if (match[2] !== undefined) for (const spec of specifiers(match[2])) names.add(spec.local)
     else names.add(match[3] ?? match[4] ?? '')

@@ -50,6 +50,15 @@ describe('writeLoopProgram', () => {
     expect(text).toContain('const TOOLS = toolstep.loadTools({ t })')
   })
 
+  it('never writes a credential given as an extra header, and names the header it left out', () => {
+    const tools = "import { tool, z } from 'toolstep'\nexport const t = tool({ description: 'd', inputSchema: z.object({}), execute: () => 1 })\n"
+    const headers = { Authorization: 'Bearer sk-secret-1', 'X-Api-Key': 'sk-secret-2', 'OpenAI-Organization': 'org-1' }
+    const text = writeLoopProgram({ workspace: { tools, input: 'hi', settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' } }, endpoint: { ...endpoint, headers }, bundle })
+    expect(text).not.toContain('sk-secret')
+    expect(text).toContain('"OpenAI-Organization": "org-1"')
+    expect(text).toMatch(/Not carried over from the workspace:[^]*header Authorization, X-Api-Key/)
+  })
+
   it('refuses a tools.ts that declares a name the loop uses, and says which', () => {
     expect(() => programOf("import { tool, z } from 'toolstep'\nconst runLoop = 1\n")).toThrow(/declares "runLoop"/)
   })
@@ -75,6 +84,11 @@ describe('adaptTools', () => {
     expect(adapted.types).toEqual(['type RouteContext = { messages: Message[]; tools: ToolSpec[]; step: number; protocol: string }'])
     expect(adapted.bindsZ).toBe(false)
     expect(adaptTools("import { z } from 'zod'\n").bindsZ).toBe(true)
+  })
+
+  it('lists exports whose names are not ASCII', () => {
+    const adapted = adaptTools("import { tool, z } from 'toolstep'\nexport const 天气 = tool({ name: 'tianqi', description: 'd', inputSchema: z.object({}), execute: () => '晴' })\nexport function météo() {}\n")
+    expect(adapted.exports).toEqual({ 天气: '天气', météo: 'météo' })
   })
 
   it('reports imports an exported loop cannot carry', () => {

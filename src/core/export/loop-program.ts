@@ -7,7 +7,8 @@
  * OpenAI-compatible endpoint named by environment variables; the test replays a recorded
  * session and asserts the calls made, their results, the stop reason and the final answer.
  *
- * The API key is never written into either file: the program reads it from the environment.
+ * The API key is never written into either file (the program reads it from the environment), nor
+ * an extra header that may carry a credential (`Authorization`, `X-Api-Key`, …).
  * Pure: the bundle is passed in (the app and the CLI get it from `virtual:toolstep-export-kit`).
  */
 import type { EndpointConfig } from '../endpoint/index'
@@ -56,6 +57,23 @@ function notCarriedOver(settings: ReturnType<typeof loopSettings>, tools: string
   return missing
 }
 
+/**
+ * Extra headers that may carry a credential (`Authorization`, `Cookie`, `X-Api-Key`, a token or
+ * secret): like the API key, they stay out of the file, which people commit and share.
+ */
+const CREDENTIAL_HEADER = /^(?:proxy-)?authorization$|^cookie$|key|token|secret|passw|auth|session/i
+
+/** The extra headers split into those the file may carry and the names of those it must not. */
+function splitHeaders(headers: Record<string, string> | undefined): { kept: Record<string, string>; dropped: string[] } {
+  const kept: Record<string, string> = {}
+  const dropped: string[] = []
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (CREDENTIAL_HEADER.test(name)) dropped.push(name)
+    else kept[name] = value
+  }
+  return { kept, dropped }
+}
+
 /** Checks that tools.ts leaves the exported file's own names alone. */
 function checkNames(tools: string): void {
   const taken = topLevelNames(tools)
@@ -78,7 +96,9 @@ function body(input: ExportInput, kind: 'program' | 'test', header: string[]): s
   const tools = adaptTools(workspace.tools)
   const loop = loopSettings(workspace.settings.loop ?? DEFAULT_LOOP_SETTINGS)
   const settings = { protocol: workspace.settings.protocol, maxSteps: workspace.settings.maxSteps, systemPrompt: workspace.settings.systemPrompt ?? '', loop }
+  const headers = splitHeaders(endpoint.headers)
   const missing = notCarriedOver(loop, workspace.tools)
+  if (headers.dropped.length > 0) missing.push(`header ${headers.dropped.join(', ')}: may hold a credential, so it is not written here`)
   const exportsObject = Object.entries(tools.exports).map(([key, local]) => (key === local ? local : `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${local}`))
   const program: EndpointConfig = {
     baseUrl: endpoint.baseUrl,
@@ -86,7 +106,7 @@ function body(input: ExportInput, kind: 'program' | 'test', header: string[]): s
     stream: endpoint.stream,
     ...(endpoint.temperature === undefined ? {} : { temperature: endpoint.temperature }),
     ...(endpoint.timeoutMs === undefined ? {} : { timeoutMs: endpoint.timeoutMs }),
-    ...(endpoint.headers && Object.keys(endpoint.headers).length > 0 ? { headers: endpoint.headers } : {}),
+    ...(Object.keys(headers.kept).length > 0 ? { headers: headers.kept } : {}),
   }
   return [
     ...header.map((line) => (line === '' ? '//' : `// ${line}`)),
