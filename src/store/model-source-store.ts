@@ -8,7 +8,7 @@
  * file, session file, export or share link can carry it.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { createEndpointModel, DEFAULT_ENDPOINT_TIMEOUT_MS, endpointConfigSchema, type EndpointConfig, type EndpointModel } from '../core/endpoint'
+import { createEndpointModel, DEFAULT_ENDPOINT_TIMEOUT_MS, endpointConfigSchema, redactBaseUrl, type EndpointConfig, type EndpointModel } from '../core/endpoint'
 import { readItem, writeItem, type KeyValueStorage } from './storage'
 
 /** `sessionStorage` key of a remembered API key. */
@@ -38,7 +38,8 @@ function remember(storage: KeyValueStorage | undefined, config: EndpointConfig):
   if (!storage) return
   const { baseUrl, model, stream, timeoutMs, temperature } = config
   // A failed save (full or disabled storage) only means the fields start empty next time.
-  writeItem(storage, ENDPOINT_ITEM, JSON.stringify({ baseUrl, model, stream, timeoutMs, temperature }))
+  // A password or key inside the URL is a secret like the API key: it is not written down.
+  writeItem(storage, ENDPOINT_ITEM, JSON.stringify({ baseUrl: redactBaseUrl(baseUrl).url, model, stream, timeoutMs, temperature }))
 }
 
 export type ModelSource = 'mock' | 'endpoint'

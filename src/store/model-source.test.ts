@@ -122,6 +122,14 @@ describe('playground with an endpoint model', () => {
     next.dispose()
   })
 
+  it('a password or key inside the endpoint URL is not remembered', () => {
+    pg.stores.modelSource.getState().setConfig({ baseUrl: 'https://me:pw-secret@api.example.test/v1?api_key=sk-url-secret' })
+    expect([...saved.entries.values()].filter((text) => text.includes('pw-secret') || text.includes('sk-url-secret'))).toEqual([])
+    const next = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), storage: saved })
+    expect(next.stores.modelSource.getState().config.baseUrl).toBe('https://api.example.test/v1?api_key=REDACTED')
+    next.dispose()
+  })
+
   it('a remembered endpoint that is unreadable is ignored: the defaults are used', () => {
     const storage = memoryStorage({ 'toolstep.endpoint': '{"baseUrl": 42' })
     const next = createPlayground({ createSandbox: () => createNodeSandbox(), createImportHost: () => createLogImportHost(inProcessImportWorker), storage })

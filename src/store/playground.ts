@@ -31,6 +31,7 @@ import { memoryStorage, type KeyValueStorage } from './storage'
 import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
 import { writeMockModel } from '../core/files'
 import { errorMessage } from '../core/util'
+import { redactBaseUrl } from '../core/endpoint'
 import { createModelSourceStore, endpointModelFor, type ModelSourceState } from './model-source-store'
 
 /** What a playground is built from. */
@@ -168,7 +169,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
       if (mode !== 'live' || events.length === 0) return { ok: false, error: 'Run the workspace first: Save as mock model records a live run.' }
       const { source: from, config } = modelSource.getState()
       try {
-        const source = writeMockModel(events, from === 'endpoint' ? `${config.model} at ${config.baseUrl}` : 'a mock run')
+        const source = writeMockModel(events, from === 'endpoint' ? `${config.model} at ${redactBaseUrl(config.baseUrl).url}` : 'a mock run')
         workspace.getState().setModel(source)
         modelSource.getState().setSource('mock')
         return { ok: true, source }

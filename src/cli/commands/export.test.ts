@@ -51,6 +51,8 @@ describe('toolstep export-code / export-test', () => {
     expect(await exportCommand('export-code', ['bad.json'], io)).toBe(2)
     expect(await exportCommand('export-test', ['w.json'], io)).toBe(2)
     expect(await exportCommand('export-code', ['w.json', '--model'], io)).toBe(2)
+    expect(await exportCommand('export-code', ['w.json', '--endpoint', 'localhost:11434'], io)).toBe(2)
+    expect(stderr()).toContain('"localhost:11434" is not an http:// or https:// URL')
     expect(stderr()).toContain('missing WORKSPACE.json')
     expect(stderr()).toContain('--model takes a value')
   })

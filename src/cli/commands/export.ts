@@ -8,6 +8,7 @@ import bundle from 'virtual:toolstep-export-kit'
 import { readSession } from '../../core/files/session-file'
 import { readWorkspace } from '../../core/files/workspace-file'
 import { ExportError, writeLoopProgram, writeLoopTest } from '../../core/export/index'
+import { checkBaseUrl } from '../../core/endpoint/index'
 import { errorMessage } from '../../core/util'
 import type { CliIO } from '../io'
 
@@ -50,7 +51,11 @@ export async function exportCommand(command: 'export-code' | 'export-test', argv
         io.stdout(HELP[command])
         return 0
       } else if (arg === '-o' || arg === '--out') out = value()
-      else if (command === 'export-code' && arg === '--endpoint') baseUrl = value()
+      else if (command === 'export-code' && arg === '--endpoint') {
+        baseUrl = value()
+        const bad = checkBaseUrl(baseUrl)
+        if (bad !== null) throw new ExportError(`--endpoint: ${bad}`)
+      }
       else if (command === 'export-code' && arg === '--model') model = value()
       else if (command === 'export-code' && arg === '--stream') stream = true
       else if (arg.startsWith('-')) throw new ExportError(`unknown option "${arg}".\n\n${HELP[command]}`)

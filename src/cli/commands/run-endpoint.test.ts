@@ -66,6 +66,15 @@ describe('toolstep run --endpoint', () => {
     expect(second.messages.at(-1)).toEqual({ role: 'user', content: expect.stringContaining('50 degrees and raining') })
   })
 
+  it('an --endpoint that is not an http(s) URL is a usage error, before any request', async () => {
+    for (const url of ['not a url', 'ftp://127.0.0.1/v1', 'http://']) {
+      const { io, stderr } = fakeIO({ 'w.json': captureWorkspace() })
+      expect(await runCommand(['w.json', '--endpoint', url, '--model', 'm'], io)).toBe(2)
+      expect(stderr()).toContain('is not an http:// or https:// URL')
+    }
+    expect(server.requests).toHaveLength(0)
+  })
+
   it('--endpoint without --model is a usage error', async () => {
     const { io, stderr } = fakeIO({ 'w.json': captureWorkspace() })
     expect(await runCommand(['w.json', '--endpoint', server.baseUrl], io)).toBe(2)

@@ -12,7 +12,7 @@ import { DEFAULT_MEMORY_LIMIT_MB } from '../../sandbox/node-sandbox'
 import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
-import { createEndpointModel, type EndpointConfig } from '../../core/endpoint'
+import { checkBaseUrl, createEndpointModel, type EndpointConfig } from '../../core/endpoint'
 import type { Model } from '../../core/loop/interfaces'
 import { armBreakpoints, parseBreakpointSpec, runUntilBreak, type Breakpoint, type BreakHit } from '../../core/debug'
 
@@ -162,6 +162,11 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if ((endpointUrl === undefined) !== (modelName === undefined)) {
     io.stderr('toolstep run: --endpoint and --model go together.\n')
+    return 2
+  }
+  const badUrl = endpointUrl === undefined ? null : checkBaseUrl(endpointUrl)
+  if (badUrl !== null) {
+    io.stderr(`toolstep run: --endpoint: ${badUrl}\n`)
     return 2
   }
   const endpoint: EndpointConfig | undefined =

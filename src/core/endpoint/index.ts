@@ -3,4 +3,4 @@ export { createEndpointModel, type EndpointModel, type EndpointModelOptions, typ
 export { CompletionAccumulator, readCompletionBody, toNativeMessage, type Completion } from './completion'
 export { CORS_HELP, EndpointError, httpError, networkError, providerMessage, retryAfterMs, type EndpointErrorKind } from './errors'
 export { chatCompletionsBody, textFormatMessages, toOpenAITools, type ChatCompletionsBody, type OpenAIFunctionTool } from './request'
-export { chatCompletionsUrl, DEFAULT_ENDPOINT_TIMEOUT_MS, endpointConfigSchema, type EndpointConfig, type EndpointCredentials } from './settings'
+export { chatCompletionsUrl, checkBaseUrl, DEFAULT_ENDPOINT_TIMEOUT_MS, redactBaseUrl, endpointConfigSchema, type EndpointConfig, type EndpointCredentials } from './settings'

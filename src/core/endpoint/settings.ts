@@ -49,3 +49,57 @@ export function chatCompletionsUrl(baseUrl: string): string {
   const trimmed = baseUrl.trim().replace(/\/+$/, '')
   return trimmed.endsWith('/chat/completions') ? trimmed : `${trimmed}/chat/completions`
 }
+
+/** Query parameters whose value is a secret by custom (`?key=…` for Gemini's OpenAI API, `?api-key=…`…). */
+const SECRET_QUERY = /^(?:key|api[-_]?key|access[-_]?token|token|auth|secret|sig|signature|password|code)$/i
+
+/** A base URL split by {@link checkBaseUrl}: `http` or `https` and what follows `//`. */
+const URL_SHAPE = /^(https?):\/\/(?:([^/?#]*)@)?([^/?#@]+)([^?#]*)(\?[^#]*)?(#.*)?$/i
+
+/**
+ * Checks that `baseUrl` is an absolute `http://` or `https://` URL with a host. Pure.
+ *
+ * @returns `null` when it is, else a sentence saying what is wrong (for a usage error).
+ */
+export function checkBaseUrl(baseUrl: string): string | null {
+  const text = baseUrl.trim()
+  if (text === '') return 'The endpoint URL is empty.'
+  if (!URL_SHAPE.test(text)) return `"${text}" is not an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1).`
+  return null
+}
+
+/**
+ * The base URL with its secrets taken out, for anything written down (a remembered setting,
+ * an exported program, a generated mock model): user name and password before `@`, and the
+ * values of query parameters that by custom carry a key (`key`, `api_key`, `token`…), which
+ * become `REDACTED`. Pure; a URL it cannot split is returned as it is.
+ *
+ * @returns `url`, and `removed` naming what was taken out (empty when nothing was).
+ */
+export function redactBaseUrl(baseUrl: string): { url: string; removed: string[] } {
+  const match = URL_SHAPE.exec(baseUrl.trim())
+  if (!match) return { url: baseUrl, removed: [] }
+  const [, scheme, userinfo, host, path, query, hash] = match
+  const removed: string[] = []
+  if (userinfo !== undefined) removed.push('the user name and password in the URL')
+  let cleanQuery = query ?? ''
+  if (query) {
+    cleanQuery = '?' + query.slice(1).split('&').map((pair) => {
+      const eq = pair.indexOf('=')
+      const name = eq < 0 ? pair : pair.slice(0, eq)
+      if (eq < 0 || !SECRET_QUERY.test(decodeURIComponentSafe(name))) return pair
+      removed.push(`the URL's "${name}" parameter`)
+      return `${name}=REDACTED`
+    }).join('&')
+  }
+  if (removed.length === 0) return { url: baseUrl, removed }
+  return { url: `${scheme}://${host}${path}${cleanQuery}${hash ?? ''}`, removed }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}

@@ -59,6 +59,15 @@ describe('writeLoopProgram', () => {
     expect(text).toMatch(/Not carried over from the workspace:[^]*header Authorization, X-Api-Key/)
   })
 
+  it('never writes a password or key carried in the endpoint URL, and says what it left out', () => {
+    const tools = "import { tool, z } from 'toolstep'\nexport const t = tool({ description: 'd', inputSchema: z.object({}), execute: () => 1 })\n"
+    const text = writeLoopProgram({ workspace: { tools, input: 'hi', settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' } }, endpoint: { ...endpoint, baseUrl: 'https://me:pw-secret@api.example.test/v1?key=sk-secret&region=eu' }, bundle })
+    expect(text).not.toContain('pw-secret')
+    expect(text).not.toContain('sk-secret')
+    expect(text).toContain('"baseUrl": "https://api.example.test/v1?key=REDACTED&region=eu"')
+    expect(text).toMatch(/Not carried over from the workspace:[^]*user name and password in the URL, the URL's "key" parameter/)
+  })
+
   it('refuses a tools.ts that declares a name the loop uses, and says which', () => {
     expect(() => programOf("import { tool, z } from 'toolstep'\nconst runLoop = 1\n")).toThrow(/declares "runLoop"/)
   })

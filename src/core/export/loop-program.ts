@@ -11,7 +11,7 @@
  * an extra header that may carry a credential (`Authorization`, `X-Api-Key`, …).
  * Pure: the bundle is passed in (the app and the CLI get it from `virtual:toolstep-export-kit`).
  */
-import type { EndpointConfig } from '../endpoint/index'
+import { redactBaseUrl, type EndpointConfig } from '../endpoint/index'
 import { DEFAULT_LOOP_SETTINGS, fold, loopSettings, type SessionEvent, type SettingsInput } from '../loop/index'
 import { recordedTurns } from '../files/index'
 import { adaptTools, ExportError, topLevelNames } from './adapt-tools'
@@ -99,9 +99,11 @@ function body(input: ExportInput, kind: 'program' | 'test', header: string[]): s
   const headers = splitHeaders(endpoint.headers)
   const missing = notCarriedOver(loop, workspace.tools)
   if (headers.dropped.length > 0) missing.push(`header ${headers.dropped.join(', ')}: may hold a credential, so it is not written here`)
+  const baseUrl = redactBaseUrl(endpoint.baseUrl)
+  if (baseUrl.removed.length > 0) missing.push(`${baseUrl.removed.join(', ')}: a credential, so it is not written here`)
   const exportsObject = Object.entries(tools.exports).map(([key, local]) => (key === local ? local : `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${local}`))
   const program: EndpointConfig = {
-    baseUrl: endpoint.baseUrl,
+    baseUrl: baseUrl.url,
     model: endpoint.model,
     stream: endpoint.stream,
     ...(endpoint.temperature === undefined ? {} : { temperature: endpoint.temperature }),
@@ -180,7 +182,7 @@ export function writeLoopProgram(input: ExportInput): string {
     '',
     'Run it (Node >= 20; needs only zod):',
     '  npm install zod',
-    `  TOOLSTEP_BASE_URL=${input.endpoint.baseUrl || 'http://127.0.0.1:11434/v1'} TOOLSTEP_MODEL=${input.endpoint.model || 'MODEL'} npx tsx toolstep-loop.ts ["your question"] [--json]`,
+    `  TOOLSTEP_BASE_URL=${redactBaseUrl(input.endpoint.baseUrl).url || 'http://127.0.0.1:11434/v1'} TOOLSTEP_MODEL=${input.endpoint.model || 'MODEL'} npx tsx toolstep-loop.ts ["your question"] [--json]`,
     '',
     'Environment: TOOLSTEP_BASE_URL, TOOLSTEP_MODEL, TOOLSTEP_API_KEY (or OPENAI_API_KEY), TOOLSTEP_STREAM=1|0.',
     'Exit code: 0 with a final answer, 1 otherwise, 2 on missing settings, 130 after Ctrl-C.',
