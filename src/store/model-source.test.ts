@@ -52,6 +52,18 @@ describe('playground with an endpoint model', () => {
     expect(failed?.type === 'model.failed' && failed.error).toMatch(/Rate limit reached\..*Retry after 3 s/)
   })
 
+  it('Stop keeps what a streamed answer had received in the stop', async () => {
+    const chunk = JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Seattle is cur' }, finish_reason: null }] })
+    server.enqueue({ kind: 'hang', before: [chunk] })
+    const running = pg.run()
+    // Wait until the chunk has been read (nothing is timed: the loop polls what arrived).
+    while (!pg.stores.run.getState().events.length || server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    pg.stop()
+    await running
+    expect(pg.stores.run.getState().events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'aborted', detail: 'Stopped by the user. Received so far: Seattle is cur' })
+  })
+
   it('an endpoint without a model name is a clear problem, and nothing runs', async () => {
     pg.stores.modelSource.getState().setConfig({ model: '' })
     await pg.run()

@@ -12,7 +12,7 @@ import type { ConfirmSlice } from './confirm-store'
 import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
-import type { EndpointModel } from '../core/endpoint'
+import { withReceived, type EndpointModel } from '../core/endpoint'
 import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
@@ -276,7 +276,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
     reset,
     stop() {
       confirm.denyPending()
-      runner?.abort()
+      // What a streamed answer had received before Stop is kept in the stop's detail.
+      runner?.abort(withReceived('Stopped by the user.', endpoint))
       endpoint?.abort()
     },
     showLog(events, mode, workspace, cursor) {

@@ -18,7 +18,7 @@ export type Reply =
   /** The first `events` events of an SSE body, then the connection is destroyed. */
   | { kind: 'cut'; body: string; events: number }
   /** Headers and nothing more (a stream that stalls), or no answer at all: for timeouts and Stop. */
-  | { kind: 'hang'; sendHeaders?: boolean }
+  | { kind: 'hang'; sendHeaders?: boolean; /** SSE events written before the stall (implies headers). */ before?: string[] }
 
 /** A request the server received. */
 export interface ReceivedRequest {
@@ -132,7 +132,8 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...corsHeaders(), ...reply.headers }).end(reply.body)
         return
       case 'hang':
-        if (reply.sendHeaders) res.writeHead(200, { 'content-type': 'text/event-stream', ...corsHeaders() }).flushHeaders()
+        if (reply.sendHeaders || reply.before) res.writeHead(200, { 'content-type': 'text/event-stream', ...corsHeaders() }).flushHeaders()
+        for (const data of reply.before ?? []) res.write(`data: ${data}\n\n`)
         return
       case 'sse':
       case 'cut': {

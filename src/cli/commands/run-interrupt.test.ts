@@ -19,12 +19,15 @@ afterEach(async () => {
 })
 
 /** Runs `toolstep run` in a child process against a server that never answers, and presses Ctrl-C once the request is in. */
-async function interrupted(args: string[]) {
-  server.enqueue({ kind: 'hang', sendHeaders: true })
+async function interrupted(args: string[], before?: string[]) {
+  const asked = server.requests.length
+  server.enqueue({ kind: 'hang', sendHeaders: true, ...(before ? { before } : {}) })
   const workspace = folder.write('w.json', captureWorkspace())
   const { child, finished } = startTsx(BIN, ['run', workspace, '--endpoint', server.baseUrl, '--model', 'slow-model', '--stream', ...args], { cwd: folder.dir })
   // Wait for the request to reach the server, then interrupt the CLI (tsx passes the signal on).
-  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  while (server.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 20))
+  // Give the CLI time to read what was written before the stall (no timing is asserted).
+  if (before) await new Promise((resolve) => setTimeout(resolve, 500))
   const sent = child.kill('SIGINT')
   return { sent, ...(await finished) }
 }
@@ -37,6 +40,16 @@ describe('toolstep run --endpoint, Ctrl-C', () => {
     expect(stdout).toMatch(/^ +0 +start +Start/m)
     expect(stdout).toMatch(/stop +Stop — aborted/)
     expect(stderr).toContain('stopped with Ctrl-C')
+  }, 30_000)
+
+  it('keeps what a stream had received before Ctrl-C in the stop', async () => {
+    const chunk = JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'slow-model', choices: [{ index: 0, delta: { role: 'assistant', content: 'The weather in Par' }, finish_reason: null }] })
+    const { code, stderr } = await interrupted([], [chunk])
+    expect(code).toBe(130)
+    expect(stderr).toContain('The model had sent so far: The weather in Par')
+    const json = await interrupted(['--json'], [chunk])
+    const session = readSession(json.stdout)
+    expect(session.ok && session.value.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'aborted', detail: expect.stringContaining('Received so far: The weather in Par') })
   }, 30_000)
 
   it('with --json, stdout is the session file so far, ending in loop.stopped aborted', async () => {

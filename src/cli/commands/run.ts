@@ -12,7 +12,7 @@ import { DEFAULT_MEMORY_LIMIT_MB } from '../../sandbox/node-sandbox'
 import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
-import { checkBaseUrl, createEndpointModel, type EndpointConfig } from '../../core/endpoint'
+import { checkBaseUrl, createEndpointModel, withReceived, type EndpointConfig } from '../../core/endpoint'
 import type { Model } from '../../core/loop/interfaces'
 import { armBreakpoints, parseBreakpointSpec, runUntilBreak, type Breakpoint, type BreakHit } from '../../core/debug'
 
@@ -220,7 +220,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     }
     const apiKey = io.env?.['TOOLSTEP_API_KEY'] || io.env?.['OPENAI_API_KEY']
     // Ctrl-C cancels the model request in flight (the signal) and stops the loop with `aborted`.
-    const model: Model = endpoint ? createEndpointModel(endpoint, { ...(apiKey ? { apiKey } : {}), signal: interrupt.signal }) : sandbox
+    const endpointModel = endpoint ? createEndpointModel(endpoint, { ...(apiKey ? { apiKey } : {}), signal: interrupt.signal }) : null
+    const model: Model = endpointModel ?? sandbox
     const runner = new LoopRunner({
       model,
       executor: sandbox,
@@ -235,8 +236,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     })
     stopRun = () => runner.abort(outOfMemory)
     const stopListening = io.onInterrupt?.(() => {
+      // Read what the stream had received before cancelling it, so the stop keeps it.
+      const detail = withReceived('Stopped with Ctrl-C.', endpointModel)
       interrupt.abort()
-      runner.abort('Stopped with Ctrl-C.')
+      runner.abort(detail)
     })
     stopInterrupts = () => stopListening?.()
     runner.start(runInitFor(workspace.value, loaded.tools, maxSteps))
@@ -247,7 +250,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       if (json) io.stdout(writeSession(workspace.value, events))
       else for (const event of events) io.stdout(formatEvent(event))
       if (interrupt.signal.aborted) {
-        io.stderr('toolstep run: stopped with Ctrl-C; the session so far is above.\n')
+        io.stderr(interruptedMessage(runner))
         return 130
       }
       if (hit) {
@@ -263,7 +266,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (json) io.stdout(writeSession(workspace.value, runner.events))
     else if (runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
     if (interrupt.signal.aborted) {
-      io.stderr('toolstep run: stopped with Ctrl-C; the session so far is above.\n')
+      io.stderr(interruptedMessage(runner))
       return 130
     }
     return runner.state.stop?.reason === 'final_answer' && outOfMemory === undefined ? 0 : 1
@@ -271,6 +274,12 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     stopInterrupts()
     sandbox.dispose()
   }
+}
+
+/** What Ctrl-C stopped, with what a streamed answer had received by then (it is in the stop's detail). */
+function interruptedMessage(runner: LoopRunner): string {
+  const received = /Received so far: ([^]*)$/.exec(runner.state.stop?.detail ?? '')?.[1]
+  return `toolstep run: stopped with Ctrl-C; the session so far is above.${received ? `\nThe model had sent so far: ${received}` : ''}\n`
 }
 
 function formatHit(hit: BreakHit): string {

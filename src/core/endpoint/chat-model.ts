@@ -24,6 +24,17 @@ export interface EndpointModel extends Model {
   respond(request: ModelRequest): Promise<EndpointOutput>
   /** Cancels the call in flight (it rejects with an `aborted` {@link EndpointError}); no-op when idle. */
   abort(): void
+  /**
+   * What the streamed call in flight has received so far (text and tool calls, at most 2000
+   * chars), so a Stop can keep it in its stop detail; `''` when idle or nothing arrived yet.
+   */
+  received(): string
+}
+
+/** `detail` followed by what `model` had received of its call in flight, if anything. */
+export function withReceived(detail: string, model: Pick<EndpointModel, 'received'> | null | undefined): string {
+  const received = model?.received() ?? ''
+  return received === '' ? detail : `${detail} Received so far: ${received}`
 }
 
 export interface EndpointModelOptions extends EndpointCredentials {
@@ -50,6 +61,8 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
   const url = chatCompletionsUrl(config.baseUrl)
   const timeoutMs = config.timeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS
   let abortCurrent: (() => void) | null = null
+  /** Reads what the stream in flight has accumulated; null when no stream is being read. */
+  let receivedSoFar: (() => string) | null = null
 
   async function respond(request: ModelRequest): Promise<EndpointOutput> {
     const controller = new AbortController()
@@ -118,6 +131,8 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
   async function readStream(response: Response, started: number, native: boolean, interrupted: (partial?: string) => EndpointError, stopped: () => boolean): Promise<EndpointOutput> {
     const chunks: NonNullable<ResponseTiming['chunks']> = []
     const accumulator = new CompletionAccumulator()
+    const reading = () => partialText(accumulator.result())
+    receivedSoFar = reading
     let firstTokenMs: number | undefined
     let done = false
     let streamError: string | null = null
@@ -133,35 +148,47 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
         if (firstTokenMs === undefined && accumulator.sawToken) firstTokenMs = now() - started
       },
     })
-    const reader = response.body?.getReader()
-    if (!reader) throw new EndpointError('bad_response', 'The streamed response has no body.')
+    const body = response.body?.getReader()
+    if (!body) throw new EndpointError('bad_response', 'The streamed response has no body.')
+    const reader = body
     const decoder = new TextDecoder()
     try {
-      for (;;) {
-        const { done: ended, value } = await reader.read()
-        if (ended) break
-        parser.feed(decoder.decode(value, { stream: true }))
-        if (streamError) break
+      return await readEvents()
+    } finally {
+      if (receivedSoFar === reading) receivedSoFar = null
+    }
+
+    async function readEvents(): Promise<EndpointOutput> {
+      try {
+        for (;;) {
+          const { done: ended, value } = await reader.read()
+          if (ended) break
+          parser.feed(decoder.decode(value, { stream: true }))
+          if (streamError) break
+        }
+        parser.feed(decoder.decode())
+      } catch (error) {
+        if (stopped()) throw interrupted(partialText(accumulator.result()))
+        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s) (${errorMessage(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
       }
-      parser.feed(decoder.decode())
-    } catch (error) {
-      if (stopped()) throw interrupted(partialText(accumulator.result()))
-      throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s) (${errorMessage(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
+      if (streamError) {
+        await reader.cancel().catch(() => undefined)
+        throw new EndpointError('bad_response', streamError)
+      }
+      const completion = accumulator.result()
+      if (!done && completion.finishReason === null)
+        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s), before a finish_reason or [DONE]. Received so far: ${partialText(completion) || '(nothing)'}`)
+      return output(completion, native, { totalMs: now() - started, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}), chunks })
     }
-    if (streamError) {
-      await reader.cancel().catch(() => undefined)
-      throw new EndpointError('bad_response', streamError)
-    }
-    const completion = accumulator.result()
-    if (!done && completion.finishReason === null)
-      throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s), before a finish_reason or [DONE]. Received so far: ${partialText(completion) || '(nothing)'}`)
-    return output(completion, native, { totalMs: now() - started, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}), chunks })
   }
 
   return {
     respond,
     abort() {
       abortCurrent?.()
+    },
+    received() {
+      return receivedSoFar?.() ?? ''
     },
   }
 }
