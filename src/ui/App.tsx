@@ -37,9 +37,9 @@ import { TeachEffects } from './teach/TeachEffects'
 import { TeachStrip } from './teach/TeachStrip'
 import { useTeach } from './teach/teach-context'
 
-/** An import's outcome as a toast: a failure stays until dismissed. */
+/** An import's outcome as a toast: a failure stays until dismissed. Nothing while the user is being asked. */
 function showOutcome(outcome: ImportOutcome): void {
-  pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
+  if (outcome.message !== '') pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
 }
 
 /** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
