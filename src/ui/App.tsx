@@ -215,7 +215,8 @@ export function App() {
                   <TeachStrip />
                   <ReplayBar />
                   {!presenter && <BreakpointsPanel />}
-                  <div className="flex min-h-0 flex-1">
+                  {/* The timeline keeps a usable height: on a short screen the strip above shrinks and scrolls instead. */}
+                  <div className="flex min-h-48 flex-1">
                     {logOpen && (
                       <div className="min-h-0 shrink-0">
                         <ConversationList key={replayFile ?? ''} />

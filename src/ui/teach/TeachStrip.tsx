@@ -5,6 +5,7 @@ import { LoopDiagram } from '../diagram/LoopDiagram'
 import { narrationText } from '../narration/text'
 import { usePlayground, useRun } from '../playground-context'
 import { useTeach, useTeachStore } from './teach-context'
+import { usePrefs } from '../prefs'
 
 /** Narration of the event at the cursor and the live loop diagram, above the timeline. */
 export function TeachStrip() {
@@ -15,6 +16,8 @@ export function TeachStrip() {
   const cursor = useRun((s) => s.cursor)
   const presenter = useTeach((s) => s.presenter)
   const lessonId = useTeach((s) => s.lessonId)
+  const diagramOpen = usePrefs((s) => s.diagramOpen)
+  const setDiagramOpen = usePrefs((s) => s.setDiagramOpen)
   const text = cursor >= 0 ? narrationText(t, events, cursor) : t('diagram.empty')
 
   // A lesson without a challenge counts as done once its run has come to a stop.
@@ -23,14 +26,34 @@ export function TeachStrip() {
     if (stopped && lessonId && !findLesson(lessonId)?.challenge) teach.getState().markDone(lessonId)
   }, [stopped, lessonId, teach])
 
+  // The strip may shrink (and scroll) so the timeline below keeps its room on a short screen;
+  // the diagram folds away with its toggle, and on a short screen it is drawn smaller.
   return (
-    <div className="flex min-w-0 flex-col gap-1 border-b border-slate-200 bg-white px-3 py-1.5">
-      <p data-testid="narration" aria-live="polite" className={`min-w-0 flex-1 ${presenter ? 'text-2xl font-medium leading-snug' : 'text-sm'} ${cursor >= 0 ? 'text-slate-900' : 'text-slate-500'}`}>
-        {text}
-      </p>
-      <div className="mx-auto w-full min-w-0 max-w-3xl">
-        <LoopDiagram events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
+    <div data-testid="teach-strip" className="flex min-h-0 min-w-0 shrink flex-col gap-1 overflow-y-auto border-b border-slate-200 bg-white px-3 py-1.5">
+      <div className="flex min-w-0 items-start gap-2">
+        <p
+          data-testid="narration"
+          aria-live="polite"
+          className={`min-w-0 flex-1 ${presenter ? 'text-2xl font-medium leading-snug [@media(max-height:600px)]:text-xl' : 'text-sm'} ${cursor >= 0 ? 'text-slate-900' : 'text-slate-500'}`}
+        >
+          {text}
+        </p>
+        <button
+          data-testid="diagram-toggle"
+          aria-expanded={diagramOpen}
+          aria-controls="loop-diagram-box"
+          onClick={() => setDiagramOpen(!diagramOpen)}
+          title={diagramOpen ? t('workbench.hideDiagram') : t('workbench.showDiagram')}
+          className="shrink-0 rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-600 hover:bg-slate-100"
+        >
+          {diagramOpen ? `▴ ${t('workbench.diagram')}` : `▾ ${t('workbench.diagram')}`}
+        </button>
       </div>
+      {diagramOpen && (
+        <div id="loop-diagram-box" className={`mx-auto w-full min-w-0 max-w-3xl ${presenter ? '[&_svg]:max-h-[16vh]' : ''}`}>
+          <LoopDiagram events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
+        </div>
+      )}
     </div>
   )
 }
