@@ -102,6 +102,8 @@ for (const [width, height, zoom] of [
     await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    // The timeline keeps a usable height under the narration and diagram (on a short screen the diagram starts folded).
+    expect((await page.locator('#pane-timeline').boundingBox())!.height, 'timeline height').toBeGreaterThanOrEqual(180)
     // Phase badges (VALIDATE, BACKFILL, EXECUTE) fit their box.
     const badges = await page.getByTestId('timeline-item').evaluateAll((rows) =>
       rows.map((row) => {

@@ -6,6 +6,7 @@ import { narrationText } from '../narration/text'
 import { usePlayground, useRun } from '../playground-context'
 import { useTeach, useTeachStore } from './teach-context'
 import { usePrefs } from '../prefs'
+import { useMediaQuery } from '../layout/use-media-query'
 
 /** Narration of the event at the cursor and the live loop diagram, above the timeline. */
 export function TeachStrip() {
@@ -16,8 +17,10 @@ export function TeachStrip() {
   const cursor = useRun((s) => s.cursor)
   const presenter = useTeach((s) => s.presenter)
   const lessonId = useTeach((s) => s.lessonId)
-  const diagramOpen = usePrefs((s) => s.diagramOpen)
-  const setDiagramOpen = usePrefs((s) => s.setDiagramOpen)
+  // A short screen (720 px at 150 % zoom) starts with the diagram folded away, so the timeline has room.
+  const short = useMediaQuery('(max-height: 560px)')
+  const diagramOpen = usePrefs((s) => (short ? s.diagramOpenShort : s.diagramOpen))
+  const setDiagramOpen = (open: boolean) => usePrefs.getState().setDiagramOpen(open, short)
   const text = cursor >= 0 ? narrationText(t, events, cursor) : t('diagram.empty')
 
   // A lesson without a challenge counts as done once its run has come to a stop.
@@ -27,7 +30,7 @@ export function TeachStrip() {
   }, [stopped, lessonId, teach])
 
   // The strip may shrink (and scroll) so the timeline below keeps its room on a short screen;
-  // the diagram folds away with its toggle, and on a short screen it is drawn smaller.
+  // the diagram folds away with its toggle, and is drawn smaller on a lower screen.
   return (
     <div data-testid="teach-strip" className="flex min-h-0 min-w-0 shrink flex-col gap-1 overflow-y-auto border-b border-slate-200 bg-white px-3 py-1.5">
       <div className="flex min-w-0 items-start gap-2">
@@ -50,7 +53,7 @@ export function TeachStrip() {
         </button>
       </div>
       {diagramOpen && (
-        <div id="loop-diagram-box" className={`mx-auto w-full min-w-0 max-w-3xl ${presenter ? '[&_svg]:max-h-[16vh]' : ''}`}>
+        <div id="loop-diagram-box" className="mx-auto w-full min-w-0 max-w-3xl [&_svg]:max-h-[min(10rem,20vh)]">
           <LoopDiagram events={events} cursor={cursor} onSelect={(i) => pg.stores.run.getState().setCursor(i)} />
         </div>
       )}
