@@ -208,3 +208,21 @@ test('a narrow timeline drops the event numbers for the titles; long titles show
   expect(Math.min(...titles.map((t) => t.width))).toBeGreaterThanOrEqual(60)
   expect(titles.every((t) => t.full)).toBe(true)
 })
+
+test('on a narrow screen Max steps is in More, and a refused value is said there, in view', async ({ page }) => {
+  await page.setViewportSize({ width: 853, height: 480 })
+  await openApp(page)
+  const field = await inMore(page, 'max-steps')
+  await expect(field).toBeVisible()
+  await field.fill('0')
+  const error = page.getByTestId('max-steps-error')
+  await expect(error).toContainText('from 1 to 100')
+  const box = (await error.boundingBox())!
+  expect(box.x + box.width).toBeLessThanOrEqual(853)
+  expect(box.y + box.height).toBeLessThanOrEqual(480)
+  await field.fill('12')
+  await expect(error).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await page.reload()
+  await expect(await inMore(page, 'max-steps')).toHaveValue('12')
+})

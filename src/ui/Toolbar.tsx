@@ -201,14 +201,15 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             {t('toolbar.import')}
           </button>
           <TeachControls />
-          <MenuField label={t('lang.label')}>
-            <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
-          </MenuField>
+          {/* Not last: a refused value's message shows under the field, over the row below. */}
           {!wide && (
-            <div className="border-t border-slate-100 px-2 py-1.5">
+            <div className="px-2 py-1.5">
               <MaxStepsInput value={maxSteps} inMenu />
             </div>
           )}
+          <MenuField label={t('lang.label')}>
+            <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
+          </MenuField>
         </MoreMenu>
         <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title={t('toolbar.shortcutsHint')} aria-label={t('toolbar.shortcuts')}>
           ?
