@@ -36,6 +36,7 @@ function MaxStepsInput({ value, inMenu = false }: { value: number; inMenu?: bool
         value={value}
         min={1}
         max={100}
+        {...(inMenu ? { errorAlign: 'right' as const } : {})}
         onChange={(maxSteps) => pg.stores.workspace.getState().setSettings({ maxSteps })}
         className={`w-14 rounded border px-1.5 py-1 text-sm ${inMenu ? 'border-slate-300 bg-white text-slate-800' : 'border-slate-600 bg-slate-800 text-white'}`}
       />

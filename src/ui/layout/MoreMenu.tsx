@@ -16,14 +16,13 @@ export function MoreMenu({ children }: { children: ReactNode }) {
   useEffect(() => {
     const element = panel.current
     if (!element) return
-    // Placed under the button, right-aligned with it, and never taller than the window below it.
+    // Placed under the button, right-aligned with it.
     const place = (event: Event) => {
       const toggle = event as ToggleEvent
       if (toggle.newState !== 'open' || !button.current) return
       const box = button.current.getBoundingClientRect()
       element.style.top = `${box.bottom + 4}px`
       element.style.right = `${Math.max(4, document.documentElement.clientWidth - box.right)}px`
-      element.style.maxHeight = `${window.innerHeight - box.bottom - 12}px`
     }
     const focusFirst = (event: Event) => {
       if ((event as ToggleEvent).newState === 'open') element.querySelector<HTMLElement>(FOCUSABLE)?.focus()
@@ -69,8 +68,9 @@ export function MoreMenu({ children }: { children: ReactNode }) {
         role="group"
         aria-label={t('workbench.more')}
         onKeyDown={onKeyDown}
-        // `inset: auto` undoes the popover's centring; top and right are set when it opens.
-        className="fixed inset-auto m-0 w-72 max-w-[calc(100vw-8px)] overflow-auto rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg"
+        // `inset: auto` undoes the popover's centring; top and right are set when it opens. Overflow
+        // stays visible: a refused value's message may reach past the menu's edge.
+        className="fixed inset-auto m-0 w-72 max-w-[calc(100vw-8px)] overflow-visible rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg"
       >
         <div className="flex flex-col">{children}</div>
       </div>
