@@ -87,7 +87,8 @@ for (const [width, height, zoom] of [
     const run = (await page.getByTestId('run').boundingBox())!
     expect(toolbar.height, 'toolbar height').toBeLessThan(run.height * 2)
     const rows = await page.getByTestId('toolbar').evaluate((bar) =>
-      [...bar.querySelectorAll('button, select, input')].filter((el) => (el as HTMLElement).offsetParent !== null && !el.closest('[popover]')).map((el) => {
+      // What is shown: not a closed menu's items (More's popover, Export's <details>).
+      [...bar.querySelectorAll('button, select, input')].filter((el) => el.checkVisibility()).map((el) => {
         const box = el.getBoundingClientRect()
         return { id: (el as HTMLElement).dataset['testid'] ?? el.textContent, middle: box.top + box.height / 2, right: box.right }
       }),
@@ -186,7 +187,9 @@ test('the More menu works from the keyboard: Enter opens it on its first item, a
   await expect(page.getByTestId('lang-select')).toHaveValue('en')
 
   await page.keyboard.press('Enter')
+  await expect(page.getByTestId('import-button')).toBeFocused()
   await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('lessons-toggle')).toBeFocused()
   await page.keyboard.press('Enter')
   // Lessons opened, and the menu closed for it.
   await expect(page.getByTestId('lessons')).toBeVisible()

@@ -32,7 +32,8 @@ export function TeachStrip() {
   // The strip may shrink (and scroll) so the timeline below keeps its room on a short screen;
   // the diagram folds away with its toggle, and is drawn smaller on a lower screen.
   return (
-    <div data-testid="teach-strip" className="flex min-h-0 min-w-0 shrink flex-col gap-1 overflow-y-auto border-b border-slate-200 bg-white px-3 py-1.5">
+    // At least one line of narration stays in view however short the screen.
+    <div data-testid="teach-strip" className={`flex min-w-0 shrink flex-col gap-1 overflow-y-auto border-b border-slate-200 bg-white px-3 py-1.5 ${presenter ? 'min-h-14' : 'min-h-9'}`}>
       <div className="flex min-w-0 items-start gap-2">
         <p
           data-testid="narration"
