@@ -2,7 +2,7 @@
  * Shared test fixture: every test fails on a page error or console error, and on any
  * request that leaves localhost (the app must work offline).
  */
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 
@@ -75,4 +75,14 @@ export async function timelineRows(page: Page): Promise<string[]> {
   return page.getByTestId('timeline-item').evaluateAll((rows) =>
     rows.map((r) => `${r.getAttribute('data-phase')}: ${(r as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`),
   )
+}
+
+/**
+ * A control of the toolbar's More menu (import, lessons, presenter mode, text size, share link,
+ * language; Max steps on a narrow screen), with the menu opened first when it is closed.
+ */
+export async function inMore(page: Page, testId: string): Promise<Locator> {
+  if (!(await page.getByTestId('toolbar-more-menu').isVisible())) await page.getByTestId('toolbar-more').click()
+  await expect(page.getByTestId('toolbar-more-menu')).toBeVisible()
+  return page.getByTestId(testId)
 }

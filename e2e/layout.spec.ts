@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, openApp, test } from './fixtures'
+import { expect, inMore, openApp, test } from './fixtures'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
 
@@ -63,21 +63,48 @@ test('panes: the editors can be tabs in one pane; a replay collapses them and a 
   await expect(page.getByTestId('pane-toggle-editors')).toHaveAttribute('aria-expanded', 'true')
 })
 
+const LABELS = { en: ['Example', 'Wire format'], 'zh-CN': ['示例', '传输格式'] } as const
+
 for (const [width, height, zoom] of [
   [1280, 720, 1],
   [1920, 1080, 1],
   [1280, 720, 1.5],
   [1920, 1080, 1.5],
-] as const) {
-  test(`nothing is cut off at ${width}×${height}, ${zoom * 100} %`, async ({ browser }) => {
+] as const) for (const lang of ['en', 'zh-CN'] as const) {
+  test(`nothing is cut off at ${width}×${height}, ${zoom * 100} %, ${lang}; the toolbar is one row`, async ({ browser }) => {
     // Browser zoom shrinks the CSS viewport by the zoom factor and scales device pixels up.
     const context = await browser.newContext({ viewport: { width: Math.round(width / zoom), height: Math.round(height / zoom) }, deviceScaleFactor: zoom })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
     await openApp(page)
+    if (lang !== 'en') {
+      await (await inMore(page, 'lang-select')).selectOption(lang)
+      await page.keyboard.press('Escape')
+    }
+    // One row: every control of the toolbar sits on the same line, and the bar is no taller than one.
+    const toolbar = (await page.getByTestId('toolbar').boundingBox())!
+    const run = (await page.getByTestId('run').boundingBox())!
+    expect(toolbar.height, 'toolbar height').toBeLessThan(run.height * 2)
+    const rows = await page.getByTestId('toolbar').evaluate((bar) =>
+      // What is shown: not a closed menu's items (More's popover, Export's <details>).
+      [...bar.querySelectorAll('button, select, input')].filter((el) => el.checkVisibility()).map((el) => {
+        const box = el.getBoundingClientRect()
+        return { id: (el as HTMLElement).dataset['testid'] ?? el.textContent, middle: box.top + box.height / 2, right: box.right }
+      }),
+    )
+    const middles = rows.map((r) => r.middle)
+    expect(Math.max(...middles) - Math.min(...middles), JSON.stringify(rows)).toBeLessThan(4)
+    expect(Math.max(...rows.map((r) => r.right)), 'toolbar inside the window').toBeLessThanOrEqual(Math.round(width / zoom))
+    // Every control that moved into More is reachable there.
+    await inMore(page, 'import-button')
+    for (const id of ['import-button', 'lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']) await expect(page.getByTestId(id), id).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    // The timeline keeps a usable height under the narration and diagram (on a short screen the diagram starts folded).
+    expect((await page.locator('#pane-timeline').boundingBox())!.height, 'timeline height').toBeGreaterThanOrEqual(180)
     // Phase badges (VALIDATE, BACKFILL, EXECUTE) fit their box.
     const badges = await page.getByTestId('timeline-item').evaluateAll((rows) =>
       rows.map((row) => {
@@ -91,8 +118,8 @@ for (const [width, height, zoom] of [
     expect(titles.some((t) => t.includes('get_weather'))).toBe(true)
     // The pickers keep their labels, and show the selected option in full.
     for (const [id, label] of [
-      ['example-select', 'Example'],
-      ['protocol-select', 'Wire format'],
+      ['example-select', LABELS[lang][0]],
+      ['protocol-select', LABELS[lang][1]],
     ] as const) {
       const select = page.getByTestId(id)
       await expect(page.locator('label', { has: select }).getByText(label, { exact: true })).toBeVisible()
@@ -139,4 +166,66 @@ test("Monaco's context menu has a background", async ({ page }) => {
     return menu ? getComputedStyle(menu).backgroundColor : null
   })
   expect(await background.jsonValue()).not.toBe('rgba(0, 0, 0, 0)')
+})
+
+test('the More menu works from the keyboard: Enter opens it on its first item, arrows move, Esc closes it back onto its button', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('toolbar-more').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('toolbar-more-menu')).toBeVisible()
+  await expect(page.getByTestId('import-button')).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('lessons-toggle')).toBeFocused()
+  await page.keyboard.press('ArrowUp')
+  await expect(page.getByTestId('import-button')).toBeFocused()
+  // Wraps round to the last control.
+  await page.keyboard.press('ArrowUp')
+  await expect(page.getByTestId('lang-select')).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
+  await expect(page.getByTestId('toolbar-more')).toBeFocused()
+  await expect(page.getByTestId('lang-select')).toHaveValue('en')
+
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('import-button')).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('lessons-toggle')).toBeFocused()
+  await page.keyboard.press('Enter')
+  // Lessons opened, and the menu closed for it.
+  await expect(page.getByTestId('lessons')).toBeVisible()
+  await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
+})
+
+test('a narrow timeline drops the event numbers for the titles; long titles show in full on hover', async ({ page }) => {
+  await page.setViewportSize({ width: 853, height: 480 })
+  await openApp(page)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  const titles = await page.getByTestId('timeline-item').evaluateAll((rows) =>
+    rows.map((row) => {
+      const title = row.querySelector('[title]') as HTMLElement
+      return { width: title.clientWidth, full: title.getAttribute('title') === title.innerText || title.scrollWidth > title.clientWidth }
+    }),
+  )
+  // Room for a readable start of each title (not "D…"), and the whole title on hover.
+  expect(Math.min(...titles.map((t) => t.width))).toBeGreaterThanOrEqual(60)
+  expect(titles.every((t) => t.full)).toBe(true)
+})
+
+test('on a narrow screen Max steps is in More, and a refused value is said there, in view', async ({ page }) => {
+  await page.setViewportSize({ width: 853, height: 480 })
+  await openApp(page)
+  const field = await inMore(page, 'max-steps')
+  await expect(field).toBeVisible()
+  await field.fill('0')
+  const error = page.getByTestId('max-steps-error')
+  await expect(error).toContainText('from 1 to 100')
+  const box = (await error.boundingBox())!
+  expect(box.x + box.width).toBeLessThanOrEqual(853)
+  expect(box.y + box.height).toBeLessThanOrEqual(480)
+  await field.fill('12')
+  await expect(error).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await page.reload()
+  await expect(await inMore(page, 'max-steps')).toHaveValue('12')
 })

@@ -1,12 +1,12 @@
-import { test, expect, openApp, getEditor } from './fixtures'
+import { test, expect, openApp, getEditor, inMore } from './fixtures'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 const shot = (name: string) => `test-results/teach-${name}.png`
 
 test('the lesson path in 简体中文: lesson text, narration and the lit diagram', async ({ page }) => {
   await openApp(page)
-  await page.getByTestId('lang-select').selectOption('zh-CN')
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lang-select')).selectOption('zh-CN')
+  await (await inMore(page, 'lessons-toggle')).click()
   const panel = page.getByTestId('lessons')
   await expect(panel).toContainText('课程')
   await expect(panel.getByTestId('lesson-item')).toHaveCount(26)
@@ -42,7 +42,7 @@ test('the lesson path in 简体中文: lesson text, narration and the lit diagra
 
 test('a challenge: the starting code fails the check, Show solution passes it, progress is kept', async ({ page }) => {
   await openApp(page)
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lessons-toggle')).click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]').click()
   await page.getByTestId('challenge-check').click()
   await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
@@ -58,15 +58,15 @@ test('a challenge: the starting code fails the check, Show solution passes it, p
   await page.getByTestId('challenge-check').click()
   await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'true')
   await page.reload()
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lessons-toggle')).click()
   await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]')).toContainText('✓')
 })
 
 test('a share link opens the same lesson in a fresh browser, runs nothing and says where it came from', async ({ page, browser }) => {
   await openApp(page)
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lessons-toggle')).click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-timeout"]').click()
-  await page.getByTestId('share-link').click()
+  await (await inMore(page, 'share-link')).click()
   const url = await page.getByTestId('share-url').inputValue()
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#share=[A-Za-z0-9_-]+$/)
   const model = await getEditor(page, 'model.ts')
@@ -103,10 +103,10 @@ test('a share link opens the same lesson in a fresh browser, runs nothing and sa
 test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows step, narration in large type', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 })
   await openApp(page)
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lessons-toggle')).click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
-  await page.getByTestId('presenter-toggle').click()
-  await page.getByTestId('font-size').selectOption('150')
+  await (await inMore(page, 'presenter-toggle')).click()
+  await (await inMore(page, 'font-size')).selectOption('150')
   await expect(page.locator('html')).toHaveAttribute('style', /font-size: 150%/)
   await expect(page.getByTestId('editor-tools')).toBeHidden()
 
@@ -125,15 +125,32 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
 
   // Nothing wider than the screen, and every control of the toolbar, the narration and the diagram inside it.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
-  for (const id of ['run', 'step', 'step-back', 'presenter-toggle', 'font-size', 'share-link', 'lang-select', 'narration', 'loop-diagram']) {
-    const box = await page.getByTestId(id).boundingBox()
-    expect(box, id).not.toBeNull()
-    expect(box!.x, id).toBeGreaterThanOrEqual(0)
-    expect(box!.x + box!.width, id).toBeLessThanOrEqual(1280)
-    expect(box!.y + box!.height, id).toBeLessThanOrEqual(720)
+  const inside = async (ids: string[]) => {
+    for (const id of ids) {
+      const box = await page.getByTestId(id).boundingBox()
+      expect(box, id).not.toBeNull()
+      expect(box!.x, id).toBeGreaterThanOrEqual(0)
+      expect(box!.x + box!.width, id).toBeLessThanOrEqual(1280)
+      expect(box!.y + box!.height, id).toBeLessThanOrEqual(720)
+    }
   }
+  await inside(['run', 'step', 'step-back', 'toolbar-more', 'narration', 'loop-diagram'])
+  // The toolbar is one row, and the timeline keeps a usable height under the narration and diagram.
+  expect((await page.getByTestId('toolbar').boundingBox())!.height).toBeLessThan(80)
+  expect((await page.locator('#pane-timeline').boundingBox())!.height).toBeGreaterThanOrEqual(200)
+  // Folding the diagram away gives the timeline more room.
+  const before = (await page.locator('#pane-timeline').boundingBox())!.height
+  await page.getByTestId('diagram-toggle').click()
+  await expect(page.getByTestId('diagram-toggle')).toHaveAttribute('aria-expanded', 'false')
+  await expect(page.getByTestId('loop-diagram')).toHaveCount(0)
+  await expect.poll(async () => (await page.locator('#pane-timeline').boundingBox())!.height).toBeGreaterThan(before + 40)
+  await page.getByTestId('diagram-toggle').click()
+  await expect(page.getByTestId('loop-diagram')).toBeVisible()
+  await inMore(page, 'presenter-toggle')
+  await inside(['presenter-toggle', 'font-size', 'share-link', 'lang-select'])
+  await page.keyboard.press('Escape')
   await page.screenshot({ path: shot('presenter-150') })
-  await page.getByTestId('lang-select').selectOption('zh-TW')
+  await (await inMore(page, 'lang-select')).selectOption('zh-TW')
   await expect(page.getByTestId('narration')).toContainText('模型')
   await page.screenshot({ path: shot('presenter-150-zh-TW') })
 })
@@ -157,8 +174,8 @@ async function uiWords(page: import('@playwright/test').Page, testId: string): P
 test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector and confirm dialog hold no English UI text', async ({ page }) => {
   await openApp(page)
   for (const language of ['zh-CN', 'zh-TW']) {
-    await page.getByTestId('lang-select').selectOption(language)
-    if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
+    await (await inMore(page, 'lang-select')).selectOption(language)
+    if (!(await page.getByTestId('lessons').isVisible())) await (await inMore(page, 'lessons-toggle')).click()
     await page.locator('[data-testid="lesson-item"][data-lesson-id="confirmation"]').click()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('confirm-dialog')).toBeVisible()

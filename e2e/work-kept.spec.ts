@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, getEditor, openApp, setEditor, test } from './fixtures'
+import { expect, getEditor, inMore, openApp, setEditor, test } from './fixtures'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
 
@@ -40,7 +40,7 @@ test('choosing an example asks before replacing edited code, and the replacement
 
 test('opening a lesson asks before replacing edited code, and the replacement can be undone', async ({ page }) => {
   await openApp(page)
-  await page.getByTestId('lessons-toggle').click()
+  await (await inMore(page, 'lessons-toggle')).click()
   const lesson = (id: string) => page.locator(`[data-testid="lesson-item"][data-lesson-id="${id}"]`)
   // Unedited: a lesson opens at once, and another one after it too.
   await lesson('registry-tags').click()
@@ -121,4 +121,57 @@ test('the new behaviour examples run to their answers in the app', async ({ page
     await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
     await expect(page.getByTestId('final-answer')).toContainText(answer)
   }
+})
+
+test('importing a workspace file asks before replacing edited code, and the replacement can be undone', async ({ page }) => {
+  await openApp(page)
+  const edited = `${await getEditor(page, 'tools.ts')}\n// my own note\n`
+  await setEditor(page, 'tools.ts', edited)
+  const file = {
+    name: 'shared-workspace.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ format: 'toolstep.workspace', version: 1, tools: '// tools from the file\n', model: '// model from the file\n', input: 'From the file', settings: { protocol: 'openai', maxSteps: 8 } })),
+  }
+  const dialog = page.getByTestId('example-switch')
+  await page.getByTestId('import-file').setInputFiles(file)
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('shared-workspace.json')
+  await page.getByTestId('example-switch-keep').click()
+  await expect(dialog).toBeHidden()
+  expect(await getEditor(page, 'tools.ts')).toBe(edited)
+  // Keeping the code says nothing was loaded.
+  await expect(page.getByTestId('toast')).toHaveCount(0)
+
+  await page.getByTestId('import-file').setInputFiles(file)
+  await page.getByTestId('example-switch-replace').click()
+  await expect.poll(() => getEditor(page, 'tools.ts')).toBe('// tools from the file\n')
+  await expect(page.getByTestId('user-input')).toHaveValue('From the file')
+  await page.getByTestId('toast-action').click()
+  await expect.poll(() => getEditor(page, 'tools.ts')).toBe(edited)
+  await expect(page.getByTestId('user-input')).not.toHaveValue('From the file')
+})
+
+test('a run paused before a reload comes back paused at the same event, and Step and Run go on from there', async ({ page }) => {
+  await openApp(page)
+  for (const count of [1, 2, 3]) {
+    await page.getByTestId('step').click()
+    await expect(page.getByTestId('timeline-item')).toHaveCount(count)
+  }
+  await page.locator('[data-testid="timeline-item"]').nth(1).click()
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolstep.lastSession') ?? '{}').cursor === 1)
+  await page.reload()
+  await expect(page.getByTestId('timeline-item')).toHaveCount(3)
+  await expect(page.getByTestId('status-bar')).toContainText('Paused')
+  await expect(page.getByTestId('status-bar')).not.toContainText('Finished')
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  // Step walks the kept events first, then performs the next phase of the same run.
+  await page.getByTestId('step').click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'parse')
+  await page.getByTestId('step').click()
+  await expect(page.getByTestId('timeline-item')).toHaveCount(4)
+  await expect(page.locator('[data-testid="timeline-item"]').nth(3)).toHaveAttribute('data-phase', 'validate')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  // The same run went on: its first events are the ones kept over the reload.
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="start"]')).toHaveCount(1)
 })

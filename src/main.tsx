@@ -3,13 +3,14 @@ import { createRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import { createBrowserSandbox } from './sandbox/browser-sandbox'
 import { createLogImportHost } from './sandbox/log-import-host'
-import { createPlayground } from './store/playground'
+import { createPlayground, type Playground } from './store/playground'
 import { memoryStorage, type KeyValueStorage } from './store/storage'
 import { App } from './ui/App'
 import { createI18n } from './ui/i18n/index'
 import { TeachProvider } from './ui/teach/teach-context'
 import { createTeachStore } from './ui/teach/teach-store'
 import { PlaygroundProvider } from './ui/playground-context'
+import { replaceWorkspace } from './ui/example-switch'
 import './index.css'
 
 /** localStorage, or memory when the browser refuses it (reading the property can throw). */
@@ -32,9 +33,11 @@ function tabStorage(): KeyValueStorage | undefined {
 
 const storage = browserStorage()
 const tab = tabStorage()
-const playground = createPlayground({
+const playground: Playground = createPlayground({
   createSandbox: () => createBrowserSandbox(),
   createImportHost: () => createLogImportHost(),
+  // An imported workspace or session replaces edited code only when the user says so, undoably.
+  replaceWorkspace: (title, load) => replaceWorkspace(playground, title, load, { resetOnUndo: false }),
   storage,
   ...(tab ? { tabStorage: tab } : {}),
 })

@@ -19,7 +19,7 @@ import type { RunController } from './run-controller'
 import { isJsonObject, parseJsonText } from '../core/util'
 import type { WorkspaceState } from './workspace-store'
 
-/** What happened to an imported file, phrased for a toast. */
+/** What happened to an imported file, phrased for a toast; an empty message when the user is being asked instead. */
 export type ImportOutcome = { ok: true; message: string } | { ok: false; message: string }
 
 /** What the import controller works with. */
@@ -29,6 +29,12 @@ export interface ImportControllerDeps {
   runner: RunController
   /** Starts a log-import worker (one per import). */
   createImportHost(): LogImportHost
+  /**
+   * Puts a file's workspace into the editors by calling `load`. The app asks first when that
+   * would replace edited code (and makes it undoable); returns `'asked'` when `load` waits for
+   * that answer. Without it, `load` runs at once.
+   */
+  replaceWorkspace?(title: string, load: () => void): 'replaced' | 'asked'
 }
 
 /** Import of files and navigation in an imported log. */
@@ -60,6 +66,7 @@ export interface ImportController {
 /** An import controller; it owns the log-import workers. */
 export function createImportController(deps: ImportControllerDeps): ImportController {
   const { replay, workspace, runner } = deps
+  const replaceWorkspace = deps.replaceWorkspace ?? ((_title: string, load: () => void) => (load(), 'replaced' as const))
   /** The worker holding the open log. */
   let host: LogImportHost | null = null
   /** The worker of an import in progress; it replaces `host` only when the import succeeds. */
@@ -109,7 +116,9 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     if (format === 'toolstep.session') {
       const session = readSession(data)
       if (!session.ok) return { ok: false, message: `${fileName}: ${session.error}` }
-      if (session.value.workspace) workspace.getState().loadWorkspace(session.value.workspace)
+      const loaded = session.value.workspace
+      // The session is shown either way; only its code going into the editors may wait for an answer.
+      if (loaded) replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
       const replayed = session.value.events[0]?.type === 'session.started' && session.value.events[0].source === 'replay'
       runner.showLog(session.value.events, replayed ? 'replay' : 'live', session.value.workspace, session.value.events.length - 1)
       return { ok: true, message: `Opened session ${fileName} (${session.value.events.length} events).` }
@@ -117,8 +126,9 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     if (format === 'toolstep.workspace') {
       const read = readWorkspace(text)
       if (!read.ok) return { ok: false, message: `${fileName}: ${read.error}` }
-      workspace.getState().loadWorkspace(read.value)
-      return { ok: true, message: `Loaded workspace ${fileName}.` }
+      const loaded = read.value
+      const how = replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
+      return { ok: true, message: how === 'asked' ? '' : `Loaded workspace ${fileName}.` }
     }
     if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
       const tools = importOpenAITools(text)
@@ -199,7 +209,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
       if (capture.length > 0) outcomes.push(await importCapture(capture))
       for (const file of ordered) outcomes.push(await importFile(file))
       if (outcomes.length === 1) return outcomes[0]!
-      return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).join('\n') }
+      return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).filter((m) => m !== '').join('\n') }
     },
     dispose() {
       cancelImport()

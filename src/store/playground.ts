@@ -48,6 +48,11 @@ export interface PlaygroundOptions {
   now?(): Date
   /** The tab's storage (sessionStorage), used only for an API key the user asked to remember for this tab. */
   tabStorage?: KeyValueStorage
+  /**
+   * Puts an imported file's workspace into the editors by calling `load`, asking first when that
+   * would replace edited code; `'asked'` when `load` waits for the answer. Defaults to loading at once.
+   */
+  replaceWorkspace?(title: string, load: () => void): 'replaced' | 'asked'
 }
 
 /** The session-level notices of the playground. */
@@ -133,7 +138,13 @@ export function createPlayground(options: PlaygroundOptions): Playground {
 
   const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace), endpointModel: () => endpointModelFor(modelSource.getState()) })
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
-  const imports = createImportController({ replay, workspace, runner, createImportHost: options.createImportHost })
+  const imports = createImportController({
+    replay,
+    workspace,
+    runner,
+    createImportHost: options.createImportHost,
+    ...(options.replaceWorkspace ? { replaceWorkspace: options.replaceWorkspace } : {}),
+  })
   const fork = createForkController({ run, replay, parseLab, runner, imports })
   const compare = createCompareController({ run, createImportHost: options.createImportHost })
   const evals = createEvalController({ workspace: () => currentWorkspace(workspace), createSandbox: options.createSandbox, runner })

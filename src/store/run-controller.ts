@@ -13,7 +13,7 @@ import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
 import { withReceived, type EndpointModel } from '../core/endpoint'
-import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type EditEvent } from '../core/debug'
+import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type BreakHit, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
 export interface RunControllerDeps {
@@ -63,6 +63,13 @@ export interface RunController {
   stop(): void
   /** Shows a finished log (a re-imported session or a replayed conversation); no code runs. */
   showLog(events: SessionEvent[], mode: 'live' | 'replay', workspace: Workspace | null, cursor: number): void
+  /**
+   * Shows a live run that was paused when the page was left (not stopped), as paused: the next
+   * Step or Run loads `workspace` (the code the run started from) into a fresh sandbox and goes
+   * on from the end of `events`. When that code no longer loads, the problem says so and the
+   * following Run starts the run again. A log that has stopped is shown as with `showLog`.
+   */
+  restoreRun(events: SessionEvent[], workspace: Workspace | null, cursor: number, breakHit: BreakHit | null): void
   /** Stops everything (the playground is closed). */
   dispose(): void
 }
@@ -76,6 +83,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
   let endpoint: EndpointModel | null = null
   /** Bumped by reset so that late results of a discarded run are ignored. */
   let generation = 0
+  /** The run on screen was restored after a reload and has no runner yet: Step or Run reattaches one. */
+  let restored = false
 
   function dispose(): void {
     confirm.denyPending()
@@ -89,6 +98,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
 
   function reset(): void {
     generation += 1
+    restored = false
     dispose()
     store.getState().reset()
   }
@@ -157,6 +167,32 @@ export function createRunController(deps: RunControllerDeps): RunController {
     return true
   }
 
+  /**
+   * Gives the run restored after a reload its runner again, from the code it started from.
+   * False (and a problem that says so) when that code no longer loads; Run then starts afresh.
+   */
+  async function reattach(): Promise<boolean> {
+    restored = false
+    const { events, cursor, workspace, breakHit } = store.getState()
+    const cannot = (why: string) => `This run was paused before the page was reloaded; ${why}, so it cannot go on. Run starts it again.`
+    if (!workspace) {
+      store.setState({ problems: [{ file: 'run', message: cannot('its code was not kept') }] })
+      return false
+    }
+    const mine = generation + 1
+    const ok = await startRun(workspace, (r) => r.resume(events))
+    // A Reset while the code loaded wins.
+    if (generation !== mine) return false
+    if (!ok) {
+      // The kept run stays on screen; only a new Run replaces it.
+      const { problems } = store.getState()
+      store.setState({ events, cursor, mode: 'live', workspace, status: 'idle', problems: [...problems, { file: 'run', message: cannot('its code does not load now') }] })
+      return false
+    }
+    store.setState({ events, cursor, breakHit })
+    return true
+  }
+
   /** The prefix of a replay as the start of a live run: a live `session.started`, then the logged events as they are. */
   function liveFromReplay(prefix: readonly SessionEvent[], init: RunInit): SessionEvent[] {
     const logged = prefix[0]
@@ -204,6 +240,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
       s.setCursor(hit ? hit.seq - 1 : s.events.length - 1)
       return
     }
+    if (restored && !(await reattach())) return
     const continuing = !needsFreshRun()
     const resume = continuing ? resumePoint() : -1
     if (!continuing && !(await startRun(deps.workspace()))) return
@@ -234,6 +271,10 @@ export function createRunController(deps: RunControllerDeps): RunController {
       return
     }
     if (s.mode === 'replay') return
+    if (restored) {
+      await reattach()
+      if (!runner) return
+    }
     // At the end of a finished run, Step does nothing: Run starts a new one.
     if (runner?.stopped || (s.events.length > 0 && !runner)) return
     if (needsFreshRun()) {
@@ -283,6 +324,12 @@ export function createRunController(deps: RunControllerDeps): RunController {
     showLog(events, mode, workspace, cursor) {
       reset()
       store.setState({ events, cursor: Math.min(cursor, events.length - 1), status: 'stopped', mode, workspace })
+    },
+    restoreRun(events, workspace, cursor, breakHit) {
+      reset()
+      const stopped = events.at(-1)?.type === 'loop.stopped'
+      store.setState({ events, cursor: Math.min(cursor, events.length - 1), status: stopped ? 'stopped' : 'idle', mode: 'live', workspace, breakHit: stopped ? null : breakHit })
+      restored = !stopped && events[0]?.type === 'session.started'
     },
     dispose() {
       generation += 1

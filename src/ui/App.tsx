@@ -37,9 +37,9 @@ import { TeachEffects } from './teach/TeachEffects'
 import { TeachStrip } from './teach/TeachStrip'
 import { useTeach } from './teach/teach-context'
 
-/** An import's outcome as a toast: a failure stays until dismissed. */
+/** An import's outcome as a toast: a failure stays until dismissed. Nothing while the user is being asked. */
 function showOutcome(outcome: ImportOutcome): void {
-  pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
+  if (outcome.message !== '') pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
 }
 
 /** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */
@@ -215,7 +215,8 @@ export function App() {
                   <TeachStrip />
                   <ReplayBar />
                   {!presenter && <BreakpointsPanel />}
-                  <div className="flex min-h-0 flex-1">
+                  {/* The timeline keeps a usable height: on a short screen the strip above shrinks and scrolls instead. */}
+                  <div className="flex min-h-48 flex-1">
                     {logOpen && (
                       <div className="min-h-0 shrink-0">
                         <ConversationList key={replayFile ?? ''} />

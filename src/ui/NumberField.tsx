@@ -8,6 +8,8 @@ export interface NumberFieldProps {
   testId?: string
   label?: string
   className?: string
+  /** Which edge the refusal message lines up with (`right` for a field at the right of a menu). */
+  errorAlign?: 'left' | 'right'
 }
 
 /**
@@ -15,7 +17,7 @@ export interface NumberFieldProps {
  * number in `[min, max]` is applied, an invalid one is marked and refused with the allowed range
  * shown under the field, and leaving the field restores the applied value. (Rejecting keystrokes would turn "10" typed over "5" into "50".)
  */
-export function NumberField({ value, min, max, onChange, testId, label, className = '' }: NumberFieldProps) {
+export function NumberField({ value, min, max, onChange, testId, label, className = '', errorAlign = 'left' }: NumberFieldProps) {
   const [text, setText] = useState(String(value))
   useEffect(() => setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value))), [value])
   const parse = (raw: string) => {
@@ -47,7 +49,7 @@ export function NumberField({ value, min, max, onChange, testId, label, classNam
         <span
           role="alert"
           data-testid={testId ? `${testId}-error` : undefined}
-          className="absolute left-0 top-full z-40 mt-1 whitespace-nowrap rounded bg-red-700 px-2 py-0.5 text-xs font-medium text-white shadow"
+          className={`absolute ${errorAlign === 'right' ? 'right-0 w-max max-w-64 whitespace-normal' : 'left-0 whitespace-nowrap'} top-full z-40 mt-1 rounded bg-red-700 px-2 py-0.5 text-xs font-medium text-white shadow`}
         >
           {text.trim() === '' ? 'Enter' : `${text} is refused: enter`} a whole number from {min} to {max}
         </span>

@@ -14,19 +14,21 @@ import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
 import { TeachControls } from './teach/TeachControls'
+import { MenuField, MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
+import { useRemWidth } from './layout/use-rem-width'
 
 const button =
-  'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
+  'inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
 const plain = `${button} border-slate-300 bg-white text-slate-800 hover:bg-slate-50`
 const quiet = `${button} border-slate-600 bg-slate-800 text-slate-100 hover:bg-slate-700`
 const primary = `${button} border-sky-700 bg-sky-600 text-white hover:bg-sky-700`
 
-/** Max steps, 1–100. */
-function MaxStepsInput({ value }: { value: number }) {
+/** Max steps, 1–100: in the toolbar's row when it is wide enough, else in More (`inMenu`). */
+function MaxStepsInput({ value, inMenu = false }: { value: number; inMenu?: boolean }) {
   const { t } = useTranslation()
   const pg = usePlayground()
   return (
-    <label className="flex items-center gap-1 text-xs text-slate-300" title={t('toolbar.maxStepsHint')}>
+    <label className={`flex shrink-0 items-center gap-1 whitespace-nowrap ${inMenu ? 'justify-between text-sm text-slate-800' : 'text-xs text-slate-300'}`} title={t('toolbar.maxStepsHint')}>
       <span>{t('toolbar.maxSteps')}</span>
       <NumberField
         testId="max-steps"
@@ -34,14 +36,15 @@ function MaxStepsInput({ value }: { value: number }) {
         value={value}
         min={1}
         max={100}
+        {...(inMenu ? { errorAlign: 'right' as const } : {})}
         onChange={(maxSteps) => pg.stores.workspace.getState().setSettings({ maxSteps })}
-        className="w-14 rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white"
+        className={`w-14 rounded border px-1.5 py-1 text-sm ${inMenu ? 'border-slate-300 bg-white text-slate-800' : 'border-slate-600 bg-slate-800 text-white'}`}
       />
     </label>
   )
 }
 
-/** Top bar: example and protocol pickers, the step controls, import and export. */
+/** Top bar, one row: example and protocol pickers, the step controls, More (import, teaching, language), help and export. */
 export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
   const { t } = useTranslation()
   const pg = usePlayground()
@@ -72,6 +75,16 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
     }
   }, [exportOpen])
   const busy = status === 'loading' || status === 'running'
+  // Widths in rem, so a larger text size compacts the row as a narrower window does.
+  const header = useRef<HTMLElement>(null)
+  const room = useRemWidth(header, 90)
+  // Max steps stays in the row while there is room for it (1280 px at 100 %), else it is in More.
+  const wide = room >= 77
+  // Narrower (1280 px at 150 %): no product name, and Back and Reset show their symbols only.
+  const compact = room < 68
+  // Down to 52rem the row never wraps: the pickers give up width instead (to 6rem, full text on
+  // hover). Below that they cannot shrink enough, so the row wraps rather than overlap.
+  const oneRow = room >= 52
 
   function exportSession() {
     const { events, workspace } = pg.stores.run.getState()
@@ -98,20 +111,22 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   }
 
   return (
-    <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white">
-      <div className="mr-2 flex items-baseline gap-2">
+    // One row at any width from 850 CSS px (1280 px at 150 % zoom): the pickers give up width
+    // first (their full text shows on hover), and the less-used controls sit in More.
+    <header ref={header} data-testid="toolbar" className={`flex ${oneRow ? 'flex-nowrap' : 'flex-wrap'} items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white`}>
+      <div className={`mr-1 flex shrink-0 items-baseline gap-2 ${compact ? 'hidden' : ''}`}>
         <span className="text-lg font-bold tracking-tight">Toolstep</span>
         <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
       </div>
-      <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span>{t('toolbar.example')}</span>
+      <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
+        <span className="shrink-0 whitespace-nowrap">{t('toolbar.example')}</span>
         <select
           data-testid="example-select"
           aria-label={t('toolbar.example')}
           value={exampleId}
           onChange={(e) => chooseExample(pg, e.target.value)}
           title={examples.find((ex) => ex.id === exampleId)?.title ?? t('toolbar.yourWorkspace')}
-          className="max-w-[15rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
+          className="w-60 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {exampleId === 'custom' && <option value="custom">({t('toolbar.yourWorkspaceLower')})</option>}
           {examples.map((ex) => (
@@ -121,15 +136,15 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ))}
         </select>
       </label>
-      <label className="flex items-center gap-1 text-xs text-slate-300">
-        <span>{t('toolbar.wireFormat')}</span>
+      <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
+        <span className="shrink-0 whitespace-nowrap">{t('toolbar.wireFormat')}</span>
         <select
           data-testid="protocol-select"
           aria-label={t('toolbar.wireFormat')}
           value={protocol}
           onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
           title={protocols.find((p) => p.id === protocol)?.label}
-          className="max-w-[13rem] rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:max-w-none"
+          className="w-52 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {protocols.map((p) => (
             <option key={p.id} value={p.id} title={p.description}>
@@ -138,28 +153,29 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ))}
         </select>
       </label>
-      <MaxStepsInput value={maxSteps} />
-      <div className="mx-1 h-6 w-px bg-slate-700" />
-      <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title={t('toolbar.runHint')}>
-        ▶ {t('toolbar.run')}
-      </button>
-      {status === 'running' && (
-        <button data-testid="run-stop" className={plain} onClick={pg.stop} title={t('toolbar.stopHint')}>
-          ■ {t('toolbar.stop')}
+      {wide && <MaxStepsInput value={maxSteps} />}
+      <div className="mx-1 h-6 w-px shrink-0 bg-slate-700" />
+      <div className="flex shrink-0 items-center gap-1.5">
+        <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title={t('toolbar.runHint')}>
+          ▶ {t('toolbar.run')}
         </button>
-      )}
-      <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void pg.step()} title={status === 'stopped' && cursor >= count - 1 ? t('toolbar.stepEnded') : t('toolbar.stepHint')}>
-        {t('toolbar.step')} ›
-      </button>
-      <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={pg.back} title={t('toolbar.backHint')}>
-        ‹ {t('toolbar.back')}
-      </button>
-      <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={pg.reset} title={t('toolbar.resetHint')}>
-        ⟲ {t('toolbar.reset')}
-      </button>
-      <div className="ml-auto flex items-center gap-1.5">
-        <TeachControls />
-        <LanguageSelect />
+        {status === 'running' && (
+          <button data-testid="run-stop" className={plain} onClick={pg.stop} title={t('toolbar.stopHint')}>
+            ■ {t('toolbar.stop')}
+          </button>
+        )}
+        <button data-testid="step" className={plain} disabled={busy || (status === 'stopped' && cursor >= count - 1)} onClick={() => void pg.step()} title={status === 'stopped' && cursor >= count - 1 ? t('toolbar.stepEnded') : t('toolbar.stepHint')}>
+          {t('toolbar.step')} ›
+        </button>
+        {/* Compact: Back and Reset show their symbol only, named for screen readers and on hover. */}
+        <button data-testid="step-back" className={plain} disabled={busy || cursor <= 0} onClick={pg.back} title={t('toolbar.backHint')} aria-label={t('toolbar.back')}>
+          ‹ {!compact && t('toolbar.back')}
+        </button>
+        <button data-testid="reset" className={plain} disabled={count === 0 && status === 'idle'} onClick={pg.reset} title={t('toolbar.resetHint')} aria-label={t('toolbar.reset')}>
+          ⟲ {!compact && t('toolbar.reset')}
+        </button>
+      </div>
+      <div className="ml-auto flex shrink-0 items-center gap-1.5">
         <input
           ref={fileInput}
           data-testid="import-file"
@@ -173,11 +189,31 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
+        <MoreMenu>
+          <button
+            data-testid="import-button"
+            className={menuItem}
+            onClick={() => {
+              closeMoreMenu()
+              fileInput.current?.click()
+            }}
+            title={t('toolbar.importHint')}
+          >
+            {t('toolbar.import')}
+          </button>
+          <TeachControls />
+          {/* Not last: a refused value's message shows under the field, over the row below. */}
+          {!wide && (
+            <div className="px-2 py-1.5">
+              <MaxStepsInput value={maxSteps} inMenu />
+            </div>
+          )}
+          <MenuField label={t('lang.label')}>
+            <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
+          </MenuField>
+        </MoreMenu>
         <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title={t('toolbar.shortcutsHint')} aria-label={t('toolbar.shortcuts')}>
           ?
-        </button>
-        <button className={quiet} onClick={() => fileInput.current?.click()} title={t('toolbar.importHint')}>
-          {t('toolbar.import')}
         </button>
         <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>
           <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`}>

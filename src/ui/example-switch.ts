@@ -20,6 +20,16 @@ interface Baseline {
 interface PendingSwitch {
   title: string
   load: () => void
+  options: ReplaceOptions
+}
+
+/** How a replacement is undone. */
+export interface ReplaceOptions {
+  /**
+   * Undo also clears the timeline (default): an example's or a lesson's run came from the code
+   * being undone. An imported file's session stays open.
+   */
+  resetOnUndo?: boolean
 }
 
 /** The replacement waiting for the user's answer, if any. */
@@ -51,10 +61,15 @@ export function workspaceEdited(pg: Playground): boolean {
 /**
  * Runs `load` (which replaces the workspace), asking first when that would replace edits;
  * afterwards the loaded code is the new baseline and a replacement of edits can be undone.
+ * Returns `'asked'` when `load` waits for the user's answer, `'replaced'` when it ran.
  */
-export function replaceWorkspace(pg: Playground, title: string, load: () => void): void {
-  if (workspaceEdited(pg)) useExampleSwitch.setState({ pending: { title, load } })
-  else replace(pg, title, load)
+export function replaceWorkspace(pg: Playground, title: string, load: () => void, options: ReplaceOptions = {}): 'replaced' | 'asked' {
+  if (workspaceEdited(pg)) {
+    useExampleSwitch.setState({ pending: { title, load, options } })
+    return 'asked'
+  }
+  replace(pg, title, load, options)
+  return 'replaced'
 }
 
 /** Loads example `id`, asking first when that would replace edits. */
@@ -70,10 +85,10 @@ export function chooseExample(pg: Playground, id: string): void {
 export function answerExampleSwitch(pg: Playground, yes: boolean): void {
   const pending = useExampleSwitch.getState().pending
   useExampleSwitch.setState({ pending: null })
-  if (yes && pending) replace(pg, pending.title, pending.load)
+  if (yes && pending) replace(pg, pending.title, pending.load, pending.options)
 }
 
-function replace(pg: Playground, title: string, load: () => void): void {
+function replace(pg: Playground, title: string, load: () => void, options: ReplaceOptions): void {
   const workspace = pg.stores.workspace
   const before = pg.currentWorkspace()
   const beforeId = workspace.getState().exampleId
@@ -89,7 +104,7 @@ function replace(pg: Playground, title: string, load: () => void): void {
       // loadWorkspace marks the workspace as from a file; it came from this example, edited.
       workspace.setState({ exampleId: beforeId })
       baseline = beforeBaseline
-      pg.reset()
+      if (options.resetOnUndo !== false) pg.reset()
     },
   })
 }

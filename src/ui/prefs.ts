@@ -14,7 +14,12 @@ export interface UiPrefs {
   editorLayout: EditorLayout
   /** The editor shown when `editorLayout` is `tabs`. */
   editorTab: EditorFile
+  /** Whether the loop diagram is shown above the timeline (folded away, the timeline gets its room). */
+  diagramOpen: boolean
+  /** The same on a short screen (720 px at 150 % zoom), where it starts folded away. */
+  diagramOpenShort: boolean
   setTimelineView(view: TimelineView): void
+  setDiagramOpen(open: boolean, short: boolean): void
   setEditorLayout(layout: EditorLayout): void
   setEditorTab(file: EditorFile): void
 }
@@ -25,6 +30,9 @@ export const usePrefs = create<UiPrefs>()(
       timelineView: 'phases',
       editorLayout: 'split',
       editorTab: 'tools.ts',
+      diagramOpen: true,
+      diagramOpenShort: false,
+      setDiagramOpen: (open, short) => set(short ? { diagramOpenShort: open } : { diagramOpen: open }),
       setTimelineView: (timelineView) => set({ timelineView }),
       setEditorLayout: (editorLayout) => set({ editorLayout }),
       setEditorTab: (editorTab) => set({ editorTab }),
@@ -41,9 +49,11 @@ export const usePrefs = create<UiPrefs>()(
           ...(p.timelineView === 'phases' || p.timelineView === 'conversation' ? { timelineView: p.timelineView } : {}),
           ...(p.editorLayout === 'split' || p.editorLayout === 'tabs' ? { editorLayout: p.editorLayout } : {}),
           ...(p.editorTab === 'tools.ts' || p.editorTab === 'model.ts' ? { editorTab: p.editorTab } : {}),
+          ...(typeof p.diagramOpen === 'boolean' ? { diagramOpen: p.diagramOpen } : {}),
+          ...(typeof p.diagramOpenShort === 'boolean' ? { diagramOpenShort: p.diagramOpenShort } : {}),
         }
       },
-      partialize: (s) => ({ timelineView: s.timelineView, editorLayout: s.editorLayout, editorTab: s.editorTab }),
+      partialize: (s) => ({ timelineView: s.timelineView, editorLayout: s.editorLayout, editorTab: s.editorTab, diagramOpen: s.diagramOpen, diagramOpenShort: s.diagramOpenShort }),
     },
   ),
 )

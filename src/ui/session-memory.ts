@@ -1,6 +1,7 @@
 /**
  * A reload keeps what was open. A live run or an opened session file is saved whole (it is
- * small) and shown again as it was, cursor included. An imported log can be tens of megabytes
+ * small) and shown again as it was, cursor included; a live run that was paused (not stopped)
+ * comes back paused, and Step or Run goes on from where it was. An imported log can be tens of megabytes
  * and the browser gives no way to read the file again unasked, so only its name, the open
  * conversation and the cursor are kept, and the user is offered a one-click reopen.
  */
@@ -10,6 +11,7 @@ import { readSession } from '../core/files'
 import { workspaceSchema } from '../core/files'
 import type { ImportOutcome } from '../store/import-controller'
 import type { Playground } from '../store/playground'
+import type { BreakHit } from '../core/debug'
 
 /** localStorage key of the remembered session. */
 export const SESSION_KEY = 'toolstep.lastSession'
@@ -19,7 +21,15 @@ export const MAX_SAVED_CHARS = 2_000_000
 const SAVE_DELAY_MS = 300
 
 const rememberedSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('log'), mode: z.enum(['live', 'replay']), cursor: z.number().int(), workspace: workspaceSchema.nullable(), events: z.array(z.unknown()) }),
+  z.object({
+    kind: z.literal('log'),
+    mode: z.enum(['live', 'replay']),
+    cursor: z.number().int(),
+    workspace: workspaceSchema.nullable(),
+    events: z.array(z.unknown()),
+    // The breakpoint the run was paused at, so Run continues past it (saved as the run slice holds it).
+    breakHit: z.object({ seq: z.number().int(), at: z.number().int(), label: z.string(), where: z.string() }).passthrough().nullish(),
+  }),
   z.object({ kind: z.literal('file'), fileName: z.string(), selected: z.number().int(), cursor: z.number().int() }),
 ])
 
@@ -43,12 +53,12 @@ function write(value: unknown | null): void {
 }
 
 function snapshot(pg: Playground): unknown | null {
-  const { events, cursor, mode, workspace, status } = pg.stores.run.getState()
+  const { events, cursor, mode, workspace, status, breakHit } = pg.stores.run.getState()
   const { fileName, selected } = pg.stores.replay.getState()
   if (status === 'loading' || status === 'running') return undefined
   if (mode === 'replay' && fileName) return { kind: 'file', fileName, selected, cursor }
   if (events.length === 0) return null
-  const saved = { kind: 'log', mode, cursor, workspace, events }
+  const saved = { kind: 'log', mode, cursor, workspace, events, breakHit }
   return JSON.stringify(saved).length <= MAX_SAVED_CHARS ? saved : null
 }
 
@@ -68,7 +78,9 @@ export function restoreSession(pg: Playground): void {
     return
   }
   const session = readSession({ format: 'toolstep.session', version: 1, workspace: value.workspace, events: value.events })
-  if (session.ok && session.value.events.length > 0) pg.showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
+  if (!session.ok || session.value.events.length === 0) return
+  if (value.mode === 'live') pg.restoreRun(session.value.events, session.value.workspace, value.cursor, (value.breakHit ?? null) as BreakHit | null)
+  else pg.showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
 }
 
 /** Re-imports the log the user had open and goes back to its conversation and cursor. */
@@ -99,7 +111,7 @@ export function rememberSession(pg: Playground): () => void {
     }, SAVE_DELAY_MS)
   }
   const offRun = pg.stores.run.subscribe((s, p) => {
-    if (s.events !== p.events || s.cursor !== p.cursor || s.status !== p.status || s.mode !== p.mode) schedule()
+    if (s.events !== p.events || s.cursor !== p.cursor || s.status !== p.status || s.mode !== p.mode || s.breakHit !== p.breakHit) schedule()
   })
   const offReplay = pg.stores.replay.subscribe((s, p) => {
     if (s.fileName !== p.fileName || s.selected !== p.selected) schedule()

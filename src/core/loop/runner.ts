@@ -105,7 +105,8 @@ export class LoopRunner {
   }
 
   /**
-   * Continues an earlier log instead of starting afresh (a fork): `events` become this run's
+   * Continues an earlier log instead of starting afresh (a fork, or a run kept over a page
+   * reload): `events` become this run's
    * log as they are, and the run goes on from the state they fold to. Throws when this run has
    * already started, or when `events` is not a log of an unfinished run (a `session.started`
    * first, `seq` 0..n-1, no `loop.stopped`).

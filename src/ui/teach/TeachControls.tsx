@@ -6,14 +6,13 @@ import { usePlayground } from '../playground-context'
 import { MAX_LINK_CHARS, encodeShare, shareUrl } from './share-link'
 import { useTeach, useTeachStore } from './teach-context'
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from './teach-store'
+import { MenuField, closeMoreMenu, menuItem } from '../layout/MoreMenu'
 
 const SIZES = [100, 110, 125, 150, 175, 200].filter((n) => n >= FONT_SIZE_MIN && n <= FONT_SIZE_MAX)
-const quiet = 'inline-flex items-center gap-1 rounded-md border border-slate-600 bg-slate-800 px-2.5 py-1 text-sm font-medium text-slate-100 shadow-sm hover:bg-slate-700'
-const on = 'inline-flex items-center gap-1 rounded-md border border-amber-400 bg-amber-500 px-2.5 py-1 text-sm font-medium text-slate-900 shadow-sm'
 
 type ShareState = { url: string; copied: boolean } | { tooBig: number } | null
 
-/** Toolbar controls for teaching: the Lessons panel, presenter mode, text size and share links. */
+/** Teaching controls in the toolbar's More menu: the Lessons panel, presenter mode, text size and share links. */
 export function TeachControls() {
   const { t } = useTranslation()
   const pg = usePlayground()
@@ -41,54 +40,59 @@ export function TeachControls() {
     setShare({ url, copied })
   }
 
+  const light = 'rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800'
+  const check = (pressed: boolean) => <span aria-hidden className={pressed ? 'text-amber-600' : 'invisible'}>✓</span>
+
+  // Items of the toolbar's More menu: the Lessons panel and presenter mode close the menu (the
+  // page changes under it); the text size and a share link's answer are seen in it.
   return (
-    <div className="flex items-center gap-1.5">
-      <button data-testid="lessons-toggle" aria-pressed={panelOpen} className={panelOpen ? on : quiet} onClick={() => teach.getState().setPanelOpen(!panelOpen)}>
-        {t('lessonsPanel.open')}
+    <>
+      <button data-testid="lessons-toggle" aria-pressed={panelOpen} className={menuItem} onClick={() => { teach.getState().setPanelOpen(!panelOpen); closeMoreMenu() }}>
+        {t('lessonsPanel.open')} {check(panelOpen)}
       </button>
-      <button data-testid="presenter-toggle" aria-pressed={presenter} className={presenter ? on : quiet} title={t('presenter.on')} onClick={() => teach.getState().setPresenter(!presenter)}>
-        {t('presenter.toggle')}
+      <button data-testid="presenter-toggle" aria-pressed={presenter} className={menuItem} title={t('presenter.on')} onClick={() => { teach.getState().setPresenter(!presenter); closeMoreMenu() }}>
+        {t('presenter.toggle')} {check(presenter)}
       </button>
       {presenter && (
-        <button data-testid="editors-toggle" aria-pressed={!editorsHidden} className={quiet} onClick={() => teach.getState().setEditorsHidden(!editorsHidden)}>
-          {t('presenter.editors')}
+        <button data-testid="editors-toggle" aria-pressed={!editorsHidden} className={menuItem} onClick={() => teach.getState().setEditorsHidden(!editorsHidden)}>
+          {t('presenter.editors')} {check(!editorsHidden)}
         </button>
       )}
-      <select
-        data-testid="font-size"
-        aria-label={t('presenter.fontSize')}
-        title={t('presenter.fontSize')}
-        value={SIZES.includes(fontSize) ? fontSize : ''}
-        onChange={(e) => teach.getState().setFontSize(Number(e.target.value))}
-        className="rounded border border-slate-600 bg-slate-800 px-1 py-1 text-sm text-white"
-      >
-        {!SIZES.includes(fontSize) && <option value="">{fontSize} %</option>}
-        {SIZES.map((size) => (
-          <option key={size} value={size}>
-            {size} %
-          </option>
-        ))}
-      </select>
-      <div className="relative">
-        <button data-testid="share-link" className={quiet} onClick={() => void makeLink()}>
-          {t('share.button')}
-        </button>
-        {share && (
-          <div role="status" className="absolute right-0 z-40 mt-1 w-96 max-w-[80vw] rounded-md border border-slate-200 bg-white p-2 text-sm text-slate-800 shadow-lg">
-            <div className="mb-1 flex items-start justify-between gap-2">
-              <span>{'tooBig' in share ? t('share.tooBig', { chars: share.tooBig, max: MAX_LINK_CHARS }) : share.copied ? t('share.copied') : t('share.copyFailed')}</span>
-              <button aria-label={t('common.close')} className="text-slate-500" onClick={() => setShare(null)}>✕</button>
-            </div>
-            {'tooBig' in share ? (
-              <button data-testid="share-export" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50" onClick={() => download('toolstep-workspace.json', writeWorkspace(pg.currentWorkspace()))}>
-                {t('common.export')}
-              </button>
-            ) : (
-              <input data-testid="share-url" aria-label={t('share.urlLabel')} readOnly value={share.url} onFocus={(e) => e.currentTarget.select()} className="w-full rounded border border-slate-300 px-1 py-0.5 font-mono text-xs" />
-            )}
+      <MenuField label={t('presenter.fontSize')}>
+        <select
+          data-testid="font-size"
+          aria-label={t('presenter.fontSize')}
+          title={t('presenter.fontSize')}
+          value={SIZES.includes(fontSize) ? fontSize : ''}
+          onChange={(e) => teach.getState().setFontSize(Number(e.target.value))}
+          className={light}
+        >
+          {!SIZES.includes(fontSize) && <option value="">{fontSize} %</option>}
+          {SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size} %
+            </option>
+          ))}
+        </select>
+      </MenuField>
+      <button data-testid="share-link" className={menuItem} onClick={() => void makeLink()}>
+        {t('share.button')}
+      </button>
+      {share && (
+        <div role="status" className="mx-1 mb-1 rounded-md border border-slate-200 bg-slate-50 p-2 text-sm text-slate-800">
+          <div className="mb-1 flex items-start justify-between gap-2">
+            <span>{'tooBig' in share ? t('share.tooBig', { chars: share.tooBig, max: MAX_LINK_CHARS }) : share.copied ? t('share.copied') : t('share.copyFailed')}</span>
+            <button aria-label={t('common.close')} className="text-slate-500" onClick={() => setShare(null)}>✕</button>
           </div>
-        )}
-      </div>
-    </div>
+          {'tooBig' in share ? (
+            <button data-testid="share-export" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-50" onClick={() => download('toolstep-workspace.json', writeWorkspace(pg.currentWorkspace()))}>
+              {t('common.export')}
+            </button>
+          ) : (
+            <input data-testid="share-url" aria-label={t('share.urlLabel')} readOnly value={share.url} onFocus={(e) => e.currentTarget.select()} className="w-full rounded border border-slate-300 px-1 py-0.5 font-mono text-xs" />
+          )}
+        </div>
+      )}
+    </>
   )
 }

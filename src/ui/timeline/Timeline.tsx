@@ -79,7 +79,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
       aria-activedescendant={cursor >= 0 ? `timeline-item-${cursor}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      className="h-full overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+      className="@container h-full overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
@@ -107,7 +107,8 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               <span className="w-2 shrink-0" aria-hidden>
                 {breakpointRows?.has(row.index) && <span data-testid="breakpoint-mark" title="Breakpoint" className="block h-2 w-2 rounded-full bg-red-600" />}
               </span>
-              <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400">{row.index}</span>
+              {/* A narrow timeline gives the event number's room to the title. */}
+              <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
               <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {summary.phase}
               </span>
