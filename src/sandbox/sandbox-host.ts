@@ -234,7 +234,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       client: createRequestClient<HostToSandbox, SandboxToHost>({
         post: (message) => target.endpoint.post(message),
         schema: sandboxToHostSchema,
-        requestIdOf: (message) => (message.type === 'ready' ? undefined : message.requestId),
+        requestIdOf: (message) => (message.type === 'ready' || message.type === 'crashed' ? undefined : message.requestId),
         isInterim: (message) => message.type === 'code-progress',
         onUnmatched({ message, malformed }) {
           if (message?.type === 'protocol-error') options.onStrayError?.(message.message)
@@ -322,7 +322,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       return result
     }
     for (const [file, source] of files) {
-      const reply = await request(target, (requestId) => ({ type: 'load', requestId, file, source }), loadTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'load', requestId, timeoutMs: loadTimeoutMs, file, source }), loadTimeoutMs)
       if (reply.status === 'timeout') {
         stop(target, `${file} did not finish loading.`)
         return giveUp({
@@ -422,7 +422,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     async respond(modelRequest) {
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
-      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, request: modelRequest }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: modelRequest }), modelTimeoutMs)
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
@@ -453,7 +453,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const callStarted = now()
       const reply = await request(
         target,
-        (requestId) => ({ type: 'execute-tool', requestId, name, callId: call.id, arguments: call.arguments }),
+        (requestId) => ({ type: 'execute-tool', requestId, timeoutMs, name, callId: call.id, arguments: call.arguments }),
         timeoutMs,
       )
       const durationMs = Math.max(0, Math.round(now() - callStarted))
@@ -484,7 +484,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const reply = await request(target, (requestId) => ({ type: 'route', requestId, request: modelRequest }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: modelRequest }), modelTimeoutMs)
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
         throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)
@@ -504,7 +504,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (!(await target.loaded).hooks.summarize) return null
       const reply = await request(
         target,
-        (requestId) => ({ type: 'summarize', requestId, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
+        (requestId) => ({ type: 'summarize', requestId, timeoutMs: modelTimeoutMs, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
         modelTimeoutMs,
       )
       if (reply.status === 'timeout') {
@@ -540,7 +540,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') return failed(target, false)
       const reply = await request(
         target,
-        (requestId) => ({ type: 'run-code', requestId, code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) }),
+        (requestId) => ({ type: 'run-code', requestId, timeoutMs, code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) }),
         timeoutMs,
         (message) => {
           if (message.type !== 'code-progress') return
