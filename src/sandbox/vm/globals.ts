@@ -169,6 +169,50 @@ function hexBytes(count: number): number[] {
   return bytes
 }
 
+/** Runs one `Intl` call in the worker; throws its error (RangeError for a bad time zone, …) here. */
+function intl(kind: string, locales: unknown, options: unknown, method: string, args: unknown[]): unknown {
+  const encoded = args.map((arg) => (arg instanceof Date ? { date: arg.getTime() } : arg))
+  const reply = JSON.parse(host.intl(kind, JSON.stringify(locales ?? null), JSON.stringify(options ?? {}), method, JSON.stringify(encoded))) as
+    | { ok: true; value: unknown }
+    | { ok: false; name: string; message: string }
+  if (reply.ok) return reply.value
+  const Maker = reply.name === 'RangeError' ? RangeError : TypeError
+  throw new Maker(reply.message)
+}
+
+/**
+ * `Intl` formatters backed by the worker's `Intl` (QuickJS has none). Each instance checks its
+ * locales and options when made, as the real constructors do, and each method is one call.
+ */
+function makeIntl(): Record<string, unknown> {
+  const kinds = ['DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator'] as const
+  const methods = ['format', 'formatToParts', 'resolvedOptions', 'select', 'compare', 'formatRange']
+  const namespace: Record<string, unknown> = {}
+  for (const kind of kinds) {
+    const Formatter = function (this: { locales: unknown; options: unknown }, locales?: unknown, options?: unknown) {
+      const self = this instanceof Formatter ? this : (Object.create(Formatter.prototype) as { locales: unknown; options: unknown })
+      intl(kind, locales, options, '', [])
+      self.locales = locales ?? null
+      self.options = options ?? {}
+      return self
+    } as unknown as { new (locales?: unknown, options?: unknown): { locales: unknown; options: unknown }; prototype: object }
+    for (const method of methods) {
+      Object.defineProperty(Formatter.prototype, method, {
+        value(this: { locales: unknown; options: unknown }, ...args: unknown[]) {
+          // `format(undefined)` of DateTimeFormat means now, in the VM's clock.
+          if (kind === 'DateTimeFormat' && method === 'format' && args[0] === undefined) args = [new Date()]
+          return intl(kind, this.locales, this.options, method, args)
+        },
+        writable: true,
+        configurable: true,
+      })
+    }
+    Object.defineProperty(Formatter, 'name', { value: kind })
+    namespace[kind] = Formatter
+  }
+  return namespace
+}
+
 /** Puts the globals on the VM's global object. */
 export function installGlobals(): void {
   const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
@@ -196,4 +240,9 @@ export function installGlobals(): void {
   define('fetch', fetchInVm)
   define('Headers', Headers)
   define('Response', Response)
+  define('Intl', makeIntl())
+  // Worker-style code refers to `self`. Its `postMessage` went to the worker's global channel,
+  // which the host never reads; in the VM there is no channel at all, so messages are dropped.
+  define('self', globalThis)
+  define('postMessage', () => undefined)
 }

@@ -34,6 +34,12 @@ export interface VmHost {
   hasProtocol(id: string): boolean
   /** That protocol's `render` of the JSON `RenderableOutput`; `''` for an unknown id. */
   render(id: string, outputJson: string): string
+  /**
+   * `Intl` of the worker (QuickJS has none): `new Intl[kind](locales, options)[method](...args)`,
+   * with the locales, options and arguments as JSON (a `Date` as its time value, ms). JSON
+   * `{ ok: true, value }` or `{ ok: false, name, message }` (e.g. a RangeError for a bad time zone).
+   */
+  intl(kind: string, locales: string, optionsJson: string, method: string, argsJson: string): string
   /** Reports progress of the code block run under `key` (JSON of a `CodeProgress`). */
   progress(key: string, json: string): void
 }

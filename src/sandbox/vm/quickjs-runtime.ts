@@ -88,6 +88,24 @@ function isOutOfMemoryError(error: { name?: unknown; message?: unknown } | undef
   return error !== undefined && error.name === 'InternalError' && error.message === 'out of memory'
 }
 
+const INTERRUPTED = /^InternalError: interrupted\b/
+
+/**
+ * The interrupt error a runtime result carries, when the runtime's own `catch` got it (QuickJS
+ * keeps an interrupt uncatchable only until it crosses an `await`).
+ */
+function reportedInterrupt(result: unknown): SerializedError | undefined {
+  if (typeof result !== 'object' || result === null || (result as { ok?: unknown }).ok !== false) return undefined
+  const error = (result as { error?: unknown }).error
+  if (typeof error === 'string') return INTERRUPTED.test(error) ? { name: 'InternalError', message: 'interrupted' } : undefined
+  if (typeof error !== 'object' || error === null) return undefined
+  const { name, message, stack } = error as { name?: unknown; message?: unknown; stack?: unknown }
+  if ((name === 'InternalError' && message === 'interrupted') || (typeof message === 'string' && INTERRUPTED.test(message))) {
+    return { name: 'InternalError', message: 'interrupted', ...(typeof stack === 'string' ? { stack } : {}) }
+  }
+  return undefined
+}
+
 /** True when a runtime result reports that the VM ran out of memory. */
 function reportsOutOfMemory(result: unknown): boolean {
   if (typeof result !== 'object' || result === null || (result as { ok?: unknown }).ok !== false) return false
@@ -98,6 +116,26 @@ function reportsOutOfMemory(result: unknown): boolean {
     return isOutOfMemoryError(error as SerializedError) || (typeof message === 'string' && /^InternalError: out of memory\b/.test(message))
   }
   return false
+}
+
+const INTL_KINDS = new Set(['DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator'])
+const INTL_METHODS = new Set(['format', 'formatToParts', 'resolvedOptions', 'select', 'compare', 'formatRange'])
+
+/** One `Intl` call on the worker's `Intl`, for the VM. Never throws. */
+function callIntl(kind: string, locales: string, optionsJson: string, method: string, argsJson: string): { ok: true; value: unknown } | { ok: false; name: string; message: string } {
+  try {
+    if (!INTL_KINDS.has(kind) || (method !== '' && !INTL_METHODS.has(method))) throw new TypeError(`Intl.${kind}${method ? `.${method}` : ''} is not available in the sandbox.`)
+    const Maker = (Intl as unknown as Record<string, new (locales?: unknown, options?: unknown) => Record<string, (...args: unknown[]) => unknown>>)[kind]
+    if (!Maker) throw new TypeError(`Intl.${kind} is not available in the sandbox.`)
+    const instance = new Maker(JSON.parse(locales) as unknown, JSON.parse(optionsJson) as unknown)
+    if (method === '') return { ok: true, value: null }
+    const args = (JSON.parse(argsJson) as unknown[]).map((arg) => (typeof arg === 'object' && arg !== null && 'date' in arg ? new Date((arg as { date: number }).date) : arg))
+    const fn = instance[method]
+    if (typeof fn !== 'function') throw new TypeError(`Intl.${kind} has no ${method}().`)
+    return { ok: true, value: fn.apply(instance, args) }
+  } catch (error) {
+    return { ok: false, name: error instanceof Error ? error.name : 'Error', message: errorMessage(error) }
+  }
 }
 
 /**
@@ -126,7 +164,18 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
   const progressListeners = new Map<string, (progress: CodeProgress) => void>()
 
+  // QuickJS's own limit does not see every allocation (array storage grows past it), so the
+  // interrupt handler also watches the wasm memory itself, which only grows: past the limit the
+  // running code is stopped and the VM is reported out of memory. The wasm maximum (2 GB) is the
+  // backstop for a single allocation larger than the limit.
+  const wasmMemory = module.getWasmMemory()
+  const limitBytes = limitMb * 1024 * 1024 + wasmMemory.buffer.byteLength
+  let overLimit = false
   runtime.setInterruptHandler(() => {
+    if (wasmMemory.buffer.byteLength > limitBytes) {
+      overLimit = true
+      return true
+    }
     const time = now()
     if (time <= sliceDeadline) return false
     interruptedAfter = Math.round(time - sliceStarted)
@@ -137,6 +186,9 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
   function crash(outOfMemory: boolean, message: string): void {
     if (crashed) return
     crashed = true
+    // No more user code runs here: the worker is about to be replaced.
+    for (const timer of timers.values()) clearTimeout(timer)
+    timers.clear()
     options.onCrash?.({ outOfMemory, limitMb, message })
   }
 
@@ -166,7 +218,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
 
   /** Enters the VM (a call, a timer, a fetch's end), then runs what it queued. Engine failures are crashes. */
   function enter<T>(work: () => T): T | undefined {
-    if (dead) return undefined
+    if (dead || crashed) return undefined
     beginSlice()
     try {
       const value = work()
@@ -280,6 +332,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
       const protocol = getProtocol(context.getString(id))
       return context.newString(protocol ? protocol.render(JSON.parse(context.getString(outputJson)) as Parameters<Protocol['render']>[0]) : '')
     },
+    intl(kind, locales, optionsJson, method, argsJson) {
+      const reply = callIntl(context.getString(kind), context.getString(locales), context.getString(optionsJson), context.getString(method), context.getString(argsJson))
+      return context.newString(JSON.stringify(reply))
+    },
     progress(key, json) {
       progressListeners.get(context.getString(key))?.(JSON.parse(context.getString(json)) as CodeProgress)
       return undefined
@@ -321,7 +377,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
       if (result.error) {
         const error = readError(result.error)
         result.error.dispose()
-        if (isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
+        if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
         else log('error', `Uncaught ${error.name}: ${error.message}`)
       } else {
         result.value.dispose()
@@ -340,14 +396,26 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
     nextBudget = undefined
     const started = now()
     const entry: InFlight = { deadline: budget === undefined ? started + DEFAULT_STRAY_BUDGET_MS : started + budget - Math.min(500, Math.max(10, budget / 10)) }
+    const outOfMemory = (): T => {
+      crash(true, `out of memory in ${op}`)
+      return failed({ name: 'InternalError', message: 'out of memory' }, undefined)
+    }
     const finish = (value: T): T => {
       inFlight.delete(entry)
+      if (overLimit) return outOfMemory()
       if (reportsOutOfMemory(value)) crash(true, `out of memory in ${op}`)
+      const interrupt = reportedInterrupt(value)
+      if (interrupt) {
+        const rewritten = failed(interrupt, interruptedAfter ?? Math.round(now() - started))
+        // A load result keeps the position the runtime found.
+        return op === 'load' ? ({ ...rewritten, error: { ...(value as { error: object }).error, message: (rewritten as { error: { message: string } }).error.message } } as T) : rewritten
+      }
       return value
     }
     const fail = (handle: QuickJSHandle): T => {
       const error = readError(handle)
       handle.dispose()
+      if (overLimit) return outOfMemory()
       const interrupted = error.name === 'InternalError' && error.message === 'interrupted' ? (interruptedAfter ?? Math.round(now() - started)) : undefined
       if (isOutOfMemoryError(error)) crash(true, `out of memory in ${op}`)
       return failed(error, interrupted)
@@ -389,6 +457,18 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
 
   const later = <T>(value: T | Promise<T>): Promise<T> => Promise.resolve(value)
 
+  /** Memory the VM holds, MB (rounded), when it can be measured. */
+  function memoryUsedMb(): number | undefined {
+    try {
+      const handle = runtime.computeMemoryUsage()
+      const usage = context.dump(handle) as { malloc_size?: unknown }
+      handle.dispose()
+      return typeof usage.malloc_size === 'number' ? Math.round(usage.malloc_size / (1024 * 1024)) : undefined
+    } catch {
+      return undefined
+    }
+  }
+
   /** The message of code stopped by the interrupt: who ran, for how long, and where when known. */
   function interruptedError(who: Who, afterMs: number, stack: string | undefined): SerializedError {
     const file: SourceFile = who.op === 'load' ? who.file : who.op === 'model' ? 'model.ts' : 'tools.ts'
@@ -396,9 +476,11 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
     const at = where.line === undefined ? '' : ` (at ${file}:${where.line}${where.column === undefined ? '' : `:${where.column}`})`
     const subject =
       who.op === 'load' ? `${who.file}'s top-level code` : who.op === 'tool' ? `Tool "${who.name}"` : who.op === 'model' ? 'model.ts' : who.op === 'code' ? 'The code block' : `${who.op}() in tools.ts`
+    const used = memoryUsedMb()
+    const holding = used !== undefined && used > limitMb / 2 ? ` while holding ${used} MB of its ${limitMb} MB memory limit` : ''
     return {
       name: SANDBOX_ERROR_NAMES.interrupted,
-      message: `${subject} ran for ${afterMs} ms without a pause and was interrupted${at}. Is there an endless loop?`,
+      message: `${subject} ran for ${afterMs} ms without a pause and was interrupted${at}${holding}. Is there an endless loop?`,
       ...(stack ? { stack } : {}),
     }
   }
@@ -464,10 +546,17 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
       dead = true
       for (const timer of timers.values()) clearTimeout(timer)
       timers.clear()
-      dispatchFn.dispose()
-      deliverFn.dispose()
-      context.dispose()
-      runtime.dispose()
+      // After running out of memory the VM's heap is not in a state QuickJS can free (it asserts);
+      // the worker that holds it is terminated instead.
+      if (crashed) return
+      try {
+        dispatchFn.dispose()
+        deliverFn.dispose()
+        context.dispose()
+        runtime.dispose()
+      } catch {
+        // Same: an engine that failed is left to the worker's termination.
+      }
     },
   }
 }
