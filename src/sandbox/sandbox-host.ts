@@ -21,7 +21,7 @@ import {
 } from './protocol'
 import { errorMessage } from '../core/util'
 import { resolveToolName } from '../core/validation'
-import { formatSandboxError, isSandboxErrorName } from './error-names'
+import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 
 /** Default hard timeout of one model call, ms. */
@@ -433,6 +433,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const message = reply.message
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
       if (message.result.ok) return message.result.output as ModelOutput
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       const error = new Error(formatError(message.result.error))
       if (message.result.error.stack) error.stack = message.result.error.stack
       return Promise.reject(error)
@@ -474,6 +477,10 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.type !== 'tool-result') {
         return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }
       }
+      if (!message.result.ok && message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        // The sandbox stopped the tool's code itself at its deadline: a timeout, with the worker kept.
+        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${message.result.error.message}`, durationMs, timedOut: true }
+      }
       return message.result.ok
         ? { ok: true, result: message.result.result, durationMs }
         : { ok: false, error: formatError(message.result.error), durationMs, timedOut: false }
@@ -495,6 +502,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const message = reply.message
       if (message.type !== 'route-result') throw new Error(`Unexpected reply "${message.type}" to a route call.`)
       if (message.result.ok) return message.result.names
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       throw hookError('route()', message.result.error)
     },
 
@@ -517,6 +527,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const message = reply.message
       if (message.type !== 'summarize-result') throw new Error(`Unexpected reply "${message.type}" to a summarize call.`)
       if (message.result.ok) return message.result.summary
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`summarize() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       throw hookError('summarize()', message.result.error)
     },
 

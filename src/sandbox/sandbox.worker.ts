@@ -9,6 +9,7 @@
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core'
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync'
 import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url'
+import runtimeSource from 'virtual:toolstep-vm-runtime'
 import type { SandboxToHost } from './protocol'
 import { createQuickJsRuntime, DEFAULT_VM_MEMORY_LIMIT_MB } from './vm/quickjs-runtime'
 import { serveBrowserWorker } from './worker-channel'
@@ -20,7 +21,7 @@ serveBrowserWorker(self as unknown as DedicatedWorkerGlobalScope, (post, hello) 
   const requested = hello.memoryLimitMb
   const memoryLimitMb = typeof requested === 'number' && requested > 0 ? requested : DEFAULT_VM_MEMORY_LIMIT_MB
   const runtime = vmModule.then((module) =>
-    createQuickJsRuntime(module, {
+    createQuickJsRuntime(module, runtimeSource, {
       memoryLimitMb,
       onCrash: (crash) => post({ type: 'crashed', outOfMemory: crash.outOfMemory, limitMb: crash.limitMb, reason: crash.message } satisfies SandboxToHost),
     }),

@@ -3,6 +3,7 @@ import variant from '@jitl/quickjs-wasmfile-release-sync'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { examples } from '../../examples/index'
 import { createRuntime } from '../runtime'
+import runtimeSource from 'virtual:toolstep-vm-runtime'
 import { createQuickJsRuntime, type QuickJsRuntimeOptions, type VmCrash } from './quickjs-runtime'
 
 let module: QuickJSWASMModule
@@ -15,7 +16,7 @@ const BOMB = 'const hoard: number[][] = []\n  for (;;) hoard.push(new Array(1e5)
 
 function make(options: QuickJsRuntimeOptions = {}, vm: QuickJSWASMModule = module) {
   const crashes: VmCrash[] = []
-  const runtime = createQuickJsRuntime(vm, { memoryLimitMb: 32, ...options, onCrash: (crash) => crashes.push(crash) })
+  const runtime = createQuickJsRuntime(vm, runtimeSource, { memoryLimitMb: 32, ...options, onCrash: (crash) => crashes.push(crash) })
   return { runtime, crashes }
 }
 
@@ -68,12 +69,12 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
 
     expect(runtime.load('tools.ts', `${header}export const spin = tool({ description: '', inputSchema: z.object({}), execute: async () => {\n  await null\n  for (;;) {}\n} })\nexport const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })\n`)).toMatchObject({ ok: true })
     const spun = await runtime.budget(300, () => runtime.executeTool('spin', {}, 'c1'))
-    expect(spun).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringMatching(/^Tool "spin" ran for \d+ ms without a pause and was interrupted/) } })
+    expect(spun).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringMatching(/^It ran for \d+ ms without a pause and was interrupted \(at tools\.ts:\d+:\d+\)/) } })
     // A catch cannot swallow the interrupt.
     runtime.load('model.ts', 'export default function model() {\n  for (;;) { try { for (;;) {} } catch {} }\n}\n')
     expect(await runtime.budget(300, () => runtime.callModel({ messages: [], tools: [], step: 0, protocol: 'json' }))).toMatchObject({
       ok: false,
-      error: { name: 'InterruptedError', message: expect.stringContaining('model.ts ran for') },
+      error: { name: 'InterruptedError', message: expect.stringContaining('ran for') },
     })
     expect(await runtime.executeTool('ok', {}, 'c2')).toEqual({ ok: true, result: 'fine' })
     expect(crashes).toEqual([])

@@ -1,4 +1,3 @@
-/// <reference path="./virtual-vm-runtime.d.ts" />
 /**
  * The sandbox runtime of the browser, run inside a QuickJS VM compiled to WebAssembly
  * (quickjs-emscripten), inside the sandbox worker.
@@ -20,7 +19,6 @@
 import { parse as parseScript } from 'acorn'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core'
 import { transform } from 'sucrase'
-import vmRuntimeSource from 'virtual:toolstep-vm-runtime'
 import type { ModelRequest } from '../../core/loop/index'
 import { getProtocol, type Protocol } from '../../core/protocols/index'
 import type { JsonValue } from '../../core/messages'
@@ -139,10 +137,12 @@ function callIntl(kind: string, locales: string, optionsJson: string, method: st
 }
 
 /**
- * Creates the runtime in a fresh VM of `module`. Evaluates the runtime bundle (a few tens of ms).
+ * Creates the runtime in a fresh VM of `module` by evaluating `runtimeSource`, the runtime bundle
+ * (`import source from 'virtual:toolstep-vm-runtime'`, or `buildVmRuntime()` of
+ * `scripts/vm-bundle.ts` outside Vite); that takes some tens of ms.
  * @throws when the bundle cannot be evaluated (a build problem, never user code).
  */
-export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJsRuntimeOptions = {}): QuickJsSandboxRuntime {
+export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: string, options: QuickJsRuntimeOptions = {}): QuickJsSandboxRuntime {
   const limitMb = options.memoryLimitMb ?? DEFAULT_VM_MEMORY_LIMIT_MB
   const now = options.now ?? (() => performance.now())
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init))
@@ -354,7 +354,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
   // The bundle takes the host off the global object first thing, and leaves its own entry points there.
   beginSlice()
   sliceDeadline = Infinity
-  const booted = context.evalCode(vmRuntimeSource, 'toolstep-runtime.js')
+  const booted = context.evalCode(runtimeSource, 'toolstep-runtime.js')
   if (booted.error) {
     const error = readError(booted.error)
     booted.error.dispose()
@@ -474,8 +474,9 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, options: QuickJs
     const file: SourceFile = who.op === 'load' ? who.file : who.op === 'model' ? 'model.ts' : 'tools.ts'
     const where = locate(file, { stack: stack ?? '' } as Error)
     const at = where.line === undefined ? '' : ` (at ${file}:${where.line}${where.column === undefined ? '' : `:${where.column}`})`
-    const subject =
-      who.op === 'load' ? `${who.file}'s top-level code` : who.op === 'tool' ? `Tool "${who.name}"` : who.op === 'model' ? 'model.ts' : who.op === 'code' ? 'The code block' : `${who.op}() in tools.ts`
+    // The host puts a call's interrupt in its own words (`Tool "x" timed out after 5000 ms …`), so
+    // only a load and a code block, whose results the host shows as they are, name themselves.
+    const subject = who.op === 'load' ? `${who.file}'s top-level code` : who.op === 'code' ? 'The code block' : 'It'
     const used = memoryUsedMb()
     const holding = used !== undefined && used > limitMb / 2 ? ` while holding ${used} MB of its ${limitMb} MB memory limit` : ''
     return {

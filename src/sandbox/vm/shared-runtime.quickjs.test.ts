@@ -9,8 +9,9 @@ vi.mock('../runtime', async () => {
   const { newQuickJSWASMModuleFromVariant } = await import('quickjs-emscripten-core')
   const { default: variant } = await import('@jitl/quickjs-wasmfile-release-sync')
   const { createQuickJsRuntime } = await import('./quickjs-runtime')
+  const { default: runtimeSource } = await import('virtual:toolstep-vm-runtime')
   const module = await newQuickJSWASMModuleFromVariant(variant)
-  return { createRuntime: () => createQuickJsRuntime(module) }
+  return { createRuntime: () => createQuickJsRuntime(module, runtimeSource) }
 })
 
 await import('../runtime.test')
