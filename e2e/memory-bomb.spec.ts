@@ -9,6 +9,8 @@ import { expect, getEditor, openApp, setEditor, test } from './fixtures'
 
 /** Grows until the VM's memory limit stops it. */
 const BOMB = 'const hoard: number[][] = []\n  for (;;) hoard.push(new Array(1e5).fill(hoard.length))'
+/** The same with typed arrays: big blocks, nothing for the garbage collector to walk. */
+const BLOCK_BOMB = 'const blocks: Float64Array[] = []\n  for (;;) blocks.push(new Float64Array(1e6))'
 
 const TOOLS_OK = `import { tool, z } from 'toolstep'
 export const echo = tool({ description: 'Echo.', inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text })
@@ -39,7 +41,7 @@ test.afterEach(() => {
 
 test('a memory bomb at the top level of tools.ts, checked on edit without Run, is stopped and named', async ({ page }) => {
   await openApp(page)
-  const source = `import { tool, z } from 'toolstep'\n{\n  ${BOMB}\n}\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
+  const source = `import { tool, z } from 'toolstep'\n{\n  ${BLOCK_BOMB}\n}\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
   await setEditor(page, 'tools.ts', source)
   await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts ran out of memory \(limit 256 MB\) while running its top-level code/, { timeout: 45_000 })
   await expectAlive(page)

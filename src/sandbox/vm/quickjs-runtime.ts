@@ -67,8 +67,9 @@ export interface QuickJsRuntimeOptions {
 export interface QuickJsSandboxRuntime extends SandboxRuntime {
   /**
    * Runs `work` (which starts one operation of this runtime) with `timeoutMs` as that operation's
-   * budget: code that runs without a pause past it (less a small margin, so the answer reaches
-   * the host before its own timer) is interrupted. Without a budget, {@link DEFAULT_STRAY_BUDGET_MS}.
+   * budget: code that runs without a pause past it (less a margin of a fifth, at most 2 s, so the
+   * answer reaches the host before its own timer even when a garbage collection is under way) is
+   * interrupted. Without a budget, {@link DEFAULT_STRAY_BUDGET_MS}.
    */
   budget<T>(timeoutMs: number | undefined, work: () => T): T
   /** Frees the VM. Later operations fail. */
@@ -395,7 +396,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     const budget = nextBudget
     nextBudget = undefined
     const started = now()
-    const entry: InFlight = { deadline: budget === undefined ? started + DEFAULT_STRAY_BUDGET_MS : started + budget - Math.min(500, Math.max(10, budget / 10)) }
+    const entry: InFlight = { deadline: budget === undefined ? started + DEFAULT_STRAY_BUDGET_MS : started + budget - Math.min(2000, Math.max(10, budget / 5)) }
     const outOfMemory = (): T => {
       crash(true, `out of memory in ${op}`)
       return failed({ name: 'InternalError', message: 'out of memory' }, undefined)
