@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { authoringTypesPlugin } from './scripts/authoring-types'
 import { exportKitPlugin } from './scripts/export-kit'
+import { vmRuntimePlugin } from './scripts/vm-bundle'
 
 // `toolstep` is the module name user code imports its authoring API from; in the
 // app and in tests it resolves to the same file the sandbox injects at run time.
@@ -13,9 +14,11 @@ const authoring = fileURLToPath(new URL('./src/sandbox/authoring.ts', import.met
 export default defineConfig({
   // authoringTypesPlugin: the editor's `toolstep` declarations, generated from the authoring source.
   // exportKitPlugin: Toolstep's code bundled into exported loops (Export → TypeScript loop / Vitest test).
-  plugins: [react(), tailwindcss(), authoringTypesPlugin(), exportKitPlugin()],
+  // vmRuntimePlugin: the runtime evaluated inside the browser sandbox's QuickJS VM.
+  plugins: [react(), tailwindcss(), authoringTypesPlugin(), exportKitPlugin(), vmRuntimePlugin()],
   resolve: { alias: { toolstep: authoring } },
-  worker: { format: 'es' },
+  // The sandbox worker's QuickJS VM: its runtime bundle, as with the app.
+  worker: { format: 'es', plugins: () => [vmRuntimePlugin()] },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   build: { chunkSizeWarningLimit: 8000, rolldownOptions: { checks: { bundlerTimings: false } } },

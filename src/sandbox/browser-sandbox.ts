@@ -1,7 +1,10 @@
 /**
- * The sandbox in the browser: user code runs in a module Web Worker, never on the page's thread.
+ * The sandbox in the browser: user code runs in a QuickJS VM (WebAssembly, with a memory limit
+ * and an interrupt deadline) inside a module Web Worker, never on the page's thread. See
+ * `vm/quickjs-runtime.ts` for why.
  */
 import { CONNECT_MESSAGE } from './worker-channel'
+import { sandboxToHostSchema } from './protocol'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
 
 export type { LoadResult, Sandbox, SandboxOptions, SandboxSources } from './sandbox-host'
@@ -12,6 +15,8 @@ export type BrowserSandbox = Sandbox
 
 /** Options of {@link createBrowserSandbox}. */
 export interface BrowserSandboxOptions extends SandboxOptions {
+  /** Memory user code may allocate in the VM, MB. Default 256 (`DEFAULT_VM_MEMORY_LIMIT_MB`). */
+  memoryLimitMb?: number
   /** Makes the worker; defaults to the bundled `sandbox.worker.ts`. For tests and embedding. */
   createWorker?: () => Worker
 }
@@ -35,8 +40,18 @@ export function createBrowserSandbox(options: BrowserSandboxOptions = {}): Brows
     // Bound now, so that nothing patched later on the prototypes sees the port (matters when both ends share a realm, as in tests).
     const postToWorker = channel.port1.postMessage.bind(channel.port1) as (message: unknown) => void
     const getData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')?.get
-    channel.port1.onmessage = (event: MessageEvent<unknown>) => events.message(getData ? Reflect.apply(getData, event, []) : event.data)
-    worker.postMessage({ type: CONNECT_MESSAGE }, [channel.port2])
+    channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      const data: unknown = getData ? Reflect.apply(getData, event, []) : event.data
+      // The worker's VM ran out of memory or failed: the worker is done, as if it had died.
+      const crashed = sandboxToHostSchema.safeParse(data)
+      if (crashed.success && crashed.data.type === 'crashed') {
+        const { outOfMemory, limitMb, reason } = crashed.data
+        events.error(reason, true, { outOfMemory, ...(limitMb === undefined ? {} : { limitMb }) })
+        return
+      }
+      events.message(data)
+    }
+    worker.postMessage({ type: CONNECT_MESSAGE, ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }) }, [channel.port2])
     // In a browser an uncaught error does not end the worker, so it is fatal only before `ready`
     // (the host treats any error before `ready` as a failed boot, e.g. the script did not load).
     worker.addEventListener('error', (event: ErrorEvent) => {

@@ -18,6 +18,8 @@ export const SANDBOX_ERROR_NAMES = {
   invalidSummary: 'InvalidSummaryError',
   /** `model.ts` returned something other than a string or an assistant message. */
   invalidModelOutput: 'InvalidModelOutputError',
+  /** User code ran past its time budget without a pause and the VM interrupted it (browser sandbox). */
+  interrupted: 'InterruptedError',
 } as const
 
 /** One of {@link SANDBOX_ERROR_NAMES}. */

@@ -141,33 +141,40 @@ export const modelRequestSchema = z.object({
 export type WireModelRequest = z.infer<typeof modelRequestSchema>
 
 const requestId = z.string().min(1)
+/**
+ * The host's timeout of the request, ms. A sandbox that can interrupt running code (the browser's
+ * QuickJS VM) stops code that runs past it without a pause, and answers before the host's timer.
+ */
+const timeoutMs = z.number().positive().optional()
 
 /** Host → sandbox. */
 export const hostToSandboxSchema = z.discriminatedUnion('type', [
   /** Compile and evaluate one user file, replacing what was loaded from it before. */
-  z.object({ type: z.literal('load'), requestId, file: sourceFileSchema, source: z.string() }),
+  z.object({ type: z.literal('load'), requestId, timeoutMs, file: sourceFileSchema, source: z.string() }),
   /** Call `model.ts`'s default export. */
-  z.object({ type: z.literal('call-model'), requestId, request: modelRequestSchema }),
+  z.object({ type: z.literal('call-model'), requestId, timeoutMs, request: modelRequestSchema }),
   /** Validate arguments against a tool's schema and run it. `name` may be an alias. */
   z.object({
     type: z.literal('execute-tool'),
     requestId,
+    timeoutMs,
     name: z.string(),
     callId: z.string(),
     arguments: z.record(z.string(), jsonValueSchema),
   }),
   /** Call the `route` hook of `tools.ts`. */
-  z.object({ type: z.literal('route'), requestId, request: modelRequestSchema }),
+  z.object({ type: z.literal('route'), requestId, timeoutMs, request: modelRequestSchema }),
   /** Call the `summarize` hook of `tools.ts`. `maxChars` is the result budget, characters. */
   z.object({
     type: z.literal('summarize'),
     requestId,
+    timeoutMs,
     result: z.string(),
     tool: z.string(),
     maxChars: z.number().int().nonnegative(),
   }),
   /** Run a code-as-action block with the tools in scope. `maxOutputChars` caps captured console output. */
-  z.object({ type: z.literal('run-code'), requestId, code: z.string(), maxOutputChars: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('run-code'), requestId, timeoutMs, code: z.string(), maxOutputChars: z.number().int().nonnegative() }),
 ])
 /** A message the host sends to the sandbox. */
 export type HostToSandbox = z.infer<typeof hostToSandboxSchema>
@@ -231,6 +238,11 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
     call: codeToolCallSchema.optional(),
   }),
   z.object({ type: z.literal('code-result'), requestId, result: codeRunResultSchema }),
+  /**
+   * The sandbox cannot go on (its VM ran out of memory, or the engine failed); the host stops it.
+   * Calls in flight then end with an error naming the file and phase; `limitMb` is the VM's cap.
+   */
+  z.object({ type: z.literal('crashed'), outOfMemory: z.boolean(), limitMb: z.number().optional(), reason: z.string() }),
   /** The sandbox could not understand a request (a bug in the host, not in user code). */
   z.object({ type: z.literal('protocol-error'), requestId: z.string().optional(), message: z.string() }),
 ])

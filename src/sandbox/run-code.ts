@@ -17,6 +17,7 @@
  */
 import { transform } from 'sucrase'
 import type { CodeRunResult, SerializedError } from './protocol'
+import { compileFunction } from './compile'
 import { formatSandboxError } from './error-names'
 import { locateSyntaxError, serializeError } from './user-errors'
 import { errorMessage, isJsonObject } from '../core/util'
@@ -112,20 +113,14 @@ export function isBindableName(name: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(name) && !RESERVED.has(name)
 }
 
-// Only its constructor is needed: `new AsyncFunction(…params, body)` compiles a block whose top level may `await`.
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (...parameters: string[]) => (
-  ...values: unknown[]
-) => Promise<unknown>
-
 /**
- * Lines the engine puts before the body of a `new AsyncFunction(…)` (V8: `async function
+ * Lines the engine puts before the body of a compiled function (V8: `async function
  * anonymous(…\n) {\n`), measured rather than assumed because engines differ.
  */
 const BODY_LINE_OFFSET: number = (() => {
-  // A plain Function has the same header shape as an async one and throws synchronously, so it can be probed here.
-  const SyncFunction = Object.getPrototypeOf(function () {}).constructor as new (...parameters: string[]) => () => void
+  // A plain function has the same header shape as an async one and throws synchronously, so it can be probed here.
   try {
-    new SyncFunction('a', 'b', `throw new Error()\n//# sourceURL=${CODE_FILE}`)()
+    compileFunction(['a', 'b'], 'throw new Error()', CODE_FILE)()
   } catch (error) {
     const match = new RegExp(`${CODE_FILE.replace('.', '\\.')}:(\\d+)`).exec(error instanceof Error ? (error.stack ?? '') : '')
     if (match) return Number(match[1]) - 1
@@ -339,7 +334,7 @@ export async function runCodeBlock(source: string, options: CodeBlockOptions): P
   let body: (...values: unknown[]) => Promise<unknown>
   try {
     // "use strict" on the block's first line keeps line numbers, and stops sloppy-mode `this` from being the global object.
-    body = new AsyncFunction(...scope.keys(), `'use strict'; ${compiled}\n//# sourceURL=${CODE_FILE}`)
+    body = compileFunction([...scope.keys()], `'use strict'; ${compiled}`, CODE_FILE, { async: true }) as typeof body
   } catch (error) {
     const where = error instanceof SyntaxError ? locateSyntaxError(compiled) : undefined
     return finish(`${describeThrown(error)}${where ? ` (line ${where.line})` : ''}`)

@@ -13,9 +13,10 @@ import { z } from 'zod'
 import type { ModelOutput, ModelRequest } from '../core/loop/index'
 import type { JsonValue } from '../core/messages'
 import { isJsonObject } from '../core/util'
-import { resolveToolName, unknownToolMessage } from '../core/validation'
+import { resolveToolName, unknownToolMessage } from '../core/validation/resolve-tool'
 import * as authoring from './authoring'
 import { beginModelStep } from './call-ids'
+import { compileFunction } from './compile'
 import { SANDBOX_ERROR_NAMES } from './error-names'
 import { collectTools, hookFlags, locatePlace, ToolDefinitionError, type Collected, type RuntimeTool } from './collect-tools'
 import {
@@ -78,6 +79,12 @@ export interface SandboxRuntime {
    * does not enforce a timeout (the host does, by terminating the worker).
    */
   runCode(code: string, options: { maxOutputChars: number }, onProgress?: (progress: CodeProgress) => void): Promise<CodeRunResult>
+  /**
+   * Runs `work` (which starts one operation) with `timeoutMs` (ms) as that operation's budget.
+   * Only runtimes that can interrupt running code have it (the browser's QuickJS VM); without it,
+   * timeouts are the host's alone (it terminates the worker).
+   */
+  budget?<T>(timeoutMs: number | undefined, work: () => T): T
 }
 
 const MODULES: Record<string, unknown> = { toolstep: authoring, zod: { z, default: z } }
@@ -251,7 +258,7 @@ function evaluateModule(file: SourceFile, source: string): Evaluated {
   }
   try {
     // sourceURL names the frames in stack traces, so errors can be located in the user's file.
-    const run = new Function('exports', 'require', 'module', `${code}\n//# sourceURL=${file}`)
+    const run = compileFunction(['exports', 'require', 'module'], code, file)
     run(module.exports, require, module)
   } catch (error) {
     const serialized = serializeError(error)

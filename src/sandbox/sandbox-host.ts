@@ -21,7 +21,7 @@ import {
 } from './protocol'
 import { errorMessage } from '../core/util'
 import { resolveToolName } from '../core/validation'
-import { formatSandboxError, isSandboxErrorName } from './error-names'
+import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, type RequestEncoder } from './request-wire'
 
@@ -237,7 +237,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       client: createRequestClient<HostToSandbox, SandboxToHost>({
         post: (message) => target.endpoint.post(message),
         schema: sandboxToHostSchema,
-        requestIdOf: (message) => (message.type === 'ready' ? undefined : message.requestId),
+        requestIdOf: (message) => (message.type === 'ready' || message.type === 'crashed' ? undefined : message.requestId),
         isInterim: (message) => message.type === 'code-progress',
         onUnmatched({ message, malformed }) {
           if (message?.type === 'protocol-error') options.onStrayError?.(message.message)
@@ -326,7 +326,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       return result
     }
     for (const [file, source] of files) {
-      const reply = await request(target, (requestId) => ({ type: 'load', requestId, file, source }), loadTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'load', requestId, timeoutMs: loadTimeoutMs, file, source }), loadTimeoutMs)
       if (reply.status === 'timeout') {
         stop(target, `${file} did not finish loading.`)
         return giveUp({
@@ -426,7 +426,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     async respond(modelRequest) {
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
-      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
       // The worker may not have taken the conversation in: send it whole next time.
       if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
       if (reply.status === 'timeout') {
@@ -440,6 +440,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the model request: ${message.message}`)
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
       if (message.result.ok) return message.result.output as ModelOutput
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       const error = new Error(formatError(message.result.error))
       if (message.result.error.stack) error.stack = message.result.error.stack
       return Promise.reject(error)
@@ -460,7 +463,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const callStarted = now()
       const reply = await request(
         target,
-        (requestId) => ({ type: 'execute-tool', requestId, name, callId: call.id, arguments: call.arguments }),
+        (requestId) => ({ type: 'execute-tool', requestId, timeoutMs, name, callId: call.id, arguments: call.arguments }),
         timeoutMs,
       )
       const durationMs = Math.max(0, Math.round(now() - callStarted))
@@ -481,6 +484,10 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.type !== 'tool-result') {
         return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }
       }
+      if (!message.result.ok && message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        // The sandbox stopped the tool's code itself at its deadline: a timeout, with the worker kept.
+        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${message.result.error.message}`, durationMs, timedOut: true }
+      }
       return message.result.ok
         ? { ok: true, result: message.result.result, durationMs }
         : { ok: false, error: formatError(message.result.error), durationMs, timedOut: false }
@@ -491,7 +498,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const reply = await request(target, (requestId) => ({ type: 'route', requestId, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
       if (reply.status !== 'reply' || reply.message.type !== 'route-result') target.requests.reset()
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
@@ -504,6 +511,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the route request: ${message.message}`)
       if (message.type !== 'route-result') throw new Error(`Unexpected reply "${message.type}" to a route call.`)
       if (message.result.ok) return message.result.names
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       throw hookError('route()', message.result.error)
     },
 
@@ -513,7 +523,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (!(await target.loaded).hooks.summarize) return null
       const reply = await request(
         target,
-        (requestId) => ({ type: 'summarize', requestId, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
+        (requestId) => ({ type: 'summarize', requestId, timeoutMs: modelTimeoutMs, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
         modelTimeoutMs,
       )
       if (reply.status === 'timeout') {
@@ -526,6 +536,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const message = reply.message
       if (message.type !== 'summarize-result') throw new Error(`Unexpected reply "${message.type}" to a summarize call.`)
       if (message.result.ok) return message.result.summary
+      if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+        throw new Error(`summarize() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
+      }
       throw hookError('summarize()', message.result.error)
     },
 
@@ -549,7 +562,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') return failed(target, false)
       const reply = await request(
         target,
-        (requestId) => ({ type: 'run-code', requestId, code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) }),
+        (requestId) => ({ type: 'run-code', requestId, timeoutMs, code, maxOutputChars: Math.max(0, Math.floor(maxOutputChars)) }),
         timeoutMs,
         (message) => {
           if (message.type !== 'code-progress') return

@@ -7,6 +7,7 @@ import { parse as parseScript } from 'acorn'
 import type { z } from 'zod'
 import type { SerializedError, SourceError, SourceFile } from './protocol'
 import { errorMessage } from '../core/util'
+import { compileFunction } from './compile'
 
 /** Turns a sucrase error (`Error transforming tools.ts: Unexpected token (2:12)`, `loc` 1-based) into a SourceError. */
 export function syntaxError(file: SourceFile, error: unknown): SourceError {
@@ -41,7 +42,7 @@ export function locateSyntaxError(code: string): { line: number; column: number 
  */
 export const FUNCTION_LINE_OFFSET: number = (() => {
   try {
-    new Function('throw new Error()\n//# sourceURL=toolstep-probe.js')()
+    compileFunction([], 'throw new Error()', 'toolstep-probe.js')()
   } catch (error) {
     const match = /toolstep-probe\.js:(\d+)/.exec(error instanceof Error ? (error.stack ?? '') : '')
     if (match) return Number(match[1]) - 1

@@ -13,8 +13,11 @@
 /** `type` of the handshake message that carries the port (not part of the request protocol). */
 export const CONNECT_MESSAGE = 'toolstep-connect'
 
-/** Makes the message handler once the channel is up; `post` sends to the host over the private port. */
-export type MakeDispatch = (post: (message: unknown) => void) => (data: unknown) => void
+/**
+ * Makes the message handler once the channel is up; `post` sends to the host over the private
+ * port, and `hello` is the handshake message (it may carry settings, e.g. `memoryLimitMb`).
+ */
+export type MakeDispatch = (post: (message: unknown) => void, hello: Readonly<Record<string, unknown>>) => (data: unknown) => void
 
 /** The global scope of a browser worker, as far as the handshake needs it. */
 export interface BrowserWorkerScope {
@@ -43,7 +46,7 @@ export function serveBrowserWorker(scope: BrowserWorkerScope, makeDispatch: Make
     if (!isConnect(data) || !port) return
     scope.removeEventListener('message', onConnect)
     const postToHost = port.postMessage.bind(port) as (message: unknown) => void
-    const dispatch = makeDispatch((message) => postToHost(message))
+    const dispatch = makeDispatch((message) => postToHost(message), data as Record<string, unknown>)
     // Assigning onmessage also starts the port.
     port.onmessage = (incoming: MessageEvent<unknown>) => dispatch(apply(getData, incoming, []))
   }
@@ -67,7 +70,7 @@ export function serveNodeWorker(parentPort: NodePortLike, makeDispatch: MakeDisp
     if (!port || typeof port.postMessage !== 'function') return
     parentPort.off('message', onConnect)
     const postToHost = port.postMessage.bind(port) as (message: unknown) => void
-    const dispatch = makeDispatch((message) => postToHost(message))
+    const dispatch = makeDispatch((message) => postToHost(message), data as Record<string, unknown>)
     port.on('message', (incoming) => dispatch(incoming))
   }
   parentPort.on('message', onConnect)
@@ -127,7 +130,8 @@ export function serveChildProcess(proc: ChildProcessLike, makeDispatch: MakeDisp
       envelope.token = token
       envelope.json = stringify(plain(message))
       apply(rawSend, proc, sendArgs(envelope))
-    })
+      // The handshake carries the token; it stays in this closure.
+    }, {})
     proc.on('message', (incoming) => dispatch(incoming))
   }
   proc.on('message', onConnect)

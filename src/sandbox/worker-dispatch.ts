@@ -4,17 +4,45 @@
  */
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
 import { createRequestDecoder } from './request-wire'
-import { createRuntime } from './runtime'
+import { createRuntime, type SandboxRuntime } from './runtime'
 import { serializeError } from './user-errors'
 
 /**
- * Creates the handler for messages arriving from the host. Posts `{type:'ready'}` immediately:
- * the host starts call timers only after it, so worker boot time never counts against a call.
+ * Creates the handler for messages arriving from the host. Posts `{type:'ready'}` as soon as the
+ * runtime is there (at once for the default V8 runtime): the host starts call timers only after
+ * it, so worker boot time never counts against a call.
  * @param post - sends one message to the host.
+ * @param runtime - the runtime to serve (default: {@link createRuntime} in this realm), or a promise
+ *   of it (the browser's QuickJS VM loads its wasm first). When the promise rejects, the worker
+ *   reports `crashed` and serves nothing.
  * @returns a function to call with each received message's data. It never throws.
  */
-export function createWorkerDispatch(post: (message: SandboxToHost) => void): (data: unknown) => void {
-  const runtime = createRuntime()
+export function createWorkerDispatch(
+  post: (message: SandboxToHost) => void,
+  runtime: SandboxRuntime | Promise<SandboxRuntime> = createRuntime(),
+): (data: unknown) => void {
+  if (runtime instanceof Promise) {
+    // The host sends nothing before `ready`; anything that comes early waits for the runtime.
+    let serve: ((data: unknown) => void) | undefined
+    const early: unknown[] = []
+    runtime.then(
+      (ready) => {
+        serve = serveRuntime(post, ready)
+        for (const data of early.splice(0)) serve(data)
+      },
+      (error: unknown) => post({ type: 'crashed', outOfMemory: false, reason: `The sandbox runtime failed to start: ${serializeError(error).message}` }),
+    )
+    return (data) => (serve ? serve(data) : void early.push(data))
+  }
+  return serveRuntime(post, runtime)
+}
+
+/** Runs `work` (one runtime operation) under the host's timeout, when the runtime can interrupt code. */
+function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work: () => T): T {
+  return runtime.budget ? runtime.budget(timeoutMs, work) : work()
+}
+
+function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime): (data: unknown) => void {
   // The conversation of the last model/route request: requests carry only what changed.
   const requests = createRequestDecoder()
   /**
@@ -47,7 +75,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
     const message = parsed.data
     switch (message.type) {
       case 'load':
-        post({ type: 'loaded', requestId: message.requestId, result: runtime.load(message.file, message.source) })
+        post({ type: 'loaded', requestId: message.requestId, result: within(runtime, message.timeoutMs, () => runtime.load(message.file, message.source)) })
         return
       case 'call-model': {
         const { requestId } = message
@@ -57,7 +85,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
           return
         }
         answer(
-          () => runtime.callModel(decoded.request),
+          () => within(runtime, message.timeoutMs, () => runtime.callModel(decoded.request)),
           (result) => ({ type: 'model-result', requestId, result }),
           (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
         )
@@ -66,7 +94,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
       case 'execute-tool': {
         const { requestId } = message
         answer(
-          () => runtime.executeTool(message.name, message.arguments, message.callId),
+          () => within(runtime, message.timeoutMs, () => runtime.executeTool(message.name, message.arguments, message.callId)),
           (result) => ({ type: 'tool-result', requestId, result }),
           (error) => ({ type: 'tool-result', requestId, result: { ok: false, error } }),
         )
@@ -80,7 +108,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
           return
         }
         answer(
-          () => runtime.callRoute(decoded.request),
+          () => within(runtime, message.timeoutMs, () => runtime.callRoute(decoded.request)),
           (result) => ({ type: 'route-result', requestId, result }),
           (error) => ({ type: 'route-result', requestId, result: { ok: false, error } }),
         )
@@ -89,7 +117,7 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
       case 'summarize': {
         const { requestId } = message
         answer(
-          () => runtime.callSummarize(message.result, { tool: message.tool, maxChars: message.maxChars }),
+          () => within(runtime, message.timeoutMs, () => runtime.callSummarize(message.result, { tool: message.tool, maxChars: message.maxChars })),
           (result) => ({ type: 'summarize-result', requestId, result }),
           (error) => ({ type: 'summarize-result', requestId, result: { ok: false, error } }),
         )
@@ -99,13 +127,13 @@ export function createWorkerDispatch(post: (message: SandboxToHost) => void): (d
         const { requestId } = message
         answer(
           () =>
-            runtime.runCode(message.code, { maxOutputChars: message.maxOutputChars }, (progress) =>
+            within(runtime, message.timeoutMs, () => runtime.runCode(message.code, { maxOutputChars: message.maxOutputChars }, (progress) =>
               post(
                 progress.kind === 'output'
                   ? { type: 'code-progress', requestId, output: progress.text, truncated: progress.truncated }
                   : { type: 'code-progress', requestId, call: progress.call },
               ),
-            ),
+            )),
           (result) => ({ type: 'code-result', requestId, result }),
           (error) => ({ type: 'code-result', requestId, result: { ok: false, output: '', truncated: false, error: `${error.name}: ${error.message}`, calls: [] } }),
         )

@@ -1,0 +1,118 @@
+/**
+ * User code that allocates without end, or loops without a pause, must not take the tab down:
+ * it runs in the sandbox worker's QuickJS VM, whose memory is capped and whose code is
+ * interrupted at its deadline. Each test checks the page still answers a click (a dialog
+ * opens), the message names the file and phase, and the user's code is still in the editor.
+ */
+import type { Page } from '@playwright/test'
+import { expect, getEditor, openApp, setEditor, test } from './fixtures'
+
+/** Grows until the VM's memory limit stops it. */
+const BOMB = 'const hoard: number[][] = []\n  for (;;) hoard.push(new Array(1e5).fill(hoard.length))'
+/** The same with typed arrays: big blocks, nothing for the garbage collector to walk. */
+const BLOCK_BOMB = 'const blocks: Float64Array[] = []\n  for (;;) blocks.push(new Float64Array(1e6))'
+
+const TOOLS_OK = `import { tool, z } from 'toolstep'
+export const echo = tool({ description: 'Echo.', inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text })
+`
+
+/** A model that calls `name` once, then answers with the last tool result. */
+const callsOnce = (name: string) => `import type { ModelContext } from 'toolstep'
+export default function model({ messages, step }: ModelContext) {
+  if (step === 0) return { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: '${name}', arguments: '{}' } }] }
+  return 'Done: ' + String(messages[messages.length - 1]?.content).slice(0, 40)
+}
+`
+
+/** The page answers: the shortcuts dialog opens on a click and closes again. */
+async function expectAlive(page: Page): Promise<void> {
+  await page.getByTestId('open-shortcuts').click()
+  await expect(page.getByTestId('shortcuts-help')).toBeVisible({ timeout: 1_000 })
+  await page.keyboard.press('Escape')
+}
+
+const crashed: string[] = []
+test.beforeEach(({ page }) => {
+  page.on('crash', () => crashed.push(page.url()))
+})
+test.afterEach(() => {
+  expect(crashed, 'the tab crashed').toEqual([])
+})
+
+test('a memory bomb at the top level of tools.ts, checked on edit without Run, is stopped and named', async ({ page }) => {
+  await openApp(page)
+  const source = `import { tool, z } from 'toolstep'\n{\n  ${BLOCK_BOMB}\n}\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
+  await setEditor(page, 'tools.ts', source)
+  await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts ran out of memory \(limit 256 MB\) while running its top-level code/, { timeout: 45_000 })
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})
+
+test('a memory bomb in a tool, during a tool call, ends that call with the file and phase', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  const source = `import { tool, z } from 'toolstep'
+export const hog = tool({
+  description: 'Allocates without end.',
+  inputSchema: z.object({}),
+  timeoutMs: 60_000,
+  execute: () => {
+  ${BOMB}
+  },
+})
+`
+  await setEditor(page, 'tools.ts', source)
+  await setEditor(page, 'model.ts', callsOnce('hog'))
+  await page.getByTestId('run').click()
+  const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
+  await expect(failed.first()).toBeVisible({ timeout: 45_000 })
+  await failed.first().click()
+  await expect(page.getByTestId('tool-result').first()).toContainText('tools.ts ran out of memory (limit 256 MB) while running tool "hog"')
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})
+
+test('a memory bomb in model.ts, during decide, ends the run with the file and phase', async ({ page }) => {
+  await openApp(page)
+  const source = `import type { ModelContext } from 'toolstep'
+export default async function model({ step }: ModelContext) {
+  await null
+  ${BOMB}
+  return 'never ' + step
+}
+`
+  await setEditor(page, 'tools.ts', TOOLS_OK)
+  await setEditor(page, 'model.ts', source)
+  await page.getByTestId('run').click()
+  await expect(page.getByText(/model\.ts ran out of memory \(limit 256 MB\) while answering step 0/).first()).toBeVisible({ timeout: 45_000 })
+  await expectAlive(page)
+  expect(await getEditor(page, 'model.ts')).toBe(source)
+})
+
+test('an endless loop in a tool is interrupted at its timeout, with where it is, and the next call runs in the same sandbox', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  await setEditor(
+    page,
+    'tools.ts',
+    `import { tool, z } from 'toolstep'
+export const spin = tool({
+  description: 'Never returns.',
+  inputSchema: z.object({}),
+  timeoutMs: 1500,
+  execute: async () => {
+    let n = 0
+    for (;;) n++
+  },
+})
+`,
+  )
+  await setEditor(page, 'model.ts', callsOnce('spin'))
+  await page.getByTestId('run').click()
+  const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
+  await expect(failed.first()).toContainText('timed out')
+  await failed.first().click()
+  await expect(page.getByTestId('tool-result').first()).toContainText(/timed out after 1500 ms and was stopped\. It ran for \d+ ms without a pause and was interrupted( \(at tools\.ts:\d+:\d+\))?\. Is there an endless loop\?/)
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  await expectAlive(page)
+})

@@ -1,0 +1,248 @@
+/**
+ * The web globals user code in the QuickJS VM finds, built on the worker's functions: `console`,
+ * timers, `queueMicrotask`, `performance.now`, `crypto.randomUUID` / `getRandomValues`, and
+ * `fetch` with small `Headers` / `Response` classes. QuickJS itself has none of them.
+ *
+ * Timers and fetches are kept here by id; the worker only schedules them and calls
+ * {@link deliver} when one is due, so no function of one engine is ever held by the other.
+ * A response body is read as text by the worker and copied into the VM, where it counts against
+ * the VM's memory limit like anything else user code holds.
+ */
+import { host } from './host'
+
+type Callback = (...args: unknown[]) => unknown
+
+interface Timer {
+  callback: Callback
+  args: unknown[]
+  /** Set for `setInterval`: the period, ms. */
+  repeat?: number
+}
+
+const timers = new Map<number, Timer>()
+const fetches = new Map<number, { resolve: (response: unknown) => void; reject: (error: unknown) => void }>()
+let nextId = 1
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value instanceof Error) return `${value.name}: ${value.message}`
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    try {
+      return String(value)
+    } catch {
+      return '(a value that cannot be turned into text)'
+    }
+  }
+}
+
+function startTimer(callback: unknown, delay: unknown, args: unknown[], repeat: boolean): number {
+  if (typeof callback !== 'function') throw new TypeError('The callback of a timer must be a function.')
+  const ms = Math.max(0, Number(delay) || 0)
+  const id = nextId++
+  timers.set(id, { callback: callback as Callback, args, ...(repeat ? { repeat: ms } : {}) })
+  host.setTimer(id, ms)
+  return id
+}
+
+function stopTimer(id: unknown): void {
+  if (typeof id !== 'number' || !timers.delete(id)) return
+  host.clearTimer(id)
+}
+
+/** `Headers`, as far as tools use it: case-insensitive get/set/has/delete and iteration. */
+class Headers {
+  #entries = new Map<string, string>()
+  constructor(init?: unknown) {
+    if (init instanceof Headers) for (const [key, value] of init) this.set(key, value)
+    else if (Array.isArray(init)) for (const pair of init as [string, string][]) this.append(pair[0], pair[1])
+    else if (typeof init === 'object' && init !== null) for (const [key, value] of Object.entries(init)) this.set(key, String(value))
+  }
+  get(name: string): string | null {
+    return this.#entries.get(String(name).toLowerCase()) ?? null
+  }
+  set(name: string, value: string): void {
+    this.#entries.set(String(name).toLowerCase(), String(value))
+  }
+  append(name: string, value: string): void {
+    const key = String(name).toLowerCase()
+    const old = this.#entries.get(key)
+    this.#entries.set(key, old === undefined ? String(value) : `${old}, ${value}`)
+  }
+  has(name: string): boolean {
+    return this.#entries.has(String(name).toLowerCase())
+  }
+  delete(name: string): void {
+    this.#entries.delete(String(name).toLowerCase())
+  }
+  forEach(callback: (value: string, key: string) => void): void {
+    for (const [key, value] of this.#entries) callback(value, key)
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.#entries.entries()
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.#entries.entries()
+  }
+}
+
+/** A fetched response whose body the worker has already read as text. */
+class Response {
+  readonly status: number
+  readonly statusText: string
+  readonly ok: boolean
+  readonly url: string
+  readonly headers: Headers
+  #body: string
+  bodyUsed = false
+  constructor(body: string, init: { status?: number; statusText?: string; url?: string; headers?: unknown } = {}) {
+    this.#body = body
+    this.status = init.status ?? 200
+    this.statusText = init.statusText ?? ''
+    this.ok = this.status >= 200 && this.status < 300
+    this.url = init.url ?? ''
+    this.headers = new Headers(init.headers)
+  }
+  #read(): string {
+    if (this.bodyUsed) throw new TypeError('The body of this response was already read.')
+    this.bodyUsed = true
+    return this.#body
+  }
+  async text(): Promise<string> {
+    return this.#read()
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(this.#read())
+  }
+  clone(): Response {
+    return new Response(this.#body, { status: this.status, statusText: this.statusText, url: this.url, headers: [...this.headers] })
+  }
+}
+
+function fetchInVm(input: unknown, init: { method?: string; headers?: unknown; body?: unknown } = {}): Promise<Response> {
+  const url = typeof input === 'string' ? input : typeof input === 'object' && input !== null && 'url' in input ? String((input as { url: unknown }).url) : String(input)
+  const body = init.body
+  if (body !== undefined && body !== null && typeof body !== 'string') {
+    return Promise.reject(new TypeError('fetch in the sandbox sends string bodies only (use JSON.stringify).'))
+  }
+  const id = nextId++
+  const request = { url, method: init.method ?? 'GET', headers: [...new Headers(init.headers)], ...(typeof body === 'string' ? { body } : {}) }
+  return new Promise<Response>((resolve, reject) => {
+    fetches.set(id, { resolve: resolve as (response: unknown) => void, reject })
+    host.fetch(id, JSON.stringify(request))
+  })
+}
+
+/**
+ * Called by the worker when a timer is due (`kind` `timer`) or a fetch has ended (`fetch`, with
+ * JSON `{ ok: true, status, statusText, url, headers, body }` or `{ ok: false, message }`).
+ * Exceptions from a timer callback are logged, as a browser does.
+ */
+export function deliver(kind: string, id: number, json: string): void {
+  if (kind === 'timer') {
+    const timer = timers.get(id)
+    if (!timer) return
+    if (timer.repeat === undefined) timers.delete(id)
+    else host.setTimer(id, timer.repeat)
+    try {
+      timer.callback(...timer.args)
+    } catch (error) {
+      host.log('error', `Uncaught ${text(error)}`)
+    }
+    return
+  }
+  const pending = fetches.get(id)
+  if (!pending) return
+  fetches.delete(id)
+  const reply = JSON.parse(json) as
+    | { ok: true; status: number; statusText: string; url: string; headers: [string, string][]; body: string }
+    | { ok: false; message: string }
+  if (reply.ok) pending.resolve(new Response(reply.body, reply))
+  else pending.reject(new TypeError(reply.message))
+}
+
+function hexBytes(count: number): number[] {
+  const hex = host.randomHex(count)
+  const bytes: number[] = []
+  for (let index = 0; index < count; index++) bytes.push(parseInt(hex.slice(index * 2, index * 2 + 2), 16))
+  return bytes
+}
+
+/** Runs one `Intl` call in the worker; throws its error (RangeError for a bad time zone, …) here. */
+function intl(kind: string, locales: unknown, options: unknown, method: string, args: unknown[]): unknown {
+  const encoded = args.map((arg) => (arg instanceof Date ? { date: arg.getTime() } : arg))
+  const reply = JSON.parse(host.intl(kind, JSON.stringify(locales ?? null), JSON.stringify(options ?? {}), method, JSON.stringify(encoded))) as
+    | { ok: true; value: unknown }
+    | { ok: false; name: string; message: string }
+  if (reply.ok) return reply.value
+  const Maker = reply.name === 'RangeError' ? RangeError : TypeError
+  throw new Maker(reply.message)
+}
+
+/**
+ * `Intl` formatters backed by the worker's `Intl` (QuickJS has none). Each instance checks its
+ * locales and options when made, as the real constructors do, and each method is one call.
+ */
+function makeIntl(): Record<string, unknown> {
+  const kinds = ['DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator'] as const
+  const methods = ['format', 'formatToParts', 'resolvedOptions', 'select', 'compare', 'formatRange']
+  const namespace: Record<string, unknown> = {}
+  for (const kind of kinds) {
+    const Formatter = function (this: { locales: unknown; options: unknown }, locales?: unknown, options?: unknown) {
+      const self = this instanceof Formatter ? this : (Object.create(Formatter.prototype) as { locales: unknown; options: unknown })
+      intl(kind, locales, options, '', [])
+      self.locales = locales ?? null
+      self.options = options ?? {}
+      return self
+    } as unknown as { new (locales?: unknown, options?: unknown): { locales: unknown; options: unknown }; prototype: object }
+    for (const method of methods) {
+      Object.defineProperty(Formatter.prototype, method, {
+        value(this: { locales: unknown; options: unknown }, ...args: unknown[]) {
+          // `format(undefined)` of DateTimeFormat means now, in the VM's clock.
+          if (kind === 'DateTimeFormat' && method === 'format' && args[0] === undefined) args = [new Date()]
+          return intl(kind, this.locales, this.options, method, args)
+        },
+        writable: true,
+        configurable: true,
+      })
+    }
+    Object.defineProperty(Formatter, 'name', { value: kind })
+    namespace[kind] = Formatter
+  }
+  return namespace
+}
+
+/** Puts the globals on the VM's global object. */
+export function installGlobals(): void {
+  const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
+  const console = { log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error') }
+  const define = (name: string, value: unknown) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })
+  define('console', console)
+  define('setTimeout', (callback: unknown, delay?: unknown, ...args: unknown[]) => startTimer(callback, delay, args, false))
+  define('setInterval', (callback: unknown, delay?: unknown, ...args: unknown[]) => startTimer(callback, delay, args, true))
+  define('clearTimeout', stopTimer)
+  define('clearInterval', stopTimer)
+  define('queueMicrotask', (callback: unknown) => {
+    if (typeof callback !== 'function') throw new TypeError('queueMicrotask needs a function.')
+    void Promise.resolve().then(callback as Callback)
+  })
+  define('performance', { now: () => host.now() })
+  define('crypto', {
+    randomUUID: () => host.randomUUID(),
+    getRandomValues<T extends ArrayBufferView>(array: T): T {
+      const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
+      if (view.length > 65536) throw new RangeError('getRandomValues fills at most 65536 bytes at a time.')
+      view.set(hexBytes(view.length))
+      return array
+    },
+  })
+  define('fetch', fetchInVm)
+  define('Headers', Headers)
+  define('Response', Response)
+  define('Intl', makeIntl())
+  // Worker-style code refers to `self`. Its `postMessage` went to the worker's global channel,
+  // which the host never reads; in the VM there is no channel at all, so messages are dropped.
+  define('self', globalThis)
+  define('postMessage', () => undefined)
+}
