@@ -139,6 +139,15 @@ describe('loop engine', () => {
     expect(r.state.stop?.reason).toBe('final_answer')
   })
 
+  it('does not echo a malformed native message as assistant text', async () => {
+    const model = scripted([{ kind: 'message', message: { content: null, tool_calls: [{ id: 'c', function: { name: '', arguments: '{}' } }] } }, answer('fine')])
+    const { r } = runner(model)
+    await r.run()
+    const [assistant, correction] = model.requests[1]!.messages.slice(-2)
+    expect(assistant).toEqual({ role: 'assistant', content: '' })
+    expect(correction).toMatchObject({ role: 'user', content: expect.stringContaining('no function name') })
+  })
+
   it('abort stops the run and discards the in-flight phase', async () => {
     let release: (v: ModelOutput) => void = () => {}
     const model: Model = { respond: () => new Promise((resolve) => { release = resolve }) }

@@ -299,7 +299,9 @@ export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 
         const result = results.get(c.id)
         return { id: c.id, name: result?.name ?? c.name, arguments: result?.arguments ?? c.arguments, ...(c.rawArguments === undefined ? {} : { rawArguments: c.rawArguments }) }
       })
-  const assistant: AssistantMessage = calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text ?? state.raw ?? '' }
+  // A native turn's raw output is the message's JSON: never written back as if the model had said it.
+  const native = parse !== null && getProtocol(parse.protocol)?.native === true
+  const assistant: AssistantMessage = calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text ?? (native ? '' : (state.raw ?? '')) }
   const out: Message[] = [assistant]
   for (const call of calls) {
     const result = results.get(call.id)
