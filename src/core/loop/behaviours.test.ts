@@ -271,11 +271,16 @@ describe('8. confirmation for dangerous tools', () => {
     expect(r.events.map((e) => e.type)).toContain('confirm.requested')
     expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', result: expect.stringContaining('/tmp/a') })
   })
-  it('a denial is written back as a result saying the user declined', async () => {
+  it('a denial is written back as an error result saying the user declined, with the reason typed', async () => {
     const model = scripted([del, answer('ok')])
     const r = await run(model, {}, { confirm: decide({ callId: '', decision: 'deny' }) })
-    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', declined: true, result: 'The user declined to run this call.' })
+    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', declined: true, error: 'The user declined to run this call.' })
+    expect(of(r.events, 'tool.finished')[0]!.result).toBeUndefined()
     expect(toolMessages(model.requests[1])).toHaveLength(2)
+    const reasoned = scripted([del, answer('ok')])
+    const withReason = await run(reasoned, {}, { confirm: decide({ callId: '', decision: 'deny', reason: ' that folder holds backups ' }) })
+    expect(of(withReason.events, 'confirm.decided')[0]!.decisions[0]).toMatchObject({ decision: 'deny', reason: ' that folder holds backups ' })
+    expect(toolMessages(reasoned.requests[1])[0]).toEqual({ role: 'tool', tool_call_id: 'd1', name: 'delete_file', isError: true, content: 'Error: The user declined to run this call. Reason: that folder holds backups' })
   })
   it('edited arguments are what runs; without a handler every such call is denied', async () => {
     const r = await run(scripted([del, answer('ok')]), {}, { confirm: decide({ callId: '', decision: 'edit', arguments: { path: '/tmp/b' } }) })

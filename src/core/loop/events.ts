@@ -76,6 +76,8 @@ export const decisionSchema = z.object({
   decision: z.enum(['approve', 'deny', 'edit']),
   /** The edited arguments, for `edit`. */
   arguments: z.record(z.string(), jsonValueSchema).optional(),
+  /** For `deny`: why, as the user typed it; written back to the model with the error result. */
+  reason: z.string().optional(),
 })
 export type Decision = z.infer<typeof decisionSchema>
 
