@@ -56,7 +56,7 @@ export {
   type RequestSettings,
 } from './model-request'
 export { Conversation } from './conversation'
-export { windowBounds, windowMessages, type ContextWindow, type MessageSequence, type WindowBounds } from './context-window'
+export { pairedEarliest, safeTrimStart, systemHead, windowBounds, windowMessages, type ContextWindow, type MessageSequence, type WindowBounds } from './context-window'
 export { signature } from './signature'
 export { LoopRunner, DEFAULT_MAX_STEPS, type ConfirmHandler, type RunInit, type RunnerOptions } from './runner'
 export { runInitFor } from './start'
