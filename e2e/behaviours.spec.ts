@@ -44,9 +44,9 @@ test('a denial carries the reason typed in the confirm dialog back to the model 
   await dialog.getByTestId('confirm-submit').click()
   await expect(dialog).toBeHidden()
   await expect(page.getByTestId('final-answer')).toHaveText(/You declined the deletion.*Error: The user declined to run this call\. Reason: the draft is still in review/)
-  const toolMessage = page.locator('[data-testid="message"][data-role="tool"]').last()
-  await page.locator('[data-testid="timeline-item"][data-phase="backfill"]').last().click()
-  await expect(toolMessage).toContainText('Reason: the draft is still in review')
+  // The delete turn's backfill (the second): the tool message the model was sent.
+  await page.locator('[data-testid="timeline-item"][data-phase="backfill"]').nth(1).click()
+  await expect(page.locator('[data-testid="message"][data-role="tool"]').last()).toContainText('Error: The user declined to run this call. Reason: the draft is still in review')
 })
 
 test('the confirm dialog works from the keyboard and keeps focus inside', async ({ page }) => {
