@@ -16,7 +16,7 @@
  * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
  */
 import { readSession } from '../../core/files/session-file'
-import { describeEvent, windowMessages, type SessionEvent } from '../../core/loop/index'
+import { describeEvent, pairedEarliest, windowMessages, type SessionEvent } from '../../core/loop/index'
 import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
 import {
@@ -172,7 +172,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     const out = indexes.map((index) => {
       const { id, label, messages, tools: own } = conversations[index]!
       // --trim-window N: the history the loop's own trim keeps, so the trim can be used, not only checked.
-      const kept = args.trimWindow === undefined ? messages : windowMessages(messages, args.trimWindow).messages
+      const kept = args.trimWindow === undefined ? messages : windowMessages(messages, args.trimWindow, pairedEarliest(messages)).messages
       // The tools a replay offers: --tools when given, else the log's own (as the app's replay does).
       return { id, label, ...exportRequest(target, kept, tools ?? own ?? []) }
     })
