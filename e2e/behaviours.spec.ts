@@ -32,6 +32,23 @@ test.describe('confirmation for dangerous tools', () => {
   }
 })
 
+test('a denial carries the reason typed in the confirm dialog back to the model as an error result', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('example-select').selectOption('dangerous-tool')
+  await page.getByTestId('run').click()
+  const dialog = page.getByTestId('confirm-dialog')
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByTestId('confirm-deny-reason')).toHaveCount(0)
+  await dialog.getByTestId('confirm-deny').check()
+  await dialog.getByTestId('confirm-deny-reason').fill('the draft is still in review')
+  await dialog.getByTestId('confirm-submit').click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByTestId('final-answer')).toHaveText(/You declined the deletion.*Error: The user declined to run this call\. Reason: the draft is still in review/)
+  // The delete turn's backfill (the second): the tool message the model was sent.
+  await page.locator('[data-testid="timeline-item"][data-phase="backfill"]').nth(1).click()
+  await expect(page.locator('[data-testid="message"][data-role="tool"]').last()).toContainText('Error: The user declined to run this call. Reason: the draft is still in review')
+})
+
 test('the confirm dialog works from the keyboard and keeps focus inside', async ({ page }) => {
   await openApp(page)
   await page.getByTestId('example-select').selectOption('dangerous-tool')

@@ -1,7 +1,7 @@
 /**
  * Export of the open session (a replayed conversation or a live run) as provider request
- * bodies: OpenAI Chat Completions `{messages, tools}` and Anthropic Messages
- * `{system, messages, tools}`. The messages are the fold of the whole event log, so a replay
+ * bodies: OpenAI Chat Completions `{messages, tools}`, Anthropic Messages
+ * `{system, messages, tools}` and Ollama `/api/chat` `{messages, tools}`. The messages are the fold of the whole event log, so a replay
  * exports the logged conversation and a live run the conversation as the loop built it.
  */
 import { fold, type SessionEvent } from '../core/loop'

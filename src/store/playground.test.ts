@@ -433,6 +433,12 @@ describe('playground: imports', () => {
     const body = JSON.parse(exported.text) as { messages: { role: string }[]; tools: unknown[] }
     expect(body.messages.map((m) => m.role)).toContain('tool')
     expect(body.tools).toHaveLength(1)
+    const ollama = s.pg.exportOpenSession('ollama')!
+    expect(ollama.fileName).toBe('toolstep-run.ollama.json')
+    const native = JSON.parse(ollama.text) as { messages: { role: string; tool_calls?: { function: { arguments: unknown } }[]; tool_name?: string }[] }
+    const call = native.messages.find((m) => m.tool_calls)?.tool_calls?.[0]
+    expect(typeof call?.function.arguments).toBe('object')
+    expect(native.messages.find((m) => m.role === 'tool')?.tool_name).toBeTruthy()
   })
 })
 

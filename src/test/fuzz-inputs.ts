@@ -44,7 +44,7 @@ const PIECES = [
   '{"tool": "x", "arguments": {', 'f(a=1, ', '(3, 4)', '\\_', '<minimax:tool_call>', '<invoke name="f">', '<parameter name="a">',
   '</invoke>', '<｜DSML｜function_calls>', '<｜DSML｜invoke name="f">', '<｜DSML｜parameter name="a" string="false">', '</｜DSML｜parameter>',
   '<|tool_calls_begin|>', '<|tool_sep|>', '<seed:think>', '</seed:think>', '<seed:tool_call>', '<|action_start|><|plugin|>', '<|action_end|>',
-  '[THINK]', '[/THINK]', '<function name="f">', '<|tool_call_start|>', '<|python_start|>', '"function_call": {', '東', '😀', '\ud83d', '\ude00', '\u0000', '\u200b', '\u202e', '\ufeff', '\u00a0',
+  '[THINK]', '[/THINK]', '<function name="f">', '<|tool_call_start|>', '<|python_start|>', '"function_call": {', 'Action: ```json\n[', '{"tool_name": "f", "parameters": ', '<|/tool_call|>', '```tool_code\n', '東', '😀', '\ud83d', '\ude00', '\u0000', '\u200b', '\u202e', '\ufeff', '\u00a0',
 ]
 
 /** A random code point: mostly BMP, some astral, some lone surrogates and controls. */
@@ -70,6 +70,8 @@ const WRAPPERS: ReadonlyArray<readonly [string, string]> = [
   ['[THINK]', '[/THINK]'],
   ['<seed:tool_call>\n<function=f>\n<parameter=a>', '</parameter>\n</function>\n</seed:tool_call>'],
   ['"', '"'],
+  ['Action: ```json\n[{"tool_name": "f", "parameters": ', '}]\n```'],
+  ['<|tool_call|>[', ']<|/tool_call|>'],
 ]
 
 /** One random edit of `text`. */

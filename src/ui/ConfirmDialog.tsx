@@ -5,11 +5,12 @@ import type { Decision } from '../core/loop'
 import type { JsonValue } from '../core/messages'
 import { errorMessage } from '../core/util'
 
-type Choice = { decision: 'approve' | 'deny' } | { decision: 'edit'; text: string; error: string | null }
+type Choice = { decision: 'approve' } | { decision: 'deny'; reason: string } | { decision: 'edit'; text: string; error: string | null }
 
 /**
  * Modal shown when the loop reaches `confirm`: each call to a dangerous tool is approved,
- * denied, or approved with edited arguments. Every call gets a decision, so every call gets a result.
+ * denied (with an optional reason the model is told), or approved with edited arguments. Every
+ * call gets a decision, so every call gets a result.
  */
 export function ConfirmDialog() {
   const { t } = useTranslation()
@@ -32,8 +33,13 @@ export function ConfirmDialog() {
     const decisions: Decision[] = []
     for (const c of pending.calls) {
       const choice = choices[c.call.id] ?? { decision: 'approve' }
-      if (choice.decision !== 'edit') {
-        decisions.push({ callId: c.call.id, decision: choice.decision })
+      if (choice.decision === 'approve') {
+        decisions.push({ callId: c.call.id, decision: 'approve' })
+        continue
+      }
+      if (choice.decision === 'deny') {
+        const reason = choice.reason.trim()
+        decisions.push({ callId: c.call.id, decision: 'deny', ...(reason === '' ? {} : { reason }) })
         continue
       }
       try {
@@ -55,7 +61,7 @@ export function ConfirmDialog() {
       return
     }
     if (e.key !== 'Tab' || !dialog.current) return
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, textarea, input:checked, input[type="radio"]:not([name]), [tabindex]:not([tabindex="-1"])')]
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, textarea, input[type="text"], input:checked, input[type="radio"]:not([name]), [tabindex]:not([tabindex="-1"])')]
     const first = focusable[0]
     const last = focusable[focusable.length - 1]
     if (!first || !last) return
@@ -96,13 +102,27 @@ export function ConfirmDialog() {
                         data-testid={`confirm-${d}`}
                         checked={choice.decision === d}
                         onChange={() =>
-                          setChoices((all) => ({ ...all, [c.call.id]: d === 'edit' ? { decision: 'edit', text: JSON.stringify(c.call.arguments, null, 2), error: null } : { decision: d } }))
+                          setChoices((all) => ({
+                            ...all,
+                            [c.call.id]: d === 'edit' ? { decision: 'edit', text: JSON.stringify(c.call.arguments, null, 2), error: null } : d === 'deny' ? { decision: 'deny', reason: '' } : { decision: d },
+                          }))
                         }
                       />
                       {t(`confirm.${d}`)}
                     </label>
                   ))}
                 </div>
+                {choice.decision === 'deny' && (
+                  <input
+                    type="text"
+                    data-testid="confirm-deny-reason"
+                    aria-label={t('denyReason.label', { name: c.call.name })}
+                    placeholder={t('denyReason.placeholder')}
+                    value={choice.reason}
+                    onChange={(e) => setChoices((all) => ({ ...all, [c.call.id]: { decision: 'deny', reason: e.target.value } }))}
+                    className="mt-1 w-full rounded border border-slate-300 p-1 text-sm"
+                  />
+                )}
                 {choice.decision === 'edit' && (
                   <>
                     <textarea

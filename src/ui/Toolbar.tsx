@@ -258,6 +258,14 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             >
               {t('toolbar.exportAnthropic')} <span className="text-xs text-slate-500">— {t('toolbar.exportAnthropicHint')}</span>
             </button>
+            <button
+              data-testid="export-ollama"
+              disabled={count === 0}
+              className="rounded px-2 py-1.5 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40"
+              onClick={() => exportTo('ollama')}
+            >
+              {t('exportOllama.label')} <span className="text-xs text-slate-500">— {t('exportOllama.hint')}</span>
+            </button>
             <div className="my-1 border-t border-slate-100" />
             <button data-testid="export-code" className="rounded px-2 py-1.5 text-left hover:bg-slate-100" onClick={() => exportCode(pg.exportCode())}>
               {t('codeExport.code')} <span className="text-xs text-slate-500">— {t('codeExport.codeHint')}</span>

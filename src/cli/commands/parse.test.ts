@@ -31,6 +31,11 @@ describe('toolstep parse', () => {
     const printed = JSON.parse(fake.stdout()) as { calls: unknown[]; errors: { code: string }[] }
     expect(printed.calls).toEqual([])
     expect(printed.errors.map((error) => error.code)).toEqual(['truncated'])
+    // A complete message whose arguments string is cut off: the contract's error shape only (code, message, span).
+    const cut = fakeIO({}, JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a": 1' } }] }))
+    expect(await parseCommand(['--protocol', 'openai'], cut.io)).toBe(0)
+    const errors = (JSON.parse(cut.stdout()) as { errors: { code: string }[] }).errors
+    expect(errors.map((error) => [error.code, Object.keys(error).sort()])).toEqual([['truncated', ['code', 'message', 'span']]])
   })
 
   it('answers every fixture line in --jsonl mode with the same id', async () => {

@@ -63,7 +63,8 @@ function present(result: ParseResult): { protocol: string; calls: { name: string
     calls: result.calls.map((call) => ({ name: call.name, arguments: call.arguments })),
     text: result.text,
     repairs: result.repairs,
-    errors: result.errors,
+    // The contract's error shape: code, message, span (the unread native call rides on the parse for the loop only).
+    errors: result.errors.map(({ call: _call, ...error }) => error),
   }
 }
 

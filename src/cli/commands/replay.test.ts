@@ -158,7 +158,7 @@ describe('toolstep replay', () => {
       [['log.json', '--tools', 'bad-tools.json'], /bad-tools\.json: Not a usable tools file: \[0\]\.function\.name/],
       [['log.json', '--conversation', '7'], /no conversation "7" \(the log has 1, indexed from 0\)/],
       [['session.json'], /session\.json: Not a Toolstep session: /],
-      [['log.json', '--export', 'csv'], /--export takes openai or anthropic \(got "csv"\)/],
+      [['log.json', '--export', 'csv'], /--export takes openai, anthropic, ollama \(got "csv"\)/],
       [['log.json', '--export', 'openai', '--check'], /cannot be combined with --summary or --check/],
       [['log.json', '--trim-window', 'x'], /--trim-window takes a whole number of messages \(got "x"\)/],
     ]
@@ -215,6 +215,72 @@ describe('toolstep replay', () => {
     const converted = JSON.parse(anthropic.stdout()) as { system?: string; messages: { role: string; content: unknown }[] }[]
     expect(converted[0]!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
     expect(converted[0]!.messages[1]!.content).toEqual([{ type: 'tool_use', id: 'a', name: 'get_weather', input: { town: 'Paris' } }])
+  })
+
+  it('--export ollama writes native tool_calls with object arguments; a double-encoded log comes out clean for OpenAI', async () => {
+    const doubled = JSON.stringify([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify('{"city": "Paris"}') } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'sunny' },
+      { role: 'assistant', content: 'Sunny.' },
+    ])
+    const ollama = fakeIO({ 'log.json': doubled })
+    expect(await replayCommand(['log.json', '--export', 'ollama'], ollama.io)).toBe(0)
+    const [entry] = JSON.parse(ollama.stdout()) as { messages: unknown[] }[]
+    expect(entry!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] },
+      { role: 'tool', content: 'sunny', tool_name: 'get_weather' },
+      { role: 'assistant', content: 'Sunny.' },
+    ])
+    const openai = fakeIO({ 'log.json': doubled })
+    expect(await replayCommand(['log.json', '--export=openai'], openai.io)).toBe(0)
+    const [body] = JSON.parse(openai.stdout()) as { messages: { tool_calls?: { function: { arguments: string } }[] }[] }[]
+    expect(body!.messages[1]!.tool_calls![0]!.function.arguments).toBe('{"city":"Paris"}')
+  })
+
+  it('--trim-window N with --export writes the history a safe trim keeps: system prompt, no call apart from its result', async () => {
+    const log = JSON.stringify([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'Paris and Tokyo?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'w', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'cloudy' },
+      { role: 'user', content: 'and?' },
+      { role: 'tool', tool_call_id: 'b', content: 'sunny' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Thanks' },
+    ])
+    const roles = async (target: string, window: string) => {
+      const fake = fakeIO({ 'log.json': log })
+      expect(await replayCommand(['log.json', '--export', target, '--trim-window', window], fake.io)).toBe(0)
+      return JSON.parse(fake.stdout()) as { system?: string; messages: { role: string; content: unknown }[] }[]
+    }
+    // The last 4 would start at "and?" and keep the result for b without its call: the trim starts after it.
+    const [openai] = await roles('openai', '4')
+    expect(openai!.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Thanks' },
+    ])
+    const [anthropic] = await roles('anthropic', '6')
+    expect(anthropic!.system).toBe('sys')
+    // The last 6 start on the calls, which keep both their results.
+    expect(anthropic!.messages.map((message) => message.role)).toEqual(['assistant', 'user', 'assistant', 'user'])
+    expect(anthropic!.messages[0]!.content).toEqual([
+      { type: 'tool_use', id: 'a', name: 'w', input: {} },
+      { type: 'tool_use', id: 'b', name: 'w', input: {} },
+    ])
+    const [all] = await roles('openai', '0')
+    expect(all!.messages).toHaveLength(9)
+    // The same cut is what --check reports.
+    const check = fakeIO({ 'log.json': log })
+    expect(await replayCommand(['log.json', '--check', '--json', '--trim-window', '4'], check.io)).toBe(1)
+    expect((JSON.parse(check.stdout()) as { anomalies: { code: string; message: number; detail: string }[] }).anomalies).toContainEqual({
+      conversation: 0,
+      message: 5,
+      code: 'history_split_by_trim',
+      detail: expect.stringContaining('would start the history at message 4 and keep this tool result and drop the call to w, w (message 2)') as string,
+    })
   })
 
   it('reads several files, or a directory, of recorded bodies as one log: one conversation per capture', async () => {

@@ -1,5 +1,5 @@
 /**
- * `toolstep replay LOG… [--format auto|…] [--tools TOOLS.json] [--summary|--check|--export openai|anthropic]
+ * `toolstep replay LOG… [--format auto|…] [--tools TOOLS.json] [--summary|--check|--export openai|anthropic|ollama]
  * [--json] [--conversation ID] [--trim-window N]` — imports a logged session (any dialect the
  * importers read, or a Toolstep session file), rebuilds the loop's phases and reports anomalies.
  * Several files, or a directory, import as one log: recorded request/response bodies
@@ -9,17 +9,19 @@
  * `{"conversations","messages","toolCalls","toolResults","anomalies":[{"conversation","message","code","detail"}]}`
  * (0-based indexes); with `--summary` / `--check`, the same as readable text; with `--export`,
  * `[{"id","label","messages","tools"?}]` (Anthropic: `[{"id","label","system"?,"messages","tools"?}]`:
- * each entry is the app's Export body with the conversation's id and label); otherwise
+ * each entry is the app's Export body with the conversation's id and label; with `--trim-window N`
+ * the messages a safe trim to N keeps, see `windowMessages`); otherwise
  * each conversation's phases, one line per event (or `{"format","conversations":[{"id","label","events"}]}`
  * with `--json`).
  * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
  */
 import { readSession } from '../../core/files/session-file'
-import { describeEvent, type SessionEvent } from '../../core/loop/index'
+import { describeEvent, pairedEarliest, windowMessages, type SessionEvent } from '../../core/loop/index'
 import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
 import {
   DEFAULT_TRIM_WINDOW,
+  EXPORT_TARGETS,
   exportRequest,
   importLogFiles,
   importOpenAITools,
@@ -29,12 +31,13 @@ import {
   type ImportedConversation,
   type LogFile,
   type LogFormat,
+  type ExportTarget,
   type ReplaySummary,
 } from '../../core/trace/index'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
 
-const HELP = `Usage: toolstep replay LOG… [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic] [--json]
+const HELP = `Usage: toolstep replay LOG… [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic|ollama] [--json]
 
 Replays a logged tool-use session and reports anomalies (reused, mismatched or unanswered
 tool_call_ids, orphan or out-of-order results, calls cut off by the token limit, arguments that
@@ -49,11 +52,16 @@ from --tools or the log, unknown tools and schema breaks). See docs/anomalies.md
   --tools FILE        tool definitions (OpenAI, Responses or Anthropic "tools"), to check calls against
   --summary           print totals and the anomaly list instead of each conversation's phases
   --check             like --summary, but exit 1 when any anomaly is found (for CI)
-  --export TARGET     print the conversations as OpenAI Chat Completions or Anthropic Messages
-                      request bodies (messages, tools), as the app's Export writes them
+  --export TARGET     print the conversations as OpenAI Chat Completions, Anthropic Messages or
+                      Ollama /api/chat request bodies (messages, tools), as the app's Export writes
+                      them; arguments are re-encoded for the target (OpenAI: a clean JSON string,
+                      Anthropic and Ollama: objects)
   --json              machine-readable output
   --conversation C    only this conversation (0-based index or id)
-  --trim-window N     messages a trimmed history keeps, for history_split_by_trim (default ${DEFAULT_TRIM_WINDOW}; 0 turns it off)
+  --trim-window N     messages a trimmed history keeps, for history_split_by_trim (default ${DEFAULT_TRIM_WINDOW}; 0 turns it off);
+                      with --export, the history written is the one a safe trim to N keeps: the
+                      system prompt and the last N messages, started later where the cut would
+                      separate a call from its result (the live context window's trim)
 Exit status: 0 on success, 1 when --check finds anomalies, 2 on usage or import errors.
 `
 
@@ -63,7 +71,7 @@ interface ReplayArgs {
   tools?: string
   summary: boolean
   check: boolean
-  export?: 'openai' | 'anthropic'
+  export?: ExportTarget
   json: boolean
   conversation?: string
   trimWindow?: number
@@ -163,8 +171,10 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     const target = args.export
     const out = indexes.map((index) => {
       const { id, label, messages, tools: own } = conversations[index]!
+      // --trim-window N: the history the loop's own trim keeps, so the trim can be used, not only checked.
+      const kept = args.trimWindow === undefined ? messages : windowMessages(messages, args.trimWindow, pairedEarliest(messages)).messages
       // The tools a replay offers: --tools when given, else the log's own (as the app's replay does).
-      return { id, label, ...exportRequest(target, messages, tools ?? own ?? []) }
+      return { id, label, ...exportRequest(target, kept, tools ?? own ?? []) }
     })
     io.stdout(`${JSON.stringify(out, null, 2)}\n`)
     return 0
@@ -215,8 +225,9 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
         break
       case '--export': {
         const target = value()
-        if (target !== 'openai' && target !== 'anthropic') return { error: `--export takes openai or anthropic${target === undefined ? '' : ` (got "${target}")`}.` }
-        exportTo = target
+        const known = EXPORT_TARGETS.find((name) => name === target)
+        if (known === undefined) return { error: `--export takes ${EXPORT_TARGETS.join(', ')}${target === undefined ? '' : ` (got "${target}")`}.` }
+        exportTo = known
         break
       }
       case '--trim-window': {

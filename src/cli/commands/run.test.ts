@@ -76,8 +76,16 @@ export default function model({ messages }: ModelContext) {
     expect(approved.out()).toContain('Final answer: Result: deleted /tmp/x')
     const denied = io({ 'w.json': file })
     expect(await runCommand(['w.json'], denied.fake)).toBe(0)
-    expect(denied.out()).toContain('Final answer: Result: The user declined to run this call.')
+    expect(denied.out()).toContain('Final answer: Result: Error: The user declined to run this call.')
     expect(await runCommand(['w.json', '--approve', 'maybe'], denied.fake)).toBe(2)
+    const reasoned = io({ 'w.json': file })
+    expect(await runCommand(['w.json', '--deny-reason', 'not on a Friday'], reasoned.fake)).toBe(0)
+    expect(reasoned.out()).toContain('Final answer: Result: Error: The user declined to run this call. Reason: not on a Friday')
+    const json = io({ 'w.json': file })
+    expect(await runCommand(['w.json', '--deny-reason=keep it', '--json'], json.fake)).toBe(0)
+    const events = (JSON.parse(json.out()) as { events: { type: string; decisions?: unknown[] }[] }).events
+    expect(events.find((event) => event.type === 'confirm.decided')?.decisions).toEqual([{ callId: 'd1', decision: 'deny', reason: 'keep it' }])
+    expect(await runCommand(['w.json', '--deny-reason'], denied.fake)).toBe(2)
   })
 
   it('--break pauses before the matching phase, prints the session so far and exits 3', async () => {

@@ -16,13 +16,14 @@ import { checkBaseUrl, createEndpointModel, withReceived, type EndpointConfig } 
 import type { Model } from '../../core/loop/interfaces'
 import { armBreakpoints, parseBreakpointSpec, runUntilBreak, type Breakpoint, type BreakHit } from '../../core/debug'
 
-const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--break SPEC]… [--json]
+const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--deny-reason TEXT] [--break SPEC]… [--json]
                     [--max-memory-mb N] [--allow-fs-write PATH] [--trust]
                     [--endpoint URL --model NAME [--stream] [--temperature T] [--timeout MS] [--header 'K: V']]
 
 Runs the workspace (tools.ts, model.ts, input, settings) headless and prints each phase.
   --max-steps N          override the workspace's maxSteps
   --approve all|none     answer confirmations for dangerous tools (default: none, every such call is denied)
+  --deny-reason TEXT     the reason given with each denial; the model gets it in the call's error result
   --break SPEC           pause at a breakpoint: print the session so far and exit 3 (repeatable).
                          SPEC: [before|after PHASE | on EVENT.TYPE | on anomaly | at turn N] [when CONDITION]
                          e.g. --break "before execute when call.name == 'charge' && call.arguments.amount > 100"
@@ -55,6 +56,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   let maxSteps: number | undefined
   let json = false
   let approve: 'all' | 'none' = 'none'
+  let denyReason: string | undefined
   let memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB
   const allowFsWrite: string[] = []
   let trust = false
@@ -140,6 +142,13 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 2
       }
       approve = value
+    } else if (arg === '--deny-reason' || arg.startsWith('--deny-reason=')) {
+      const value = arg.includes('=') ? arg.slice('--deny-reason='.length) : argv[++i]
+      if (value === undefined || value.trim() === '') {
+        io.stderr('toolstep run: --deny-reason takes a text.\n')
+        return 2
+      }
+      denyReason = value
     } else if (arg === '--max-steps') {
       const n = Number(argv[++i])
       if (!Number.isInteger(n) || n < 1) {
@@ -228,7 +237,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       router: sandbox,
       summarizer: sandbox,
       codeRunner: sandbox,
-      confirm: async (calls) => calls.map((c) => ({ callId: c.call.id, decision: approve === 'all' ? 'approve' : 'deny' })),
+      confirm: async (calls) => calls.map((c) => (approve === 'all' ? { callId: c.call.id, decision: 'approve' } : { callId: c.call.id, decision: 'deny', ...(denyReason === undefined ? {} : { reason: denyReason }) })),
       onEvent: (event) => {
         // With breakpoints the log is printed once the run paused or ended, cut at the pause.
         if (!json && armed.length === 0) io.stdout(formatEvent(event))

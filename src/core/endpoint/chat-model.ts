@@ -194,8 +194,9 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
 }
 
 function output(completion: Completion, native: boolean, timing: ResponseTiming): EndpointOutput {
-  if (native) return { kind: 'message', message: toNativeMessage(completion), timing }
-  return { kind: 'text', raw: completion.content ?? completion.refusal ?? '', timing }
+  const finish = completion.finishReason === null ? {} : { finishReason: completion.finishReason }
+  if (native) return { kind: 'message', message: toNativeMessage(completion), timing, ...finish }
+  return { kind: 'text', raw: completion.content ?? completion.refusal ?? '', timing, ...finish }
 }
 
 /** What arrived before a failure, cut at 2000 chars, so the error loses nothing worth seeing. */

@@ -3,10 +3,12 @@
  * non-streamed call (`choices[0].message`), or the `chat.completion.chunk` objects of a stream
  * (`choices[0].delta`) accumulated as the OpenAI API reference's "streaming" section describes:
  * `content` and `refusal` are appended; each `tool_calls[]` delta is keyed by `index`, its first
- * delta carrying `id` and `function.name`, later ones `function.arguments` fragments.
+ * delta carrying `id` and `function.name`, later ones `function.arguments` fragments (joined by
+ * `appendArgumentsFragment`, which drops a final delta repeating the whole object).
  * Pure; never throws (bad input is reported in the result).
  */
 import type { NativeAssistantMessage } from '../loop/interfaces'
+import { appendArgumentsFragment } from '../wire/stream-arguments'
 
 /** The accumulated assistant message of a stream or body. */
 export interface Completion {
@@ -64,7 +66,8 @@ export class CompletionAccumulator {
         const fn = entry['function']
         if (isRecord(fn)) {
           if (typeof fn['name'] === 'string') call.name += fn['name']
-          if (typeof fn['arguments'] === 'string') call.arguments += fn['arguments']
+          // A last delta that repeats the whole object (some servers send one) is not appended.
+          if (typeof fn['arguments'] === 'string') call.arguments = appendArgumentsFragment(call.arguments, fn['arguments'])
         }
         this.calls.set(index, call)
         this.sawToken = true

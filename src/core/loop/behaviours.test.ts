@@ -62,7 +62,7 @@ describe('1. argument validation policy', () => {
 
   it('leaves strings alone when coercion is off', async () => {
     const r = await run(scripted([calls({ name: 'get_weather', args: { city: 'Oslo', days: '3' } }), answer('ok')]), { validation: { unknownArguments: 'drop', coerce: false } })
-    expect(of(r.events, 'validate.completed')[0]!.verdicts[0]!.problems.join()).toMatch(/"days" must be integer/)
+    expect(of(r.events, 'validate.completed')[0]!.verdicts[0]!.problems.join()).toBe('"days" must be an integer, got string "3"')
   })
 })
 
@@ -88,21 +88,55 @@ describe('2. tool-name resolution', () => {
 })
 
 describe('3. parse-failure retry', () => {
-  const broken = calls({ name: 'get_weather', args: '{"city": "Os' })
+  const broken = text('{"tool": "get_weather", "arguments": {"city": "Os')
+  const fixed = text('{"tool": "get_weather", "arguments": {"city": "Oslo"}}')
   it('writes a correction back and asks again, up to maxParseRetries', async () => {
-    const model = scripted([broken, broken, calls({ name: 'get_weather', args: { city: 'Oslo' } }), answer('done')])
-    const r = await run(model)
+    const model = scripted([broken, broken, fixed, text('done')])
+    const r = await run(model, {}, {}, undefined, 'json')
     expect(r.state.stop?.reason).toBe('final_answer')
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user' })
     expect(model.requests[1]!.messages.at(-1)!.content).toMatch(/could not be parsed/)
   })
   it('then stops with error, or takes the text as the final answer', async () => {
-    const failing = await run(scripted([broken]))
+    const failing = await run(scripted([broken]), {}, {}, undefined, 'json')
     expect(failing.state.stop).toMatchObject({ reason: 'error' })
     expect(of(failing.events, 'model.responded')).toHaveLength(3)
-    const lenient = await run(scripted([broken]), { maxParseRetries: 0, onParseFailure: 'final_answer' })
+    const lenient = await run(scripted([broken]), { maxParseRetries: 0, onParseFailure: 'final_answer' }, {}, undefined, 'json')
     expect(lenient.state.stop?.reason).toBe('final_answer')
-    expect(lenient.state.finalAnswer).toContain('tool_calls')
+    expect(lenient.state.finalAnswer).toContain('"Os')
+  })
+})
+
+describe('3b. a native call whose arguments cannot be read', () => {
+  const cut = '{"city": "Oslo", "days": 3, "metric": tr'
+  const cutOff = (finishReason?: string): ModelOutput => ({
+    kind: 'message',
+    message: { content: 'Checking.', tool_calls: [{ id: 'ok1', type: 'function', function: { name: 'search', arguments: '{"q": "x"}' } }, { id: 'cut1', type: 'function', function: { name: 'get_weather', arguments: cut } }] },
+    ...(finishReason ? { finishReason } : {}),
+  })
+
+  it('keeps its tool_call_id and answers it with an error naming where the arguments were cut off', async () => {
+    const model = scripted([cutOff('length'), answer('done')])
+    const r = await run(model)
+    expect(of(r.events, 'model.responded')[0]).toMatchObject({ finishReason: 'length' })
+    expect(of(r.events, 'parse.completed')[0]!.calls).toMatchObject([{ id: 'ok1', name: 'search' }, { id: 'cut1', name: 'get_weather', arguments: {}, rawArguments: cut, argumentsError: `arguments cut off at char ${cut.length} by the token limit` }])
+    const sent = model.requests[1]!.messages.slice(2)
+    // The assistant message as the model sent it, then one result per call, in call order; no correction.
+    expect(sent).toEqual([
+      { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'ok1', name: 'search', arguments: { q: 'x' }, rawArguments: '{"q": "x"}' }, { id: 'cut1', name: 'get_weather', arguments: {}, rawArguments: cut }] },
+      expect.objectContaining({ role: 'tool', tool_call_id: 'ok1' }),
+      { role: 'tool', tool_call_id: 'cut1', name: 'get_weather', isError: true, content: `Error: Invalid arguments for "get_weather": arguments cut off at char ${cut.length} by the token limit` },
+    ])
+    expect(sent.some((message) => message.role === 'user')).toBe(false)
+    expect(r.state.stop?.reason).toBe('final_answer')
+  })
+
+  it('says the JSON ended early without a token limit, and names trailing junk', async () => {
+    const plain = await run(scripted([cutOff(), answer('done')]))
+    expect(of(plain.events, 'tool.finished').find((e) => e.callId === 'cut1')?.error).toBe(`Invalid arguments for "get_weather": arguments cut off at char ${cut.length}`)
+    const junk = await run(scripted([calls({ name: 'get_weather', args: '{"city": "Oslo"} trailing', id: 'j1' }), answer('done')]))
+    expect(of(junk.events, 'tool.finished')[0]).toMatchObject({ callId: 'j1', error: 'Invalid arguments for "get_weather": arguments have extra text after char 16: "trailing"' })
+    expect(of(junk.events, 'model.responded')).toHaveLength(2)
   })
 })
 
@@ -237,11 +271,16 @@ describe('8. confirmation for dangerous tools', () => {
     expect(r.events.map((e) => e.type)).toContain('confirm.requested')
     expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', result: expect.stringContaining('/tmp/a') })
   })
-  it('a denial is written back as a result saying the user declined', async () => {
+  it('a denial is written back as an error result saying the user declined, with the reason typed', async () => {
     const model = scripted([del, answer('ok')])
     const r = await run(model, {}, { confirm: decide({ callId: '', decision: 'deny' }) })
-    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', declined: true, result: 'The user declined to run this call.' })
+    expect(of(r.events, 'tool.finished')[0]).toMatchObject({ callId: 'd1', declined: true, error: 'The user declined to run this call.' })
+    expect(of(r.events, 'tool.finished')[0]!.result).toBeUndefined()
     expect(toolMessages(model.requests[1])).toHaveLength(2)
+    const reasoned = scripted([del, answer('ok')])
+    const withReason = await run(reasoned, {}, { confirm: decide({ callId: '', decision: 'deny', reason: ' that folder holds backups ' }) })
+    expect(of(withReason.events, 'confirm.decided')[0]!.decisions[0]).toMatchObject({ decision: 'deny', reason: ' that folder holds backups ' })
+    expect(toolMessages(reasoned.requests[1])[0]).toEqual({ role: 'tool', tool_call_id: 'd1', name: 'delete_file', isError: true, content: 'Error: The user declined to run this call. Reason: that folder holds backups' })
   })
   it('edited arguments are what runs; without a handler every such call is denied', async () => {
     const r = await run(scripted([del, answer('ok')]), {}, { confirm: decide({ callId: '', decision: 'edit', arguments: { path: '/tmp/b' } }) })

@@ -35,6 +35,8 @@ const parsedCallSchema = z.object({
   rawArguments: z.string().optional(),
   dependsOn: z.array(z.string()).optional(),
   spans: z.object({ call: spanSchema, name: spanSchema.optional(), arguments: spanSchema.optional() }),
+  /** A native call whose arguments could not be read: what was wrong (it gets this as an error result). */
+  argumentsError: z.string().optional(),
 })
 
 const issueSchema = z.object({ code: z.string(), message: z.string(), span: spanSchema.optional() })
@@ -74,6 +76,8 @@ export const decisionSchema = z.object({
   decision: z.enum(['approve', 'deny', 'edit']),
   /** The edited arguments, for `edit`. */
   arguments: z.record(z.string(), jsonValueSchema).optional(),
+  /** For `deny`: why, as the user typed it; written back to the model with the error result. */
+  reason: z.string().optional(),
 })
 export type Decision = z.infer<typeof decisionSchema>
 
@@ -129,6 +133,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
         chunks: z.array(z.object({ text: z.string(), atMs: z.number().optional() })).optional(),
       })
       .optional(),
+    /** The provider's `finish_reason` (`stop`, `tool_calls`, `length` when the token limit cut the output), when known. */
+    finishReason: z.string().optional(),
     /** Time to first token of a streamed endpoint response, ms after the request was sent. */
     firstTokenMs: z.number().optional(),
     /** The raw SSE `data:` payloads of a streamed endpoint response, with arrival times (ms after the request). */

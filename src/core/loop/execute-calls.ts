@@ -27,8 +27,14 @@ export interface ExecuteDeps {
   sleep: (ms: number) => Promise<void>
 }
 
-/** The text written back when the user declines a call. */
+/** The text written back when the user declines a call (an error result). */
 export const DECLINED_RESULT = 'The user declined to run this call.'
+
+/** The error written back for a declined call: {@link DECLINED_RESULT}, then the user's reason when one was given. */
+export function declinedError(reason?: string): string {
+  const why = reason?.trim() ?? ''
+  return why === '' ? DECLINED_RESULT : `${DECLINED_RESULT} Reason: ${why}`
+}
 
 /**
  * Orders calls so each runs after the calls it `dependsOn`. Returns waves of call indices, each
@@ -121,7 +127,8 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
     const error = spec ? `Invalid arguments for "${spec.name}": ${runnable.problems.join('; ')}` : runnable.problems.join('; ')
     return [{ ...base(runnable), error, durationMs: 0, startOffsetMs }]
   }
-  if (runnable.decision?.decision === 'deny') return [{ ...base(runnable), result: DECLINED_RESULT, declined: true, durationMs: 0, startOffsetMs }]
+  // A denial is an error result (is_error on Anthropic, an `Error:` tool message on OpenAI): the call did not do its job.
+  if (runnable.decision?.decision === 'deny') return [{ ...base(runnable), error: declinedError(runnable.decision.reason), declined: true, durationMs: 0, startOffsetMs }]
   const args: Record<string, JsonValue> = runnable.decision?.decision === 'edit' && runnable.decision.arguments ? runnable.decision.arguments : runnable.call.arguments
   const call = { ...runnable.call, arguments: args }
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS

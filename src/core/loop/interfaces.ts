@@ -20,10 +20,12 @@ export interface ModelRequest {
 /**
  * What a model returns: raw text (parsed by the chosen protocol) or a native assistant
  * message in OpenAI Chat Completions shape (`tool_calls[].function.arguments` is a JSON string).
+ * `finishReason` is the provider's `finish_reason` when known; `length` (the token limit cut the
+ * output) lets a cut-off call's error say so.
  */
 export type ModelOutput =
-  | { kind: 'text'; raw: string; timing?: ResponseTiming }
-  | { kind: 'message'; message: NativeAssistantMessage; timing?: ResponseTiming }
+  | { kind: 'text'; raw: string; timing?: ResponseTiming; finishReason?: string }
+  | { kind: 'message'; message: NativeAssistantMessage; timing?: ResponseTiming; finishReason?: string }
 
 /** One raw SSE `data:` payload of a streamed model response, as received. */
 export interface StreamChunk {

@@ -125,17 +125,27 @@ describe('loop engine', () => {
     expect(finished).toMatchObject([{ callId: 'a', timedOut: true }, { callId: 'b', result: 'sunny', timedOut: false }])
   })
 
-  it('sends a correction back when the output holds a malformed call', async () => {
+  it('answers a native call with cut-off arguments by its tool_call_id instead of a correction', async () => {
     const model = scripted([
       { kind: 'message', message: { content: null, tool_calls: [{ id: 'c', function: { name: 'get_weather', arguments: '{"city": "Os' } }] } },
       answer('fine'),
     ])
     const { r } = runner(model)
     await r.run()
-    const correction = model.requests[1]!.messages.at(-1)
-    expect(correction?.role).toBe('user')
-    expect(correction?.content).toMatch(/could not be parsed/)
+    const [assistant, result, ...rest] = model.requests[1]!.messages.slice(-2)
+    expect(assistant).toMatchObject({ role: 'assistant', content: null, tool_calls: [{ id: 'c', rawArguments: '{"city": "Os' }] })
+    expect(result).toMatchObject({ role: 'tool', tool_call_id: 'c', isError: true, content: expect.stringContaining('arguments cut off at char 12') })
+    expect(rest).toEqual([])
     expect(r.state.stop?.reason).toBe('final_answer')
+  })
+
+  it('does not echo a malformed native message as assistant text', async () => {
+    const model = scripted([{ kind: 'message', message: { content: null, tool_calls: [{ id: 'c', function: { name: '', arguments: '{}' } }] } }, answer('fine')])
+    const { r } = runner(model)
+    await r.run()
+    const [assistant, correction] = model.requests[1]!.messages.slice(-2)
+    expect(assistant).toEqual({ role: 'assistant', content: '' })
+    expect(correction).toMatchObject({ role: 'user', content: expect.stringContaining('no function name') })
   })
 
   it('abort stops the run and discards the in-flight phase', async () => {

@@ -54,13 +54,14 @@ export function rawOutput(output: ModelOutput): string {
 /** What `model.responded` records about the request: its step, and how it was cut and routed (see `modelRequest`). */
 export type DecideFacts = Pick<PlannedRequest, 'step'> & Partial<Pick<PlannedRequest, 'window' | 'windowed' | 'finalTurn' | 'offeredTools'>>
 
-/** `model.responded` for an output of `raw` to the request `planned`; `durationMs` is the model's wall time. */
-export function modelResponded(planned: DecideFacts, raw: string, durationMs: number, timing?: ResponseTiming): Event<'model.responded'> {
+/** `model.responded` for an output of `raw` to the request `planned`; `durationMs` is the model's wall time; `finishReason` the provider's, when known. */
+export function modelResponded(planned: DecideFacts, raw: string, durationMs: number, timing?: ResponseTiming, finishReason?: string): Event<'model.responded'> {
   return {
     type: 'model.responded',
     step: planned.step,
     raw,
     durationMs,
+    ...(finishReason === undefined ? {} : { finishReason }),
     ...(planned.offeredTools ? { offeredTools: planned.offeredTools } : {}),
     ...(planned.windowed && planned.window ? { window: planned.window } : {}),
     ...(planned.finalTurn ? { finalTurn: true } : {}),
@@ -83,12 +84,12 @@ export function modelFailed(step: number, error: string, durationMs: number): Ev
  * generated one. `as-logged`: the session's protocol alone, ids kept as written (a repeat is an
  * anomaly to show, not something to fix). Spans point into `state.raw`.
  */
-export function parseTurn(state: Pick<LoopState, 'raw' | 'protocol' | 'settings' | 'step' | 'validationPolicy'>): Event<'parse.completed'> {
+export function parseTurn(state: Pick<LoopState, 'raw' | 'protocol' | 'settings' | 'step' | 'validationPolicy'> & Partial<Pick<LoopState, 'finishReason'>>): Event<'parse.completed'> {
   const raw = state.raw ?? ''
   const asLogged = state.validationPolicy === 'as-logged'
   const result = asLogged ? parseWithFallback(raw, [state.protocol]) : liveParse(state, raw)
   const seen = new Set<string>()
-  const calls = result.calls.map((call, index) => {
+  const calls = withUnreadCalls(result, state.finishReason ?? null).map((call, index) => {
     if (asLogged) return { ...call, id: call.id ?? generatedCallId(state.step, index) }
     // A model-supplied id that repeats within the turn would pair two results with one call.
     let id = call.id && !seen.has(call.id) ? call.id : generatedCallId(state.step, index)
@@ -102,9 +103,36 @@ export function parseTurn(state: Pick<LoopState, 'raw' | 'protocol' | 'settings'
     calls,
     text: result.text,
     repairs: result.repairs,
-    errors: result.errors,
+    // The unread call now rides in `calls`; the error stays as what the parse found.
+    errors: result.errors.map(({ call: _call, ...error }) => error),
     ...(result.detection === undefined ? {} : { detection: result.detection }),
   }
+}
+
+/**
+ * The parse's calls with each native call whose arguments could not be read put back at its
+ * position, arguments `{}`, the string as sent in `rawArguments` and the defect in
+ * `argumentsError` (`arguments cut off at char 212 by the token limit` when the model stopped on
+ * `finish_reason: "length"`). Such a call is answered with an error result, so its
+ * `tool_call_id` stays paired and the assistant message is written back as the model sent it.
+ */
+function withUnreadCalls(result: ParseResult, finishReason: string | null): ParseResult['calls'] {
+  const unread = result.errors.flatMap((error) => (error.call ? [error.call] : []))
+  if (unread.length === 0) return result.calls
+  const calls = [...result.calls]
+  for (const call of [...unread].sort((a, b) => a.index - b.index)) {
+    const byLimit = call.cutOff && finishReason === 'length' ? ' by the token limit' : ''
+    const error = result.errors.find((e) => e.call === call)
+    calls.splice(Math.min(call.index, calls.length), 0, {
+      name: call.name,
+      arguments: {},
+      rawArguments: call.rawArguments,
+      ...(call.id === undefined ? {} : { id: call.id }),
+      spans: { call: error?.span ?? { start: 0, end: 0 } },
+      argumentsError: `${call.problem}${byLimit}`,
+    })
+  }
+  return calls
 }
 
 function liveParse(state: Pick<LoopState, 'protocol' | 'settings'>, raw: string): ParseResult {
@@ -133,6 +161,7 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
   }
   const { settings } = state
   const verdicts: Verdict[] = calls.map((call) => {
+    if (call.argumentsError !== undefined) return unreadVerdict(call, state.tools)
     if (call.name === RUN_CODE && settings.codeAsAction) return { callId: call.id, name: RUN_CODE, ok: true, problems: [], arguments: call.arguments }
     const resolved = resolveToolName(call.name, state.tools, { fuzzy: settings.fuzzyToolNames })
     if (!resolved) return { callId: call.id, name: call.name, ok: false, problems: [unknownToolMessage(call.name, state.tools)] }
@@ -169,7 +198,14 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
   }
 }
 
-function asLoggedVerdict(call: { id: string; name: string; arguments: Record<string, JsonValue> }, tools: readonly ToolSpec[]): Verdict {
+/** A call whose arguments could not be read never runs: its problem is the defect, named for the model. */
+function unreadVerdict(call: { id: string; name: string; argumentsError?: string }, tools: readonly ToolSpec[]): Verdict {
+  const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
+  return { callId: call.id, name: spec?.name ?? call.name, ok: false, problems: [call.argumentsError ?? 'arguments could not be read'] }
+}
+
+function asLoggedVerdict(call: { id: string; name: string; arguments: Record<string, JsonValue>; argumentsError?: string }, tools: readonly ToolSpec[]): Verdict {
+  if (call.argumentsError !== undefined) return unreadVerdict(call, tools)
   // as-logged: the exact name only, as the logging system matched it (no aliases or normalising).
   const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
   const problems = spec ? validateArguments(spec, call.arguments) : [unknownToolMessage(call.name, tools)]
@@ -263,7 +299,9 @@ export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 
         const result = results.get(c.id)
         return { id: c.id, name: result?.name ?? c.name, arguments: result?.arguments ?? c.arguments, ...(c.rawArguments === undefined ? {} : { rawArguments: c.rawArguments }) }
       })
-  const assistant: AssistantMessage = calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text ?? state.raw ?? '' }
+  // A native turn's raw output is the message's JSON: never written back as if the model had said it.
+  const native = parse !== null && getProtocol(parse.protocol)?.native === true
+  const assistant: AssistantMessage = calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text ?? (native ? '' : (state.raw ?? '')) }
   const out: Message[] = [assistant]
   for (const call of calls) {
     const result = results.get(call.id)

@@ -52,6 +52,8 @@ export interface LoopState {
   step: number
   /** Raw output of the current turn. */
   raw: string | null
+  /** The provider's `finish_reason` for the current turn, when known (`length`: cut by the token limit). */
+  finishReason: string | null
   /** Parse of the current turn. */
   parse: IdentifiedParse | null
   verdicts: Verdict[] | null
@@ -89,6 +91,7 @@ export const initialLoopState: LoopState = {
   conversation: Conversation.empty,
   step: 0,
   raw: null,
+  finishReason: null,
   parse: null,
   verdicts: null,
   decisions: null,
@@ -143,9 +146,9 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
         conversation: Conversation.of(event.messages),
       }
     case 'model.responded':
-      return { ...next, ...emptyTurn, step: state.step + 1, raw: event.raw, answered: false, finalTurn: event.finalTurn === true, repeated: null }
+      return { ...next, ...emptyTurn, step: state.step + 1, raw: event.raw, finishReason: event.finishReason ?? null, answered: false, finalTurn: event.finalTurn === true, repeated: null }
     case 'model.failed':
-      return { ...next, ...emptyTurn, step: state.step + 1, raw: null }
+      return { ...next, ...emptyTurn, step: state.step + 1, raw: null, finishReason: null }
     case 'parse.completed': {
       const failed = event.calls.length === 0 && event.errors.length > 0
       const parseFailures = failed ? state.parseFailures + 1 : 0

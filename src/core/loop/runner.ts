@@ -180,7 +180,7 @@ export class LoopRunner {
           return this.commit([modelFailed(planned.step, errorMessage(error), this.clock() - started)])
         }
         if (this.aborted) return []
-        return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started, output.timing)])
+        return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started, output.timing, output.finishReason)])
       }
       case 'confirm': {
         const decisions = this.options.confirm

@@ -1,17 +1,56 @@
 /**
  * `command-r`: Cohere Command R7B / R+ (2024-08), an action block
  * `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}]<|END_ACTION|>`, with reasoning in
- * `<|START_THINKING|>…<|END_THINKING|>` and the answer in `<|START_RESPONSE|>…<|END_RESPONSE|>`.
+ * `<|START_THINKING|>…<|END_THINKING|>` and the answer in `<|START_RESPONSE|>…<|END_RESPONSE|>`;
+ * and the first Command R / R+ (2024-03, the `tool_use` chat template of their tokenizer config):
+ * ``Action: ```json [{"tool_name", "parameters"}] ``` `` after an optional `Plan:` line.
  */
-import type { ParseBuilder } from './shared/parse-builder'
+import { skipSpace, type ParseBuilder } from './shared/parse-builder'
 import { defineTextProtocol } from './shared/define'
-import { collectMarkedJson } from './shared/wrapped-json'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { collectMarkedJson, readWrappedJson } from './shared/wrapped-json'
+import { defineMarkers, detectMarkers, type OutputScan } from './shared/detect'
 
-const MARKERS = defineMarkers('<|START_ACTION|>')
+const MARKERS = defineMarkers('<|START_ACTION|>', 'Action:')
+const FENCE = '```'
+/** ``Action: ```json`` then the array: the first Command R's call block. */
+const ACTION_BLOCK = /^Action:[ \t]*```(?:json)?[ \t]*\r?\n?\s*\[\s*\{\s*"tool_name"/
+
+/**
+ * Where the JSON of an ``Action: ```json`` block starts, or -1 when `at` holds no such block
+ * (ReAct-style `Action: search` prose is not a call).
+ */
+function actionBlockStart(view: string, at: number): number {
+  const head = view.slice(at, at + 200)
+  if (!ACTION_BLOCK.test(head)) return -1
+  const fence = view.indexOf(FENCE, at)
+  const lineEnd = view.indexOf('\n', fence)
+  const info = view.slice(fence + FENCE.length, lineEnd < 0 ? view.length : lineEnd).trim()
+  return info === '' || info === 'json' ? fence + FENCE.length + info.length : view.indexOf('[', fence)
+}
+
+/** Reads every ``Action: ```json [...] ``` `` block; each is consumed with its fence. */
+function collectActionBlocks(builder: ParseBuilder): void {
+  const view = builder.view
+  for (let at = view.indexOf('Action:'); at >= 0; at = view.indexOf('Action:', at + 7)) {
+    const start = actionBlockStart(view, at)
+    if (start < 0) continue
+    const end = readWrappedJson(builder, start, 'Action:')
+    if (end === undefined) continue
+    const close = skipSpace(view, end)
+    const stop = view.startsWith(FENCE, close) ? close + FENCE.length : end
+    builder.consume(at, stop)
+    at = Math.max(at, stop - 7)
+  }
+}
+
+function checkAction(scan: OutputScan, at: number, marker: string): { confidence: number; reason: string } | undefined {
+  if (marker !== 'Action:') return { confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }
+  return actionBlockStart(scan.view, at) < 0 ? undefined : { confidence: 0.85, reason: `Found a Command R Action: \`\`\`json block at offset ${at}.` }
+}
 
 function collect(builder: ParseBuilder): void {
   collectMarkedJson(builder, '<|START_ACTION|>', '<|END_ACTION|>')
+  collectActionBlocks(builder)
   // The response markers frame the visible answer; they are not part of it.
   for (const marker of ['<|START_RESPONSE|>', '<|END_RESPONSE|>']) {
     let at = builder.view.indexOf(marker)
@@ -28,7 +67,7 @@ export const commandR = defineTextProtocol({
   label: 'Command R action',
   description: 'Cohere Command R: <|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}]<|END_ACTION|>.',
   collect,
-  detect: (raw, before) => detectMarkers(raw, MARKERS, before),
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before, checkAction),
   rules: [
     'To call tools, write <|START_ACTION|>, a JSON array of {"tool_call_id": "<n>", "tool_name": "<tool name>", "parameters": {<arguments>}}, then <|END_ACTION|>.',
     'Answer the user inside <|START_RESPONSE|>…<|END_RESPONSE|>.',

@@ -1,5 +1,7 @@
 /**
  * `granite`: IBM Granite 3.x, `<|tool_call|>` followed by a JSON array of `{"name", "arguments"}`.
+ * A closing `<|/tool_call|>` after the array (Phi-4-mini's special tokens wrap the same array) is
+ * markup, not text.
  */
 import { defineTextProtocol } from './shared/define'
 import { collectMarkedJson } from './shared/wrapped-json'
@@ -12,7 +14,7 @@ export const granite = defineTextProtocol({
   id: 'granite',
   label: 'Granite <|tool_call|>',
   description: 'IBM Granite: <|tool_call|> followed by a JSON array of {"name", "arguments"}.',
-  collect: (builder) => collectMarkedJson(builder, '<|tool_call|>'),
+  collect: (builder) => collectMarkedJson(builder, '<|tool_call|>', '<|/tool_call|>'),
   detect: (raw, before) => detectMarkers(raw, MARKERS, before),
   rules: [
     'To call tools, write <|tool_call|> followed by a JSON array of {"name": "<tool name>", "arguments": {<arguments>}} objects.',

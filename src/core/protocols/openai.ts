@@ -5,13 +5,13 @@
  */
 import { findJsonValues, readJson, type JsonSpanNode } from '../json'
 import type { JsonValue } from '../messages'
-import { isJsonObject, readCallObject } from './shared/call-object'
+import { isJsonObject, readCallObject, type CallReading } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
 import { defineMarkers, scanOutput, searchWindow } from './shared/detect'
 import { OpenAiScanner } from './stream/openai-scanner'
-import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span } from './types'
+import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span, UnreadCall } from './types'
 
 /** Keys that make a leading JSON object an assistant message. */
 const MESSAGE_KEYS = /"(tool_calls|function_call)"\s*:|"role"\s*:\s*"assistant"/
@@ -100,9 +100,22 @@ function parseToolCallArrays(raw: string): ParseResult {
 }
 
 /**
+ * The call a `tool_calls` entry still names when only its arguments string failed to read: its
+ * id, name and the string as sent, with the defect. Undefined for other failures.
+ */
+function unreadCall(entry: JsonValue, index: number, reading: Extract<CallReading, { kind: 'error' }>): UnreadCall | undefined {
+  if (!isJsonObject(entry) || reading.defect === undefined || reading.name === undefined) return undefined
+  const fn = entry.function
+  const rawArguments = isJsonObject(fn) ? fn.arguments : undefined
+  if (typeof rawArguments !== 'string') return undefined
+  const id = typeof entry.id === 'string' && entry.id !== '' ? entry.id : undefined
+  return { index, ...(id === undefined ? {} : { id }), name: reading.name, rawArguments, cutOff: reading.defect.kind === 'cut_off', problem: reading.defect.message }
+}
+
+/**
  * Parses a native OpenAI assistant message. Empty `arguments` (`""`) mean `{}`; invalid ones are
  * repaired leniently; double-encoded ones are decoded; cut-off ones are a `truncated` error and
- * no call. Spans point at the name and the arguments string inside the raw JSON. Output that is
+ * no call, the error carrying the call's id, name and arguments as an {@link UnreadCall}. Spans point at the name and the arguments string inside the raw JSON. Output that is
  * not such a message is all text. Pure; never throws; linear in `raw.length`.
  */
 export function parseOpenAi(raw: string, readContent?: (text: string) => ParseResult): ParseResult {
@@ -130,6 +143,9 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
       const id = isJsonObject(entry) && typeof entry.id === 'string' ? ` (${entry.id})` : ''
       const message = reading.name !== undefined ? reading.error.message.replace(`"${reading.name}"`, `"${reading.name}"${id}`) : reading.error.message
       builder.addError(reading.error.code, message, reading.error.span)
+      const unread = unreadCall(entry, index, reading)
+      const error = builder.errors[builder.errors.length - 1]
+      if (unread && error) error.call = unread
     } else {
       builder.addError('missing_name', `tool_calls[${index}] has no function name.`, node?.span)
     }

@@ -22,6 +22,31 @@ export interface ParsedCall {
   dependsOn?: string[]
   /** Where the whole call, its name and its arguments sit in the raw output. */
   spans: { call: Span; name?: Span; arguments?: Span }
+  /**
+   * Set by the loop on a native call whose arguments could not be read (see
+   * {@link UnreadCall}): what was wrong, e.g. `arguments cut off at char 212 by the token
+   * limit`. The call keeps its `tool_call_id` and is answered with this as an error result.
+   */
+  argumentsError?: string
+}
+
+/**
+ * A native call (one entry of `tool_calls`) whose id and name were read but whose `arguments`
+ * string was not JSON: cut off, or with junk after it. Protocols return it on the error, not as
+ * a call (its arguments are unknown); the loop keeps it so the call's `tool_call_id` gets an
+ * error result and the history stays valid for the provider.
+ */
+export interface UnreadCall {
+  /** Position among the message's calls, from 0. */
+  index: number
+  id?: string
+  name: string
+  /** The arguments string exactly as sent. */
+  rawArguments: string
+  /** True when the text ended inside the arguments (cut off), false for other defects. */
+  cutOff: boolean
+  /** What is wrong, one clause: `arguments cut off at char 212`. */
+  problem: string
 }
 
 /** A named leniency that was applied while parsing (e.g. `fence_stripped`, `single_quotes`, `trailing_comma`). */
@@ -39,6 +64,8 @@ export interface ParseError {
   code: string
   message: string
   span?: Span
+  /** The native call this error is about, when its id and name were read (see {@link UnreadCall}). */
+  call?: UnreadCall
 }
 
 /** Result of parsing one raw model output. Parsers never throw; problems are in `errors`. */

@@ -10,6 +10,7 @@ import type { Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { resolveToolName, unknownToolMessage, validateArguments } from '../validation'
 import { stableJson } from '../util/json-walk'
+import { pairedEarliest, safeTrimStart, systemHead } from '../loop/context-window'
 import { readArguments } from './arguments'
 import type { MessageMeta } from './importers/types'
 
@@ -118,8 +119,6 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
   /** Highest call position answered so far in the latest turn, and whether disorder was reported. */
   let turnLastPosition = -1
   let turnDisorderReported = false
-  /** Tool message index → message index of the call it answers. */
-  const callOf = new Map<number, number>()
   const repeats = { key: '', count: 0 }
   const repeatThreshold = Math.max(2, options.repeatThreshold ?? REPEATED_CALL_THRESHOLD)
   const largeChars = options.largeResultChars ?? LARGE_TOOL_RESULT_CHARS
@@ -226,7 +225,6 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
     }
     const inTurn = turnOpen.includes(pending)
     take(pending)
-    callOf.set(index, pending.message)
     answeredBy.set(message.tool_call_id, index)
     // A reused id makes the pairing a guess, so order is not judged on it.
     if (inTurn && !reported.has(pending.call.id)) {
@@ -259,7 +257,7 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
     }
   }
   if (options.trimWindow !== false) {
-    const split = findTrimSplit(messages, callOf, options.trimWindow ?? DEFAULT_TRIM_WINDOW)
+    const split = findTrimSplit(messages, options.trimWindow ?? DEFAULT_TRIM_WINDOW)
     if (split) anomalies.push(split)
   }
   // Stable sort: unanswered calls and trim splits were collected last but belong at their message.
@@ -267,37 +265,50 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
 }
 
 /**
- * Simulates the common "keep the system prompt and the last N messages" trim before every
- * model call (each assistant turn, and one more after the last message). Reports the first
- * request whose window would start on a tool result whose call falls outside it — providers
- * reject such a history, or the model sees a result for a call it never made. One anomaly
- * per conversation, at the result that would be stranded.
+ * `history_split_by_trim`: simulates trimming the history to the last `window` messages (leading
+ * system messages kept aside) before every model call (each assistant turn, and one more after
+ * the last message), with the loop's own trim (`safeTrimStart`, which the live context window
+ * and `toolstep replay --trim-window N --export` use). Reports the first request where keeping
+ * exactly the last `window` messages would separate a call from its result: a result kept
+ * without its call (the window starts on it, or on a message before it), or a call kept without
+ * a result logged before it. Providers reject such a history, or the model sees a result for a
+ * call it never made. One anomaly per conversation, at the stranded message. O(requests × window).
  */
-function findTrimSplit(messages: readonly Message[], callOf: ReadonlyMap<number, number>, window: number): Anomaly | undefined {
+function findTrimSplit(messages: readonly Message[], window: number): Anomaly | undefined {
   if (!Number.isFinite(window) || window < 1) return undefined
-  let pinned = 0
-  while (messages[pinned]?.role === 'system') pinned++
+  const pinned = systemHead(messages)
+  const earliest = pairedEarliest(messages)
   let first: Anomaly | undefined
   let count = 0
   for (let request = 0; request <= messages.length; request++) {
     if (request < messages.length && messages[request]?.role !== 'assistant') continue
     const start = request - window
     if (start <= pinned) continue
-    const call = callOf.get(start)
-    if (call === undefined || call >= start) continue
+    if (safeTrimStart(earliest, start, request) === start) continue
     count++
-    if (!first) {
-      const callMessage = messages[call]
-      const name = callMessage?.role === 'assistant' ? (callMessage.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
-      first = {
-        message: start,
-        code: 'history_split_by_trim',
-        detail: `keeping the last ${window} messages before ${request < messages.length ? `the model call at message ${request}` : 'the next model call'} would start the history at this tool result and drop the call to ${name} (message ${call}) it answers`,
-      }
-    }
+    if (!first) first = describeSplit(messages, earliest, start, request, window)
   }
   if (first && count > 1) first.detail += ` (${count - 1} later model call${count > 2 ? 's' : ''} would be split too)`
   return first
+}
+
+/** The anomaly for the first message of `[start, request)` whose partner falls before `start`. */
+function describeSplit(messages: readonly Message[], earliest: Int32Array, start: number, request: number, window: number): Anomaly | undefined {
+  const before = `keeping the last ${window} messages before ${request < messages.length ? `the model call at message ${request}` : 'the next model call'}`
+  for (let index = start; index < request; index++) {
+    const partner = earliest[index] ?? index
+    if (partner >= start) continue
+    const message = messages[index]
+    if (message?.role === 'tool') {
+      const callMessage = messages[partner]
+      const name = callMessage?.role === 'assistant' ? (callMessage.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
+      const where = index === start ? 'would start the history at this tool result' : `would start the history at message ${start} and keep this tool result`
+      return { message: index, code: 'history_split_by_trim', detail: `${before} ${where} and drop the call to ${name} (message ${partner}) it answers` }
+    }
+    const names = message?.role === 'assistant' ? (message.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
+    return { message: index, code: 'history_split_by_trim', detail: `${before} would keep the call to ${names} here and drop its result (message ${partner}), logged before it` }
+  }
+  return undefined
 }
 
 function abbreviate(text: string, max: number): string {

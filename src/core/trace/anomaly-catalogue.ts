@@ -137,7 +137,7 @@ export const ANOMALY_CATALOGUE: readonly AnomalyEntry[] = [
   {
     code: 'history_split_by_trim',
     title: 'History split by a trim',
-    explanation: 'Keeping only the last N messages (default 20, system prompt kept aside) would start the history at a tool result whose call was cut away.',
+    explanation: 'Keeping only the last N messages (default 20, system prompt kept aside) would separate a call from its result: a tool result kept while its call is cut away (at the start of the window or after it), or a call kept while a result logged before it is cut away. `toolstep replay --trim-window N --export …` writes the history the safe trim keeps instead.',
     example: {
       messages: [user('Paris and Tokyo?'), calls(call('call_1', 'get_weather', '{"city":"Paris"}'), call('call_2', 'get_weather', '{"city":"Tokyo"}')), result('call_1', 'get_weather'), result('call_2', 'get_weather'), { role: 'assistant', content: 'Done.' }],
       options: { trimWindow: 2 },

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../messages'
-import { exportAnthropic, exportOpenAI, MISSING_RESULT_TEXT } from './export-messages'
+import { readArguments } from './arguments'
+import { exportAnthropic, exportOllama, exportOllamaRequest, exportOpenAI, exportRequest, MISSING_RESULT_TEXT } from './export-messages'
 import { importLog } from './import-log'
 import { FIXTURES } from './importers/fixture-expectations'
 import { answer, calls, result, user } from '../../test/conversation'
@@ -16,12 +17,13 @@ function importedMessages(text: string): Message[] {
   return result.conversations[0]!.messages
 }
 
-/** What a trip through OpenAI keeps: no error flag; arguments as the exported string. */
+/** What a trip through OpenAI keeps: no error flag; arguments re-encoded from the object, unless they never decoded. */
 function viaOpenAI(messages: readonly Message[]): Message[] {
   return messages.map((message) => {
     if (message.role === 'tool') return { role: 'tool', tool_call_id: message.tool_call_id, name: message.name, content: message.content }
     if (message.role !== 'assistant' || !message.tool_calls) return message
-    return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, rawArguments: call.rawArguments ?? JSON.stringify(call.arguments) })) }
+    const undecoded = (raw: string | undefined, args: object) => raw !== undefined && Object.keys(args).length === 0 && readArguments(raw).problem !== undefined
+    return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, rawArguments: undecoded(call.rawArguments, call.arguments) ? call.rawArguments! : JSON.stringify(call.arguments) })) }
   })
 }
 
@@ -49,7 +51,7 @@ describe('round trips: import → export → import', () => {
 })
 
 describe('exportOpenAI', () => {
-  it('writes arguments as JSON strings, keeping a logged string as it was', () => {
+  it('writes arguments as JSON strings, keeping a logged string that never decoded as it was', () => {
     const messages: Message[] = [
       { role: 'assistant', content: null, tool_calls: [{ id: 'a', name: 'f', arguments: { x: 1 } }, { id: 'b', name: 'g', arguments: {}, rawArguments: '{"y":' }] },
       result('a', 'f'),
@@ -67,6 +69,19 @@ describe('exportOpenAI', () => {
       { role: 'tool', tool_call_id: 'a', content: 'ok' },
       { role: 'tool', tool_call_id: 'b', content: 'ok' },
     ])
+  })
+
+  it('re-encodes arguments from the decoded object: a double-encoded or spaced log comes out as one clean JSON string', () => {
+    const doubled = JSON.stringify(JSON.stringify({ city: 'Orléans', days: 3 }))
+    const log = JSON.stringify([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: doubled } }, { id: 'b', type: 'function', function: { name: 'g', arguments: '{ "q" : "x" }' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'ok' },
+      { role: 'tool', tool_call_id: 'b', content: 'ok' },
+    ])
+    const exported = exportOpenAI(importedMessages(log))
+    const assistant = exported[1]
+    expect(assistant?.role === 'assistant' ? assistant.tool_calls?.map((call) => call.function.arguments) : []).toEqual(['{"city":"Orléans","days":3}', '{"q":"x"}'])
   })
 
   it('gives a call without a result a synthetic error result after the turn’s results', () => {
@@ -115,5 +130,34 @@ describe('exportAnthropic', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c', content: MISSING_RESULT_TEXT, is_error: true }] },
       ],
     })
+  })
+})
+
+describe('exportOllama', () => {
+  it('writes native tool_calls with object arguments, string content and tool_name on results', () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'Be brief.' },
+      user('Paris?'),
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', name: 'w', arguments: { city: 'Paris' }, rawArguments: JSON.stringify(JSON.stringify({ city: 'Paris' })) }, { id: 'b', name: 'x', arguments: {} }] },
+      { role: 'tool', tool_call_id: 'a', name: 'w', content: 'Error: The user declined to run this call.', isError: true },
+      answer('Done.'),
+    ]
+    expect(exportOllama(messages)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Paris?' },
+      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'w', arguments: { city: 'Paris' } } }, { function: { name: 'x', arguments: {} } }] },
+      { role: 'tool', content: 'Error: The user declined to run this call.', tool_name: 'w' },
+      { role: 'tool', content: MISSING_RESULT_TEXT, tool_name: 'x' },
+      { role: 'assistant', content: 'Done.' },
+    ])
+    const tools = [{ name: 'w', description: 'Weather.', inputSchema: { type: 'object' } }]
+    expect(exportOllamaRequest(messages, tools).tools).toEqual([{ type: 'function', function: { name: 'w', description: 'Weather.', parameters: { type: 'object' } } }])
+    expect(exportRequest('ollama', messages)).toEqual({ messages: exportOllama(messages) })
+  })
+
+  it('flags a denied call as an error on Anthropic and keeps the Error: text on OpenAI', () => {
+    const denied: Message[] = [user('rm it'), calls(['delete_file', 'd1']), { role: 'tool', tool_call_id: 'd1', name: 'delete_file', content: 'Error: The user declined to run this call. Reason: backups', isError: true }]
+    expect(exportAnthropic(denied).messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'd1', content: 'Error: The user declined to run this call. Reason: backups', is_error: true }] })
+    expect(exportOpenAI(denied)[2]).toEqual({ role: 'tool', tool_call_id: 'd1', content: 'Error: The user declined to run this call. Reason: backups' })
   })
 })

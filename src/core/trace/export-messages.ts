@@ -3,9 +3,13 @@
  * can be sent to a real model or fed to another tool.
  *
  * - OpenAI Chat Completions (`messages` of the request; API reference "Create chat completion"),
- *   written by the one wire serializer, `core/wire/openai-chat` (`arguments` as a JSON string:
- *   the logged string when there is one, so a malformed or double-encoded string is exported as
- *   it was, else `JSON.stringify(arguments)`).
+ *   written by the one wire serializer, `core/wire/openai-chat`, with `arguments` re-encoded for
+ *   the target: `JSON.stringify` of the decoded object, so a double-encoded or leniently repaired
+ *   log is exported as the clean JSON string the API expects; only arguments that never decoded
+ *   (cut off, junk) keep their logged string, as the model sent it.
+ * - Ollama `/api/chat` (`messages`; Ollama API docs, "Chat request (with tools)"): like OpenAI,
+ *   but `tool_calls[].function.arguments` is an object, calls carry no `type`, and a tool message
+ *   carries `tool_name` (Ollama pairs results by order and name, not by id).
  * - Anthropic Messages (request `system` + `messages`; tool-use guide): `tool_use.input` as an
  *   object (arguments that did not parse become `{}`); all results of one assistant turn batched
  *   in one user message of `tool_result` blocks, in log order; `is_error` kept; text that
@@ -29,6 +33,7 @@
 import type { JsonValue, Message, ToolCall } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { toOpenAIMessage, type OpenAIChatMessage } from '../wire/openai-chat'
+import { readArguments } from './arguments'
 
 export type { OpenAIChatMessage, OpenAIToolCall } from '../wire/openai-chat'
 
@@ -88,7 +93,51 @@ function withEveryResult(messages: readonly Message[]): Message[] {
  *   every call the log leaves unanswered.
  */
 export function exportOpenAI(messages: readonly Message[]): OpenAIChatMessage[] {
-  return withEveryResult(messages).map(toOpenAIMessage)
+  return withEveryResult(messages).map((message) =>
+    toOpenAIMessage(message.role === 'assistant' && message.tool_calls ? { ...message, tool_calls: message.tool_calls.map(reencoded) } : message),
+  )
+}
+
+/**
+ * A call whose `rawArguments` are dropped, so the writer re-serializes its decoded arguments;
+ * kept only when the raw string never decoded to the arguments (`{}` from a cut-off string).
+ */
+function reencoded(call: ToolCall): ToolCall {
+  if (call.rawArguments === undefined) return call
+  const undecoded = Object.keys(call.arguments).length === 0 && readArguments(call.rawArguments).problem !== undefined
+  if (undecoded) return call
+  const { rawArguments: _raw, ...rest } = call
+  return rest
+}
+
+/** An Ollama `/api/chat` message (see the module header). */
+export type OllamaMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: { function: { name: string; arguments: Record<string, JsonValue> } }[] }
+  | { role: 'tool'; content: string; tool_name: string }
+
+/**
+ * Export to Ollama `/api/chat` messages. Pure.
+ *
+ * @returns Messages in order (every call answered, as for OpenAI); `content` is always a string
+ *   (Ollama has no `null`), arguments are objects.
+ */
+export function exportOllama(messages: readonly Message[]): OllamaMessage[] {
+  return withEveryResult(messages).map((message): OllamaMessage => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return { role: message.role, content: message.content }
+      case 'tool':
+        return { role: 'tool', content: message.content, tool_name: message.name }
+      case 'assistant': {
+        const calls = message.tool_calls ?? []
+        return calls.length === 0
+          ? { role: 'assistant', content: message.content ?? '' }
+          : { role: 'assistant', content: message.content ?? '', tool_calls: calls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) }
+      }
+    }
+  })
 }
 
 /**
@@ -159,8 +208,17 @@ export interface AnthropicRequestBody extends AnthropicConversation {
   tools?: AnthropicToolDefinition[]
 }
 
+/** An Ollama `/api/chat` request body: `messages`, and `tools` (OpenAI's shape) when any were offered. */
+export interface OllamaRequestBody {
+  messages: OllamaMessage[]
+  tools?: OpenAIToolDefinition[]
+}
+
 /** A provider to export a conversation's request body for. */
-export type ExportTarget = 'openai' | 'anthropic'
+export type ExportTarget = 'openai' | 'anthropic' | 'ollama'
+
+/** Every export target, in menu order. */
+export const EXPORT_TARGETS: readonly ExportTarget[] = ['openai', 'anthropic', 'ollama']
 
 /**
  * The Chat Completions request body for a conversation and the tools it offered (API reference
@@ -181,7 +239,14 @@ export function exportAnthropicRequest(messages: readonly Message[], tools: read
   return { ...exportAnthropic(messages), ...(definitions.length > 0 ? { tools: definitions } : {}) }
 }
 
-/** The request body for `target` (see `exportOpenAIRequest` / `exportAnthropicRequest`). Pure. */
-export function exportRequest(target: ExportTarget, messages: readonly Message[], tools: readonly ToolSpec[] = []): OpenAIRequestBody | AnthropicRequestBody {
+/** The Ollama `/api/chat` request body for a conversation and its tools (Ollama takes OpenAI's `tools` shape). Pure. */
+export function exportOllamaRequest(messages: readonly Message[], tools: readonly ToolSpec[] = []): OllamaRequestBody {
+  const definitions = tools.map((tool): OpenAIToolDefinition => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }))
+  return { messages: exportOllama(messages), ...(definitions.length > 0 ? { tools: definitions } : {}) }
+}
+
+/** The request body for `target` (see `exportOpenAIRequest` / `exportAnthropicRequest` / `exportOllamaRequest`). Pure. */
+export function exportRequest(target: ExportTarget, messages: readonly Message[], tools: readonly ToolSpec[] = []): OpenAIRequestBody | AnthropicRequestBody | OllamaRequestBody {
+  if (target === 'ollama') return exportOllamaRequest(messages, tools)
   return target === 'openai' ? exportOpenAIRequest(messages, tools) : exportAnthropicRequest(messages, tools)
 }

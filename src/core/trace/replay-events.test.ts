@@ -140,8 +140,8 @@ describe('replayEvents', () => {
     expect(outline(events)).toEqual([
       '0 start replay openai messages=2 maxSteps=1 !orphan_tool_result',
       '1 decide step=0',
-      // The openai protocol's parse, as a live turn would show it: the cut-off call is an error, not a call.
-      '2 parse g#b errors=1 !invalid_arguments_json,unanswered_tool_call',
+      // The openai protocol's parse, as a live turn shows it: the cut-off call keeps its id beside its error.
+      '2 parse f#a g#b errors=1 !invalid_arguments_json,unanswered_tool_call',
       '3 execute f#a ok',
       '4 backfill assistant,tool,user',
       '5 stop error (the log ends after the calls to f, g, without a final answer)',

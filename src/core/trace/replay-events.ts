@@ -108,7 +108,8 @@ export function replayEvents(conversation: ReplayableConversation, options: Repl
     // A log records the conversation, not how a request was cut or routed: the whole of it was sent.
     // The response as the log recorded it (a stream's chunks, a body), shown beside the wire shape.
     const recorded = conversation.messageMeta?.[start]?.recorded
-    append({ ...modelResponded({ step: state.step }, wireText(assistant), 0), ...(recorded ? { recorded } : {}) })
+    const finishReason = conversation.messageMeta?.[start]?.finishReason
+    append({ ...modelResponded({ step: state.step }, wireText(assistant), 0, undefined, finishReason), ...(recorded ? { recorded } : {}) })
     const parse = parseTurn(state)
     const validating = tools !== undefined && tools.length > 0 && parse.calls.length > 0
     append(parse, flagsAt(start, (flag) => !validating || !VALIDATION_CODES.has(flag.code)))

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolSpec } from '../tools/types'
 import airlineTools from '../__fixtures__/tau-bench-airline-tools.json'
+import { prepareArguments } from './prepare-arguments'
 import { validateArguments } from './validate-arguments'
 
 function spec(inputSchema: ToolSpec['inputSchema'], name = 'get_weather'): ToolSpec {
@@ -29,7 +30,7 @@ describe('validateArguments', () => {
     expect(validateArguments(weather, { days: 1.5, unit: 'k', foo: 1 })).toEqual([
       '"city" is required',
       'unknown argument "foo"',
-      '"days" must be integer',
+      '"days" must be an integer, got number 1.5',
       '"unit" must be one of: "c", "f"',
     ])
   })
@@ -37,16 +38,37 @@ describe('validateArguments', () => {
   it('names nested fields by path', () => {
     expect(validateArguments(weather, { city: 'x', days: 1, stops: [{ code: 'A' }, { code: 3, extra: true }, {}] })).toEqual([
       'unknown argument "stops[1].extra"',
-      '"stops[1].code" must be string',
+      '"stops[1].code" must be a string, got number 3',
       '"stops[2].code" is required',
     ])
   })
 
   it('folds nullable unions into one sentence', () => {
     const nullable = spec({ type: 'object', properties: { note: { anyOf: [{ type: 'string' }, { type: 'null' }] } } })
-    expect(validateArguments(nullable, { note: 3 })).toEqual(['"note" must be string or null'])
+    expect(validateArguments(nullable, { note: 3 })).toEqual(['"note" must be a string or null, got number 3'])
     const typeArray = spec({ type: 'object', properties: { note: { type: ['string', 'null'] } } })
-    expect(validateArguments(typeArray, { note: 3 })).toEqual(['"note" must be string or null'])
+    expect(validateArguments(typeArray, { note: 3 })).toEqual(['"note" must be a string or null, got number 3'])
+  })
+
+  it('names the type and value received, and says when a string holds the JSON of an object', () => {
+    expect(validateArguments(weather, { city: 'Oslo', days: '3' })).toEqual(['"days" must be an integer, got string "3"'])
+    expect(validateArguments(weather, { city: 'Oslo', days: true })).toEqual(['"days" must be an integer, got boolean true'])
+    expect(validateArguments(weather, { city: null, days: 1 })).toEqual(['"city" must be a string, got null'])
+    const search = spec({ type: 'object', properties: { filters: { type: 'object' }, ids: { type: 'array', items: { type: 'integer' } } } })
+    expect(validateArguments(search, { filters: '{"year": 2024}' })).toEqual(['"filters" is a JSON-encoded object; send the object itself'])
+    expect(validateArguments(search, { ids: ' [1, 2]' })).toEqual(['"ids" is a JSON-encoded array; send the array itself'])
+    expect(validateArguments(search, { ids: '{"a": 1}' })).toEqual(['"ids" must be an array, got a JSON-encoded object in a string'])
+    expect(validateArguments(search, { filters: ['a'.repeat(60)] })[0]).toMatch(/^"filters" must be an object, got array \["a{30,}…$/)
+  })
+
+  it('phrases what coercion could not fix the same way, with the value as received', () => {
+    const policy = { unknownArguments: 'drop', coerce: true } as const
+    expect(prepareArguments(weather, { city: 'Oslo', days: 'three' }, policy).problems).toEqual(['"days" must be an integer, got string "three"'])
+    expect(prepareArguments(weather, { city: 'Oslo', days: '3' }, policy)).toMatchObject({ problems: [], arguments: { days: 3 } })
+    const search = spec({ type: 'object', properties: { filters: { type: 'object' } } })
+    // A JSON string coercion cannot decode stays a string; the problem names it.
+    expect(prepareArguments(search, { filters: '{"year": 2024,}' }, policy).problems).toEqual(['"filters" must be an object, got string "{\\"year\\": 2024,}"'])
+    expect(prepareArguments(search, { filters: '{"year": 2024}' }, { ...policy, coerce: false }).problems).toEqual(['"filters" is a JSON-encoded object; send the object itself'])
   })
 
   it('reports numeric and length limits', () => {
@@ -67,9 +89,9 @@ describe('validateArguments', () => {
       required: ['pair'],
     })
     expect(validateArguments(declared, { pair: ['a', 1] })).toEqual([])
-    expect(validateArguments(declared, { pair: ['a', 'b'] })).toEqual(['"pair[1]" must be number'])
+    expect(validateArguments(declared, { pair: ['a', 'b'] })).toEqual(['"pair[1]" must be a number, got string "b"'])
     const undeclaredTuple = spec({ type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } })
-    expect(validateArguments(undeclaredTuple, { pair: [1] })).toEqual(['"pair[0]" must be string'])
+    expect(validateArguments(undeclaredTuple, { pair: [1] })).toEqual(['"pair[0]" must be a string, got number 1'])
   })
 
   it('validates real tau-bench tool schemas', () => {
@@ -84,7 +106,7 @@ describe('validateArguments', () => {
 
   it('treats a numeric-looking object key as a key, not an index', () => {
     const keyed = spec({ type: 'object', properties: { map: { type: 'object', additionalProperties: { type: 'number' } } } })
-    expect(validateArguments(keyed, { map: { '0': 'x' } })).toEqual(['"map["0"]" must be number'])
+    expect(validateArguments(keyed, { map: { '0': 'x' } })).toEqual(['"map["0"]" must be a number, got string "x"'])
   })
 
   it('reports a schema that does not compile instead of throwing', () => {

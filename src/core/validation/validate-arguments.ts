@@ -1,6 +1,7 @@
 /**
  * Checks a tool call's arguments against the tool's JSON Schema and phrases every problem
- * so it can be written back to the model (`"city" is required`, `"days" must be integer`).
+ * so it can be written back to the model (`"city" is required`, `"days" must be an integer, got
+ * string "3"`).
  *
  * Pure apart from a per-schema cache of compiled validators. Never throws on bad arguments
  * or on a broken schema: both come back as problems.
@@ -82,7 +83,8 @@ function draft07(): AjvDraft07 {
  *
  * @returns Problems phrased for the model, one per finding, deduplicated, in Ajv's order;
  *   `[]` when the arguments are valid. Field paths are written `flights[0].date`. Examples:
- *   `"city" is required`, `"days" must be integer`, `"unit" must be one of: "c", "f"`,
+ *   `"city" is required`, `"days" must be an integer, got string "3"`,
+ *   `"filters" is a JSON-encoded object; send the object itself`, `"unit" must be one of: "c", "f"`,
  *   `unknown argument "foo"` (from `additionalProperties: false`). A schema that does not
  *   compile yields a single problem starting with `the input schema of tool "name" is invalid`.
  *
@@ -125,7 +127,7 @@ function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorO
       return `unknown argument "${formatPath([...segments, key], args)}"`
     }
     case 'type':
-      return `${subject} must be ${typeList(params['type'])}`
+      return typeProblem(subject, typeNames(params['type']), valueAt(segments, args))
     case 'enum':
       return `${subject} must be one of: ${(Array.isArray(params['allowedValues']) ? params['allowedValues'] : []).map((value) => JSON.stringify(value)).join(', ')}`
     case 'const':
@@ -150,8 +152,8 @@ function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorO
       // The common case is a nullable or union scalar: say "must be string or null".
       const sameSpot = branches.every((branch) => branch.keyword === 'type' && branch.instancePath === error.instancePath)
       if (branches.length > 0 && sameSpot) {
-        const types = branches.flatMap((branch) => [(branch.params as Record<string, unknown>)['type']].flat())
-        return `${subject} must be ${typeList([...new Set(types)])}`
+        const types = branches.flatMap((branch) => typeNames((branch.params as Record<string, unknown>)['type']))
+        return typeProblem(subject, [...new Set(types)], valueAt(segments, args))
       }
       return error.keyword === 'oneOf' && params['passingSchemas'] != null
         ? `${subject} matches more than one of the allowed shapes`
@@ -162,10 +164,75 @@ function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorO
   }
 }
 
-function typeList(type: unknown): string {
-  const types = (Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : []).map(String)
-  if (types.length <= 1) return types[0] ?? 'valid'
-  return `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`
+function typeNames(type: unknown): string[] {
+  return (Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : []).map(String)
+}
+
+/** `integer` → `an integer`; `null` stays bare. */
+function withArticle(type: string): string {
+  if (type === 'null') return 'null'
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+}
+
+function typeList(types: readonly string[]): string {
+  const named = types.map(withArticle)
+  if (named.length <= 1) return named[0] ?? 'valid'
+  return `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`
+}
+
+/** The JSON Schema type name of a value (`integer` for whole numbers). */
+function jsonTypeOf(value: JsonValue): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  return typeof value
+}
+
+/** At most 40 chars of a value as JSON, for a message. */
+function preview(value: JsonValue): string {
+  const text = JSON.stringify(value)
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text
+}
+
+/** The object or array a string holds as JSON, when it holds one. */
+function encodedContainer(value: string): 'object' | 'array' | undefined {
+  const text = value.trim()
+  if (!text.startsWith('{') && !text.startsWith('[')) return undefined
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (Array.isArray(parsed)) return 'array'
+    return typeof parsed === 'object' && parsed !== null ? 'object' : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A type mismatch naming what was received: `"days" must be an integer, got string "3"`. A
+ * string holding the JSON of a wanted object or array says so instead: `"filters" is a
+ * JSON-encoded object; send the object itself` (models often double-encode nested values).
+ */
+function typeProblem(subject: string, wanted: readonly string[], value: JsonValue | undefined): string {
+  if (typeof value === 'string') {
+    const container = encodedContainer(value)
+    if (container !== undefined && wanted.includes(container)) return `${subject} is a JSON-encoded ${container}; send the ${container} itself`
+    if (container !== undefined) return `${subject} must be ${typeList(wanted)}, got a JSON-encoded ${container} in a string`
+  }
+  if (value === undefined) return `${subject} must be ${typeList(wanted)}`
+  const got = jsonTypeOf(value)
+  const shown = got === 'null' ? 'null' : got === 'object' || got === 'array' ? `${got} ${preview(value)}` : `${got === 'integer' ? 'number' : got} ${preview(value)}`
+  return `${subject} must be ${typeList(wanted)}, got ${shown}`
+}
+
+/** The value at a JSON Pointer's segments, or undefined when the path leads nowhere. */
+function valueAt(segments: readonly string[], root: JsonValue): JsonValue | undefined {
+  let node: JsonValue | undefined = root
+  for (const segment of segments) {
+    if (Array.isArray(node)) node = node[Number(segment)]
+    else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment)) node = node[segment]
+    else return undefined
+  }
+  return node
 }
 
 /** Splits an RFC 6901 JSON Pointer (`/flights/0/date`) into unescaped segments. */

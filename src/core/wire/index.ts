@@ -1,2 +1,3 @@
 /** Provider wire formats written from canonical messages. */
 export * from './openai-chat'
+export * from './stream-arguments'

@@ -34,7 +34,14 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
               </span>
             )}
           </div>
-          <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+          {c.argumentsError === undefined ? (
+            <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+          ) : (
+            <>
+              <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{c.rawArguments}</pre>
+              <p data-testid="arguments-error" className="text-red-700">{t('unreadCall.problem', { problem: c.argumentsError })}</p>
+            </>
+          )}
         </div>
           )
         }}

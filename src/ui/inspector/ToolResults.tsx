@@ -86,7 +86,7 @@ function Lanes({ events }: { events: Finished[] }) {
             </span>
             <span className="relative h-3 flex-1 rounded bg-slate-100">
               <span
-                className={`absolute top-0 h-3 rounded ${e.error !== undefined ? 'bg-red-400' : e.declined ? 'bg-amber-400' : 'bg-emerald-400'}`}
+                className={`absolute top-0 h-3 rounded ${e.declined ? 'bg-amber-400' : e.error !== undefined ? 'bg-red-400' : 'bg-emerald-400'}`}
                 style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
               />
             </span>
@@ -114,7 +114,7 @@ export function ToolResults({ events }: { events: Finished[] }) {
             key={r.callId}
             data-testid="tool-result"
             data-error={r.error !== undefined}
-            className={`rounded border p-1.5 ${r.parentCallId ? 'ml-4' : ''} ${r.error !== undefined ? 'border-red-300 bg-red-50' : r.declined ? 'border-amber-300 bg-amber-50' : 'border-emerald-200 bg-emerald-50'}`}
+            className={`rounded border p-1.5 ${r.parentCallId ? 'ml-4' : ''} ${r.declined ? 'border-amber-300 bg-amber-50' : r.error !== undefined ? 'border-red-300 bg-red-50' : 'border-emerald-200 bg-emerald-50'}`}
           >
             <div className="flex flex-wrap items-center justify-between gap-2">
               <span className="font-mono font-semibold">

@@ -33,7 +33,7 @@ export type CallReading =
   | { kind: 'call'; call: ParsedCall; repairs: Repair[] }
   | { kind: 'no_call' }
   | { kind: 'data' }
-  | { kind: 'error'; error: ParseError; name?: string }
+  | { kind: 'error'; error: ParseError; name?: string; defect?: ArgumentsDefect }
 
 function memberNode(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {
   const members = node?.members
@@ -65,7 +65,29 @@ export function cutArguments(name: string, span: Span | undefined): ParseError {
 /** Outcome of {@link decodeArguments}. */
 export type DecodedArguments =
   | { ok: true; arguments: JsonObject; repairs: Repair[]; raw?: string }
-  | { ok: false; error: ParseError }
+  | { ok: false; error: ParseError; defect?: ArgumentsDefect }
+
+/**
+ * What is wrong with an arguments string, in one clause for a tool result: where it ends or
+ * breaks, counted in chars (UTF-16 units) from the start of the decoded arguments text.
+ */
+export interface ArgumentsDefect {
+  kind: 'cut_off' | 'invalid_json' | 'extra_text'
+  /** Offset into the arguments text, chars. */
+  at: number
+  /** e.g. `arguments cut off at char 212`, `arguments have extra text after char 40: "junk"`. */
+  message: string
+}
+
+function defectOf(kind: ArgumentsDefect['kind'], at: number, problem: string): ArgumentsDefect {
+  const message =
+    kind === 'cut_off'
+      ? `arguments cut off at char ${at}`
+      : kind === 'extra_text'
+        ? `arguments have extra text after char ${at}: ${problem}`
+        : `arguments are not valid JSON at char ${at}: ${problem}`
+  return { kind, at, message }
+}
 
 /**
  * Turns an `arguments` value into an object: objects as they are, `null`/missing/`""` as `{}`,
@@ -102,6 +124,7 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
       const where = layer === 0 ? '' : ' (after decoding them from a string)'
       return {
         ok: false,
+        ...(layer === 0 ? { defect: defectOf(truncated ? 'cut_off' : 'invalid_json', read.error.offset, problem) } : {}),
         error: {
           code: truncated ? 'truncated' : 'invalid_arguments',
           message: truncated
@@ -120,6 +143,7 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
     if (rest !== '') {
       return {
         ok: false,
+        ...(layer === 0 ? { defect: defectOf('extra_text', read.end, JSON.stringify(rest.slice(0, 24))) } : {}),
         error: {
           code: 'invalid_arguments',
           message: `The arguments of "${name}" have extra text after the JSON value at offset ${read.end}: "${rest.slice(0, 24)}".`,
@@ -212,7 +236,7 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
   }
 
   const decoded = decodeArguments(argumentsValue, argumentsSpan, name, argumentsUnclosed)
-  if (!decoded.ok) return { kind: 'error', error: decoded.error, name }
+  if (!decoded.ok) return { kind: 'error', error: decoded.error, name, ...(decoded.defect ? { defect: decoded.defect } : {}) }
   if (typeof argumentsValue === 'string' && argumentsValue.trim() !== '' && !encodedArgumentsAreNormal) {
     repairs.unshift({ code: 'double_encoded', message: `Decoded the arguments of "${name}" from a JSON string.`, ...(argumentsSpan ? { span: argumentsSpan } : {}) })
   }

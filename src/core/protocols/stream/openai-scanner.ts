@@ -39,6 +39,9 @@ export class OpenAiScanner implements StreamScanner {
     }
   }
 
+  /** Content that may hold calls in a text format (`<tool_call>`, `[f(x=1)]`, `{"name"…}`, `f(x=1)`). */
+  private static readonly MAY_HOLD = /[<[{(]/
+
   get gaveUp(): boolean {
     return this.reader.status === 'failed'
   }
@@ -50,7 +53,7 @@ export class OpenAiScanner implements StreamScanner {
     // The legacy function_call, and calls left in content when tool_calls is empty, are read
     // by the one-shot parser: hand over to it.
     const root = this.reader.root
-    if (this.reader.status !== 'failed' && isJsonObject(root) && (Object.hasOwn(root, 'function_call') || (this.reader.status === 'done' && this.calls.length === 0 && typeof root.content === 'string' && root.content.includes('<')))) {
+    if (this.reader.status !== 'failed' && isJsonObject(root) && (Object.hasOwn(root, 'function_call') || (this.reader.status === 'done' && this.calls.length === 0 && typeof root.content === 'string' && OpenAiScanner.MAY_HOLD.test(root.content)))) {
       this.reader.status = 'failed'
       return
     }

@@ -13,6 +13,7 @@
  * the completion with that error. Unknown fields (`obfuscation`, `service_tier`, `logprobs`) are ignored.
  */
 import type { AssistantMessage, JsonValue, ToolCall } from '../../messages'
+import { appendArgumentsFragment } from '../../wire/stream-arguments'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child } from '../openai-log'
 import { conversationOf, firstRecord, objectAt, plural, recordsOf } from './shared'
@@ -102,7 +103,8 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
         if (typeof fragment['id'] === 'string' && fragment['id'] !== '') call.id = fragment['id']
         const fn = objectAt(fragment, 'function')
         if (typeof fn?.['name'] === 'string') call.name += fn['name']
-        if (typeof fn?.['arguments'] === 'string') call.arguments += fn['arguments']
+        // A last delta that repeats the whole object (some servers send one) is not appended.
+        if (typeof fn?.['arguments'] === 'string') call.arguments = appendArgumentsFragment(call.arguments, fn['arguments'])
       })
     })
   }
