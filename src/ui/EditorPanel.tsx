@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Panel, usePanelRef } from 'react-resizable-panels'
 import { PaneDivider, PaneGroup } from './layout/Panes'
 import { usePrefs } from './prefs'
@@ -11,16 +12,17 @@ import { LoopSettingsPanel } from './LoopSettingsPanel'
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
 function ProblemBanner({ problem }: { problem: CodeProblem }) {
+  const { t } = useTranslation()
   const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
   return (
     <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
       <span className="font-semibold">
-        Can&apos;t run:{' '}
+        {t('editorPanel.cantRun')}{' '}
         {problem.line ? (
           <button
             data-testid="error-link"
             className="font-semibold underline decoration-red-400 underline-offset-2 hover:text-red-950"
-            title="Go to this line in the editor"
+            title={t('editorPanel.goToLine')}
             onClick={() => revealInEditor(problem.file, problem.line!, problem.column ?? 1)}
           >
             {where}
@@ -47,6 +49,7 @@ function useCurrentProblem(file: string, value: string): CodeProblem | null {
 }
 
 function FileEditor({ file, testId, value, onChange, extra }: { file: string; testId: string; value: string; onChange(v: string): void; extra?: ReactNode }) {
+  const { t } = useTranslation()
   const problem = useCurrentProblem(file, value)
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -56,7 +59,7 @@ function FileEditor({ file, testId, value, onChange, extra }: { file: string; te
       </div>
       {problem && <ProblemBanner problem={problem} />}
       <div data-testid={testId} className="min-h-0 flex-1">
-        <Suspense fallback={<div className="p-3 text-sm text-slate-500">Loading editor…</div>}>
+        <Suspense fallback={<div className="p-3 text-sm text-slate-500">{t('editorPanel.loadingEditor')}</div>}>
           <CodeEditor path={file} value={value} onChange={onChange} problem={problem} />
         </Suspense>
       </div>
@@ -66,6 +69,7 @@ function FileEditor({ file, testId, value, onChange, extra }: { file: string; te
 
 /** The system prompt the model will receive with the current tools and wire format. */
 function SystemPromptPreview() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const protocol = useWorkspace((s) => s.settings.protocol)
   const base = useWorkspace((s) => s.settings.systemPrompt)
@@ -76,10 +80,10 @@ function SystemPromptPreview() {
   return (
     <details className="border-b border-slate-200 px-3 py-1.5 text-xs">
       <summary className="cursor-pointer font-semibold uppercase tracking-wide text-slate-500">
-        System prompt <span className="font-normal normal-case text-slate-400">({protocol} · {broken ? 'tools.ts has errors' : `${tools.length} tool${tools.length === 1 ? "" : "s"}`}{checking ? ' · checking…' : ''})</span>
+        {t('editorPanel.systemPrompt')} <span className="font-normal normal-case text-slate-400">({protocol} · {broken ? t('editorPanel.toolsHaveErrors') : t('editorPanel.toolCount', { count: tools.length })}{checking ? ` · ${t('editorPanel.checking')}` : ''})</span>
       </summary>
       <label className="mt-1 flex flex-col gap-1 text-slate-600">
-        Your text (placed before the generated tool instructions)
+        {t('editorPanel.yourText')}
         <textarea
           data-testid="system-prompt-input"
           rows={2}
@@ -89,7 +93,7 @@ function SystemPromptPreview() {
         />
       </label>
       <pre data-testid="system-prompt" className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded border border-slate-200 bg-slate-50 p-2 font-mono text-[11px] text-slate-700">
-        {prompt || '(empty)'}
+        {prompt || t('editorPanel.empty')}
       </pre>
     </details>
   )
@@ -97,6 +101,7 @@ function SystemPromptPreview() {
 
 /** tools.ts above model.ts in resizable panes, or both as tabs in one pane. */
 function SourceEditors({ tools, model }: { tools: string; model: string }) {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const setTools = (v: string) => pg.stores.workspace.getState().setTools(v)
   const setModel = (v: string) => pg.stores.workspace.getState().setModel(v)
@@ -109,16 +114,16 @@ function SourceEditors({ tools, model }: { tools: string; model: string }) {
     <button
       data-testid="editor-layout"
       className="ml-auto rounded px-1.5 py-0.5 text-[11px] text-slate-500 hover:bg-slate-200 hover:text-slate-800"
-      title={layout === 'split' ? 'Show tools.ts and model.ts as tabs in one pane' : 'Show tools.ts above model.ts'}
+      title={layout === 'split' ? t('editorPanel.toTabsTitle') : t('editorPanel.toSplitTitle')}
       onClick={() => usePrefs.getState().setEditorLayout(layout === 'split' ? 'tabs' : 'split')}
     >
-      {layout === 'split' ? '⊟ Tabs' : '⊞ Split'}
+      {layout === 'split' ? `⊟ ${t('editorPanel.tabs')}` : `⊞ ${t('editorPanel.split')}`}
     </button>
   )
   if (layout === 'tabs') {
     return (
       <div className="flex min-h-0 flex-1 flex-col">
-        <div role="tablist" aria-label="Files" className="flex items-end gap-1 border-b border-slate-200 bg-slate-100 px-2 pt-1 font-mono text-xs">
+        <div role="tablist" aria-label={t('editorPanel.files')} className="flex items-end gap-1 border-b border-slate-200 bg-slate-100 px-2 pt-1 font-mono text-xs">
           {(['tools.ts', 'model.ts'] as const).map((file) => (
             <button
               key={file}
@@ -129,7 +134,7 @@ function SourceEditors({ tools, model }: { tools: string; model: string }) {
               className={`rounded-t px-3 py-1 ${tab === file ? 'border border-b-white border-slate-200 bg-white font-semibold text-slate-900' : 'text-slate-500 hover:text-slate-800'}`}
             >
               {file}
-              {(file === 'tools.ts' ? toolsProblem : modelProblem) && <span className="ml-1 text-red-600" title="has errors">●</span>}
+              {(file === 'tools.ts' ? toolsProblem : modelProblem) && <span className="ml-1 text-red-600" title={t('editorPanel.hasErrors')}>●</span>}
             </button>
           ))}
           {switcher}
@@ -149,7 +154,7 @@ function SourceEditors({ tools, model }: { tools: string; model: string }) {
       <Panel id="pane-tools" panelRef={toolsPane} collapsible defaultSize="60%" minSize={60} className="flex h-full min-h-0 flex-col">
         <FileEditor file="tools.ts" testId="editor-tools" value={tools} onChange={setTools} extra={switcher} />
       </Panel>
-      <PaneDivider pane={toolsPane} orientation="vertical" label="Resize tools.ts and model.ts" />
+      <PaneDivider pane={toolsPane} orientation="vertical" label={t('editorPanel.resizeEditors')} />
       <Panel id="pane-model" collapsible minSize={60} className="flex h-full min-h-0 flex-col">
         <FileEditor file="model.ts" testId="editor-model" value={model} onChange={setModel} />
       </Panel>
@@ -159,6 +164,7 @@ function SourceEditors({ tools, model }: { tools: string; model: string }) {
 
 /** The user's input message and the two source files, tools.ts above model.ts. */
 export function EditorPanel() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const tools = useWorkspace((s) => s.tools)
   const model = useWorkspace((s) => s.model)
@@ -170,7 +176,7 @@ export function EditorPanel() {
       {/* The settings scroll on their own, so opening them never squeezes the editors to a few lines. */}
       <div className="max-h-[45%] shrink-0 overflow-auto">
       <label className="flex flex-col gap-1 border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
-        User message
+        {t('editorPanel.userMessage')}
         <textarea
           data-testid="user-input"
           value={input}
@@ -184,7 +190,7 @@ export function EditorPanel() {
       </div>
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          Can&apos;t run: {p.message}
+          {t('editorPanel.cantRun')} {p.message}
         </div>
       ))}
       <SourceEditors tools={tools} model={model} />
