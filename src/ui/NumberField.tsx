@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 
 export interface NumberFieldProps {
   value: number
@@ -18,6 +19,7 @@ export interface NumberFieldProps {
  * shown under the field, and leaving the field restores the applied value. (Rejecting keystrokes would turn "10" typed over "5" into "50".)
  */
 export function NumberField({ value, min, max, onChange, testId, label, className = '', errorAlign = 'left' }: NumberFieldProps) {
+  const { t } = useTranslation()
   const [text, setText] = useState(String(value))
   useEffect(() => setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value))), [value])
   const parse = (raw: string) => {
@@ -35,7 +37,7 @@ export function NumberField({ value, min, max, onChange, testId, label, classNam
       max={max}
       value={text}
       aria-invalid={!valid}
-      title={valid ? undefined : `A whole number from ${min} to ${max}`}
+      title={valid ? undefined : t('numberField.range', { min, max })}
       onChange={(e) => {
         setText(e.target.value)
         const n = parse(e.target.value)
@@ -51,7 +53,7 @@ export function NumberField({ value, min, max, onChange, testId, label, classNam
           data-testid={testId ? `${testId}-error` : undefined}
           className={`absolute ${errorAlign === 'right' ? 'right-0 w-max max-w-64 whitespace-normal' : 'left-0 whitespace-nowrap'} top-full z-40 mt-1 rounded bg-red-700 px-2 py-0.5 text-xs font-medium text-white shadow`}
         >
-          {text.trim() === '' ? 'Enter' : `${text} is refused: enter`} a whole number from {min} to {max}
+          {text.trim() === '' ? t('numberField.enter', { min, max }) : t('numberField.refused', { text, min, max })}
         </span>
       )}
     </span>

@@ -1,10 +1,12 @@
 import { useRef } from 'react'
+import { Trans, useTranslation } from 'react-i18next'
 import { usePlayground } from './playground-context'
 import { dismissReopen, reopenFile, useSessionMemory } from './session-memory'
 import { pushToast } from './toasts'
 
 /** After a reload: "You were replaying support.json — Reopen", which asks for the file and returns to the same conversation and event. */
 export function ReopenBanner() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const reopen = useSessionMemory((s) => s.reopen)
   const input = useRef<HTMLInputElement>(null)
@@ -12,7 +14,7 @@ export function ReopenBanner() {
   return (
     <div data-testid="reopen-log" className="flex shrink-0 items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm text-sky-900">
       <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
-        Before the reload you were replaying <span className="font-mono font-semibold">{reopen.fileName}</span>, conversation {reopen.selected + 1}, event {reopen.cursor + 1}.
+        <Trans i18nKey="banners.reopenText" values={{ file: reopen.fileName, conversation: reopen.selected + 1, event: reopen.cursor + 1 }} components={{ file: <span className="font-mono font-semibold" /> }} />
       </span>
       <input
         ref={input}
@@ -27,9 +29,9 @@ export function ReopenBanner() {
         }}
       />
       <button data-testid="reopen-button" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-0.5 font-medium text-white hover:bg-sky-700" onClick={() => input.current?.click()}>
-        Reopen {reopen.fileName}…
+        {t('banners.reopen', { file: reopen.fileName })}
       </button>
-      <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={dismissReopen}>
+      <button aria-label={t('banners.dismiss')} className="opacity-70 hover:opacity-100" onClick={dismissReopen}>
         ✕
       </button>
     </div>

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import { closeHelp, SHORTCUTS, useHelp } from './shortcuts'
-
-const SCOPE_TEXT = { everywhere: 'anywhere, also inside an editor', page: 'outside text fields', timeline: 'timeline or conversation focused', dialog: 'in a dialog or menu' } as const
 
 /** Every keyboard shortcut, opened with `?` or the toolbar's ? button; Esc closes it. */
 export function ShortcutsHelp() {
+  const { t } = useTranslation()
   const open = useHelp((s) => s.open)
   const dialog = useRef<HTMLDialogElement>(null)
   useEffect(() => {
@@ -26,9 +26,9 @@ export function ShortcutsHelp() {
     >
       <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2">
         <h2 id="shortcuts-help-title" className="font-semibold text-slate-900">
-          Keyboard shortcuts
+          {t('shortcuts.title')}
         </h2>
-        <button aria-label="Close" onClick={closeHelp} className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+        <button aria-label={t('shortcuts.close')} onClick={closeHelp} className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
           ✕
         </button>
       </div>
@@ -40,8 +40,8 @@ export function ShortcutsHelp() {
                 <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 font-mono text-xs">{s.keys}</kbd>
               </td>
               <td className="px-2 py-1.5 text-slate-800">
-                {s.description}
-                <div className="text-xs text-slate-500">{SCOPE_TEXT[s.scope]}</div>
+                {t(`shortcuts.${s.id}`)}
+                <div className="text-xs text-slate-500">{t(`shortcuts.scope.${s.scope}`)}</div>
               </td>
             </tr>
           ))}

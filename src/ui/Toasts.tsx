@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next'
 import { dismissToast, useToasts } from './toasts'
+import { translate } from './i18n/text'
 
 const STYLE = {
   notice: 'border-slate-300 bg-slate-800 text-white',
@@ -8,13 +10,14 @@ const STYLE = {
 
 /** The message strip under the toolbar: part of the layout, so it never covers what the user looks at. */
 export function Toasts() {
+  const { t: tr } = useTranslation()
   const toasts = useToasts((s) => s.toasts)
   if (toasts.length === 0) return null
   return (
     <div className="flex shrink-0 flex-col gap-px border-b border-slate-200">
       {toasts.map((t) => (
         <div key={t.id} role={t.kind === 'notice' ? 'status' : 'alert'} data-testid="toast" data-kind={t.kind} className={`flex items-start gap-3 px-3 py-1.5 text-sm ${STYLE[t.kind]}`}>
-          <span className="min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]">{t.message}</span>
+          <span className="min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]">{translate(tr, t.message)}</span>
           {t.action && (
             <button
               data-testid="toast-action"
@@ -24,10 +27,10 @@ export function Toasts() {
                 t.action?.run()
               }}
             >
-              {t.action.label}
+              {translate(tr, t.action.label)}
             </button>
           )}
-          <button aria-label="Dismiss" className="opacity-70 hover:opacity-100" onClick={() => dismissToast(t.id)}>
+          <button aria-label={tr('banners.dismiss')} className="opacity-70 hover:opacity-100" onClick={() => dismissToast(t.id)}>
             ✕
           </button>
         </div>

@@ -8,6 +8,7 @@ import { findExample } from '../examples/index'
 import { lessons, lessonWorkspace, solvedWorkspace } from '../lessons/index'
 import type { Playground } from '../store/playground'
 import { pushToast } from './toasts'
+import type { UiText } from './i18n/text'
 
 /** What an example or lesson replaces, as it was when loaded. */
 interface Baseline {
@@ -18,7 +19,7 @@ interface Baseline {
 
 /** A replacement waiting for the user's answer: what is loaded (shown by title) and how. */
 interface PendingSwitch {
-  title: string
+  title: UiText
   load: () => void
   options: ReplaceOptions
 }
@@ -63,7 +64,7 @@ export function workspaceEdited(pg: Playground): boolean {
  * afterwards the loaded code is the new baseline and a replacement of edits can be undone.
  * Returns `'asked'` when `load` waits for the user's answer, `'replaced'` when it ran.
  */
-export function replaceWorkspace(pg: Playground, title: string, load: () => void, options: ReplaceOptions = {}): 'replaced' | 'asked' {
+export function replaceWorkspace(pg: Playground, title: UiText, load: () => void, options: ReplaceOptions = {}): 'replaced' | 'asked' {
   if (workspaceEdited(pg)) {
     useExampleSwitch.setState({ pending: { title, load, options } })
     return 'asked'
@@ -75,7 +76,7 @@ export function replaceWorkspace(pg: Playground, title: string, load: () => void
 /** Loads example `id`, asking first when that would replace edits. */
 export function chooseExample(pg: Playground, id: string): void {
   if (id === pg.stores.workspace.getState().exampleId && !workspaceEdited(pg)) return
-  replaceWorkspace(pg, findExample(id)?.title ?? id, () => {
+  replaceWorkspace(pg, findExample(id) ? { key: `core.example.${id}.title` } : id, () => {
     pg.stores.workspace.getState().loadExample(id)
     pg.reset()
   })
@@ -88,7 +89,7 @@ export function answerExampleSwitch(pg: Playground, yes: boolean): void {
   if (yes && pending) replace(pg, pending.title, pending.load, pending.options)
 }
 
-function replace(pg: Playground, title: string, load: () => void, options: ReplaceOptions): void {
+function replace(pg: Playground, title: UiText, load: () => void, options: ReplaceOptions): void {
   const workspace = pg.stores.workspace
   const before = pg.currentWorkspace()
   const beforeId = workspace.getState().exampleId
@@ -97,8 +98,8 @@ function replace(pg: Playground, title: string, load: () => void, options: Repla
   load()
   baseline = snapshot(pg)
   if (!edited) return
-  pushToast('notice', `Loaded “${title}”; your edited code was replaced.`, {
-    label: 'Undo',
+  pushToast('notice', { key: 'banners.loadedReplaced', params: { title } }, {
+    label: { key: 'banners.undo' },
     run: () => {
       workspace.getState().loadWorkspace(before)
       // loadWorkspace marks the workspace as from a file; it came from this example, edited.

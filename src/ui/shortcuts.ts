@@ -8,6 +8,8 @@ import { editorErrors } from './editors/registry'
 import { pushToast } from './toasts'
 
 export interface Shortcut {
+  /** Stable name; its help text is `shortcuts.<id>` in the UI resources. */
+  id: string
   /** Shown in the help dialog, e.g. `Ctrl+Enter`. */
   keys: string
   description: string
@@ -33,13 +35,14 @@ export function runWithTypeWarning(pg: Playground): void {
   if (pg.stores.run.getState().mode === 'live') {
     const errors = editorErrors()
     if (errors.length > 0)
-      pushToast('warning', `Type error${errors.length === 1 ? '' : 's'} in your code (the run started anyway): ${errors.map((e) => `${e.file}:${e.line}:${e.column} — ${e.message.split('\n')[0]}`).join('; ')}`)
+      pushToast('warning', { key: 'banners.typeErrors', params: { count: errors.length, errors: errors.map((e) => `${e.file}:${e.line}:${e.column} — ${e.message.split('\n')[0]}`).join('; ') } })
   }
   void pg.run()
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
   {
+    id: 'run',
     keys: 'Ctrl+Enter (⌘+Enter)',
     description: 'Run to the end (a replay: go to its last event)',
     scope: 'everywhere',
@@ -47,13 +50,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     run: runWithTypeWarning,
     monacoId: 'toolstep.run',
   },
-  { keys: 'F10', description: 'Step one phase forward', scope: 'everywhere', matches: (e) => e.key === 'F10' && !e.shiftKey, run: (pg) => void pg.step(), monacoId: 'toolstep.step' },
-  { keys: 'Shift+F10', description: 'Step one phase back (nothing is re-run)', scope: 'everywhere', matches: (e) => e.key === 'F10' && e.shiftKey, run: (pg) => pg.back(), monacoId: 'toolstep.back' },
-  { keys: '?', description: 'Show this list of shortcuts', scope: 'page', matches: (e) => e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey, run: openHelp },
-  { keys: '↑ / ↓', description: 'Previous / next timeline row or conversation card', scope: 'timeline' },
-  { keys: 'Page Up / Page Down', description: 'Ten rows back / forward in the phase timeline', scope: 'timeline' },
-  { keys: 'Home / End', description: 'First / last event', scope: 'timeline' },
-  { keys: 'Esc', description: 'Close the open dialog or menu (a confirmation: deny every call)', scope: 'dialog' },
+  { id: 'step', keys: 'F10', description: 'Step one phase forward', scope: 'everywhere', matches: (e) => e.key === 'F10' && !e.shiftKey, run: (pg) => void pg.step(), monacoId: 'toolstep.step' },
+  { id: 'back', keys: 'Shift+F10', description: 'Step one phase back (nothing is re-run)', scope: 'everywhere', matches: (e) => e.key === 'F10' && e.shiftKey, run: (pg) => pg.back(), monacoId: 'toolstep.back' },
+  { id: 'help', keys: '?', description: 'Show this list of shortcuts', scope: 'page', matches: (e) => e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey, run: openHelp },
+  { id: 'upDown', keys: '↑ / ↓', description: 'Previous / next timeline row or conversation card', scope: 'timeline' },
+  { id: 'page', keys: 'Page Up / Page Down', description: 'Ten rows back / forward in the phase timeline', scope: 'timeline' },
+  { id: 'homeEnd', keys: 'Home / End', description: 'First / last event', scope: 'timeline' },
+  { id: 'esc', keys: 'Esc', description: 'Close the open dialog or menu (a confirmation: deny every call)', scope: 'dialog' },
 ]
 
 /** True when the key is being typed into a text field, where `?` is a character, not a command. */

@@ -4,19 +4,20 @@
  * warnings stay until dismissed, notices fade.
  */
 import { create } from 'zustand'
+import type { UiText } from './i18n/text'
 
 export type ToastKind = 'notice' | 'warning' | 'error'
 
 /** A button on the toast, e.g. Undo. */
 export interface ToastAction {
-  label: string
+  label: UiText
   run(): void
 }
 
 export interface Toast {
   id: number
   kind: ToastKind
-  message: string
+  message: UiText
   action?: ToastAction
 }
 
@@ -32,7 +33,7 @@ let next = 1
  * Shows a message in place of the previous one (one at a time: the newest is what the user just
  * did); a notice is dismissed by itself after {@link NOTICE_MS}. Returns its id.
  */
-export function pushToast(kind: ToastKind, message: string, action?: ToastAction): number {
+export function pushToast(kind: ToastKind, message: UiText, action?: ToastAction): number {
   const id = next++
   useToasts.setState({ toasts: [{ id, kind, message, ...(action ? { action } : {}) }] })
   if (kind === 'notice') setTimeout(() => dismissToast(id), action ? ACTION_MS : NOTICE_MS)

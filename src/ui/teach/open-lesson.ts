@@ -16,7 +16,7 @@ import { replaceWorkspace } from '../example-switch'
 export function openLesson(pg: Playground, teach: StoreApi<TeachState>, id: string, options: { solution?: boolean } = {}): boolean {
   const lesson = findLesson(id)
   if (!lesson) return false
-  replaceWorkspace(pg, lesson.id, () => {
+  replaceWorkspace(pg, { key: `lessons.${lesson.id}.title` }, () => {
     pg.stores.workspace.getState().loadWorkspace(lessonWorkspace(options.solution ? solvedWorkspace(lesson) : lesson.workspace))
     pg.reset()
     teach.getState().selectLesson(id)
