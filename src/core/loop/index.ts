@@ -79,6 +79,6 @@ export type {
   ToolOutcome,
   ToolRouter,
 } from './interfaces'
-export { describeEvent, fmtMs, INFORMATIONAL_REPAIRS, type EventSummary, type Tone } from './present/describe'
+export { describeEvent, summarizeEvent, renderSummary, fmtMs, EVENT_TEXT, INFORMATIONAL_REPAIRS, type EventSummary, type EventSummaryText, type EventTextKey, type Tone } from './present/describe'
 export { diffSessions, stopOf, turnsOf, type DiffRow, type TurnSummary } from './present/diff'
 export { requestAt } from './present/request-at'

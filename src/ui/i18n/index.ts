@@ -8,11 +8,15 @@ import en from './locales/en.json'
 import zhCN from './locales/zh-CN.json'
 import zhTW from './locales/zh-TW.json'
 import { LANGUAGE_KEY, initialLanguage, type Language } from './languages'
+import { coreEnglish } from './core-text'
 
 export { LANGUAGES, LANGUAGE_NAMES, asLanguage, type Language } from './languages'
 
-/** The bundled translations, one object per language (same keys in each; a unit test checks). */
-export const resources = { en: { translation: en }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } } as const
+/**
+ * The bundled translations, one object per language (same keys in each; a unit test checks).
+ * English text owned by core and the examples joins en.json under `core` (see core-text.ts).
+ */
+export const resources = { en: { translation: { ...en, core: coreEnglish() } }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } } as const
 
 function readSaved(): string | null {
   try {

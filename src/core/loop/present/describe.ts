@@ -1,7 +1,10 @@
 /**
- * One-line summaries of session events for the timeline. Pure, so the same words
- * appear in the app and in tests.
+ * One-line summaries of session events for the timeline. Pure, so the same words appear in the
+ * app and in tests. {@link summarizeEvent} gives the summary as phrases (keys of
+ * {@link EVENT_TEXT} with parameters) for the UI to translate; {@link describeEvent} renders
+ * them in English for the CLI.
  */
+import { phrase, renderPhrase, type Phrase } from '../../util/phrase'
 import { PHASE_OF, type Phase, type SessionEvent } from '../events'
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error'
@@ -9,6 +12,80 @@ export type Tone = 'normal' | 'ok' | 'warn' | 'error'
 /** Repairs that are normal for text formats (shown, but not as a warning). */
 export const INFORMATIONAL_REPAIRS: ReadonlySet<string> = new Set(['fence_stripped', 'prose_ignored'])
 
+/**
+ * The English text of every timeline phrase (i18next syntax: `{{param}}`, `_one`/`_other` by
+ * `count`). The UI's English for `core.event.<key>` is this table; other languages translate it.
+ */
+export const EVENT_TEXT = {
+  start: 'Start',
+  decide: 'Decide · turn {{turn}}',
+  decideFinalTurn: 'Decide · turn {{turn}} (tools disabled)',
+  parse: 'Parse',
+  validate: 'Validate',
+  confirm: 'Confirm',
+  execute: 'Execute · {{name}}',
+  executeFromCode: '↳ {{name}} (from code)',
+  backfill: 'Backfill',
+  stop: 'Stop',
+  /** An identifier, a time or a code list, shown as is in every language. */
+  verbatim: '{{text}}',
+  replay: 'replay',
+  tools_one: '{{count}} tool',
+  tools_other: '{{count}} tools',
+  chars: '{{count}} chars',
+  ttft: 'TTFT {{time}}',
+  total: 'total {{time}}',
+  chunks: '{{count}} chunks',
+  toolsOffered: '{{count}} tools offered',
+  window: 'window {{count}} msgs',
+  modelFailed: 'model failed: {{error}}',
+  malformedCall: 'malformed call',
+  noCallAnswer: 'no call: answer',
+  calls_one: '{{count}} call: {{names}}',
+  calls_other: '{{count}} calls: {{names}}',
+  via: 'via {{protocol}}',
+  repairs_one: '{{count}} repair',
+  repairs_other: '{{count}} repairs',
+  invalid: '{{bad}} of {{count}} invalid',
+  valid: '{{count}} valid',
+  adjusted: '{{count}} adjusted',
+  awaiting_one: 'waiting for approval of {{count}} call',
+  awaiting_other: 'waiting for approval of {{count}} calls',
+  approved: 'approved',
+  denied: 'denied',
+  edited: 'edited',
+  declined: 'declined',
+  timedOut: 'timed out',
+  error: 'error',
+  ok: 'ok',
+  okTruncated: 'ok · truncated',
+  okSummarised: 'ok · summarised',
+  fault: 'fault: {{fault}}',
+  attempts: '{{count}} attempts',
+  injectionFlagged: 'injection flagged',
+  editOutput: 'Edit · model output',
+  editResult: 'Edit · result of {{name}}',
+  editResultOfCall: 'Edit · result of a call',
+  editedValue: 'was {{was}} → now {{now}}',
+  editedValueToError: 'was {{was}} → now error: {{now}}',
+  messages_one: '+{{count}} message',
+  messages_other: '+{{count}} messages',
+} as const satisfies Record<string, string>
+
+/** A key of {@link EVENT_TEXT} without its plural suffix. */
+export type EventTextKey = keyof typeof EVENT_TEXT extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never
+
+/** A timeline row as phrases: the title, and the detail's parts joined by `separator`. */
+export interface EventSummaryText {
+  phase: Phase
+  title: Phrase
+  detail: Phrase[]
+  /** Between the detail's parts: ` · ` (or `, ` for a list of confirmation decisions). */
+  separator: string
+  tone: Tone
+}
+
+/** A timeline row in English. */
 export interface EventSummary {
   phase: Phase
   title: string
@@ -16,59 +93,85 @@ export interface EventSummary {
   tone: Tone
 }
 
-export function describeEvent(event: SessionEvent): EventSummary {
+const say = (key: EventTextKey, params?: Record<string, string | number>): Phrase => phrase(key, params)
+const verbatim = (text: string): Phrase => say('verbatim', { text })
+
+/** The timeline row of `event` as phrases (keys of {@link EVENT_TEXT}). Pure; never throws. */
+export function summarizeEvent(event: SessionEvent): EventSummaryText {
   const phase = PHASE_OF[event.type]
+  const row = (title: Phrase, detail: (Phrase | false | undefined)[], tone: Tone, separator = ' · '): EventSummaryText => ({
+    phase,
+    title,
+    detail: detail.filter((part): part is Phrase => part !== false && part !== undefined),
+    separator,
+    tone,
+  })
   switch (event.type) {
     case 'session.started':
-      return { phase, title: 'Start', detail: `${event.source === 'replay' ? 'replay · ' : ''}${event.tools.length} tool${event.tools.length === 1 ? '' : 's'} · ${event.protocol}`, tone: 'normal' }
+      return row(say('start'), [event.source === 'replay' && say('replay'), say('tools', { count: event.tools.length }), verbatim(event.protocol)], 'normal')
     case 'model.responded':
-      return {
-        phase,
-        title: `Decide · turn ${event.step + 1}${event.finalTurn ? ' (tools disabled)' : ''}`,
-        detail: [`${event.raw.length} chars`, event.firstTokenMs !== undefined ? `TTFT ${fmtMs(event.firstTokenMs)}` : '', event.durationMs ? `${event.chunks ? 'total ' : ''}${fmtMs(event.durationMs)}` : '', event.chunks ? `${event.chunks.length} chunks` : '', event.offeredTools ? `${event.offeredTools.length} tools offered` : '', event.window ? `window ${event.window.to - event.window.from} msgs` : ''].filter(Boolean).join(' · '),
-        tone: 'normal',
-      }
+      return row(
+        say(event.finalTurn ? 'decideFinalTurn' : 'decide', { turn: event.step + 1 }),
+        [
+          say('chars', { count: event.raw.length }),
+          event.firstTokenMs !== undefined && say('ttft', { time: fmtMs(event.firstTokenMs) }),
+          !!event.durationMs && (event.chunks ? say('total', { time: fmtMs(event.durationMs) }) : verbatim(fmtMs(event.durationMs))),
+          !!event.chunks && say('chunks', { count: event.chunks.length }),
+          !!event.offeredTools && say('toolsOffered', { count: event.offeredTools.length }),
+          !!event.window && say('window', { count: event.window.to - event.window.from }),
+        ],
+        'normal',
+      )
     case 'model.failed':
-      return { phase, title: `Decide · turn ${event.step + 1}`, detail: `model failed: ${event.error}`, tone: 'error' }
+      return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: event.error })], 'error')
     case 'parse.completed': {
       const n = event.calls.length
-      const what = n === 0 ? (event.errors.length ? 'malformed call' : 'no call: answer') : `${n} call${n === 1 ? '' : 's'}: ${event.calls.map((c) => c.name).join(', ')}`
-      const repairs = event.repairs.length ? ` · ${event.repairs.length} repair${event.repairs.length === 1 ? '' : 's'}` : ''
+      const what = n === 0 ? say(event.errors.length ? 'malformedCall' : 'noCallAnswer') : say('calls', { count: n, names: event.calls.map((c) => c.name).join(', ') })
       // Fences and prose around a call are part of text formats, not damage worth a warning.
       const damaged = event.repairs.some((r) => !INFORMATIONAL_REPAIRS.has(r.code))
       // Which format matched, when a fallback chain or auto-detection chose it.
-      const via = event.detection?.startsWith('Fallback chain') ? ` · via ${event.protocol}` : ''
-      return { phase, title: 'Parse', detail: what + via + repairs, tone: event.errors.length ? 'error' : damaged ? 'warn' : 'normal' }
+      const via = event.detection?.startsWith('Fallback chain') && say('via', { protocol: event.protocol })
+      return row(say('parse'), [what, via, event.repairs.length > 0 && say('repairs', { count: event.repairs.length })], event.errors.length ? 'error' : damaged ? 'warn' : 'normal')
     }
     case 'validate.completed': {
       const bad = event.verdicts.filter((v) => !v.ok).length
       const changed = event.verdicts.filter((v) => v.coercions?.length || v.warnings?.length || (v.resolution && v.resolution !== 'exact')).length
-      const notes = [changed ? `${changed} adjusted` : '', event.warnings?.length ? event.warnings.map((w) => w.code).join(', ') : ''].filter(Boolean).join(' · ')
-      const detail = (bad ? `${bad} of ${event.verdicts.length} invalid` : `${event.verdicts.length} valid`) + (notes ? ` · ${notes}` : '')
-      return { phase, title: 'Validate', detail, tone: bad ? 'error' : notes ? 'warn' : 'ok' }
+      const warnings = event.warnings?.length ? verbatim(event.warnings.map((w) => w.code).join(', ')) : undefined
+      const main = bad ? say('invalid', { bad, count: event.verdicts.length }) : say('valid', { count: event.verdicts.length })
+      return row(say('validate'), [main, changed > 0 && say('adjusted', { count: changed }), warnings], bad ? 'error' : changed || warnings ? 'warn' : 'ok')
     }
     case 'confirm.requested':
-      return { phase, title: 'Confirm', detail: `waiting for approval of ${event.callIds.length} call${event.callIds.length === 1 ? '' : 's'}`, tone: 'warn' }
+      return row(say('confirm'), [say('awaiting', { count: event.callIds.length })], 'warn')
     case 'confirm.decided': {
       const denied = event.decisions.filter((d) => d.decision === 'deny').length
       const word = { approve: 'approved', deny: 'denied', edit: 'edited' } as const
-      return { phase, title: 'Confirm', detail: event.decisions.map((d) => word[d.decision]).join(', '), tone: denied ? 'warn' : 'ok' }
+      return row(say('confirm'), event.decisions.map((d) => say(word[d.decision])), denied ? 'warn' : 'ok', ', ')
     }
     case 'tool.finished': {
-      const status = event.declined ? 'declined' : event.timedOut ? 'timed out' : event.error !== undefined ? 'error' : event.truncated ? 'ok · truncated' : event.summarized ? 'ok · summarised' : 'ok'
-      const extra = [event.fault ? `fault: ${event.fault}` : '', event.attempts && event.attempts > 1 ? `${event.attempts} attempts` : '', event.injection?.length ? 'injection flagged' : ''].filter(Boolean)
-      const title = event.parentCallId ? `↳ ${event.name} (from code)` : `Execute · ${event.name}`
+      const status = say(event.declined ? 'declined' : event.timedOut ? 'timedOut' : event.error !== undefined ? 'error' : event.truncated ? 'okTruncated' : event.summarized ? 'okSummarised' : 'ok')
+      const title = event.parentCallId ? say('executeFromCode', { name: event.name }) : say('execute', { name: event.name })
       const tone: Tone = event.error !== undefined ? 'error' : event.declined || event.injection?.length || event.truncated ? 'warn' : 'ok'
-      return { phase, title, detail: [status, event.durationMs ? fmtMs(event.durationMs) : '', ...extra].filter(Boolean).join(' · '), tone }
+      return row(
+        title,
+        [
+          status,
+          !!event.durationMs && verbatim(fmtMs(event.durationMs)),
+          !!event.fault && say('fault', { fault: event.fault }),
+          !!event.attempts && event.attempts > 1 && say('attempts', { count: event.attempts }),
+          !!event.injection?.length && say('injectionFlagged'),
+        ],
+        tone,
+      )
     }
     case 'backfill.completed':
-      return { phase, title: 'Backfill', detail: `+${event.messages.length} message${event.messages.length === 1 ? '' : 's'}`, tone: 'normal' }
+      return row(say('backfill'), [say('messages', { count: event.messages.length })], 'normal')
     case 'edit.applied': {
-      const what = event.target === 'model_output' ? 'model output' : `result of ${event.name ?? event.callId ?? 'a call'}`
-      return { phase, title: `Edit · ${what}`, detail: `was ${clip(event.original)} → now ${event.isError ? 'error: ' : ''}${clip(event.edited)}`, tone: 'warn' }
+      const name = event.name ?? event.callId
+      const title = event.target === 'model_output' ? say('editOutput') : name !== undefined ? say('editResult', { name }) : say('editResultOfCall')
+      return row(title, [say(event.isError ? 'editedValueToError' : 'editedValue', { was: clip(event.original), now: clip(event.edited) })], 'warn')
     }
     case 'loop.stopped':
-      return { phase, title: 'Stop', detail: event.reason, tone: event.reason === 'final_answer' ? 'ok' : 'error' }
+      return row(say('stop'), [verbatim(event.reason)], event.reason === 'final_answer' ? 'ok' : 'error')
   }
 }
 
@@ -76,6 +179,16 @@ export function describeEvent(event: SessionEvent): EventSummary {
 function clip(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || '(empty)'
+}
+
+/** `summary` rendered with `render` (a phrase to text): the title, and the detail joined. */
+export function renderSummary(summary: EventSummaryText, render: (phrase: Phrase) => string): EventSummary {
+  return { phase: summary.phase, title: render(summary.title), detail: summary.detail.map(render).join(summary.separator), tone: summary.tone }
+}
+
+/** The timeline row of `event` in English (what the CLI prints). */
+export function describeEvent(event: SessionEvent): EventSummary {
+  return renderSummary(summarizeEvent(event), (p) => renderPhrase(p, EVENT_TEXT))
 }
 
 /** Milliseconds for display: `850 ms`, `1.2 s`. */
