@@ -1,25 +1,38 @@
 import { useEffect, useRef } from 'react'
+import type { TFunction } from 'i18next'
+import { useTranslation } from 'react-i18next'
 import { useCatalogue, usePlayground } from '../playground-context'
 import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace'
 
 /** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
-export function anomalyTooltip(flags: readonly { code: string; detail: string }[]): string {
+export function anomalyTooltip(t: TFunction, flags: readonly { code: string; detail: string }[]): string {
   return flags
     .map((flag) => {
       const entry = describeAnomaly(flag.code)
-      return entry ? `${flag.code} — ${entry.title}\n${flag.detail}\nWhy it matters: ${entry.explanation}` : `${flag.code}\n${flag.detail}`
+      return entry ? `${flag.code} — ${anomalyTitle(t, flag.code)}\n${flag.detail}\n${t('anomalyCatalogue.why', { explanation: anomalyExplanation(t, flag.code) })}` : `${flag.code}\n${flag.detail}`
     })
     .join('\n\n')
 }
 
+/** The catalogue title of `code` in `t`'s language (core's English is the fallback). */
+export function anomalyTitle(t: TFunction, code: string): string {
+  return t(`core.anomaly.${code}.title`, { defaultValue: describeAnomaly(code)?.title ?? code })
+}
+
+/** The catalogue explanation of `code` in `t`'s language. */
+export function anomalyExplanation(t: TFunction, code: string): string {
+  return t(`core.anomaly.${code}.explanation`, { defaultValue: describeAnomaly(code)?.explanation ?? '' })
+}
+
 /** An anomaly code that opens its catalogue entry (the app works offline, so the catalogue is in the app). */
 export function AnomalyCodeLink({ code, className = '' }: { code: string; className?: string }) {
+  const { t } = useTranslation()
   const pg = usePlayground()
   return (
     <a
       href={`#anomaly-${code}`}
       data-testid="anomaly-code"
-      title={describeAnomaly(code)?.explanation ?? 'Open the anomaly catalogue'}
+      title={describeAnomaly(code) ? anomalyExplanation(t, code) : t('anomalyCatalogue.open')}
       onClick={(event) => {
         event.preventDefault()
         pg.stores.catalogue.getState().open(code)
@@ -33,6 +46,7 @@ export function AnomalyCodeLink({ code, className = '' }: { code: string; classN
 
 /** The anomaly catalogue: every code with its title, explanation and an example, scrolled to the chosen one. */
 export function AnomalyCatalogueDialog() {
+  const { t } = useTranslation()
   const code = useCatalogue((s) => s.code)
   const close = useCatalogue((s) => s.close)
   const dialog = useRef<HTMLDialogElement>(null)
@@ -61,9 +75,9 @@ export function AnomalyCatalogueDialog() {
     >
       <div className="sticky top-0 flex items-center justify-between border-b border-slate-200 bg-white px-4 py-2">
         <h2 id="anomaly-catalogue-title" className="font-semibold text-slate-900">
-          Anomaly catalogue
+          {t('anomalyCatalogue.title')}
         </h2>
-        <button aria-label="Close" onClick={close} className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
+        <button aria-label={t('anomalyCatalogue.close')} onClick={close} className="rounded px-2 py-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900">
           ✕
         </button>
       </div>
@@ -79,11 +93,11 @@ export function AnomalyCatalogueDialog() {
           >
             <div className="flex flex-wrap items-baseline gap-2">
               <span className="font-mono text-xs font-semibold text-red-800">{entry.code}</span>
-              <span className="font-medium text-slate-900">{entry.title}</span>
+              <span className="font-medium text-slate-900">{anomalyTitle(t, entry.code)}</span>
             </div>
-            <p className="mt-0.5 text-slate-700">{entry.explanation}</p>
+            <p className="mt-0.5 text-slate-700">{anomalyExplanation(t, entry.code)}</p>
             <details className="mt-1 text-xs">
-              <summary className="cursor-pointer text-slate-500">Example ({entry.example.messages.length} messages)</summary>
+              <summary className="cursor-pointer text-slate-500">{t('anomalyCatalogue.example', { count: entry.example.messages.length })}</summary>
               <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-1.5 font-mono text-[11px] text-slate-700 [overflow-wrap:anywhere]">
                 {entry.example.messages.map((message) => JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 60)}… (${value.length} chars)` : value))).join('\n')}
               </pre>

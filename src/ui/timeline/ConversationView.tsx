@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import type { SessionEvent } from '../../core/loop'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { highlightsOf } from '../inspector/ParsedView'
@@ -30,6 +31,7 @@ export interface ConversationViewProps {
  * measured card heights, so long replays stay smooth.
  */
 export function ConversationView({ events, cursor, onSelect }: ConversationViewProps) {
+  const { t } = useTranslation()
   // The whole log, for the cards after the cursor (shown dimmed, like future timeline rows) and
   // for where each card ends; the cards up to the cursor are the fold of events 0..cursor.
   const full = useMemo(() => conversationOf(events), [events])
@@ -78,7 +80,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   if (events.length === 0) {
     return (
       <div data-testid="conversation" className="flex h-full items-center justify-center p-6 text-center text-sm text-slate-500">
-        No messages yet: Run or Step to start the loop, or import a log to replay it.
+        {t('conversation.empty')}
       </div>
     )
   }
@@ -88,14 +90,14 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
       ref={parentRef}
       data-testid="conversation"
       role="list"
-      aria-label="Conversation"
+      aria-label={t('conversation.label')}
       tabIndex={0}
       onKeyDown={onKeyDown}
       className="h-full overflow-auto bg-slate-50 outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
     >
       {model.system !== null && (
         <details className="mx-2 mt-2 rounded border border-slate-200 bg-white px-2 py-1 text-xs text-slate-600">
-          <summary className="cursor-pointer font-semibold">System prompt ({model.system.length} chars)</summary>
+          <summary className="cursor-pointer font-semibold">{t('conversation.systemPrompt', { count: model.system.length })}</summary>
           <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-[11px] [overflow-wrap:anywhere]">{model.system}</pre>
         </details>
       )}
@@ -126,18 +128,18 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
               >
                 <header className="mb-1 flex flex-wrap items-baseline gap-x-2 font-semibold text-slate-600">
                   <span className="uppercase tracking-wide">{card.role}</span>
-                  {card.role === 'assistant' && card.turn > 0 && <span className="font-normal text-slate-400">turn {card.turn}</span>}
+                  {card.role === 'assistant' && card.turn > 0 && <span className="font-normal text-slate-400">{t('conversation.turn', { turn: card.turn })}</span>}
                   {card.role === 'tool' && (
                     <span className="min-w-0 font-mono font-normal text-slate-500 [overflow-wrap:anywhere]">
                       {card.name} · tool_call_id {card.callId}
                     </span>
                   )}
-                  <span className="ml-auto font-mono font-normal text-slate-400">event {card.seq}</span>
+                  <span className="ml-auto font-mono font-normal text-slate-400">{t('conversation.event', { seq: card.seq })}</span>
                 </header>
                 {card.anomalies.length > 0 && (
                   <ul className="mb-1 flex flex-col gap-0.5">
                     {card.anomalies.map((a, i) => (
-                      <li key={i} data-testid="card-anomaly" data-code={a.code} title={anomalyTooltip([a])} className="rounded bg-red-50 px-1.5 py-0.5 text-red-800 [overflow-wrap:anywhere]">
+                      <li key={i} data-testid="card-anomaly" data-code={a.code} title={anomalyTooltip(t, [a])} className="rounded bg-red-50 px-1.5 py-0.5 text-red-800 [overflow-wrap:anywhere]">
                         <span className="font-mono font-semibold">⚠ {a.code}</span> — {a.detail}
                       </li>
                     ))}
@@ -153,8 +155,8 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
       </div>
       {model.stop && (
         <p data-testid="conversation-stop" className="mx-2 mb-2 rounded bg-slate-800 px-2 py-1 text-xs text-white">
-          Stopped: <span className="font-mono font-semibold">{model.stop.reason}</span>
-          {model.stop.detail ? ` — ${model.stop.detail}` : ''}
+          {t('conversation.stopped')} <span className="font-mono font-semibold">{model.stop.reason}</span>
+          {model.stop.detail ? <span lang="en">{` — ${model.stop.detail}`}</span> : ''}
         </p>
       )}
     </div>
@@ -162,6 +164,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
 }
 
 function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: Record<string, string>; goTo(key: string | undefined): void }) {
+  const { t } = useTranslation()
   if (card.raw === null) {
     // An assistant message from the log's history: no raw output to show, only the message.
     return (
@@ -179,10 +182,10 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
   return (
     <div className="grid grid-cols-[repeat(auto-fit,minmax(min(14rem,100%),1fr))] gap-2">
       <div className="min-w-0">
-        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">Raw output</div>
+        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">{t('conversation.raw')}</div>
         <div data-testid="card-raw">
           {card.error !== undefined ? (
-            <p className="rounded bg-red-50 px-1.5 py-1 text-red-700">The model call failed: {card.error}</p>
+            <p className="rounded bg-red-50 px-1.5 py-1 text-red-700">{t('conversation.modelFailed')} <span lang="en">{card.error}</span></p>
           ) : (
             <RawOutput raw={card.raw} highlights={highlightsOf(parse?.calls ?? [])} testId="card-raw-text" />
           )}
@@ -190,9 +193,9 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
         </div>
       </div>
       <div data-testid="card-parsed" className="min-w-0">
-        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">{parse ? `Parsed · ${parse.protocol}` : 'Parsed'}</div>
+        <div className="mb-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-400">{parse ? `${t('conversation.parsed')} · ${parse.protocol}` : t('conversation.parsed')}</div>
         {!parse ? (
-          <p className="italic text-slate-400">{card.error !== undefined ? 'Nothing to parse.' : 'Not parsed yet — Step to parse.'}</p>
+          <p className="italic text-slate-400">{card.error !== undefined ? t('conversation.nothingToParse') : t('conversation.notParsed')}</p>
         ) : (
           <div className="flex flex-col gap-1">
             {parse.calls.map((c) => {
@@ -208,12 +211,12 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
                     {verdict ? (
                       <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>
-                        {verdict.ok ? '✓ valid' : `✗ ${verdict.problems.join('; ') || 'rejected'}`}
-                        {verdict.warnings?.map((w) => ` · ${w}`)}
-                        {verdict.coercions?.map((w) => ` · coerced ${w}`)}
+                        {verdict.ok ? `✓ ${t('conversation.valid')}` : verdict.problems.length > 0 ? <>✗ <span lang="en">{verdict.problems.join('; ')}</span></> : `✗ ${t('conversation.rejected')}`}
+                        {verdict.warnings?.map((w, i) => <span key={`w${i}`} lang="en">{` · ${w}`}</span>)}
+                        {verdict.coercions?.map((w, i) => <span key={`c${i}`}>{` · ${t('conversation.coerced', { what: w })}`}</span>)}
                       </span>
                     ) : (
-                      <span className="text-slate-400">not validated yet</span>
+                      <span className="text-slate-400">{t('conversation.notValidated')}</span>
                     )}
                     {result && (
                       <button
@@ -224,19 +227,19 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
                           goTo(result)
                         }}
                       >
-                        result ↓
+                        {t('conversation.result')} ↓
                       </button>
                     )}
                   </div>
                 </div>
               )
             })}
-            {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">No tool call: final answer.</p>}
+            {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">{t('conversation.noCall')}</p>}
             {parse.text && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
             <RepairList repairs={parse.repairs} />
             {parse.errors.map((e, i) => (
               <p key={i} className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
-                <span className="font-mono">{e.code}</span>: {e.message}
+                <span className="font-mono">{e.code}</span>: <span lang="en">{e.message}</span>
               </p>
             ))}
           </div>
@@ -247,6 +250,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
 }
 
 function ToolBody({ card, goTo }: { card: ToolCard; goTo(key: string | undefined): void }) {
+  const { t } = useTranslation()
   const clipped = card.content.length > RESULT_PREVIEW_CHARS
   return (
     <div>
@@ -255,8 +259,8 @@ function ToolBody({ card, goTo }: { card: ToolCard; goTo(key: string | undefined
       </pre>
       {card.edited && <EditedNote original={card.edited.original} />}
       <div className="mt-0.5 flex gap-2 text-slate-500">
-        {card.truncated && <span className="rounded bg-amber-100 px-1 text-amber-900">truncated</span>}
-        {clipped && <span>{card.content.length.toLocaleString('en')} chars — the inspector shows it all</span>}
+        {card.truncated && <span className="rounded bg-amber-100 px-1 text-amber-900">{t('conversation.truncated')}</span>}
+        {clipped && <span>{t('conversation.clipped', { chars: card.content.length.toLocaleString('en') })}</span>}
         {card.from && (
           <button
             className="ml-auto text-sky-700 underline"
@@ -265,7 +269,7 @@ function ToolBody({ card, goTo }: { card: ToolCard; goTo(key: string | undefined
               goTo(card.from)
             }}
           >
-            ↑ call
+            ↑ {t('conversation.call')}
           </button>
         )}
       </div>

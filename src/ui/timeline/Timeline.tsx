@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
-import { type SessionEvent, describeEvent, type Tone } from '../../core/loop'
+import { Trans, useTranslation } from 'react-i18next'
+import { type SessionEvent, renderSummary, summarizeEvent, type Tone } from '../../core/loop'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 
 const PHASE_STYLE: Record<string, string> = {
@@ -37,6 +38,7 @@ export interface TimelineProps {
  * Virtualised so replays of thousands of events scroll smoothly.
  */
 export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineProps) {
+  const { t } = useTranslation()
   const parentRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: events.length,
@@ -61,10 +63,9 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
   if (events.length === 0) {
     return (
       <div data-testid="timeline" className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-sm text-slate-500">
-        <p className="font-medium text-slate-700">Nothing has run yet.</p>
+        <p className="font-medium text-slate-700">{t('timeline.emptyTitle')}</p>
         <p>
-          Press <kbd className="rounded border border-slate-300 bg-white px-1">Run</kbd> to play the loop to the end, or{' '}
-          <kbd className="rounded border border-slate-300 bg-white px-1">Step</kbd> to go one phase at a time. Import a logged session to replay it.
+          <Trans i18nKey="timeline.emptyText" values={{ run: t('toolbar.run'), step: t('toolbar.step') }} components={{ kbd: <kbd className="rounded border border-slate-300 bg-white px-1" /> }} />
         </p>
       </div>
     )
@@ -75,7 +76,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
       ref={parentRef}
       data-testid="timeline"
       role="listbox"
-      aria-label="Timeline"
+      aria-label={t('timeline.label')}
       aria-activedescendant={cursor >= 0 ? `timeline-item-${cursor}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
@@ -84,7 +85,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const event = events[row.index]!
-          const summary = describeEvent(event)
+          const summary = renderSummary(summarizeEvent(event), (p) => t(`core.event.${p.key}`, p.params))
           const current = row.index === cursor
           const future = row.index > cursor
           const anomalies = event.anomalies ?? []
@@ -105,12 +106,12 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
               <span className="w-2 shrink-0" aria-hidden>
-                {breakpointRows?.has(row.index) && <span data-testid="breakpoint-mark" title="Breakpoint" className="block h-2 w-2 rounded-full bg-red-600" />}
+                {breakpointRows?.has(row.index) && <span data-testid="breakpoint-mark" title={t('timeline.breakpoint')} className="block h-2 w-2 rounded-full bg-red-600" />}
               </span>
               {/* A narrow timeline gives the event number's room to the title. */}
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
               <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
-                {summary.phase}
+                {t(`diagram.phase.${summary.phase}`)}
               </span>
               <span className="min-w-0 flex-1">
                 <span className="block truncate font-medium text-slate-800" title={summary.title}>{summary.title}</span>
@@ -119,10 +120,10 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                     <span
                       data-testid="anomaly"
                       data-code={anomalies.map((a) => a.code).join(' ')}
-                      title={anomalyTooltip(anomalies)}
+                      title={anomalyTooltip(t, anomalies)}
                       className="shrink-0 rounded bg-red-600 px-1 text-[10px] font-semibold leading-4 text-white"
                     >
-                      ⚠ {anomalies.length === 1 ? anomalies[0]!.code : `${anomalies.length} anomalies`}
+                      ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
                     </span>
                   )}
                   <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>{summary.detail}</span>
