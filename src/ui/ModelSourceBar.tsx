@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useStore } from 'zustand'
 import { usePlayground, useRun } from './playground-context'
 
@@ -10,6 +11,7 @@ const field = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs te
  * when "remember for this tab" is ticked; it is never saved with the workspace.
  */
 export function ModelSourceBar() {
+  const { t } = useTranslation()
   const pg = usePlayground()
   const store = pg.stores.modelSource
   const source = useStore(store, (s) => s.source)
@@ -22,10 +24,10 @@ export function ModelSourceBar() {
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-100 px-3 py-1 text-xs text-slate-700">
       <label className="flex items-center gap-1">
-        <span className="font-medium">Model</span>
+        <span className="font-medium">{t('modelSource.model')}</span>
         <select data-testid="model-source" className={field} value={source} onChange={(e) => actions.setSource(e.target.value === 'endpoint' ? 'endpoint' : 'mock')}>
-          <option value="mock">Mock script (model.ts)</option>
-          <option value="endpoint">OpenAI-compatible endpoint</option>
+          <option value="mock">{t('modelSource.mock')}</option>
+          <option value="endpoint">{t('modelSource.endpoint')}</option>
         </select>
       </label>
       {source === 'endpoint' && (
@@ -42,23 +44,23 @@ export function ModelSourceBar() {
             />
           </label>
           <label className="flex items-center gap-1">
-            Model name
+            {t('modelSource.modelName')}
             <input data-testid="endpoint-model" className={`${field} w-40 font-mono`} value={config.model} placeholder="qwen3:8b" spellCheck={false} onChange={(e) => actions.setConfig({ model: e.target.value })} />
           </label>
-          <label className="flex items-center gap-1" title="Sent as Authorization: Bearer …; kept in memory only unless remembered for this tab">
-            API key
-            <input data-testid="endpoint-key" type="password" autoComplete="off" className={`${field} w-36 font-mono`} value={apiKey} placeholder="(none)" onChange={(e) => actions.setApiKey(e.target.value)} />
+          <label className="flex items-center gap-1" title={t('modelSource.apiKeyHint')}>
+            {t('modelSource.apiKey')}
+            <input data-testid="endpoint-key" type="password" autoComplete="off" className={`${field} w-36 font-mono`} value={apiKey} placeholder={t('modelSource.none')} onChange={(e) => actions.setApiKey(e.target.value)} />
           </label>
-          <label className="flex items-center gap-1" title="Keep the key in this tab's sessionStorage until the tab closes (never in localStorage or any file)">
+          <label className="flex items-center gap-1" title={t('modelSource.rememberHint')}>
             <input data-testid="endpoint-remember-key" type="checkbox" checked={rememberKey} onChange={(e) => actions.setRememberKey(e.target.checked)} />
-            remember for this tab
+            {t('modelSource.remember')}
           </label>
-          <label className="flex items-center gap-1" title="Ask for a streamed response: chunks and time to first token are recorded">
+          <label className="flex items-center gap-1" title={t('modelSource.streamHint')}>
             <input data-testid="endpoint-stream" type="checkbox" checked={config.stream} onChange={(e) => actions.setConfig({ stream: e.target.checked })} />
-            stream
+            {t('modelSource.stream')}
           </label>
-          <label className="flex items-center gap-1" title="Time allowed for one model call">
-            timeout (s)
+          <label className="flex items-center gap-1" title={t('modelSource.timeoutHint')}>
+            {t('modelSource.timeout')}
             <input
               data-testid="endpoint-timeout"
               type="number"
@@ -77,13 +79,13 @@ export function ModelSourceBar() {
         data-testid="save-as-mock"
         disabled={!canSave}
         className="ml-auto rounded border border-slate-400 bg-white px-2 py-0.5 font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-40"
-        title="Replace model.ts with a replay of this run's model outputs, turn by turn, and switch to the mock model"
+        title={t('modelSource.saveHint')}
         onClick={() => {
           const result = pg.saveAsMock()
-          setSaved(result.ok ? 'model.ts now replays this run' : result.error)
+          setSaved(result.ok ? t('modelSource.saved') : result.error)
         }}
       >
-        Save as mock model
+        {t('modelSource.save')}
       </button>
       {saved && (
         <span data-testid="save-as-mock-status" role="status" className="text-slate-600">

@@ -116,7 +116,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
     <header ref={header} data-testid="toolbar" className={`flex ${oneRow ? 'flex-nowrap' : 'flex-wrap'} items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white`}>
       <div className={`mr-1 flex shrink-0 items-baseline gap-2 ${compact ? 'hidden' : ''}`}>
         <span className="text-lg font-bold tracking-tight">Toolstep</span>
-        <span className="hidden text-xs text-slate-400 min-[1800px]:inline">decide → parse → validate → execute → backfill</span>
+        <span className="hidden text-xs text-slate-400 min-[1800px]:inline">{(['decide', 'parse', 'validate', 'execute', 'backfill'] as const).map((phase) => t(`diagram.phase.${phase}`)).join(' → ')}</span>
       </div>
       <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
         <span className="shrink-0 whitespace-nowrap">{t('toolbar.example')}</span>

@@ -1,5 +1,6 @@
 import Editor, { type OnMount } from '@monaco-editor/react'
 import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import { usePlayground } from '../playground-context'
 import { useFontScale } from '../teach/teach-context'
 import { setupMonaco } from './monaco-setup'
@@ -28,6 +29,7 @@ export interface CodeEditorProps {
 
 /** A Monaco editor for one workspace file. Default export so it can be `React.lazy`-loaded. */
 export default function CodeEditor({ path, value, onChange, problem, readOnly, language = 'typescript' }: CodeEditorProps) {
+  const { t } = useTranslation()
   const editorRef = useRef<Parameters<OnMount>[0] | null>(null)
   const unregister = useRef<(() => void) | null>(null)
   const pg = usePlayground()
@@ -88,7 +90,7 @@ export default function CodeEditor({ path, value, onChange, problem, readOnly, l
       // background over the code. Custom properties do inherit into a shadow root, so the
       // wrapper carries the class the theme rule targets.
       wrapperProps={{ className: 'monaco-component' }}
-      loading={<div className="p-3 text-sm text-slate-500">Loading editor…</div>}
+      loading={<div className="p-3 text-sm text-slate-500">{t('editorPanel.loadingEditor')}</div>}
       options={{
         readOnly,
         minimap: { enabled: false },

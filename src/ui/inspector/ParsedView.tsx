@@ -49,7 +49,7 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
       {result.calls.length === 0 && result.errors.length === 0 && <p className="text-slate-600">{noCallText}</p>}
       {result.reasoning && (
         <details>
-          <summary className="cursor-pointer font-semibold text-slate-500">Reasoning (not part of the answer; calls in it are not run)</summary>
+          <summary className="cursor-pointer font-semibold text-slate-500">{t('inspectorParts.reasoning')}</summary>
           <p data-testid="parse-reasoning" className="whitespace-pre-wrap text-slate-500 italic [overflow-wrap:anywhere]">
             {result.reasoning}
           </p>

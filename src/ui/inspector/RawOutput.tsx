@@ -35,11 +35,12 @@ function renderPiece(raw: string, p: Piece) {
  * calls) is shown windowed: rows are cut and marked only as they scroll into view.
  */
 export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: string; highlights: readonly Highlight[]; testId?: string }) {
+  const { t } = useTranslation()
   if (raw.length > WINDOWED_CHARS || highlights.length > WINDOWED_RANGES) return <WindowedRawOutput raw={raw} highlights={highlights} testId={testId} />
   const pieces = piecesOf(0, raw.length, highlights)
   return (
     <pre data-testid={testId} className={BOX}>
-      {raw.length === 0 ? <span className="italic text-slate-400">(empty output)</span> : null}
+      {raw.length === 0 ? <span className="italic text-slate-400">{t('inspectorParts.emptyOutput')}</span> : null}
       {pieces.map((p) => renderPiece(raw, p))}
     </pre>
   )

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { playbackDelays, readRecordedPrefix, type RecordedResponse as Recorded } from '../../core/trace'
 
 /** Delay between chunks when the recording kept no timestamps, ms. */
@@ -10,6 +11,7 @@ const FALLBACK_DELAY_MS = 40
  * at their recorded pace where the recording has timestamps, and the reply forming from them.
  */
 export function RecordedResponse({ recorded }: { recorded: Recorded }) {
+  const { t } = useTranslation()
   const chunks = recorded.chunks ?? []
   const streamed = chunks.length > 0
   const [shown, setShown] = useState<number | null>(null)
@@ -39,22 +41,22 @@ export function RecordedResponse({ recorded }: { recorded: Recorded }) {
     <div className="mt-2" data-testid="recorded-response" data-kind={recorded.kind} data-chunks={chunks.length}>
       <div className="mb-1 flex flex-wrap items-center gap-2 text-[11px] text-slate-500">
         <span className="font-semibold uppercase tracking-wide">
-          Recorded response · {recorded.kind === 'sse' ? 'server-sent events' : recorded.kind === 'jsonl' ? 'JSON lines' : 'JSON body'}
-          {streamed ? ` · ${chunks.length} chunks` : ''}
+          {t('inspectorParts.recorded')} · {t(`inspectorParts.kind.${recorded.kind === 'sse' ? 'sse' : recorded.kind === 'jsonl' ? 'jsonl' : 'json'}`)}
+          {streamed ? ` · ${t('inspectorParts.chunks', { count: chunks.length })}` : ''}
         </span>
         {streamed && (
           <button
             data-testid="recorded-play"
             className="rounded border border-sky-600 px-1.5 py-0.5 font-medium text-sky-700 hover:bg-sky-50"
             onClick={play}
-            title={timed ? 'Replay the chunks at their recorded pace' : `The recording has no timestamps: one chunk every ${FALLBACK_DELAY_MS} ms`}
+            title={timed ? t('inspectorParts.playTimed') : t('inspectorParts.playUntimed', { ms: FALLBACK_DELAY_MS })}
           >
-            ▶ Play as stream
+            ▶ {t('inspectorParts.play')}
           </button>
         )}
         {shown !== null && (
           <span data-testid="recorded-progress" className="tabular-nums">
-            chunk {shown} / {chunks.length}
+            {t('inspectorParts.chunkOf', { shown, count: chunks.length })}
           </span>
         )}
       </div>

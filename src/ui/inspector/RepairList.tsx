@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next'
 import type { Repair } from '../../core/protocols'
 
 /** Repairs grouped by code (`fence_stripped ×4`), so a turn with many calls stays readable. */
 export function RepairList({ repairs }: { repairs: readonly Repair[] }) {
+  const { t } = useTranslation()
   const groups = new Map<string, { message: string; count: number }>()
   for (const r of repairs) {
     const group = groups.get(r.code)
@@ -12,8 +14,8 @@ export function RepairList({ repairs }: { repairs: readonly Repair[] }) {
     <>
       {[...groups].map(([code, { message, count }]) => (
         <p key={code} data-testid="repair" className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800">
-          repaired <span className="font-mono">{code}</span>
-          {count > 1 ? ` ×${count}` : ''}: {message}
+          {t('inspectorParts.repaired')} <span className="font-mono">{code}</span>
+          {count > 1 ? ` ×${count}` : ''}: <span lang="en">{message}</span>
         </p>
       ))}
     </>

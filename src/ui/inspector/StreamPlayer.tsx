@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { CompletionAccumulator, type StreamChunk } from '../../core/endpoint'
 
 /** The text shown after `count` chunks: content so far, then each tool call as `name(arguments…)`. */
@@ -17,6 +18,7 @@ const MAX_GAP_MS = 1500
  * arrived with (each capped at 1.5 s), building the text up as the user first saw it.
  */
 export function StreamPlayer({ chunks, firstTokenMs, totalMs }: { chunks: readonly StreamChunk[]; firstTokenMs?: number | undefined; totalMs: number }) {
+  const { t } = useTranslation()
   const [shown, setShown] = useState<number | null>(null)
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   useEffect(() => () => {
@@ -34,10 +36,10 @@ export function StreamPlayer({ chunks, firstTokenMs, totalMs }: { chunks: readon
     <div className="mt-1 text-xs text-slate-600">
       <div className="flex items-center gap-2">
         <button data-testid="play-stream" className="rounded border border-sky-600 px-2 py-0.5 font-medium text-sky-700 hover:bg-sky-50" onClick={() => setShown(0)}>
-          ▶ Play as stream
+          ▶ {t('inspectorParts.play')}
         </button>
         <span data-testid="stream-timing">
-          {chunks.length} chunks · TTFT {firstTokenMs !== undefined ? `${Math.round(firstTokenMs)} ms` : '–'} · total {Math.round(totalMs)} ms
+          {t('inspectorParts.streamTiming', { count: chunks.length, ttft: firstTokenMs !== undefined ? `${Math.round(firstTokenMs)} ms` : '–', total: `${Math.round(totalMs)} ms` })}
         </span>
       </div>
       {shown !== null && (

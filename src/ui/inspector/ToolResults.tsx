@@ -100,6 +100,7 @@ function Lanes({ events }: { events: Finished[] }) {
 
 /** Tool results of one turn: lanes, then each result or error with its duration and badges. */
 export function ToolResults({ events }: { events: Finished[] }) {
+  const { t } = useTranslation()
   return (
     <>
       <Lanes events={events} />
@@ -128,7 +129,7 @@ export function ToolResults({ events }: { events: Finished[] }) {
             </div>
             {r.earlierAttempts?.map((a, i) => (
               <div key={i} data-testid="earlier-attempt" className="mt-1 text-[11px] text-slate-600">
-                Attempt {i + 1} of {r.attempts}: {a.error} ({fmtMs(a.durationMs)})
+                {t('inspectorParts.attempt', { n: i + 1, count: r.attempts })} <span lang="en">{a.error}</span> ({fmtMs(a.durationMs)})
               </div>
             ))}
             <ResultText event={r} />

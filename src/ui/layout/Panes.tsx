@@ -4,6 +4,7 @@
  * restores it), and each group remembers its sizes in localStorage.
  */
 import type { ReactNode, RefObject } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Group, Separator, useDefaultLayout, type PanelImperativeHandle } from 'react-resizable-panels'
 
 /** Layout storage that never throws (private mode, full quota): sizes are a convenience. */
@@ -47,11 +48,12 @@ export function togglePane(pane: RefObject<PanelImperativeHandle | null>): void 
  * double-click it to collapse `pane` (the pane named by its `aria-controls`) or bring it back.
  */
 export function PaneDivider({ pane, orientation = 'horizontal', label }: { pane: RefObject<PanelImperativeHandle | null>; orientation?: 'horizontal' | 'vertical'; label: string }) {
+  const { t } = useTranslation()
   return (
     <Separator
       data-testid="pane-divider"
       aria-label={label}
-      title={`${label} — drag to resize, double-click to collapse or restore`}
+      title={t('panes.dividerHint', { label })}
       disableDoubleClick
       onDoubleClick={(event) => {
         event.preventDefault()
