@@ -2,7 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { usePlayground, useReplay } from '../playground-context'
 import type { ConversationSummary } from '../../store/replay-store'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import { describeAnomaly } from '../../core/trace'
+import { anomalyTitle } from '../anomalies/AnomalyCatalogue'
 
 const ROW_HEIGHT = 56
 /** Wait this long after the last keystroke before asking the worker to search. */
@@ -23,7 +25,9 @@ const select = 'min-w-0 flex-1 rounded border border-slate-300 bg-white px-1 py-
  * entries. Arrow keys move through the list and open each conversation as they go.
  */
 export function ConversationList() {
+  const { t } = useTranslation()
   const pg = usePlayground()
+  const n = (count: number) => count.toLocaleString('en')
   const conversations = useReplay((s) => s.conversations)
   const selected = useReplay((s) => s.selected)
   const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && window.innerWidth < 1280)
@@ -104,12 +108,12 @@ export function ConversationList() {
         <button
           data-testid="conversation-list-toggle"
           aria-expanded={false}
-          title="Show the conversation list"
+          title={t('conversationList.show')}
           onClick={() => setCollapsed(false)}
           className="flex flex-col items-center gap-2 rounded px-1 py-2 text-xs text-slate-600 hover:bg-slate-200"
         >
           <span aria-hidden>»</span>
-          <span className="[writing-mode:vertical-rl]">Conversations · {conversations.length.toLocaleString('en')}</span>
+          <span className="[writing-mode:vertical-rl]">{t('conversationList.title')} · {n(conversations.length)}</span>
         </button>
       </div>
     )
@@ -117,16 +121,16 @@ export function ConversationList() {
 
   const filtering = anomaliesOnly || code !== '' || tool !== '' || query.trim() !== ''
   return (
-    <section aria-label="Conversations" className="flex h-full w-64 flex-col border-r border-slate-200 bg-slate-50 xl:w-72">
+    <section aria-label={t('conversationList.title')} className="flex h-full w-64 flex-col border-r border-slate-200 bg-slate-50 xl:w-72">
       <div className="flex flex-col gap-1.5 border-b border-slate-200 p-2">
         <div className="flex items-center justify-between">
           <h2 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">
-            Conversations <span className="font-normal normal-case tracking-normal text-slate-400">· {conversations.length.toLocaleString('en')}</span>
+            {t('conversationList.title')} <span className="font-normal normal-case tracking-normal text-slate-400">· {conversations.length.toLocaleString('en')}</span>
           </h2>
           <button
             data-testid="conversation-list-toggle"
             aria-expanded
-            title="Hide the conversation list"
+            title={t('conversationList.hide')}
             onClick={() => setCollapsed(true)}
             className="rounded px-1.5 text-slate-500 hover:bg-slate-200 hover:text-slate-800"
           >
@@ -138,8 +142,8 @@ export function ConversationList() {
           data-testid="conversation-search"
           type="search"
           value={query}
-          placeholder="Search text, tool, anomaly…"
-          aria-label="Search conversations"
+          placeholder={t('conversationList.searchPlaceholder')}
+          aria-label={t('conversationList.search')}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown' || e.key === 'Enter') {
@@ -151,21 +155,21 @@ export function ConversationList() {
           className="w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm placeholder:text-slate-400 focus:border-sky-500 focus:outline-none focus:ring-1 focus:ring-sky-500"
         />
         <div className="flex items-center gap-1">
-          <label className="flex shrink-0 items-center gap-1 text-xs text-slate-600" title={`${withAnomalies.toLocaleString('en')} conversations have anomalies`}>
+          <label className="flex shrink-0 items-center gap-1 text-xs text-slate-600" title={t('conversationList.withAnomalies', { count: withAnomalies, n: n(withAnomalies) })}>
             <input data-testid="filter-has-anomalies" type="checkbox" checked={anomaliesOnly} onChange={(e) => setAnomaliesOnly(e.target.checked)} />
-            Anomalies
+            {t('conversationList.anomalies')}
           </label>
-          <select data-testid="filter-anomaly-code" aria-label="Filter by anomaly code" value={code} onChange={(e) => setCode(e.target.value)} className={select}>
-            <option value="">any code</option>
+          <select data-testid="filter-anomaly-code" aria-label={t('conversationList.filterCode')} value={code} onChange={(e) => setCode(e.target.value)} className={select}>
+            <option value="">{t('conversationList.anyCode')}</option>
             {codes.map(([value, count]) => (
-              <option key={value} value={value} title={describeAnomaly(value)?.title}>
+              <option key={value} value={value} title={describeAnomaly(value) ? anomalyTitle(t, value) : undefined}>
                 {value} ({count.toLocaleString('en')})
               </option>
             ))}
           </select>
         </div>
-        <select data-testid="filter-tool" aria-label="Filter by tool name" value={tool} onChange={(e) => setTool(e.target.value)} className={select}>
-          <option value="">any tool</option>
+        <select data-testid="filter-tool" aria-label={t('conversationList.filterTool')} value={tool} onChange={(e) => setTool(e.target.value)} className={select}>
+          <option value="">{t('conversationList.anyTool')}</option>
           {tools.map(([value, count]) => (
             <option key={value} value={value}>
               {value} ({count.toLocaleString('en')})
@@ -174,7 +178,7 @@ export function ConversationList() {
         </select>
         <div className="flex items-center justify-between text-xs text-slate-500" aria-live="polite">
           <span data-testid="conversation-count">
-            {searching ? 'Searching…' : filtering ? `${filtered.length.toLocaleString('en')} of ${conversations.length.toLocaleString('en')}` : `${conversations.length.toLocaleString('en')} conversations`}
+            {searching ? t('conversationList.searching') : filtering ? t('conversationList.filtered', { shown: n(filtered.length), total: n(conversations.length) }) : t('conversationList.count', { count: conversations.length, n: n(conversations.length) })}
           </span>
           {filtering && (
             <button
@@ -186,19 +190,19 @@ export function ConversationList() {
                 setTool('')
               }}
             >
-              Clear filters
+              {t('conversationList.clear')}
             </button>
           )}
         </div>
       </div>
       {filtered.length === 0 ? (
-        <p className="p-3 text-sm text-slate-500">{searching ? 'Searching…' : 'No conversation matches.'}</p>
+        <p className="p-3 text-sm text-slate-500">{searching ? t('conversationList.searching') : t('conversationList.noMatch')}</p>
       ) : (
         <div
           ref={listRef}
           data-testid="conversation-list"
           role="listbox"
-          aria-label="Conversations"
+          aria-label={t('conversationList.title')}
           aria-activedescendant={position >= 0 ? `conversation-${filtered[position]!.index}` : undefined}
           tabIndex={0}
           onKeyDown={onListKey}
@@ -228,14 +232,14 @@ export function ConversationList() {
                     <span className={`min-w-0 flex-1 truncate ${open ? 'font-semibold text-slate-900' : 'text-slate-800'}`} title={conversation.label}>
                       {conversation.label}
                     </span>
-                    <span className="shrink-0 text-[11px] tabular-nums text-slate-500" title={`${conversation.messageCount} messages`}>
-                      {conversation.messageCount} msg
+                    <span className="shrink-0 text-[11px] tabular-nums text-slate-500" title={t('conversationList.messages', { count: conversation.messageCount })}>
+                      {t('conversationList.msg', { count: conversation.messageCount })}
                     </span>
                   </div>
                   <div className="flex min-w-0 items-center gap-1 overflow-hidden text-[10px] leading-4">
                     {conversation.anomalyCount === 0 ? (
                       <span className="truncate text-slate-400" title={conversation.tools.join(', ')}>
-                        {conversation.tools.length === 0 ? 'no tool calls' : conversation.tools.join(' · ')}
+                        {conversation.tools.length === 0 ? t('conversationList.noCalls') : conversation.tools.join(' · ')}
                       </span>
                     ) : (
                       <>
@@ -244,7 +248,7 @@ export function ConversationList() {
                             <span
                               key={value}
                               data-testid="conversation-anomaly"
-                              title={`${value} — ${describeAnomaly(value)?.title ?? ''}`}
+                              title={`${value} — ${describeAnomaly(value) ? anomalyTitle(t, value) : ''}`}
                               className="min-w-0 max-w-full shrink-0 truncate rounded bg-red-100 px-1 font-mono font-medium text-red-800 ring-1 ring-inset ring-red-200 last:shrink"
                             >
                               {value}
@@ -253,7 +257,7 @@ export function ConversationList() {
                         </span>
                         <span
                           className="shrink-0 font-semibold text-red-700"
-                          title={`${conversation.anomalyCount} anomal${conversation.anomalyCount === 1 ? 'y' : 'ies'}: ${conversation.anomalyCodes.join(', ')}`}
+                          title={`${t('timeline.anomalies', { count: conversation.anomalyCount })}: ${conversation.anomalyCodes.join(', ')}`}
                         >
                           ⚠ {conversation.anomalyCount}
                         </span>
