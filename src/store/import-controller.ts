@@ -18,9 +18,20 @@ import type { ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
 import { isJsonObject, parseJsonText } from '../core/util'
 import type { WorkspaceState } from './workspace-store'
+import type { Phrase } from '../core/util'
+import { storeMessage, storePhrase, type StoreTextKey } from './messages'
 
-/** What happened to an imported file, phrased for a toast; an empty message when the user is being asked instead. */
-export type ImportOutcome = { ok: true; message: string } | { ok: false; message: string }
+/**
+ * What happened to an imported file, for a toast: `message` in English, and the same as
+ * `phrases` (keys of STORE_TEXT, one per line) for the UI to translate.
+ */
+export type ImportOutcome = { ok: boolean; message: string; phrases: readonly Phrase[] }
+// An empty message (and no phrases) when the user is being asked instead.
+
+function outcome(ok: boolean, key: StoreTextKey, params: Record<string, string | number>): ImportOutcome {
+  const phrases = [storePhrase(key, params)]
+  return { ok, message: storeMessage(phrases), phrases }
+}
 
 /** What the import controller works with. */
 export interface ImportControllerDeps {
@@ -109,35 +120,36 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
 
   function importText(fileName: string, text: string): ImportOutcome {
     const parsed = parseJsonText(text)
-    if (!parsed.ok) return { ok: false, message: `${fileName}: ${parsed.error}` }
+    if (!parsed.ok) return outcome(false, 'fileError', { file: fileName, error: parsed.error })
     const data = parsed.value
     const format = isJsonObject(data) ? data['format'] : undefined
 
     if (format === 'toolstep.session') {
       const session = readSession(data)
-      if (!session.ok) return { ok: false, message: `${fileName}: ${session.error}` }
+      if (!session.ok) return outcome(false, 'fileError', { file: fileName, error: session.error })
       const loaded = session.value.workspace
       // The session is shown either way; only its code going into the editors may wait for an answer.
       if (loaded) replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
       const replayed = session.value.events[0]?.type === 'session.started' && session.value.events[0].source === 'replay'
       runner.showLog(session.value.events, replayed ? 'replay' : 'live', session.value.workspace, session.value.events.length - 1)
-      return { ok: true, message: `Opened session ${fileName} (${session.value.events.length} events).` }
+      return outcome(true, 'openedSession', { file: fileName, count: session.value.events.length })
     }
     if (format === 'toolstep.workspace') {
       const read = readWorkspace(text)
-      if (!read.ok) return { ok: false, message: `${fileName}: ${read.error}` }
+      if (!read.ok) return outcome(false, 'fileError', { file: fileName, error: read.error })
       const loaded = read.value
       const how = replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
-      return { ok: true, message: how === 'asked' ? '' : `Loaded workspace ${fileName}.` }
+      // Asked instead: the answer is the message, no toast.
+      return how === 'asked' ? { ok: true, message: '', phrases: [] } : outcome(true, 'loadedWorkspace', { file: fileName })
     }
     if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
       const tools = importOpenAITools(text)
-      if (!tools.ok) return { ok: false, message: `${fileName}: ${tools.error}` }
+      if (!tools.ok) return outcome(false, 'fileError', { file: fileName, error: tools.error })
       replay.setState({ tools: tools.tools, toolsFileName: fileName })
       void recheck(tools.tools, fileName)
-      return { ok: true, message: `Loaded ${tools.tools.length} tool schemas from ${fileName}; replayed calls are now checked against them.` }
+      return outcome(true, 'loadedTools', { file: fileName, count: tools.tools.length })
     }
-    return { ok: false, message: `${fileName}: not a Toolstep session, workspace or tools file.` }
+    return outcome(false, 'notToolstepFile', { file: fileName })
   }
 
   async function importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome> {
@@ -164,20 +176,20 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     }
     switch (reply.kind) {
       case 'cancelled':
-        return { ok: true, message: `Import of ${label} cancelled; nothing was changed.` }
+        return outcome(true, 'importCancelled', { file: label })
       case 'failed':
         next.dispose()
-        return { ok: false, message: `${label}: ${reply.error}` }
+        return outcome(false, 'fileError', { file: label, error: reply.error })
       case 'passthrough':
         next.dispose()
-        return single ? importText(label, reply.text) : { ok: false, message: `${label}: a Toolstep file cannot be part of a recorded session.` }
+        return single ? importText(label, reply.text) : outcome(false, 'notInCapture', { file: label })
       case 'log': {
         host?.dispose()
         host = next
         replay.setState({ fileName: label, format: reply.format, conversations: reply.conversations, selected: -1 })
         await openConversation(0)
         const count = reply.conversations.length
-        return { ok: true, message: `Imported ${count.toLocaleString('en')} conversation${count === 1 ? '' : 's'} from ${label}.` }
+        return outcome(true, 'imported', { file: label, count, n: count.toLocaleString('en') })
       }
     }
   }
@@ -209,7 +221,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
       if (capture.length > 0) outcomes.push(await importCapture(capture))
       for (const file of ordered) outcomes.push(await importFile(file))
       if (outcomes.length === 1) return outcomes[0]!
-      return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).filter((m) => m !== '').join('\n') }
+      return { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.message).filter((m) => m !== '').join('\n'), phrases: outcomes.flatMap((o) => o.phrases) }
     },
     dispose() {
       cancelImport()

@@ -254,7 +254,7 @@ describe('playground: imports', () => {
     const s = setup()
     s.pg.stores.workspace.getState().setTools('// other')
     const outcome = await s.pg.importFile(file('run.json', writeSession(workspace, events)))
-    expect(outcome).toEqual({ ok: true, message: `Opened session run.json (${events.length} events).` })
+    expect(outcome).toMatchObject({ ok: true, message: `Opened session run.json (${events.length} events).` })
     expect(s.pg.stores.run.getState()).toMatchObject({ mode: 'live', status: 'stopped', cursor: events.length - 1 })
     expect(s.pg.stores.run.getState().events).toEqual(events)
     expect(s.pg.stores.workspace.getState()).toMatchObject({ tools: TOOLS, exampleId: 'custom' })
@@ -267,7 +267,7 @@ describe('playground: imports', () => {
     await s.pg.run()
     const events = s.pg.stores.run.getState().events
     const outcome = await s.pg.importFile(file('ws.json', writeWorkspace({ ...s.pg.currentWorkspace(), tools: '// imported' })))
-    expect(outcome).toEqual({ ok: true, message: 'Loaded workspace ws.json.' })
+    expect(outcome).toMatchObject({ ok: true, message: 'Loaded workspace ws.json.' })
     expect(s.pg.stores.workspace.getState().tools).toBe('// imported')
     expect(s.pg.stores.run.getState().events).toBe(events)
   })
@@ -275,7 +275,9 @@ describe('playground: imports', () => {
   it('a foreign log is replayed from the worker, first conversation open', async () => {
     const s = setup()
     const outcome = await s.pg.importFile(file('log.json', LOG))
-    expect(outcome).toEqual({ ok: true, message: 'Imported 2 conversations from log.json.' })
+    expect(outcome).toMatchObject({ ok: true, message: 'Imported 2 conversations from log.json.' })
+    // The same outcome as a phrase, for the UI to say in its language.
+    expect(outcome.phrases).toEqual([{ key: 'imported', params: { file: 'log.json', count: 2, n: '2' } }])
     const replay = s.pg.stores.replay.getState()
     expect(replay).toMatchObject({ fileName: 'log.json', selected: 0, importing: null })
     expect(replay.conversations).toHaveLength(2)
@@ -295,7 +297,7 @@ describe('playground: imports', () => {
     expect(outcome.message).toContain('Loaded 1 tool schemas from tools.json')
     expect(s.pg.stores.replay.getState().toolsFileName).toBe('tools.json')
     const before = s.pg.stores.run.getState().events
-    expect(s.pg.importText('notes.json', '{"hello": 1}')).toEqual({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })
+    expect(s.pg.importText('notes.json', '{"hello": 1}')).toMatchObject({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })
     expect(s.pg.importText('bad.json', '{').ok).toBe(false)
     expect(s.pg.stores.run.getState().events).toBe(before)
     await s.pg.clearReplayTools()
@@ -311,13 +313,13 @@ describe('playground: imports', () => {
     const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
     const stream = `${chunk({ role: 'assistant', content: 'Shipped.' })}${chunk({}, 'stop')}data: [DONE]\n\n`
     const outcome = await s.pg.importFiles([file('order.request.json', JSON.stringify(request)), new File([stream], 'order.response.sse', { type: 'text/event-stream' })])
-    expect(outcome).toEqual({ ok: true, message: 'Imported 1 conversation from 2 files.' })
+    expect(outcome).toMatchObject({ ok: true, message: 'Imported 1 conversation from 2 files.' })
     expect(s.pg.stores.replay.getState().conversations).toMatchObject([{ id: 'order', messageCount: 2 }])
     const responded = s.pg.stores.run.getState().events.find((event) => event.type === 'model.responded')
     expect(responded).toMatchObject({ recorded: { kind: 'sse', text: stream } })
     // One capture file alone is an ordinary import.
     const alone = await s.pg.importFiles([new File([stream], 'order.response.sse')])
-    expect(alone).toEqual({ ok: true, message: 'Imported 1 conversation from order.response.sse.' })
+    expect(alone).toMatchObject({ ok: true, message: 'Imported 1 conversation from order.response.sse.' })
   })
 
   it('Run during a replay goes to the end of the log and runs no code', async () => {

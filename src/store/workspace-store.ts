@@ -27,6 +27,8 @@ export interface SaveError {
   /** True when the storage is full (`QuotaExceededError`). */
   quota: boolean
   message: string
+  /** The storage's own error, when the storage is not simply full. */
+  detail?: string
 }
 
 /** The saved workspace could not be read in full; these parts were reset to the defaults. */
@@ -164,6 +166,7 @@ export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<Workspa
     store.setState({
       saveError: {
         quota,
+        ...(quota ? {} : { detail: errorMessage(written.error) }),
         message: quota
           ? 'The browser’s storage for this page is full, so your latest changes are not saved. They are kept in this tab: export the workspace to keep them.'
           : `Your latest changes could not be saved (${errorMessage(written.error)}). They are kept in this tab: export the workspace to keep them.`,

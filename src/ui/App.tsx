@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
+import { coreText } from './i18n/text'
 import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
 import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
@@ -39,7 +40,7 @@ import { useTeach } from './teach/teach-context'
 
 /** An import's outcome as a toast: a failure stays until dismissed. Nothing while the user is being asked. */
 function showOutcome(outcome: ImportOutcome): void {
-  if (outcome.message !== '') pushToast(outcome.ok ? 'notice' : 'error', outcome.message)
+  if (outcome.message !== '') pushToast(outcome.ok ? 'notice' : 'error', coreText('store', outcome.phrases))
 }
 
 /** The timeline (phases or conversation) beside the inspector, each resizable and collapsible. */

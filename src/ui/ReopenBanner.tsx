@@ -3,6 +3,7 @@ import { Trans, useTranslation } from 'react-i18next'
 import { usePlayground } from './playground-context'
 import { dismissReopen, reopenFile, useSessionMemory } from './session-memory'
 import { pushToast } from './toasts'
+import { coreText } from './i18n/text'
 
 /** After a reload: "You were replaying support.json — Reopen", which asks for the file and returns to the same conversation and event. */
 export function ReopenBanner() {
@@ -25,7 +26,7 @@ export function ReopenBanner() {
         onChange={(e) => {
           const file = e.target.files?.[0]
           e.target.value = ''
-          if (file) void reopenFile(pg, file).then((outcome) => pushToast(outcome.ok ? 'notice' : 'error', outcome.message))
+          if (file) void reopenFile(pg, file).then((outcome) => pushToast(outcome.ok ? 'notice' : 'error', coreText('store', outcome.phrases)))
         }}
       />
       <button data-testid="reopen-button" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-0.5 font-medium text-white hover:bg-sky-700" onClick={() => input.current?.click()}>

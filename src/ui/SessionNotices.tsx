@@ -33,7 +33,7 @@ export function SessionNotices() {
       )}
       {saveError && (
         <div role="alert" data-testid="save-error" className="flex flex-wrap items-center gap-2 border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-900">
-          <span className="min-w-0 flex-1">{saveError.message}</span>
+          <span className="min-w-0 flex-1">{saveError.quota ? t('sessionNotices.storageFull') : t('sessionNotices.saveFailed', { error: saveError.detail ?? saveError.message })}</span>
           <button
             data-testid="save-error-export"
             className={`${button} border-red-600 bg-white hover:bg-red-100`}
@@ -71,7 +71,7 @@ function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string
           {t('notices.restoreTitle')}
         </h2>
         <p>
-          {reason} {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
+          <span lang="en">{reason}</span> {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
           <code>toolstep.workspace.unreadable</code>{t('notices.restoreUntil')}
         </p>
         <textarea ref={area} readOnly data-testid="restore-problem-text" value={text} className="h-64 w-full resize-y rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />

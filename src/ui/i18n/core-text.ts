@@ -1,20 +1,22 @@
 /**
  * The English of text that comes from outside the UI: timeline phrases (core/loop), wire-format
- * labels (core/protocols), anomaly catalogue entries (core/trace) and example titles
- * (src/examples). Those modules keep their English as data (the CLI prints it); this module
+ * labels (core/protocols), anomaly catalogue entries (core/trace), example titles
+ * (src/examples) and the stores' import outcomes (store/messages). Those modules keep their English as data (the CLI prints it); this module
  * gathers it under the `core` namespace of the UI's English resources, so there is one English
- * source, and zh-CN.json translates the same keys (`core.event.*`, `core.protocol.<id>.*`,
- * `core.anomaly.<code>.*`, `core.example.<id>.*`). A unit test checks every key is translated.
+ * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`,
+ * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`). A unit test checks every key is translated.
  */
 import { EVENT_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
 import { ANOMALY_CATALOGUE } from '../../core/trace'
 import { examples } from '../../examples/index'
+import { STORE_TEXT } from '../../store/messages'
 
 /** The English `core` namespace, built from the modules that own the text. */
 export function coreEnglish() {
   return {
     event: { ...EVENT_TEXT },
+    store: { ...STORE_TEXT },
     protocol: Object.fromEntries(protocols.map((p) => [p.id, { label: p.label, description: p.description }])),
     anomaly: Object.fromEntries(ANOMALY_CATALOGUE.map((a) => [a.code, { title: a.title, explanation: a.explanation }])),
     example: Object.fromEntries(examples.map((e) => [e.id, { title: e.title, description: e.description }])),

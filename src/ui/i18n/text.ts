@@ -11,14 +11,27 @@ export interface Phrase {
   params?: Record<string, unknown>
 }
 
-/** A string shown as is, or a {@link Phrase} translated at display. */
-export type UiText = string | Phrase
+/** A string shown as is, a {@link Phrase} translated at display, or several phrases (one per line). */
+export type UiText = string | Phrase | readonly Phrase[]
+
+/**
+ * Phrases from core or a store (keys of their English tables) as UI text: the UI's resources
+ * hold them under `core.<namespace>.` (see core-text.ts).
+ */
+export function coreText(namespace: 'store' | 'event', phrases: readonly { key: string; params?: Readonly<Record<string, string | number>> }[]): readonly Phrase[] {
+  return phrases.map((p) => ({ key: `core.${namespace}.${p.key}`, ...(p.params ? { params: { ...p.params } } : {}) }))
+}
 
 /** `text` in `t`'s language. Parameters that are phrases themselves are translated first. */
 export function translate(t: TFunction, text: UiText): string {
   if (typeof text === 'string') return text
+  if (isPhraseList(text)) return text.map((p) => translate(t, p)).join('\n')
   const params = Object.fromEntries(Object.entries(text.params ?? {}).map(([name, value]) => [name, isPhrase(value) ? translate(t, value) : value]))
   return t(text.key, params) as string
+}
+
+function isPhraseList(text: UiText): text is readonly Phrase[] {
+  return Array.isArray(text)
 }
 
 function isPhrase(value: unknown): value is Phrase {
