@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useParseLab } from './playground-context'
 import { createStreamParser, getProtocol, protocols, type ParseResult, type StreamSnapshot } from '../core/protocols'
+import { protocolDescription, protocolLabel } from './i18n/core-text'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
 
@@ -71,7 +72,7 @@ export function ParseLab() {
             <li key={p.id} className={`border-b border-slate-100 px-3 py-2 text-xs ${p.id === protocolId ? 'bg-sky-50' : ''}`}>
               <div className="flex items-center justify-between gap-2">
                 <span className="font-medium text-slate-800">
-                  {p.label} <span className="font-mono text-slate-400">{p.id}</span>
+                  {protocolLabel(t, p)} <span className="font-mono text-slate-400">{p.id}</span>
                 </span>
                 <button
                   data-testid={`load-example-${p.id}`}
@@ -85,7 +86,7 @@ export function ParseLab() {
                   {t('parseLab.loadExample')}
                 </button>
               </div>
-              <p className="mt-0.5 text-slate-600">{p.description}</p>
+              <p className="mt-0.5 text-slate-600">{protocolDescription(t, p)}</p>
             </li>
           ))}
         </ul>
@@ -97,7 +98,7 @@ export function ParseLab() {
             <select data-testid="parse-protocol-select" value={protocolId} onChange={(e) => setProtocolId(e.target.value)} className="rounded border border-slate-300 px-1.5 py-0.5">
               {protocols.map((p) => (
                 <option key={p.id} value={p.id}>
-                  {p.label}
+                  {protocolLabel(t, p)}
                 </option>
               ))}
             </select>

@@ -13,6 +13,7 @@ import { NumberField } from './NumberField'
 import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
+import { exampleDescription, exampleTitle, protocolDescription, protocolLabel } from './i18n/core-text'
 import { TeachControls } from './teach/TeachControls'
 import { MenuField, MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
 import { useRemWidth } from './layout/use-rem-width'
@@ -125,13 +126,13 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           aria-label={t('toolbar.example')}
           value={exampleId}
           onChange={(e) => chooseExample(pg, e.target.value)}
-          title={examples.find((ex) => ex.id === exampleId)?.title ?? t('toolbar.yourWorkspace')}
+          title={((ex) => (ex ? `${exampleTitle(t, ex)}: ${exampleDescription(t, ex)}` : t('toolbar.yourWorkspace')))(examples.find((ex) => ex.id === exampleId))}
           className="w-60 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {exampleId === 'custom' && <option value="custom">({t('toolbar.yourWorkspaceLower')})</option>}
           {examples.map((ex) => (
-            <option key={ex.id} value={ex.id}>
-              {ex.title}
+            <option key={ex.id} value={ex.id} title={exampleDescription(t, ex)}>
+              {exampleTitle(t, ex)}
             </option>
           ))}
         </select>
@@ -143,12 +144,12 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           aria-label={t('toolbar.wireFormat')}
           value={protocol}
           onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
-          title={protocols.find((p) => p.id === protocol)?.label}
+          title={((p) => (p ? protocolDescription(t, p) : undefined))(protocols.find((p) => p.id === protocol))}
           className="w-52 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {protocols.map((p) => (
-            <option key={p.id} value={p.id} title={p.description}>
-              {p.label}
+            <option key={p.id} value={p.id} title={protocolDescription(t, p)}>
+              {protocolLabel(t, p)}
             </option>
           ))}
         </select>

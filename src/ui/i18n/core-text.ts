@@ -22,3 +22,25 @@ export function coreEnglish() {
     example: Object.fromEntries(examples.map((e) => [e.id, { title: e.title, description: e.description }])),
   }
 }
+
+type T = (key: string, options?: { defaultValue?: string }) => string
+
+/** A wire format's label in `t`'s language (core's English when a key is missing). */
+export function protocolLabel(t: T, protocol: { id: string; label: string }): string {
+  return t(`core.protocol.${protocol.id}.label`, { defaultValue: protocol.label })
+}
+
+/** A wire format's one-line description in `t`'s language. */
+export function protocolDescription(t: T, protocol: { id: string; description: string }): string {
+  return t(`core.protocol.${protocol.id}.description`, { defaultValue: protocol.description })
+}
+
+/** An example's title in `t`'s language. */
+export function exampleTitle(t: T, example: { id: string; title: string }): string {
+  return t(`core.example.${example.id}.title`, { defaultValue: example.title })
+}
+
+/** An example's one-sentence description in `t`'s language. */
+export function exampleDescription(t: T, example: { id: string; description: string }): string {
+  return t(`core.example.${example.id}.description`, { defaultValue: example.description })
+}

@@ -283,7 +283,7 @@ function ToolList({ tools }: { tools: readonly { name: string; description: stri
       <summary className="cursor-pointer font-semibold text-slate-600">{t('inspector.toolsOffered', { count: tools.length })}</summary>
       {tools.map((spec) => (
         <div key={spec.name} className="mt-1">
-          <span className="font-mono font-semibold">{spec.name}</span> — {spec.description}
+          <span className="font-mono font-semibold">{spec.name}</span> — <span data-content>{spec.description}</span>
           <pre className="whitespace-pre-wrap font-mono text-slate-600">{JSON.stringify(spec.inputSchema, null, 2)}</pre>
         </div>
       ))}
