@@ -5,6 +5,7 @@
  * in the UI's translation resources under `lessons.<id>` (title, goal, watch, question, and
  * `challenge` when there is one). Ids are stable: progress and share links store them.
  */
+import type { EvalCase } from '../core/evals'
 import type { Workspace } from '../core/files/workspace-file'
 import { loopSettings } from '../core/loop/settings'
 import { findExample, type Example } from '../examples/index'
@@ -18,6 +19,10 @@ import jsonNoneTools from './json-none/tools.ts?raw'
 import duplicateIdModel from './duplicate-id/model.ts?raw'
 import duplicateIdSolutionModel from './duplicate-id/solution-model.ts?raw'
 import duplicateIdTools from './duplicate-id/tools.ts?raw'
+import fusionFallbackModel from './fusion-fallback/model.ts?raw'
+import fusionFallbackTools from './fusion-fallback/tools.ts?raw'
+import evalMetricsModel from './eval-metrics/model.ts?raw'
+import evalMetricsTools from './eval-metrics/tools.ts?raw'
 
 /** The parts of a workspace a lesson sets (the file header is added by {@link lessonWorkspace}). */
 export interface LessonWorkspace {
@@ -28,6 +33,8 @@ export interface LessonWorkspace {
   maxSteps: number
   /** Partial loop settings; the rest take their defaults. */
   loop: Record<string, unknown>
+  /** Eval cases the Evals tab runs over this workspace. */
+  cases?: EvalCase[]
 }
 
 /** A task over the lesson's run, checked automatically, with a reference solution. */
@@ -73,6 +80,17 @@ function own(tools: string, model: string, input: string, protocol: string, loop
   return { tools, model, input, protocol, maxSteps, loop }
 }
 
+/**
+ * The cases of the evaluation lesson: two tool choices, two argument checks and a case that must
+ * not call a tool. The model's city bug fails one argument check, so the metrics differ.
+ */
+const EVAL_METRICS_CASES: EvalCase[] = [
+  { id: 'weather-paris', input: 'What is the weather in Paris?', assertions: [{ type: 'tool-used', tool: 'get_weather' }, { type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Paris' } }] },
+  { id: 'weather-lyon', input: 'Is it raining in Lyon today?', assertions: [{ type: 'tool-used', tool: 'get_weather' }, { type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Lyon' } }] },
+  { id: 'sum', input: 'What is 18 + 4?', assertions: [{ type: 'tool-used', tool: 'add' }, { type: 'final-answer', contains: '22' }] },
+  { id: 'greeting', input: 'Hello!', assertions: [{ type: 'tool-not-used', tool: 'get_weather' }, { type: 'step-count', equals: 1 }] },
+]
+
 /** Every lesson, in the order the path walks them. */
 export const lessons: readonly Lesson[] = [
   { id: 'registry-tags', section: 'basics', workspace: own(registryTagsTools, registryTagsModel, 'What is the weather in Paris, and what is 18 + 4?', 'xml-tag') },
@@ -90,7 +108,8 @@ export const lessons: readonly Lesson[] = [
   { id: 'pipe-syntax', section: 'formats', exampleId: 'weather', workspace: fromExample('weather', { protocol: 'pipe', loop: { validation: { unknownArguments: 'reject', coerce: true } } }) },
   { id: 'native-tool-calls', section: 'formats', exampleId: 'weather', workspace: fromExample('weather', { protocol: 'openai' }) },
   { id: 'prompt-json', section: 'formats', workspace: own(jsonNoneTools, jsonNoneModel, 'What is the capital of Japan?', 'json') },
-  { id: 'fusion-fallback', section: 'formats', exampleId: 'fallback-chain', workspace: fromExample('fallback-chain') },
+  // JSON first, then a regex over bracket markers, then an error written back (the fusion parser).
+  { id: 'fusion-fallback', section: 'formats', workspace: own(fusionFallbackTools, fusionFallbackModel, 'Weather in Paris, 18 + 4, and the time there?', 'json', { fallbackProtocols: ['bracket'], maxParseRetries: 1 }) },
   { id: 'schema-validation', section: 'robust', exampleId: 'validation', workspace: fromExample('validation') },
   { id: 'name-aliases', section: 'robust', exampleId: 'tool-names', workspace: fromExample('tool-names') },
   { id: 'dispatcher-ids', section: 'robust', exampleId: 'parallel-calls', workspace: fromExample('parallel-calls', { protocol: 'openai' }) },
@@ -99,6 +118,7 @@ export const lessons: readonly Lesson[] = [
   { id: 'confirmation', section: 'production', exampleId: 'dangerous-tool', workspace: fromExample('dangerous-tool') },
   { id: 'history-cleanup', section: 'production', exampleId: 'context-window', workspace: fromExample('context-window') },
   { id: 'result-externalisation', section: 'production', exampleId: 'result-shaping', workspace: fromExample('result-shaping') },
+  { id: 'eval-metrics', section: 'production', workspace: { ...own(evalMetricsTools, evalMetricsModel, 'What is the weather in Paris?', 'json'), cases: EVAL_METRICS_CASES } },
   {
     id: 'fail-malformed-json',
     section: 'failures',
@@ -176,5 +196,6 @@ export function lessonWorkspace(workspace: LessonWorkspace): Workspace {
     model: workspace.model,
     input: workspace.input,
     settings: { protocol: workspace.protocol, maxSteps: workspace.maxSteps, systemPrompt: '', loop: loopSettings(workspace.loop) },
+    ...(workspace.cases ? { cases: workspace.cases } : {}),
   }
 }

@@ -3,7 +3,9 @@ import type { SessionEvent } from '../core/loop/events'
 import { LoopRunner } from '../core/loop/runner'
 import { runInitFor } from '../core/loop/start'
 import { createNodeSandbox } from '../sandbox/node-sandbox'
+import { evalMetrics, runEvalCase } from '../core/evals'
 import { finishedCalls, stopReason } from './checks'
+import evalMetricsSolution from './eval-metrics/solution-model.ts?raw'
 import { findLesson, lessonWorkspace, lessons, solvedWorkspace, type Lesson, type LessonWorkspace } from './index'
 
 const sandbox = createNodeSandbox()
@@ -78,5 +80,37 @@ describe('lessons with their own code', () => {
     const events = await run(lesson('fail-duplicate-id').workspace)
     const ids = events.flatMap((e) => (e.type === 'backfill.completed' ? e.messages : [])).flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []))
     expect(ids).toEqual(['call_1', 'call_1_1'])
+  })
+
+  it('fusion-fallback: JSON matches first, then the bracket regex, then a malformed call is an error written back and sent again', async () => {
+    const events = await run(lesson('fusion-fallback').workspace)
+    const parses = events.flatMap((e) => (e.type === 'parse.completed' ? [e] : []))
+    expect(parses.map((p) => [p.protocol, p.calls.map((c) => c.name), p.errors.length > 0])).toEqual([
+      ['json', ['get_weather'], false],
+      ['bracket', ['add'], false],
+      ['json', [], true],
+      ['json', ['get_time'], false],
+      ['json', [], false],
+    ])
+    expect(parses[1]?.detection).toContain('Fallback chain')
+    expect(finishedCalls(events).map((e) => e.name)).toEqual(['get_weather', 'add', 'get_time'])
+    expect(stopReason(events)).toBe('final_answer')
+  })
+
+  it('eval-metrics: the cases measure the model, its city bug fails one argument check, and the fixed model passes all', async () => {
+    async function measure(model: string) {
+      const file = lessonWorkspace({ ...lesson('eval-metrics').workspace, model })
+      const loaded = await sandbox.load({ tools: file.tools, model: file.model })
+      if (!loaded.ok) throw new Error(loaded.errors.join('\n'))
+      const results = []
+      for (const c of file.cases ?? []) results.push((await runEvalCase(c, { settings: file.settings, tools: loaded.tools, model: sandbox, executor: sandbox, clock: () => 0 })).result)
+      return { failed: results.filter((r) => !r.passed).map((r) => r.id), metrics: evalMetrics(results) }
+    }
+    const before = await measure(lesson('eval-metrics').workspace.model)
+    expect(before.failed).toEqual(['weather-lyon'])
+    expect(before.metrics).toEqual({ toolSelectionAccuracy: 1, argumentAccuracy: 0.5, endToEndSuccess: 0.75 })
+    const after = await measure(evalMetricsSolution)
+    expect(after.failed).toEqual([])
+    expect(after.metrics).toEqual({ toolSelectionAccuracy: 1, argumentAccuracy: 1, endToEndSuccess: 1 })
   })
 })

@@ -1,0 +1,13 @@
+import { tool, z } from 'toolstep'
+
+export const get_weather = tool({
+  description: 'Get the current weather for a city.',
+  inputSchema: z.object({ city: z.string().min(1).describe('City name, e.g. "Paris"') }),
+  execute: ({ city }) => ({ city, temperature: 18, conditions: 'sunny' }),
+})
+
+export const add = tool({
+  description: 'Add two numbers.',
+  inputSchema: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+})
