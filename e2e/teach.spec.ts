@@ -9,7 +9,7 @@ test('the lesson path in 简体中文: lesson text, narration and the lit diagra
   await (await inMore(page, 'lessons-toggle')).click()
   const panel = page.getByTestId('lessons')
   await expect(panel).toContainText('课程')
-  await expect(panel.getByTestId('lesson-item')).toHaveCount(27)
+  await expect(panel.getByTestId('lesson-item')).toHaveCount(29)
   await panel.locator('[data-testid="lesson-item"][data-lesson-id="registry-tags"]').click()
   await expect(page.getByTestId('lesson-text')).toContainText('注册表与 <tool> 标签')
   await expect(page.getByTestId('narration')).toContainText('运行或单步执行')

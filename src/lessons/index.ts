@@ -22,6 +22,10 @@ import duplicateIdTools from './duplicate-id/tools.ts?raw'
 import fusionFallbackModel from './fusion-fallback/model.ts?raw'
 import fusionFallbackTools from './fusion-fallback/tools.ts?raw'
 import evalMetricsModel from './eval-metrics/model.ts?raw'
+import structuredRoutingModel from './structured-routing/model.ts?raw'
+import structuredRoutingTools from './structured-routing/tools.ts?raw'
+import reflectionDispatchModel from './reflection-dispatch/model.ts?raw'
+import reflectionDispatchTools from './reflection-dispatch/tools.ts?raw'
 import evalMetricsTools from './eval-metrics/tools.ts?raw'
 
 /** The parts of a workspace a lesson sets (the file header is added by {@link lessonWorkspace}). */
@@ -113,6 +117,8 @@ export const lessons: readonly Lesson[] = [
   { id: 'schema-validation', section: 'robust', exampleId: 'validation', workspace: fromExample('validation') },
   { id: 'name-aliases', section: 'robust', exampleId: 'tool-names', workspace: fromExample('tool-names') },
   { id: 'dispatcher-ids', section: 'robust', exampleId: 'parallel-calls', workspace: fromExample('parallel-calls', { protocol: 'openai' }) },
+  { id: 'reflection-dispatch', section: 'robust', workspace: own(reflectionDispatchTools, reflectionDispatchModel, 'What is on my shopping list, and note Lisbon in May for the holidays.', 'openai') },
+  { id: 'structured-routing', section: 'robust', workspace: own(structuredRoutingTools, structuredRoutingModel, 'Will it rain in Oslo today?', 'json') },
   { id: 'routing', section: 'production', exampleId: 'routing', workspace: fromExample('routing') },
   { id: 'code-as-action', section: 'production', exampleId: 'code-as-action', workspace: fromExample('code-as-action') },
   { id: 'confirmation', section: 'production', exampleId: 'dangerous-tool', workspace: fromExample('dangerous-tool') },

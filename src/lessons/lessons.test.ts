@@ -113,4 +113,26 @@ describe('lessons with their own code', () => {
     expect(after.failed).toEqual([])
     expect(after.metrics).toEqual({ toolSelectionAccuracy: 1, argumentAccuracy: 1, endToEndSuccess: 1 })
   })
+
+  it('structured-routing: an enum rejects a category, the chosen one offers its tools, and the call goes through', async () => {
+    const events = await run(lesson('structured-routing').workspace)
+    const offered = events.flatMap((e) => (e.type === 'model.responded' ? [e.offeredTools ?? []] : []))
+    expect(offered.slice(0, 3)).toEqual([['choose_category'], ['choose_category'], ['weather.current']])
+    const calls = finishedCalls(events).map((e) => [e.name, e.error === undefined])
+    expect(calls).toEqual([['choose_category', false], ['choose_category', true], ['weather.current', true]])
+    expect(stopReason(events)).toBe('final_answer')
+  })
+
+  it('reflection-dispatch: methods found by reflection run, a throw is an error written back, constructor is no tool', async () => {
+    const events = await run(lesson('reflection-dispatch').workspace)
+    const started = events[0]
+    expect(started?.type === 'session.started' && started.tools.map((t) => t.name)).toEqual(['notes.read', 'notes.write'])
+    expect(finishedCalls(events).map((e) => [e.name, e.error === undefined])).toEqual([
+      ['notes.read', true],
+      ['notes.read', false],
+      ['notes.constructor', false],
+      ['notes.write', true],
+    ])
+    expect(stopReason(events)).toBe('final_answer')
+  })
 })
