@@ -24,7 +24,7 @@ export const NARRATION_KEYS = [
   'toolOk', 'toolError', 'toolTimedOut', 'toolDeclined', 'toolTruncated', 'toolInjection',
   'backfillOne', 'backfillMany', 'backfillCorrection', 'backfillAssistant',
   'editOutput', 'editResult',
-  'stop.final_answer', 'stop.max_steps', 'stop.repeated_call', 'stop.aborted', 'stop.error',
+  'stop.final_answer', 'stop.max_steps', 'stop.maxStepsFinalTurn', 'stop.repeated_call', 'stop.aborted', 'stop.error',
 ] as const
 export type NarrationKey = (typeof NARRATION_KEYS)[number]
 
@@ -40,7 +40,23 @@ function say(key: NarrationKey, params: NarrationParams = {}): Narration {
   return { key, params }
 }
 
-function stopNarration(reason: StopReason, detail: string | undefined): Narration {
+/**
+ * Why the loop stopped. The step cap and a repeated call are said from the events themselves (the
+ * cap, the repeated tool and count), so every language can say them; an error keeps its detail.
+ */
+function stopNarration(events: readonly SessionEvent[], index: number, reason: StopReason, detail: string | undefined): Narration {
+  const before = events.slice(0, index)
+  if (reason === 'max_steps') {
+    const started = before.find((e) => e.type === 'session.started')
+    const maxSteps = started?.type === 'session.started' ? started.maxSteps : 0
+    return say(before.some((e) => e.type === 'model.responded' && e.finalTurn === true) ? 'stop.maxStepsFinalTurn' : 'stop.max_steps', { maxSteps })
+  }
+  if (reason === 'repeated_call') {
+    const repeated = before.findLast((e) => e.type === 'validate.completed' && e.repeated !== undefined)
+    const found = repeated?.type === 'validate.completed' ? repeated.repeated : undefined
+    // The machine stops with repeated_call only after a validate event flagged the repetition.
+    return say('stop.repeated_call', { name: found?.name ?? '?', count: found?.count ?? 0 })
+  }
   return say(`stop.${reason}`, { detail: short(detail ?? '') })
 }
 
@@ -107,6 +123,6 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
     case 'edit.applied':
       return event.target === 'model_output' ? say('editOutput', { chars: event.edited.length }) : say('editResult', { name: event.name ?? event.callId ?? '' })
     case 'loop.stopped':
-      return stopNarration(event.reason, event.detail)
+      return stopNarration(events, index, event.reason, event.detail)
   }
 }

@@ -48,7 +48,8 @@ const CASES: [string, NewSessionEvent[]][] = [
   ['editResult', [started(), finished({}), { type: 'edit.applied', target: 'tool_result', editedSeq: 1, callId: 'c1', name: 'get_weather', original: 'sunny', edited: 'snow' }]],
   ['stop.final_answer', [started(), { type: 'loop.stopped', reason: 'final_answer' }]],
   ['stop.max_steps', [started(), { type: 'loop.stopped', reason: 'max_steps', detail: 'Reached 5 steps.' }]],
-  ['stop.repeated_call', [started(), { type: 'loop.stopped', reason: 'repeated_call', detail: 'search_docs 3 times.' }]],
+  ['stop.maxStepsFinalTurn', [started(), { type: 'model.responded', step: 5, raw: 'ok', durationMs: 1, finalTurn: true }, { type: 'loop.stopped', reason: 'max_steps', detail: 'Stopped after 5 model turns.' }]],
+  ['stop.repeated_call', [started(), { type: 'validate.completed', verdicts: [], repeated: { name: 'search_docs', count: 3 } }, { type: 'loop.stopped', reason: 'repeated_call', detail: 'search_docs 3 times.' }]],
   ['stop.aborted', [started(), { type: 'loop.stopped', reason: 'aborted' }]],
   ['stop.error', [started(), { type: 'loop.stopped', reason: 'error', detail: 'The output still held a malformed call.' }]],
 ]
@@ -98,5 +99,13 @@ describe('narration', () => {
     const texts = reasons.map((reason) => narrationText(i18n.t, withSeq([started(), { type: 'loop.stopped', reason }]), 1))
     expect(new Set(texts).size).toBe(5)
     expect(texts[1]).toContain('步数上限')
+  })
+
+  it('says the step cap and the repeated tool from the events, not from the English stop detail', () => {
+    const i18n = createI18n('zh-CN')
+    const capped = withSeq([started(), { type: 'loop.stopped', reason: 'max_steps', detail: 'Stopped after 5 model turns without a final answer.' }])
+    expect(narrationText(i18n.t, capped, 1)).toBe('循环停止了，因为达到了 5 轮的步数上限，仍没有最终回答。')
+    const repeated = withSeq([started(), { type: 'validate.completed', verdicts: [], repeated: { name: 'search_docs', count: 3 } }, { type: 'loop.stopped', reason: 'repeated_call', detail: '"search_docs" was called 3 times in a row with the same arguments.' }])
+    expect(narrationText(i18n.t, repeated, 2)).toBe('循环停止了，因为 search_docs 以相同的参数连续被调用了 3 次。')
   })
 })
