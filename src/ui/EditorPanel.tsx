@@ -31,7 +31,7 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
           where
         )}
       </span>{' '}
-      — {problem.message}
+      — <span lang="en">{problem.message}</span>
     </div>
   )
 }
@@ -190,7 +190,7 @@ export function EditorPanel() {
       </div>
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          {t('editorPanel.cantRun')} {p.message}
+          {t('editorPanel.cantRun')} <span lang="en">{p.message}</span>
         </div>
       ))}
       <SourceEditors tools={tools} model={model} />

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { useTranslation } from 'react-i18next'
+import { Trans, useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop'
 
@@ -25,7 +25,7 @@ export function DiffView() {
     <div data-testid="diff-view" className="flex h-full min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 text-sm">
         <span className="font-medium">
-          {edit ? t('editContinue.diffTitle', { turn }) : conversation ? t('diff.titleOf', { turn, label: conversation.label }) : t('diff.title', { turn })}
+          {edit ? t('editContinue.diffTitle', { turn }) : conversation ? <Trans i18nKey="diffMore.titleOf" values={{ turn, label: conversation.label }} components={{ label: <span data-content /> }} /> : t('diff.title', { turn })}
         </span>
         <span data-testid="diff-summary" className={changed ? 'text-amber-800' : 'text-emerald-700'}>
           {status === 'running' || status === 'loading' ? t('diff.running') : changed ? t('diff.differ', { changed, total: rows.length }) : t('diff.identical')}
@@ -57,7 +57,7 @@ export function DiffView() {
                 {[row.logged, row.rerun].map((cell, j) => (
                   <td key={j} className="p-1">
                     {cell === undefined ? (
-                      <span className="italic text-slate-400">{j === 0 ? '(no such turn in the log)' : '(no such turn in the re-run)'}</span>
+                      <span className="italic text-slate-400">{j === 0 ? t('diffMore.noTurnLogged') : t('diffMore.noTurnRerun')}</span>
                     ) : (
                       <pre className={`max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${row.same ? 'text-slate-700' : 'text-slate-900'}`}>{cell}</pre>
                     )}

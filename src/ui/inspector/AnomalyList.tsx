@@ -23,7 +23,7 @@ export function AnomalyList({ anomalies }: { anomalies: readonly LocatedFlag[] }
               {entry && <span className="font-medium text-red-900">{anomalyTitle(t, anomaly.code)}</span>}
               <span className="ml-auto text-red-500">{t('anomalyCatalogue.event', { seq: anomaly.seq })}</span>
             </div>
-            <p className="mt-0.5 [overflow-wrap:anywhere]">{anomaly.detail}</p>
+            <p lang="en" className="mt-0.5 [overflow-wrap:anywhere]">{anomaly.detail}</p>
             {entry && (
               <p data-testid="anomaly-explanation" className="mt-0.5 text-red-700/80">
                 {anomalyExplanation(t, anomaly.code)}

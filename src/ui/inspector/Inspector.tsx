@@ -102,7 +102,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                 <ul className="flex flex-col gap-1 text-xs">
                   {warnings.map((w, i) => (
                     <li key={i} data-testid="warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-900">
-                      <span className="font-mono font-semibold">{w.code}</span> — {w.detail}
+                      <span className="font-mono font-semibold">{w.code}</span> — <span lang="en">{w.detail}</span>
                     </li>
                   ))}
                 </ul>
@@ -264,7 +264,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               <Section title={t('inspector.stopped')} active={phase === 'stop'}>
                 <p className="text-sm">
                   {t('status.stopReason')} <span className="font-mono font-semibold">{stopped.reason}</span>
-                  {stopped.detail ? <span className="text-slate-600"> — {stopped.detail}</span> : null}
+                  {stopped.detail ? <span lang="en" className="text-slate-600"> — {stopped.detail}</span> : null}
                 </p>
                 {state.finalAnswer !== null && <p data-testid="inspector-final-answer" className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
               </Section>

@@ -229,7 +229,7 @@ export function ConversationList() {
                 >
                   <div className="flex min-w-0 items-baseline gap-1.5">
                     <span className="shrink-0 font-mono text-[11px] text-slate-400">{conversation.index + 1}</span>
-                    <span className={`min-w-0 flex-1 truncate ${open ? 'font-semibold text-slate-900' : 'text-slate-800'}`} title={conversation.label}>
+                    <span data-content className={`min-w-0 flex-1 truncate ${open ? 'font-semibold text-slate-900' : 'text-slate-800'}`} title={conversation.label}>
                       {conversation.label}
                     </span>
                     <span className="shrink-0 text-[11px] tabular-nums text-slate-500" title={t('conversationList.messages', { count: conversation.messageCount })}>

@@ -140,12 +140,12 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
                   <ul className="mb-1 flex flex-col gap-0.5">
                     {card.anomalies.map((a, i) => (
                       <li key={i} data-testid="card-anomaly" data-code={a.code} title={anomalyTooltip(t, [a])} className="rounded bg-red-50 px-1.5 py-0.5 text-red-800 [overflow-wrap:anywhere]">
-                        <span className="font-mono font-semibold">⚠ {a.code}</span> — {a.detail}
+                        <span className="font-mono font-semibold">⚠ {a.code}</span> — <span lang="en">{a.detail}</span>
                       </li>
                     ))}
                   </ul>
                 )}
-                {card.role === 'user' && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+                {card.role === 'user' && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
                 {card.role === 'assistant' && <AssistantBody card={card} results={fullResults.get(card.key) ?? card.results} goTo={goTo} />}
                 {card.role === 'tool' && <ToolBody card={card} goTo={goTo} />}
               </article>
@@ -169,7 +169,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
     // An assistant message from the log's history: no raw output to show, only the message.
     return (
       <div data-testid="card-parsed">
-        {card.content && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+        {card.content && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
         {card.historyCalls?.map((c) => (
           <div key={c.id} className="font-mono text-slate-700 [overflow-wrap:anywhere]">
             → {c.name}({JSON.stringify(c.arguments)})
@@ -235,7 +235,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
               )
             })}
             {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">{t('conversation.noCall')}</p>}
-            {parse.text && <p className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
+            {parse.text && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
             <RepairList repairs={parse.repairs} />
             {parse.errors.map((e, i) => (
               <p key={i} className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">

@@ -1,0 +1,257 @@
+/**
+ * The whole app in 简体中文: every view, tab, panel and dialog a user can reach holds no English
+ * UI text, in what is shown and in the tooltips, labels and placeholders read aloud. Screenshots
+ * of each stage go to test-results/i18n-*.png.
+ */
+import path from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, openApp, setEditor, test } from './fixtures'
+
+const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
+const shot = (name: string) => `test-results/i18n-${name}.png`
+
+/**
+ * What may stay English, and why (docs/glossary.md): text that is content, not UI — code and raw
+ * model output (`pre`, `code`, `kbd`, monospace, the editors), messages and tool descriptions the
+ * user or model wrote (`[data-content]`, the message views), text deliberately kept in English
+ * because it is what the model reads or core's diagnosis (`[lang="en"]`: validation problems, parse
+ * errors, anomaly details, stop details, JavaScript errors) — and SVG titles (the diagram's own
+ * labels are checked as text). Conversation labels are the log's first user message.
+ */
+const CONTENT = [
+  'pre', 'code', 'kbd', 'textarea', 'mark', '.font-mono', '.monaco-editor', 'svg title', '[lang="en"]', '[data-content]',
+  '[data-testid="raw-output"]', '[data-testid="parse-text"]', '[data-testid="final-answer"]', '[data-testid="inspector-final-answer"]',
+  '[data-testid="message"]', '[data-testid="editor-tools"]', '[data-testid="editor-model"]', '[data-testid="conversation-select"]',
+].join(', ')
+
+/**
+ * Tooltips that quote an anomaly's detail (core's English diagnosis, the `detail` of the CLI's
+ * JSON): their catalogue title and explanation are checked where the catalogue and the anomaly
+ * list show them.
+ */
+const DETAIL_TOOLTIPS = '[data-testid="anomaly"], [data-testid="card-anomaly"]'
+
+/**
+ * Words that are names in every language: the product, wire formats and model families (as the
+ * format menus name them), protocol and field identifiers the glossary keeps, units and keys.
+ */
+const ALLOWED = new Set([
+  'Toolstep', 'JSON', 'Schema', 'XML', 'SSE', 'API', 'URL', 'TTFT', 'README', 'OpenAI', 'Anthropic', 'Mistral', 'Llama', 'Pythonic', 'DeepSeek', 'DSML', 'Granite', 'IBM', 'Qwen', 'Coder',
+  'GLM', 'Kimi', 'Harmony', 'gpt', 'oss', 'Cohere', 'Command', 'Phi', 'functools', 'MiniMax', 'Seed', 'OSS', 'InternLM', 'Magistral', 'THINK', 'TOOL', 'CALLS', 'ARGS', 'Hermes',
+  'Python', 'token',
+  // Roles, stop reasons, JSON literals and field names the glossary keeps as they are.
+  'tool', 'tools', 'assistant', 'user', 'system', 'error', 'aborted', 'true', 'false', 'null', 'none', 'name', 'schema', 'PENDING', 'RUNNING', 'AWAITING', 'CONFIRMATION', 'COMPLETED',
+  // Wire-format ids.
+  'json', 'xml', 'tag', 'openai', 'bracket', 'pipe', 'auto', 'mock',
+  'sessionStorage', 'localStorage', 'Authorization', 'Bearer', 'Ctrl', 'Shift', 'Enter', 'Esc', 'Space',
+  // Tool names of the scenarios without an underscore (tool names stay).
+  'calculate', 'think', 'add',
+].map((w) => w.toLowerCase()))
+
+/** English words in the visible UI of `root` (default: the whole page), content left out. */
+async function englishIn(page: Page, root = 'body'): Promise<string[]> {
+  const found = await page.locator(root).first().evaluate((element, [content, detailTooltips]) => {
+    const words: string[] = []
+    const skip = (el: Element) => el.closest(content) !== null
+    // Shown text: a copy without the content parts; innerText skips what is hidden.
+    const copy = element.cloneNode(true) as HTMLElement
+    copy.querySelectorAll(content).forEach((el) => el.remove())
+    document.body.appendChild(copy)
+    copy.style.cssText = 'position:absolute;left:-99999px;top:0'
+    words.push(copy.innerText)
+    copy.remove()
+    // Read aloud or shown on hover: titles, labels and placeholders of visible elements.
+    for (const el of element.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      if (skip(el) || (el as HTMLElement).offsetParent === null) continue
+      for (const name of ['title', 'aria-label', 'placeholder']) if (!(name === 'title' && el.matches(detailTooltips))) words.push(el.getAttribute(name) ?? '')
+    }
+    return words.join('\n')
+  }, [CONTENT, DETAIL_TOOLTIPS] as const)
+  // Markup and literals in a sentence are code, as the resource test reads them: <tags>,
+  // [markers], {objects}, "strings" and calls().
+  const prose = found.replace(/<[^>\n]*>|\[[^\]\n]*\]|\{[^}\n]*\}|"[^"\n]*"|[\w.]+\(\)?/g, () => ' ')
+  // Identifiers (tool names, files, ids, codes, versions) carry a dot, underscore or digit.
+  const tokens = prose.match(/[A-Za-z][\w.:/-]*\w|[A-Za-z]/g) ?? []
+  return [...new Set(tokens.filter((w) => !/[._\d:/]/.test(w)).flatMap((w) => w.split('-')).filter((w) => w.length >= 3 && !ALLOWED.has(w.toLowerCase())))]
+}
+
+async function expectChinese(page: Page, where: string, root?: string) {
+  expect.soft(await englishIn(page, root), where).toEqual([])
+}
+
+async function openInChinese(page: Page) {
+  await openApp(page)
+  await page.getByTestId('lang-select').selectOption('zh-CN')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN')
+}
+
+test('the playground in 简体中文: toolbar, editors, settings, timeline, conversation, inspector, breakpoints, model source and the help', async ({ page }) => {
+  await openInChinese(page)
+  await expectChinese(page, 'start page')
+  await page.screenshot({ path: shot('start') })
+
+  // Settings and the system prompt opened; a breakpoint added; the endpoint fields shown.
+  for (const details of await page.locator('details').all()) if (await details.isVisible()) await details.evaluate((d) => ((d as HTMLDetailsElement).open = true))
+  await page.getByTestId('breakpoint-add').click()
+  await page.getByTestId('model-source').selectOption('endpoint')
+  await expectChinese(page, 'settings, system prompt, breakpoints, endpoint')
+  await page.screenshot({ path: shot('settings') })
+  await page.getByTestId('model-source').selectOption('mock')
+  await page.getByTestId('breakpoint-delete').click()
+
+  // A run: every timeline row and the inspector at each.
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible()
+  const rows = await page.getByTestId('timeline-item').count()
+  for (let i = 0; i < rows; i++) {
+    await page.getByTestId('timeline-item').nth(i).click()
+    await expectChinese(page, `run, row ${i}`)
+  }
+  await page.screenshot({ path: shot('run') })
+  await page.locator('[data-testid="timeline-view"] input[value="conversation"]').check({ force: true })
+  await expect(page.getByTestId('message-card').first()).toBeVisible()
+  await expectChinese(page, 'conversation view')
+  await page.screenshot({ path: shot('conversation') })
+  await page.locator('[data-testid="timeline-view"] input[value="phases"]').check({ force: true })
+
+  // The editors as tabs, then the shortcut help.
+  await page.getByTestId('editor-layout').click()
+  await expectChinese(page, 'editors as tabs')
+  await page.getByTestId('editor-layout').click()
+  await page.locator('body').press('?')
+  await expect(page.getByTestId('shortcuts-help')).toBeVisible()
+  await expectChinese(page, 'shortcut help', '[data-testid="shortcuts-help"]')
+  await page.screenshot({ path: shot('help') })
+})
+
+test('in 简体中文: the example-switch dialog, its undo toast, the confirm dialog and a code problem', async ({ page }) => {
+  await openInChinese(page)
+  await setEditor(page, 'model.ts', 'export default () => "mine"')
+  await page.getByTestId('example-select').selectOption('dangerous-tool')
+  await expect(page.getByTestId('example-switch')).toBeVisible()
+  await expectChinese(page, 'example-switch dialog', '[data-testid="example-switch"]')
+  await page.getByTestId('example-switch-replace').click()
+  await expect(page.getByTestId('toast')).toBeVisible()
+  await expectChinese(page, 'undo toast', '[data-testid="toast"]')
+
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('confirm-dialog')).toBeVisible()
+  await expectChinese(page, 'confirm dialog', '[data-testid="confirm-dialog"]')
+  await page.screenshot({ path: shot('confirm') })
+  await page.getByTestId('confirm-submit').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible()
+  await expectChinese(page, 'after the confirmation')
+
+  await setEditor(page, 'tools.ts', 'export const broken = ')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('code-problem').first()).toBeVisible()
+  await expectChinese(page, 'code problem banner', '[data-testid="code-problem"]')
+})
+
+test('in 简体中文: the parse lab, the Evals tab with a lesson’s cases, and Compare', async ({ page }) => {
+  await openInChinese(page)
+  await page.getByTestId('view-parse').click()
+  await page.getByTestId('load-example-bracket').click()
+  await expectChinese(page, 'parse lab')
+  await page.screenshot({ path: shot('parse-lab') })
+
+  await page.getByTestId('view-loop').click()
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="eval-metrics"]').click()
+  await page.getByTestId('view-evals').click()
+  await expectChinese(page, 'evals, not run')
+  await page.getByTestId('eval-run').click()
+  await expect(page.getByTestId('eval-summary')).toContainText('3 个通过，1 个失败')
+  await expect(page.getByTestId('eval-summary')).toContainText('参数准确率 50.0%')
+  await expectChinese(page, 'evals, run')
+  await page.screenshot({ path: shot('evals') })
+
+  const log = (city: string) => [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } }] },
+    { role: 'tool', tool_call_id: 'c1', content: `sunny in ${city}` },
+    { role: 'assistant', content: 'Sunny.' },
+  ]
+  await page.getByTestId('view-compare').click()
+  await page.getByTestId('compare-file-a').setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log('Paris'))) })
+  await page.getByTestId('compare-file-b').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log('Lyon'))) })
+  await expect(page.getByTestId('compare-summary')).toContainText('第 1 轮')
+  await expectChinese(page, 'compare')
+  await page.screenshot({ path: shot('compare') })
+})
+
+test('in 简体中文: a replayed log with anomalies, the conversation list, the anomaly catalogue, a fork and its diff', async ({ page }) => {
+  await openInChinese(page)
+  await setEditor(page, 'model.ts', "export default function model() {\n  return { role: 'assistant', content: 'I cannot help with reservations.' }\n}\n")
+  await page.getByTestId('import-file').setInputFiles(path.join(fixtures, 'tau-bench-gpt-4o-airline.json'))
+  await expect(page.getByTestId('conversation-list')).toBeVisible()
+  await expect(page.getByTestId('toast')).toContainText('已从')
+  await expectChinese(page, 'replay with the conversation list')
+  await page.screenshot({ path: shot('replay') })
+  await page.getByTestId('filter-has-anomalies').check()
+  await page.getByTestId('conversation-item').first().click()
+  await page.getByTestId('run').click()
+  const rows = await page.getByTestId('timeline-item').count()
+  for (let i = 0; i < Math.min(rows, 12); i++) {
+    await page.getByTestId('timeline-item').nth(i).click()
+    await expectChinese(page, `replay, row ${i}`)
+  }
+  const code = page.getByTestId('anomaly-code').first()
+  if (await code.isVisible()) {
+    await code.click()
+    await expect(page.getByTestId('anomaly-catalogue')).toBeVisible()
+    await page.getByTestId('anomaly-catalogue').locator('details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true))
+    await expectChinese(page, 'anomaly catalogue', '[data-testid="anomaly-catalogue"]')
+    await page.screenshot({ path: shot('catalogue') })
+    await page.keyboard.press('Escape')
+  }
+
+  await page.getByTestId('filter-has-anomalies').uncheck()
+  await page.getByTestId('conversation-select').selectOption('3')
+  await page.getByTestId('step').click()
+  await page.getByTestId('step').click()
+  await page.getByTestId('fork-here').click()
+  await expect(page.getByTestId('diff-view')).toBeVisible()
+  await expectChinese(page, 'diff against the log')
+  await page.screenshot({ path: shot('diff') })
+})
+
+test('in 简体中文: lessons, presenter mode and the share link', async ({ page }) => {
+  await openInChinese(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]').click()
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible()
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
+  await page.getByTestId('share-link').click()
+  await expect(page.getByTestId('share-url')).toBeVisible()
+  await expectChinese(page, 'lesson, challenge and share link')
+  await page.getByTestId('presenter-toggle').click()
+  await expectChinese(page, 'presenter mode')
+  await page.screenshot({ path: shot('presenter') })
+})
+
+/** Layout at two common screen sizes in both languages: nothing wider than the screen, toolbar controls on screen. */
+for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`layout at ${width}×${height} in ${language}: no horizontal overflow, toolbar controls on screen`, async ({ page }) => {
+      await page.setViewportSize({ width, height })
+      await openApp(page)
+      await page.getByTestId('lang-select').selectOption(language)
+      await page.getByTestId('lessons-toggle').click()
+      await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+      await page.getByTestId('run').click()
+      await expect(page.getByTestId('stop-reason')).toBeVisible()
+      await page.getByTestId('timeline-item').nth(3).click()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      for (const id of ['example-select', 'protocol-select', 'run', 'step', 'step-back', 'reset', 'lang-select', 'share-link', 'presenter-toggle', 'narration']) {
+        const box = await page.getByTestId(id).boundingBox()
+        expect(box, id).not.toBeNull()
+        expect(box!.x + box!.width, id).toBeLessThanOrEqual(width)
+        expect(box!.y + box!.height, id).toBeLessThanOrEqual(height)
+      }
+      await page.screenshot({ path: shot(`layout-${width}x${height}-${language}`) })
+    })
+  }
+}
