@@ -196,15 +196,18 @@ test('in 简体中文: a replayed log with anomalies, the conversation list, the
     await page.getByTestId('timeline-item').nth(i).click()
     await expectChinese(page, `replay, row ${i}`)
   }
-  const code = page.getByTestId('anomaly-code').first()
-  if (await code.isVisible()) {
-    await code.click()
-    await expect(page.getByTestId('anomaly-catalogue')).toBeVisible()
-    await page.getByTestId('anomaly-catalogue').locator('details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true))
-    await expectChinese(page, 'anomaly catalogue', '[data-testid="anomaly-catalogue"]')
-    await page.screenshot({ path: shot('catalogue') })
-    await page.keyboard.press('Escape')
-  }
+  // The first anomaly: its list in the inspector links to the catalogue.
+  await page.getByTestId('timeline-item').first().click()
+  await page.getByTestId('next-anomaly').click()
+  await expect(page.getByTestId('anomaly-detail').first()).toBeVisible()
+  await expectChinese(page, 'the anomaly in the inspector')
+  await page.getByTestId('anomaly-detail').first().getByTestId('anomaly-code').click()
+  await expect(page.getByTestId('anomaly-catalogue')).toBeVisible()
+  await page.getByTestId('anomaly-catalogue').locator('details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true))
+  await expectChinese(page, 'anomaly catalogue', '[data-testid="anomaly-catalogue"]')
+  await page.screenshot({ path: shot('catalogue') })
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('anomaly-catalogue')).toBeHidden()
 
   await page.getByTestId('filter-has-anomalies').uncheck()
   await page.getByTestId('conversation-select').selectOption('3')

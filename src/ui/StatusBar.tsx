@@ -28,7 +28,7 @@ export function StatusBar() {
     <div data-testid="status-bar" className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 bg-white px-3 py-1.5 text-sm">
       <span>
         <span className="text-slate-500">{t('status.phase')} </span>
-        <span data-testid="current-phase" data-phase={current ? PHASE_OF[current.type] : undefined} className="font-mono font-semibold">{current ? PHASE_OF[current.type] : '—'}</span>
+        <span data-testid="current-phase" data-phase={current ? PHASE_OF[current.type] : undefined} className="font-semibold">{current ? t(`diagram.phase.${PHASE_OF[current.type]}`) : '—'}</span>
       </span>
       <span>
         <span className="text-slate-500">{t('status.turn')} </span>

@@ -69,7 +69,7 @@ export function EvalsView() {
                 }}
               >
                 <td className="py-1 pr-2">
-                  <span className={result ? (result.passed ? 'text-emerald-700' : 'text-red-700') : ''}>{result ? (result.passed ? '✓' : '✗') : '·'}</span> <span className="font-mono font-medium">{c.id}</span>
+                  <span className={result ? (result.passed ? 'text-emerald-700' : 'text-red-700') : ''}>{result ? (result.passed ? '✓' : '✗') : '·'}</span> <span className="whitespace-nowrap font-mono font-medium">{c.id}</span>
                   {result?.stopReason && <span className="ml-1 text-slate-500">({result.stopReason})</span>}
                 </td>
                 {types.map((type) => {
