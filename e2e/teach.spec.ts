@@ -165,7 +165,7 @@ async function uiWords(page: import('@playwright/test').Page, testId: string): P
     copy.querySelectorAll('pre, code, textarea, mark, .font-mono, [data-testid="raw-output"], [data-testid="parse-text"], [data-testid="final-answer"], [data-testid="inspector-final-answer"], [data-testid="message"], [data-testid="editor-tools"], [data-testid="editor-model"], svg title').forEach((el) => el.remove())
     const text = copy.innerText
     // Field-standard identifiers, role names and wire-format ids stay in every language (docs/glossary.md).
-    const allowed = new Set(['JSON', 'Schema', 'OpenAI', 'tool_call_id', 'tool_calls', 'assistant', 'tool', 'user', 'system', 'depends_on', 'final_answer', 'max_steps', 'repeated_call', 'PENDING', 'RUNNING', 'AWAITING_CONFIRMATION', 'COMPLETED', 'TOOL', 'ARGS', 'name', 'json', 'none', 'schema', 'Ctrl', 'xml', 'tag', 'openai'])
+    const allowed = new Set(['JSON', 'Schema', 'OpenAI', 'tool_call_id', 'tool_calls', 'assistant', 'tool', 'user', 'system', 'depends_on', 'parameters', 'reasoning', 'final_answer', 'max_steps', 'repeated_call', 'PENDING', 'RUNNING', 'AWAITING_CONFIRMATION', 'COMPLETED', 'TOOL', 'ARGS', 'name', 'json', 'none', 'schema', 'Ctrl', 'xml', 'tag', 'openai'])
     // Words with an underscore are identifiers (tool names, call ids).
     return (text.match(/[A-Za-z_][A-Za-z_]{2,}/g) ?? []).filter((w) => !allowed.has(w) && !w.includes('_'))
   })
