@@ -32,7 +32,8 @@ function setup(extra: Partial<PlaygroundOptions> = {}): Playground {
 }
 
 /** The log without wall-clock times (`at`, `durationMs`), which differ from run to run. */
-const withoutTimes = (events: readonly SessionEvent[]) => JSON.parse(JSON.stringify(events, (key, value: unknown) => (key === 'at' || key === 'durationMs' ? undefined : value))) as unknown
+// Times (ms) differ from run to run; what ran and what it returned must not.
+const withoutTimes = (events: readonly SessionEvent[]) => JSON.parse(JSON.stringify(events, (key, value: unknown) => (key === 'at' || key === 'durationMs' || key === 'startOffsetMs' ? undefined : value))) as unknown
 
 describe('a paused live run restored after a reload', () => {
   it('shows as paused, and Step then Run go on to the same end as an uninterrupted run', async () => {
@@ -93,7 +94,7 @@ describe('an imported workspace file', () => {
     const pg = setup({ replaceWorkspace: (_title, load) => ((pending = load), 'asked') })
     const text = writeWorkspace({ ...pg.currentWorkspace(), tools: '// imported' })
     const outcome = pg.importText('ws.json', text)
-    expect(outcome).toEqual({ ok: true, message: '' })
+    expect(outcome).toEqual({ ok: true, message: '', phrases: [] })
     expect(pg.stores.workspace.getState().tools).toBe(TOOLS)
     pending!()
     expect(pg.stores.workspace.getState().tools).toBe('// imported')

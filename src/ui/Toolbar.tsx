@@ -190,6 +190,8 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
+        {/* The language switch stays in the row while there is room: a workshop starts with it. */}
+        {wide && <LanguageSelect className="w-24 shrink-0 rounded border border-slate-600 bg-slate-800 px-1 py-1 text-sm text-white" />}
         <MoreMenu>
           <button
             data-testid="import-button"
@@ -209,9 +211,11 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
               <MaxStepsInput value={maxSteps} inMenu />
             </div>
           )}
-          <MenuField label={t('lang.label')}>
-            <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
-          </MenuField>
+          {!wide && (
+            <MenuField label={t('lang.label')}>
+              <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
+            </MenuField>
+          )}
         </MoreMenu>
         <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title={t('toolbar.shortcutsHint')} aria-label={t('toolbar.shortcuts')}>
           ?
