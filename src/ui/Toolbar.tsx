@@ -144,7 +144,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           aria-label={t('toolbar.wireFormat')}
           value={protocol}
           onChange={(e) => pg.stores.workspace.getState().setSettings({ protocol: e.target.value })}
-          title={((p) => (p ? protocolDescription(t, p) : undefined))(protocols.find((p) => p.id === protocol))}
+          title={((p) => (p ? `${protocolLabel(t, p)}: ${protocolDescription(t, p)}` : undefined))(protocols.find((p) => p.id === protocol))}
           className="w-52 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {protocols.map((p) => (
