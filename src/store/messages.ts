@@ -3,7 +3,7 @@
  * its parameters. The English `message` of an outcome is rendered from the same table, and the
  * UI translates the phrases (`core.store.<key>` in its resources; the English is this table).
  */
-import { phrase, renderPhrase, type Phrase, type PhraseParams } from '../core/util'
+import { phrase, renderPhrase, type CatalogueKey, type Phrase, type PhraseParams } from '../core/util'
 
 /** English templates (i18next syntax: `{{param}}`, `_one` / `_other` by `count`). */
 export const STORE_TEXT = {
@@ -20,7 +20,7 @@ export const STORE_TEXT = {
 } as const satisfies Record<string, string>
 
 /** A key of {@link STORE_TEXT} without its plural suffix. */
-export type StoreTextKey = keyof typeof STORE_TEXT extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never
+export type StoreTextKey = CatalogueKey<typeof STORE_TEXT>
 
 /** A phrase of {@link STORE_TEXT}. */
 export function storePhrase(key: StoreTextKey, params?: PhraseParams): Phrase {

@@ -18,6 +18,9 @@ export interface Phrase {
 /** English templates by key. */
 export type Catalogue = Readonly<Record<string, string>>
 
+/** The keys of catalogue `C` as phrases name them: `key_one` / `key_other` both become `key`. */
+export type CatalogueKey<C extends Catalogue> = keyof C extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never
+
 /** A phrase; `params` omitted when empty. */
 export function phrase(key: string, params?: PhraseParams): Phrase {
   return params ? { key, params } : { key }

@@ -4,7 +4,7 @@
  * {@link EVENT_TEXT} with parameters) for the UI to translate; {@link describeEvent} renders
  * them in English for the CLI.
  */
-import { phrase, renderPhrase, type Phrase } from '../../util/phrase'
+import { phrase, renderPhrase, type CatalogueKey, type Phrase } from '../../util/phrase'
 import { PHASE_OF, type Phase, type SessionEvent } from '../events'
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error'
@@ -73,7 +73,7 @@ export const EVENT_TEXT = {
 } as const satisfies Record<string, string>
 
 /** A key of {@link EVENT_TEXT} without its plural suffix. */
-export type EventTextKey = keyof typeof EVENT_TEXT extends infer K ? (K extends `${infer Base}_${'one' | 'other'}` ? Base : K) : never
+export type EventTextKey = CatalogueKey<typeof EVENT_TEXT>
 
 /** A timeline row as phrases: the title, and the detail's parts joined by `separator`. */
 export interface EventSummaryText {
