@@ -1,19 +1,12 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react'
+import { Suspense, lazy, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
+import { useCatalogue, useConfirm, useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
 import { coreText } from './i18n/text'
-import { AnomalyCatalogueDialog } from './anomalies/AnomalyCatalogue'
-import { ConfirmDialog } from './ConfirmDialog'
 import { EditorPanel } from './EditorPanel'
 import { Inspector } from './inspector/Inspector'
-import { ParseLab } from './ParseLab'
-import { DiffView } from './diff/DiffView'
 import { BreakpointsPanel } from './debug/BreakpointsPanel'
-import { EvalsView } from './debug/EvalsView'
-import { CompareView } from './debug/CompareView'
 import { ReplayBar } from './ReplayBar'
-import { ConversationList } from './replay/ConversationList'
 import { ImportProgress } from './replay/ImportProgress'
 import { StatusBar } from './StatusBar'
 import { TimelinePane } from './timeline/TimelinePane'
@@ -23,20 +16,50 @@ import type { SessionEvent } from '../core/loop'
 import { Toolbar } from './Toolbar'
 import { Toasts } from './Toasts'
 import { pushToast } from './toasts'
-import { listenForShortcuts } from './shortcuts'
-import { ShortcutsHelp } from './ShortcutsHelp'
+import { listenForShortcuts, useHelp } from './shortcuts'
 import { OtherTabBanner } from './OtherTabBanner'
 import { ReopenBanner } from './ReopenBanner'
 import { rememberSession, restoreSession } from './session-memory'
 import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
-import { ExampleSwitchDialog } from './ExampleSwitchDialog'
+import { useExampleSwitch } from './example-switch'
 import { ModelSourceBar } from './ModelSourceBar'
-import { LessonsPanel } from './teach/LessonsPanel'
 import { LinkNotice } from './teach/LinkNotice'
 import { TeachEffects } from './teach/TeachEffects'
 import { TeachStrip } from './teach/TeachStrip'
 import { useTeach } from './teach/teach-context'
+
+// Panels and dialogs not shown at first paint load on first use, each its own chunk.
+const ParseLab = lazy(() => import('./ParseLab').then((m) => ({ default: m.ParseLab })))
+const DiffView = lazy(() => import('./diff/DiffView').then((m) => ({ default: m.DiffView })))
+const EvalsView = lazy(() => import('./debug/EvalsView').then((m) => ({ default: m.EvalsView })))
+const CompareView = lazy(() => import('./debug/CompareView').then((m) => ({ default: m.CompareView })))
+const ConversationList = lazy(() => import('./replay/ConversationList').then((m) => ({ default: m.ConversationList })))
+const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })))
+const ShortcutsHelp = lazy(() => import('./ShortcutsHelp').then((m) => ({ default: m.ShortcutsHelp })))
+const ExampleSwitchDialog = lazy(() => import('./ExampleSwitchDialog').then((m) => ({ default: m.ExampleSwitchDialog })))
+const AnomalyCatalogueDialog = lazy(() => import('./anomalies/AnomalyCatalogue').then((m) => ({ default: m.AnomalyCatalogueDialog })))
+const LessonsPanel = lazy(() => import('./teach/LessonsPanel').then((m) => ({ default: m.LessonsPanel })))
+
+/** A tab's or pane's content while its chunk loads. */
+function PanelLoading() {
+  const { t } = useTranslation()
+  return (
+    <div role="status" className="p-6 text-sm text-slate-500">
+      {t('appFrame.loadingPanel')}
+    </div>
+  )
+}
+
+/**
+ * `children` (a lazy dialog or panel) from the first time `when` holds on, so its chunk loads on
+ * first use; it stays mounted afterwards, so a dialog closes (and hands focus back) itself.
+ */
+function OnFirstUse({ when, children }: { when: boolean; children: ReactNode }) {
+  const [used, setUsed] = useState(when)
+  if (when && !used) setUsed(true)
+  return used ? <Suspense fallback={null}>{children}</Suspense> : null
+}
 
 /** An import's outcome as a toast: a failure stays until dismissed. Nothing while the user is being asked. */
 function showOutcome(outcome: ImportOutcome): void {
@@ -84,6 +107,11 @@ export function App() {
   // Presenter mode gives the timeline, narration and diagram the room: the model source and the
   // breakpoint list are authoring tools, out of the way while teaching.
   const presenter = useTeach((s) => s.presenter)
+  const lessonsOpen = useTeach((s) => s.panelOpen)
+  const confirming = useConfirm((s) => s.pending !== null)
+  const catalogueOpen = useCatalogue((s) => s.code !== null)
+  const helpOpen = useHelp((s) => s.open)
+  const switching = useExampleSwitch((s) => s.pending !== null)
 
   // A replay needs room for the log, not the code: the editors fold away, and come back for a fork.
   useEffect(() => {
@@ -152,7 +180,9 @@ export function App() {
       <Toasts />
       <ImportProgress />
       <main className="flex min-h-0 min-w-0 flex-1">
-        <LessonsPanel />
+        <OnFirstUse when={lessonsOpen}>
+          <LessonsPanel />
+        </OnFirstUse>
         <PaneGroup id="panes-main" className="min-h-0 min-w-0 flex-1">
           <Panel
             id="pane-editors"
@@ -195,6 +225,7 @@ export function App() {
                 ))}
               </div>
               <StatusBar />
+              <Suspense fallback={<PanelLoading />}>
               {view === 'parse' ? (
                 <div className="min-h-0 flex-1">
                   <ParseLab />
@@ -220,21 +251,32 @@ export function App() {
                   <div className="flex min-h-48 flex-1">
                     {logOpen && (
                       <div className="min-h-0 shrink-0">
-                        <ConversationList key={replayFile ?? ''} />
+                        <Suspense fallback={null}>
+                          <ConversationList key={replayFile ?? ''} />
+                        </Suspense>
                       </div>
                     )}
                     <LoopPanes events={events} cursor={cursor} />
                   </div>
                 </>
               )}
+              </Suspense>
             </section>
           </Panel>
         </PaneGroup>
       </main>
-      <ConfirmDialog />
-      <AnomalyCatalogueDialog />
-      <ShortcutsHelp />
-      <ExampleSwitchDialog />
+      <OnFirstUse when={confirming}>
+        <ConfirmDialog />
+      </OnFirstUse>
+      <OnFirstUse when={catalogueOpen}>
+        <AnomalyCatalogueDialog />
+      </OnFirstUse>
+      <OnFirstUse when={helpOpen}>
+        <ShortcutsHelp />
+      </OnFirstUse>
+      <OnFirstUse when={switching}>
+        <ExampleSwitchDialog />
+      </OnFirstUse>
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 flex items-center justify-center bg-sky-900/30">
           <div className="rounded-lg border-2 border-dashed border-white bg-sky-700/80 px-8 py-6 text-lg font-medium text-white">
