@@ -1,0 +1,53 @@
+/**
+ * The first load: the page frame paints in the user's language before the workbench chunk is in,
+ * only the active language's translations are fetched for it, and the other languages are in the
+ * browser after the first paint, so the language switch works with the network gone.
+ */
+import type { Route } from '@playwright/test'
+import { expect, inMore, openApp, test } from './fixtures'
+
+test('the frame paints in the saved language while the workbench loads, then the workbench replaces it', async ({ page }) => {
+  await page.goto('/')
+  await page.evaluate(() => localStorage.setItem('toolstep.language', 'zh-CN'))
+  // Hold the workbench chunk back until the frame has been checked.
+  const held: Route[] = []
+  let released = false
+  await page.route(/\/assets\/workbench-[\w-]+\.js$/, (route) => (released ? route.continue() : void held.push(route)))
+  const scripts: string[] = []
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+  })
+  await page.reload()
+
+  const frame = page.getByTestId('app-frame')
+  await expect(frame).toBeVisible()
+  await expect(frame.getByRole('status').first()).toHaveText('正在加载工作台…')
+  await expect(frame).toContainText('编辑器')
+  await expect(page.getByTestId('toolbar')).toHaveCount(0)
+  // Only Simplified Chinese was fetched for the first paint.
+  expect(scripts.some((path) => /\/assets\/zh-CN-[\w-]+\.js$/.test(path))).toBe(true)
+  expect(scripts.filter((path) => /\/assets\/(en|zh-TW)-[\w-]+\.js$/.test(path))).toEqual([])
+
+  await expect.poll(() => held.length).toBeGreaterThan(0)
+  released = true
+  for (const route of held) await route.continue()
+  await expect(page.getByTestId('toolbar')).toBeVisible()
+  await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  await expect(frame).toHaveCount(0)
+  await expect(page.getByTestId('view-loop')).toHaveText('循环')
+})
+
+test('the language switch works with the network gone, and the choice survives a reload', async ({ page, context }) => {
+  await openApp(page)
+  // The other languages arrive after the first paint.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\/assets\/zh-(CN|TW)-[\w-]+\.js$/.test(e.name)).length))
+    .toBe(2)
+  await context.setOffline(true)
+  await (await inMore(page, 'lang-select')).selectOption('zh-TW')
+  await expect(page.getByTestId('view-loop')).toHaveText('迴圈')
+  await context.setOffline(false)
+  await page.reload()
+  await expect(page.getByTestId('view-loop')).toHaveText('迴圈')
+  await expect(await inMore(page, 'lang-select')).toHaveValue('zh-TW')
+})
