@@ -1,6 +1,7 @@
 /**
- * i18next set up for the UI: resources for every language bundled (offline first), the saved
- * choice or the browser's language as the start, and the choice remembered in localStorage.
+ * i18next with every language bundled and loaded synchronously, for tests and tools that need
+ * all translations at once: the saved choice or the browser's language as the start, and the
+ * choice remembered in localStorage. The page itself loads one language at a time (lazy.ts).
  */
 import i18next, { type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
