@@ -3,6 +3,8 @@ import { expect, openApp, test } from './fixtures'
 test('the Parse lab lists every wire format with a description and a one-click example that parses', async ({ page }) => {
   await openApp(page)
   await page.getByTestId('view-parse').click()
+  // The Parse lab is its own chunk: wait for it before reading its options.
+  await expect(page.getByTestId('parse-protocol-select')).toBeVisible()
   const ids = await page.getByTestId('parse-protocol-select').locator('option').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))
   expect(ids.length).toBeGreaterThanOrEqual(15)
   for (const id of ids.filter((i) => i !== 'auto')) {

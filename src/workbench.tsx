@@ -12,6 +12,7 @@ import { memoryStorage, type KeyValueStorage } from './store/storage'
 import { App } from './ui/App'
 import { coreEnglish } from './ui/i18n/core-text'
 import { addEnglish, prefetchLanguages } from './ui/i18n/lazy'
+import { prefetchLater } from './ui/lazy-panels'
 import { TeachProvider } from './ui/teach/teach-context'
 import { createTeachStore } from './ui/teach/teach-store'
 import { PlaygroundProvider } from './ui/playground-context'
@@ -55,6 +56,8 @@ export default function Workbench() {
   useEffect(() => addEnglish(i18n, { core: coreEnglish() }), [i18n])
   // After the first paint of the real app: the other languages, so a switch needs no request.
   useEffect(() => prefetchLanguages(i18n), [i18n])
+  // And, once the page is idle, the panels and store modules that load on first use.
+  useEffect(() => prefetchLater(), [])
   return (
     <PlaygroundProvider playground={playground}>
       <TeachProvider store={teach}>

@@ -4,7 +4,10 @@
  * bundled code is loaded on first use only (a few hundred kB), so it stays out of the first paint.
  * The endpoint's URL, model name and options go into the program; its API key never does.
  */
-import { ExportError, writeLoopProgram, writeLoopTest, type EndpointConfig, type ExportBundle, type SessionEvent, type Workspace } from '../core'
+import { ExportError, writeLoopProgram, writeLoopTest, type ExportBundle } from '../core/export'
+import type { EndpointConfig } from '../core/endpoint'
+import type { Workspace } from '../core/files'
+import type { SessionEvent } from '../core/loop'
 import { errorMessage } from '../core/util'
 import type { ExportFile } from './export-controller'
 

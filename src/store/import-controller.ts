@@ -6,12 +6,12 @@
  * Every file is read in the log-import worker, never on the page: logs can be tens of
  * megabytes. The worker keeps the log's conversations; the page holds only their index and
  * the events of the open one. Session, workspace and tools files come back as text and are
- * opened here, as they are small.
+ * opened here, as they are small. The log importers this needs on the page (tools files,
+ * capture names) load on the first import, not with the page.
  */
 import { readSession } from '../core/files'
 import { readWorkspace } from '../core/files'
 import type { ToolSpec } from '../core/tools'
-import { captureName, importOpenAITools } from '../core/trace'
 import type { StoreApi } from 'zustand/vanilla'
 import type { ImportReply, LogImportHost, ProgressListener } from '../sandbox/log-import-host'
 import type { ReplayState } from './replay-store'
@@ -60,8 +60,12 @@ export interface ImportController {
   clearReplayTools(): Promise<void>
   /** Leaves the replay: back to an empty playground timeline. */
   closeReplay(): void
-  /** Opens a Toolstep session, workspace or OpenAI tools file from its text. Never throws; anything else is reported as not recognised. */
-  importText(fileName: string, text: string): ImportOutcome
+  /**
+   * Opens a Toolstep session, workspace or OpenAI tools file from its text. Never rejects;
+   * anything else is reported as not recognised. Asynchronous because the tools-file reader
+   * (with the log importers) loads on first use.
+   */
+  importText(fileName: string, text: string): Promise<ImportOutcome>
   /** Reads a file (a `File` from an input or a drop) in the import worker, with progress in the replay slice's `importing`. */
   importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome>
   /**
@@ -118,7 +122,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     return (stage, fraction) => replay.setState({ importing: { fileName, stage, fraction, cancellable } })
   }
 
-  function importText(fileName: string, text: string): ImportOutcome {
+  async function importText(fileName: string, text: string): Promise<ImportOutcome> {
     const parsed = parseJsonText(text)
     if (!parsed.ok) return outcome(false, 'fileError', { file: fileName, error: parsed.error })
     const data = parsed.value
@@ -143,6 +147,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
       return how === 'asked' ? { ok: true, message: '', phrases: [] } : outcome(true, 'loadedWorkspace', { file: fileName })
     }
     if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
+      const { importOpenAITools } = await import('../core/trace/import-log')
       const tools = importOpenAITools(text)
       if (!tools.ok) return outcome(false, 'fileError', { file: fileName, error: tools.error })
       replay.setState({ tools: tools.tools, toolsFileName: fileName })
@@ -213,6 +218,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     importFile,
     async importFiles(files) {
       // Recorded request/response bodies (NAME[.N].request|response.EXT) import together as one log.
+      const { captureName } = await import('../core/trace/capture-files')
       const captured = files.filter((file) => captureName(file.name) !== undefined)
       const capture = captured.length > 1 ? captured : []
       const rest = files.filter((file) => !capture.includes(file))

@@ -297,8 +297,8 @@ describe('playground: imports', () => {
     expect(outcome.message).toContain('Loaded 1 tool schemas from tools.json')
     expect(s.pg.stores.replay.getState().toolsFileName).toBe('tools.json')
     const before = s.pg.stores.run.getState().events
-    expect(s.pg.importText('notes.json', '{"hello": 1}')).toMatchObject({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })
-    expect(s.pg.importText('bad.json', '{').ok).toBe(false)
+    expect(await s.pg.importText('notes.json', '{"hello": 1}')).toMatchObject({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })
+    expect((await s.pg.importText('bad.json', '{')).ok).toBe(false)
     expect(s.pg.stores.run.getState().events).toBe(before)
     await s.pg.clearReplayTools()
     expect(s.pg.stores.replay.getState()).toMatchObject({ tools: null, toolsFileName: null, importing: null })
@@ -380,7 +380,7 @@ describe('playground: imports', () => {
     expect(s.pg.stores.fork.getState().logged).toEqual(original.slice(decide))
     // Exported and imported again, the edited session shows the same timeline.
     const again = setup()
-    expect(again.pg.importText('edited.session.json', writeSession(null, fork.events)).ok).toBe(true)
+    expect((await again.pg.importText('edited.session.json', writeSession(null, fork.events))).ok).toBe(true)
     expect(again.pg.stores.run.getState().events).toEqual(fork.events)
 
     await s.pg.backToLog()

@@ -18,7 +18,7 @@ import { createCodeCheck, type CodeCheckState } from './code-check'
 import { createConfirm, type ConfirmState } from './confirm-store'
 import { createCrashGuard, type InterruptedWork } from './crash-guard'
 import { exportOpenSession, type ExportFile, type ExportTarget } from './export-controller'
-import { exportLoopProgram, exportLoopTest, type CodeExportResult } from './code-export'
+import type { CodeExportResult } from './code-export'
 import { createEvalController, type EvalState } from './eval-controller'
 import { createCompareController, type CompareController, type CompareState } from './compare-controller'
 import { createForkController, type ForkController, type ForkState } from './fork-controller'
@@ -188,9 +188,17 @@ export function createPlayground(options: PlaygroundOptions): Playground {
         return { ok: false, error: errorMessage(error) }
       }
     },
-    exportCode: () => exportLoopProgram(currentWorkspace(workspace), modelSource.getState().config),
+    // The exporters (core/export and its parser) load on first use, as Toolstep's bundled code does.
+    exportCode: () => {
+      const input = currentWorkspace(workspace)
+      const endpoint = modelSource.getState().config
+      return import('./code-export').then((m) => m.exportLoopProgram(input, endpoint))
+    },
     // The run's own workspace: the tools that produced the recorded results (the editor may have moved on).
-    exportTest: () => exportLoopTest(run.getState().workspace ?? currentWorkspace(workspace), run.getState()),
+    exportTest: () => {
+      const state = run.getState()
+      return import('./code-export').then((m) => m.exportLoopTest(state.workspace ?? currentWorkspace(workspace), state))
+    },
     start: () => codeCheck.watch({ initial: session.getState().interrupted === null }),
     async resumeInterrupted() {
       const interrupted = forgetInterruption()

@@ -93,7 +93,7 @@ describe('an imported workspace file', () => {
     let pending: (() => void) | null = null
     const pg = setup({ replaceWorkspace: (_title, load) => ((pending = load), 'asked') })
     const text = writeWorkspace({ ...pg.currentWorkspace(), tools: '// imported' })
-    const outcome = pg.importText('ws.json', text)
+    const outcome = await pg.importText('ws.json', text)
     expect(outcome).toEqual({ ok: true, message: '', phrases: [] })
     expect(pg.stores.workspace.getState().tools).toBe(TOOLS)
     pending!()

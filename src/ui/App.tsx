@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react'
+import { Suspense, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCatalogue, useConfirm, useFork, useParseLab, usePlayground, useReplay, useRun } from './playground-context'
 import type { ImportOutcome } from '../store/import-controller'
@@ -23,23 +23,12 @@ import { rememberSession, restoreSession } from './session-memory'
 import { SessionNotices } from './SessionNotices'
 import { watchOtherTabs } from './other-tabs'
 import { useExampleSwitch } from './example-switch'
+import { AnomalyCatalogueDialog, CompareView, ConfirmDialog, ConversationList, DiffView, EvalsView, ExampleSwitchDialog, LessonsPanel, ParseLab, ShortcutsHelp } from './lazy-panels'
 import { ModelSourceBar } from './ModelSourceBar'
 import { LinkNotice } from './teach/LinkNotice'
 import { TeachEffects } from './teach/TeachEffects'
 import { TeachStrip } from './teach/TeachStrip'
 import { useTeach } from './teach/teach-context'
-
-// Panels and dialogs not shown at first paint load on first use, each its own chunk.
-const ParseLab = lazy(() => import('./ParseLab').then((m) => ({ default: m.ParseLab })))
-const DiffView = lazy(() => import('./diff/DiffView').then((m) => ({ default: m.DiffView })))
-const EvalsView = lazy(() => import('./debug/EvalsView').then((m) => ({ default: m.EvalsView })))
-const CompareView = lazy(() => import('./debug/CompareView').then((m) => ({ default: m.CompareView })))
-const ConversationList = lazy(() => import('./replay/ConversationList').then((m) => ({ default: m.ConversationList })))
-const ConfirmDialog = lazy(() => import('./ConfirmDialog').then((m) => ({ default: m.ConfirmDialog })))
-const ShortcutsHelp = lazy(() => import('./ShortcutsHelp').then((m) => ({ default: m.ShortcutsHelp })))
-const ExampleSwitchDialog = lazy(() => import('./ExampleSwitchDialog').then((m) => ({ default: m.ExampleSwitchDialog })))
-const AnomalyCatalogueDialog = lazy(() => import('./anomalies/AnomalyCatalogue').then((m) => ({ default: m.AnomalyCatalogueDialog })))
-const LessonsPanel = lazy(() => import('./teach/LessonsPanel').then((m) => ({ default: m.LessonsPanel })))
 
 /** A tab's or pane's content while its chunk loads. */
 function PanelLoading() {

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react'
+import { Suspense, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { usePlayground, useRun } from '../playground-context'
 import { type SessionEvent, PHASE_OF, fold, requestAt, fmtMs } from '../../core/loop'
@@ -6,10 +6,11 @@ import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
 import { RawOutput } from './RawOutput'
-import { RecordedResponse } from './RecordedResponse'
 import { StreamPlayer } from './StreamPlayer'
 import { ToolResults } from './ToolResults'
 import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
+// A recorded response (imported logs only) reads its stream with the log importers: their own chunk.
+import { RecordedResponse } from '../lazy-panels'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -129,7 +130,11 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   ) : (
                     <>
                       <RawOutput raw={outputEdit?.edited ?? responded?.raw ?? ''} highlights={highlights} />
-                      {responded?.recorded && <RecordedResponse recorded={responded.recorded} />}
+                      {responded?.recorded && (
+                        <Suspense fallback={null}>
+                          <RecordedResponse recorded={responded.recorded} />
+                        </Suspense>
+                      )}
                       {responded?.chunks && <StreamPlayer key={responded.seq} chunks={responded.chunks} firstTokenMs={responded.firstTokenMs} totalMs={responded.durationMs} />}
                       {responded && !busy && (
                         <button
