@@ -8,7 +8,8 @@
  * - the workbench chunk (stores, engine, panels) and the editor chunks (Monaco), which load
  *   at once beside the locale: the JavaScript needed before the editors are interactive;
  * - the workers' chunks (sandbox, log import, Monaco's), which run off the page.
- * Chunks loaded on first use (other panels, importers, examples) are the rest of the build.
+ * The rest of the build (other panels, dialogs, importers, exporters) loads on first use or when
+ * the page is idle after the first paint.
  * Writes bench-results/bundle.md.
  */
 import { execFileSync } from 'node:child_process'
@@ -81,7 +82,7 @@ try {
     total(`workbench's shared chunks (${workbench.length - 1}: engine, parsers, schemas, examples…), total`, workbench.slice(1)),
     ...editors.map((file) => row('editors (Monaco)', file)),
     total('JS needed before the editors are interactive (first paint + workbench + editors), total', interactive),
-    total(`loaded on first use (${onUse.length} chunks: panels, importers, examples, languages…), total`, onUse),
+    total(`loaded on first use or fetched when idle after the first paint (${onUse.length} chunks: panels, dialogs, importers, exporters, Monaco languages…), total`, onUse),
     ...workers.map((file) => row('worker', file)),
   ]
   const entrySize = size(entry)
