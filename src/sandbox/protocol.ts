@@ -5,7 +5,7 @@
  * carries the same id.
  */
 import { z } from 'zod'
-import { jsonValueSchema, messageSchema } from '../core/messages'
+import { jsonValueSchema, messageSchema, type JsonValue } from '../core/messages'
 import { toolSpecSchema } from '../core/tools/types'
 
 /** The two user files the sandbox runs. */
@@ -162,6 +162,13 @@ export const hostToSandboxSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     arguments: z.record(z.string(), jsonValueSchema),
   }),
+  /**
+   * Run the calls of one turn: `calls` is the JSON text of an array of
+   * `{ callId, name, arguments, timeoutMs }` (a {@link BatchCall} each), one string for the whole
+   * batch so that neither end walks 100 000 argument objects with a schema. Each call keeps its
+   * own timeout, counted from when it starts in the sandbox. Answered by `tool-results`.
+   */
+  z.object({ type: z.literal('execute-tools'), requestId, calls: z.string() }),
   /** Call the `route` hook of `tools.ts`. */
   z.object({ type: z.literal('route'), requestId, timeoutMs, request: modelRequestSchema }),
   /** Call the `summarize` hook of `tools.ts`. `maxChars` is the result budget, characters. */
@@ -176,6 +183,34 @@ export const hostToSandboxSchema = z.discriminatedUnion('type', [
   /** Run a code-as-action block with the tools in scope. `maxOutputChars` caps captured console output. */
   z.object({ type: z.literal('run-code'), requestId, timeoutMs, code: z.string(), maxOutputChars: z.number().int().nonnegative() }),
 ])
+/** One call of an `execute-tools` batch. `timeoutMs` counts from when the call starts in the sandbox. */
+export interface BatchCall {
+  callId: string
+  /** Tool name or alias. */
+  name: string
+  arguments: Record<string, JsonValue>
+  /** ms, > 0. */
+  timeoutMs: number
+}
+
+/** The result of one tool call: its text, or the error (thrown by the tool or found in its arguments). */
+export const executeResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.string() }),
+  z.object({ ok: z.literal(false), error: serializedErrorSchema }),
+])
+
+/** One finished call of a batch, by its position in the batch. */
+export const batchResultSchema = z.object({
+  index: z.number().int().nonnegative(),
+  result: executeResultSchema,
+  /** Time from the call's start in the sandbox to its end, ms. */
+  durationMs: z.number().nonnegative(),
+  /** True when the sandbox gave up waiting for the call at its timeout (it never settled). */
+  timedOut: z.boolean().optional(),
+})
+/** One finished call of an `execute-tools` batch (see {@link batchResultSchema}). */
+export type BatchResult = z.infer<typeof batchResultSchema>
+
 /** A message the host sends to the sandbox. */
 export type HostToSandbox = z.infer<typeof hostToSandboxSchema>
 
@@ -206,6 +241,18 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
       z.object({ ok: z.literal(true), result: z.string() }),
       z.object({ ok: z.literal(false), error: serializedErrorSchema }),
     ]),
+  }),
+  /**
+   * Progress of an `execute-tools` batch: the calls that finished since the last report, and how
+   * many calls (in batch order) have been started so far. Sent at least once per slice of calls
+   * the sandbox starts; the one with `done` (every call finished) ends the request.
+   */
+  z.object({
+    type: z.literal('tool-results'),
+    requestId,
+    started: z.number().int().nonnegative(),
+    done: z.boolean(),
+    results: z.array(batchResultSchema),
   }),
   z.object({
     type: z.literal('route-result'),

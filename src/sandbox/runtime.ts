@@ -49,6 +49,16 @@ export type RouteCallResult = { ok: true; names: string[] | null } | { ok: false
 /** Result of calling the `summarize` hook: the summary, or `null` when tools.ts has no `summarize`. */
 export type SummarizeCallResult = { ok: true; summary: string | null } | { ok: false; error: SerializedError }
 
+/** One call of a batch as a runtime starts it; `key` names it to the `settle` callback. */
+export interface StartedCall {
+  key: number
+  name: string
+  arguments: Record<string, JsonValue>
+  callId: string
+  /** The call's time budget, ms (see {@link SandboxRuntime.budget}). */
+  timeoutMs: number
+}
+
 /** One sandbox's loaded code and the operations on it. Not thread-safe by design: a worker runs one. */
 export interface SandboxRuntime {
   /**
@@ -85,6 +95,13 @@ export interface SandboxRuntime {
    * timeouts are the host's alone (it terminates the worker).
    */
   budget?<T>(timeoutMs: number | undefined, work: () => T): T
+  /**
+   * Starts several tool calls at once, as {@link executeTool} would each, and calls
+   * `settle(key, result, durationMs)` once per call when it has finished (`durationMs` from its
+   * start, ms). Only runtimes for which one entry per call is costly have it (the browser's QuickJS
+   * VM); `tool-batch.ts` falls back to `executeTool` per call. Never throws.
+   */
+  startTools?(calls: readonly StartedCall[], settle: (key: number, result: ExecuteResult, durationMs: number) => void): void
 }
 
 const MODULES: Record<string, unknown> = { toolstep: authoring, zod: { z, default: z } }

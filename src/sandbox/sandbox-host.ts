@@ -24,6 +24,7 @@ import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, type RequestEncoder } from './request-wire'
+import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -162,6 +163,8 @@ interface Live {
   client: RequestClient<HostToSandbox, SandboxToHost>
   /** What this worker holds of the conversation, so model and route requests send only what is new. */
   requests: RequestEncoder
+  /** Tool calls on their way to this worker, sent as batches. */
+  batches: ToolBatchQueue
   ready: Promise<void>
   /** Last load on this worker (it also resolves once the worker is usable). */
   loaded: Promise<LoadResult>
@@ -238,13 +241,22 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         post: (message) => target.endpoint.post(message),
         schema: sandboxToHostSchema,
         requestIdOf: (message) => (message.type === 'ready' || message.type === 'crashed' ? undefined : message.requestId),
-        isInterim: (message) => message.type === 'code-progress',
+        isInterim: (message) => message.type === 'code-progress' || (message.type === 'tool-results' && !message.done),
         onUnmatched({ message, malformed }) {
           if (message?.type === 'protocol-error') options.onStrayError?.(message.message)
           else if (malformed !== undefined) options.onStrayError?.(`Malformed message from the sandbox: ${malformed}`)
         },
       }),
       requests: createRequestEncoder(),
+      batches: createToolBatchQueue({
+        send: (make, onInterim) => request(target, make, undefined, onInterim),
+        timedOut: (call) =>
+          killAndRespawn(
+            target,
+            `Interrupted by the timeout of call ${call.callId} ("${call.name}"), which shared its sandbox; it was not run again, because it may already have had effects.`,
+          ),
+        now,
+      }),
       ready,
       loaded: Promise.resolve({ ok: true, tools: [], hasModel: false, hooks: NO_HOOKS }),
       alive: true,
@@ -298,16 +310,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return target
   }
 
-  /** Posts the request once the worker is ready, and races the reply against `timeoutMs` (timer starts at post). */
+  /** Posts the request once the worker is ready, and races the reply against `timeoutMs` when given (timer starts at post). */
   async function request(
     target: Live,
     make: (requestId: string) => HostToSandbox,
-    timeoutMs: number,
+    timeoutMs: number | undefined,
     onInterim?: (message: SandboxToHost) => void,
   ): Promise<Settled<SandboxToHost>> {
     await target.ready
     if (!target.alive) return { status: 'stopped', reason: 'The sandbox was stopped.' }
-    return target.client.send(make, { timeoutMs, ...(onInterim ? { onInterim } : {}) })
+    return target.client.send(make, { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(onInterim ? { onInterim } : {}) })
   }
 
   async function loadInto(target: Live, next: SandboxSources): Promise<LoadResult> {
@@ -461,36 +473,24 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const name = own?.name ?? call.name
       const timeoutMs = spec.timeoutMs ?? own?.timeoutMs ?? toolTimeoutMs
       const callStarted = now()
-      const reply = await request(
-        target,
-        (requestId) => ({ type: 'execute-tool', requestId, timeoutMs, name, callId: call.id, arguments: call.arguments }),
-        timeoutMs,
-      )
-      const durationMs = Math.max(0, Math.round(now() - callStarted))
-      if (reply.status === 'timeout') {
-        // The other calls in flight die with the worker. They are reported, never run again: a
-        // tool like send_email may already have done its work before it was stopped.
-        killAndRespawn(
-          target,
-          `Interrupted by the timeout of call ${call.id} ("${name}"), which shared its sandbox; it was not run again, because it may already have had effects.`,
-        )
-        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs, timedOut: true }
+      const outcome = await target.batches.enqueue({ callId: call.id, name, arguments: call.arguments, timeoutMs })
+      const hostDuration = Math.max(0, Math.round(now() - callStarted))
+      switch (outcome.kind) {
+        case 'timeout':
+          // The other calls in flight die with the worker. They are reported, never run again: a
+          // tool like send_email may already have done its work before it was stopped.
+          return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs: outcome.durationMs, timedOut: true }
+        case 'stopped':
+          return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false, interrupted: true }
+        case 'invalid':
+          return { ok: false, error: outcome.reason, durationMs: hostDuration, timedOut: false }
       }
-      if (reply.status === 'stopped') {
-        return { ok: false, error: stoppedError(target, reply, 'tools.ts', `while running tool "${name}"`), durationMs, timedOut: false, interrupted: true }
-      }
-      if (reply.status === 'invalid') return { ok: false, error: reply.reason, durationMs, timedOut: false }
-      const message = reply.message
-      if (message.type !== 'tool-result') {
-        return { ok: false, error: `Unexpected reply "${message.type}" to a tool call.`, durationMs, timedOut: false }
-      }
-      if (!message.result.ok && message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
+      const { result, durationMs } = outcome
+      if (!result.ok && result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         // The sandbox stopped the tool's code itself at its deadline: a timeout, with the worker kept.
-        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${message.result.error.message}`, durationMs, timedOut: true }
+        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${result.error.message}`, durationMs, timedOut: true }
       }
-      return message.result.ok
-        ? { ok: true, result: message.result.result, durationMs }
-        : { ok: false, error: formatError(message.result.error), durationMs, timedOut: false }
+      return result.ok ? { ok: true, result: result.result, durationMs } : { ok: false, error: formatError(result.error), durationMs, timedOut: false }
     },
 
     async route(modelRequest) {

@@ -5,6 +5,7 @@
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
 import { createRequestDecoder } from './request-wire'
 import { createRuntime, type SandboxRuntime } from './runtime'
+import { readBatch, runToolBatch } from './tool-batch'
 import { serializeError } from './user-errors'
 
 /**
@@ -98,6 +99,16 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
           (result) => ({ type: 'tool-result', requestId, result }),
           (error) => ({ type: 'tool-result', requestId, result: { ok: false, error } }),
         )
+        return
+      }
+      case 'execute-tools': {
+        const { requestId } = message
+        const batch = readBatch(message.calls)
+        if (!batch.ok) {
+          post({ type: 'protocol-error', requestId, message: batch.error })
+          return
+        }
+        runToolBatch(runtime, batch.calls, (update) => post({ type: 'tool-results', requestId, ...update }))
         return
       }
       case 'route': {

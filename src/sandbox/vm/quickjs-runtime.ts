@@ -27,7 +27,7 @@ import type { SummarizeContext } from '../authoring'
 import { SANDBOX_ERROR_NAMES } from '../error-names'
 import type { CodeRunResult, SerializedError, SourceFile } from '../protocol'
 import type { CodeProgress } from '../run-code'
-import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, SummarizeCallResult } from '../runtime'
+import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, StartedCall, SummarizeCallResult } from '../runtime'
 import { locate } from '../user-errors'
 import type { VmHost } from './host'
 
@@ -78,6 +78,19 @@ export interface QuickJsSandboxRuntime extends SandboxRuntime {
 
 interface InFlight {
   deadline: number
+}
+
+/** A batched tool call running in the VM. */
+interface OpenCall {
+  key: number
+  name: string
+  budgetMs: number
+  settle: (key: number, result: ExecuteResult, durationMs: number) => void
+}
+
+/** What is kept back from a budget so the answer reaches the host before its own timer: a fifth, at most 2 s, ms. */
+function marginOf(budgetMs: number): number {
+  return Math.min(2000, Math.max(10, budgetMs / 5))
 }
 
 /** `Tool "x"`, `model.ts`, … — who was running when code was interrupted. */
@@ -163,6 +176,11 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   /** Set when the interrupt fired during the current slice: how long the slice had run, ms. */
   let interruptedAfter: number | undefined
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
+  /** Batched tool calls started in the VM and not yet settled, by their key in the VM. */
+  const openCalls = new Map<number, OpenCall>()
+  /** How many open batched calls have each budget, ms (see {@link beginSlice}). */
+  const openBudgets = new Map<number, number>()
+  let nextCallKey = 0
   const progressListeners = new Map<string, (progress: CodeProgress) => void>()
 
   // QuickJS's own limit does not see every allocation (array storage grows past it), so the
@@ -193,12 +211,21 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     options.onCrash?.({ outOfMemory, limitMb, message })
   }
 
-  /** Starts a slice of VM execution: its deadline is the earliest of the calls in flight. */
+  /**
+   * Starts a slice of VM execution. Its deadline is the earliest of the single operations in
+   * flight (few: a load, a model call, a code block), and, while batched tool calls are open, the
+   * shortest budget among them counted from the slice's start: code that runs that long without a
+   * pause is stopped, while a batched call that merely waits (a hung promise) is the batch's
+   * watchdog's to report, so it never interrupts a sibling that is running.
+   */
   function beginSlice(): void {
     sliceStarted = now()
     interruptedAfter = undefined
     let deadline = Infinity
     for (const entry of inFlight) deadline = Math.min(deadline, entry.deadline)
+    let shortest = Infinity
+    for (const budgetMs of openBudgets.keys()) shortest = Math.min(shortest, budgetMs)
+    if (shortest !== Infinity) deadline = Math.min(deadline, sliceStarted + shortest - marginOf(shortest))
     sliceDeadline = deadline === Infinity ? sliceStarted + DEFAULT_STRAY_BUDGET_MS : deadline
   }
 
@@ -224,6 +251,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     try {
       const value = work()
       drain()
+      if (openCalls.size > 0) collectSettled()
       return value
     } catch (error) {
       // The VM itself failed (the wasm stack overflowed, memory could not grow): it cannot be trusted any more.
@@ -367,6 +395,8 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   const exported = context.getProp(context.global, '__toolstepVm')
   const dispatchFn = context.getProp(exported, 'dispatch')
   const deliverFn = context.getProp(exported, 'deliver')
+  const startToolsFn = context.getProp(exported, 'startTools')
+  const takeSettledFn = context.getProp(exported, 'takeSettled')
   exported.dispose()
   context.unwrapResult(context.evalCode('delete globalThis.__toolstepVm')).dispose()
 
@@ -396,7 +426,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     const budget = nextBudget
     nextBudget = undefined
     const started = now()
-    const entry: InFlight = { deadline: budget === undefined ? started + DEFAULT_STRAY_BUDGET_MS : started + budget - Math.min(2000, Math.max(10, budget / 5)) }
+    const entry: InFlight = { deadline: budget === undefined ? started + DEFAULT_STRAY_BUDGET_MS : started + budget - marginOf(budget) }
     const outOfMemory = (): T => {
       crash(true, `out of memory in ${op}`)
       return failed({ name: 'InternalError', message: 'out of memory' }, undefined)
@@ -454,6 +484,116 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (returned) return returned.value
     inFlight.delete(entry)
     return failed({ name: 'InternalError', message: crashed ? 'out of memory' : 'The sandbox runtime stopped.' }, undefined)
+  }
+
+  /** Ends `open` with `result`: the call leaves the open set, then its batch hears of it. */
+  function closeCall(open: OpenCall, result: ExecuteResult, durationMs: number): void {
+    if (!openCalls.delete(open.key)) return
+    const left = (openBudgets.get(open.budgetMs) ?? 1) - 1
+    if (left === 0) openBudgets.delete(open.budgetMs)
+    else openBudgets.set(open.budgetMs, left)
+    open.settle(open.key, result, durationMs)
+  }
+
+  /** An out-of-memory or interrupt result in the runtime's words (as {@link call} does for one call); others as they are. */
+  function checkedResult(open: OpenCall, result: ExecuteResult, durationMs: number): ExecuteResult {
+    if (overLimit || reportsOutOfMemory(result)) {
+      crash(true, `out of memory in tool "${open.name}"`)
+      return { ok: false, error: { name: 'InternalError', message: 'out of memory' } }
+    }
+    const interrupt = reportedInterrupt(result)
+    return interrupt ? { ok: false, error: interruptedError({ op: 'tool', name: open.name }, interruptedAfter ?? Math.round(durationMs), interrupt.stack) } : result
+  }
+
+  /**
+   * Takes the batched calls that settled in the VM since the last look: one string out of the VM
+   * for all of them (JSON `[[key, result, durationMs], …]`), not a handle per value.
+   */
+  function collectSettled(): void {
+    const taken = context.callFunction(takeSettledFn, context.undefined)
+    if (taken.error) {
+      const error = readError(taken.error)
+      taken.error.dispose()
+      if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory while reporting tool results')
+      return
+    }
+    const text = context.getString(taken.value)
+    taken.value.dispose()
+    if (text === '') return
+    let settled: unknown
+    try {
+      settled = JSON.parse(text)
+    } catch {
+      return
+    }
+    if (!Array.isArray(settled)) return
+    for (const entry of settled as unknown[]) {
+      if (!Array.isArray(entry)) continue
+      const [key, result, durationMs] = entry as [unknown, unknown, unknown]
+      const open = typeof key === 'number' ? openCalls.get(key) : undefined
+      if (!open || typeof result !== 'object' || result === null) continue
+      const duration = typeof durationMs === 'number' ? durationMs : 0
+      closeCall(open, checkedResult(open, result as ExecuteResult, duration), duration)
+    }
+  }
+
+  /** Ends every open call of `keys` that is still open with `error` (the VM could not start them). */
+  function failCalls(keys: readonly number[], error: SerializedError, durationMs: number): void {
+    for (const key of keys) {
+      const open = openCalls.get(key)
+      if (open) closeCall(open, { ok: false, error }, durationMs)
+    }
+  }
+
+  function startTools(calls: readonly StartedCall[], settle: (key: number, result: ExecuteResult, durationMs: number) => void): void {
+    const keys: number[] = []
+    const wire: [number, string, Record<string, JsonValue>, string][] = []
+    for (const started of calls) {
+      const key = ++nextCallKey
+      const budgetMs = started.timeoutMs
+      // The batch knows its calls by its own keys; the VM by this runtime's.
+      openCalls.set(key, { key, name: started.name, budgetMs, settle: (_key, result, durationMs) => settle(started.key, result, durationMs) })
+      openBudgets.set(budgetMs, (openBudgets.get(budgetMs) ?? 0) + 1)
+      keys.push(key)
+      wire.push([key, started.name, started.arguments, started.callId])
+    }
+    const startedAt = now()
+    if (dead || crashed) {
+      failCalls(keys, crashed ? { name: 'InternalError', message: 'out of memory' } : { name: 'Error', message: 'The sandbox runtime was disposed.' }, 0)
+      return
+    }
+    let text: string
+    try {
+      text = JSON.stringify(wire)
+    } catch (error) {
+      failCalls(keys, { name: 'Error', message: errorMessage(error) }, 0)
+      return
+    }
+    const failure = enter((): SerializedError | undefined => {
+      const argument = context.newString(text)
+      const result = context.callFunction(startToolsFn, context.undefined, argument)
+      argument.dispose()
+      if (!result.error) {
+        result.value.dispose()
+        return undefined
+      }
+      const error = readError(result.error)
+      result.error.dispose()
+      return error
+    })
+    if (overLimit || (failure && isOutOfMemoryError(failure))) {
+      crash(true, 'out of memory while starting tool calls')
+      failCalls(keys, { name: 'InternalError', message: 'out of memory' }, now() - startedAt)
+    } else if (failure) {
+      // Only an interrupt gets out of the VM's loop (it catches the rest): the slice ran past its budget.
+      const interrupted = failure.name === 'InternalError' && failure.message === 'interrupted'
+      for (const key of keys) {
+        const open = openCalls.get(key)
+        if (open) closeCall(open, { ok: false, error: interrupted ? interruptedError({ op: 'tool', name: open.name }, interruptedAfter ?? Math.round(now() - startedAt), failure.stack) : failure }, now() - startedAt)
+      }
+    } else if (crashed && !dead) {
+      failCalls(keys, { name: 'InternalError', message: 'out of memory' }, now() - startedAt)
+    }
   }
 
   const later = <T>(value: T | Promise<T>): Promise<T> => Promise.resolve(value)
@@ -535,6 +675,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
         return { ok: false, output, truncated, error: ms === undefined ? `${shown.name}: ${shown.message}` : shown.message, calls: [...calls] }
       })).finally(() => progressListeners.delete(key))
     },
+    startTools,
     budget(timeoutMs, work) {
       nextBudget = timeoutMs
       try {
@@ -554,6 +695,8 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       try {
         dispatchFn.dispose()
         deliverFn.dispose()
+        startToolsFn.dispose()
+        takeSettledFn.dispose()
         context.dispose()
         runtime.dispose()
       } catch {

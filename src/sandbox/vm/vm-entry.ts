@@ -40,4 +40,51 @@ function dispatch(op: string, json: string): string | Promise<string> {
   }
 }
 
-;(globalThis as { __toolstepVm?: unknown }).__toolstepVm = { dispatch, deliver }
+// Taken before any user code runs, so a tools.ts that replaces them cannot garble the batch's reports.
+const parse = JSON.parse
+const stringify = JSON.stringify
+const clock = Date.now
+const then = Promise.prototype.then
+const apply = Reflect.apply
+
+/** Batched calls that settled since the worker last looked: `[key, result, durationMs]`. */
+let settled: unknown[] = []
+
+/**
+ * Starts a slice of batched tool calls, JSON `[[key, name, arguments, callId], …]`, each as
+ * `executeTool` (which never rejects); their results wait in the VM until {@link takeSettled}.
+ */
+function startTools(json: string): void {
+  const calls = parse(json) as [number, string, Record<string, unknown>, string][]
+  for (let index = 0; index < calls.length; index++) {
+    const [key, name, args, callId] = calls[index] as [number, string, Record<string, unknown>, string]
+    const started = clock()
+    const done = (result: unknown) => {
+      settled[settled.length] = [key, result, clock() - started]
+    }
+    const failed = (error: unknown) => {
+      let message = 'The tool call failed.'
+      try {
+        message = String(error)
+      } catch {
+        // A thrown value whose toString throws keeps the generic text.
+      }
+      done({ ok: false, error: { name: 'Error', message } })
+    }
+    try {
+      void apply(then, runtime.executeTool(name, args as never, callId), [done, failed])
+    } catch (error) {
+      failed(error)
+    }
+  }
+}
+
+/** The batched calls that settled since the last call, as one JSON text (`''` when none). */
+function takeSettled(): string {
+  if (settled.length === 0) return ''
+  const taken = settled
+  settled = []
+  return stringify(taken)
+}
+
+;(globalThis as { __toolstepVm?: unknown }).__toolstepVm = { dispatch, deliver, startTools, takeSettled }
