@@ -39,26 +39,28 @@ test('a 10 MB text output is shown windowed and the page keeps answering', async
 })
 
 /**
- * A turn of 10 000 parallel calls (every tool runs in the QuickJS VM, so a larger turn mostly
- * measures the VM): the run finishes, the raw output, the parsed calls and the
- * tool results are windowed lists, and a click on the timeline is answered.
+ * A turn of 100 000 parallel calls, every one run in the QuickJS VM (as one batch): the run
+ * finishes, the raw output, the parsed calls and the tool results are windowed lists, and a click
+ * on the timeline is answered. How long the run took is attached to the report, not asserted.
  */
-test('a turn of 10 000 tool calls is inspected in windowed lists and the page keeps answering', async ({ page }) => {
+test('a turn of 100 000 tool calls is inspected in windowed lists and the page keeps answering', async ({ page }) => {
   test.setTimeout(180_000)
   await openApp(page)
   await setEditor(page, 'tools.ts', `import { tool, z } from 'toolstep'\nexport const echo = tool({ description: 'Echoes n.', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => String(n) })\n`)
   await setEditor(
     page,
     'model.ts',
-    `export default function model({ step }) {\n  if (step > 0) return { content: 'done' }\n  return { content: null, tool_calls: Array.from({ length: 10_000 }, (_, n) => ({ id: 'c' + n, type: 'function', function: { name: 'echo', arguments: '{"n":' + n + '}' } })) }\n}\n`,
+    `export default function model({ step }) {\n  if (step > 0) return { content: 'done' }\n  return { content: null, tool_calls: Array.from({ length: 100_000 }, (_, n) => ({ id: 'c' + n, type: 'function', function: { name: 'echo', arguments: '{"n":' + n + '}' } })) }\n}\n`,
   )
   await page.getByTestId('protocol-select').selectOption('openai')
+  const started = Date.now()
   await page.getByTestId('run').click()
   await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 150_000 })
+  test.info().annotations.push({ type: 'run', description: `${Date.now() - started} ms from Run to the stop reason` })
   // The timeline is windowed and follows the cursor to the end: go back to the start, then to turn 1's parse.
   await page.getByTestId('timeline').press('Home')
   await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
-  await expect(page.getByTestId('raw-output-windowed')).toContainText('30,000 recognised ranges')
+  await expect(page.getByTestId('raw-output-windowed')).toContainText('300,000 recognised ranges')
   await expect(page.getByTestId('raw-output')).toHaveAttribute('data-windowed', 'true')
   const parsed = await page.getByTestId('parsed-call').count()
   expect(parsed).toBeGreaterThan(0)
