@@ -112,13 +112,17 @@ export function createRuntime(): SandboxRuntime {
   let hooks: Collected['hooks'] = {}
   let model: authoring.ModelFunction | undefined
 
+  /** The loaded tools' specs, made once per load: every call looks its tool up in them. */
+  let specs: LoadedTool[] | undefined
   function currentTools(): LoadedTool[] {
-    return [...tools.values()].map((entry) => entry.spec)
+    specs ??= [...tools.values()].map((entry) => entry.spec)
+    return specs
   }
 
   function load(file: SourceFile, source: string): LoadFileResult {
     if (file === 'tools.ts') {
       tools = new Map()
+      specs = undefined
       hooks = {}
     } else {
       model = undefined
@@ -129,6 +133,7 @@ export function createRuntime(): SandboxRuntime {
       if (file === 'tools.ts') {
         const collected = collectTools(evaluated.exports, source)
         tools = collected.tools
+        specs = undefined
         hooks = collected.hooks
       } else {
         model = findModel(evaluated.exports)
@@ -137,7 +142,7 @@ export function createRuntime(): SandboxRuntime {
       const where = error instanceof ToolDefinitionError && error.place ? locatePlace(source, error.place) : {}
       return { ok: false, error: { file, ...where, message: serializeError(error).message } }
     }
-    return { ok: true, tools: currentTools(), hasModel: model !== undefined, hooks: hookFlags(hooks) }
+    return { ok: true, tools: [...currentTools()], hasModel: model !== undefined, hooks: hookFlags(hooks) }
   }
 
   async function callModel(request: ModelRequest): Promise<ModelCallResult> {
