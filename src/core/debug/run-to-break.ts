@@ -19,6 +19,9 @@ export function upcomingPhase(state: LoopState): Phase | null {
       return 'confirm'
     case 'run_tools':
       return 'execute'
+    case 'parse':
+    case 'validate':
+      return effect.type
     case 'append':
       return PHASE_OF[effect.event.type]
   }

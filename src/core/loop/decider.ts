@@ -1,12 +1,16 @@
 /**
  * The decider: `nextEffects(state) → effects`, what must happen after the state's last event.
- * It never runs anything. Pure phases (parse, validate, confirm requests, backfill, stop) come
- * back as `append` effects carrying the event the phase builder made; impure ones (`call_model`,
- * `confirm`, `run_tools`) are performed by the runner, which feeds their outcomes back as events.
+ * It never runs anything. Cheap pure phases (confirm requests, backfill, stop) come back as
+ * `append` effects carrying the event the phase builder made. Parse and validate, whose cost
+ * grows with the model's output, come back as `parse` / `validate` effects carrying the builder's
+ * input, so the runner can compute them where they do not block (see `phase-runner.ts`).
+ * Impure ones (`call_model`, `confirm`, `run_tools`) are performed by the runner, which feeds
+ * their outcomes back as events.
  */
 import type { NewSessionEvent } from './events'
 import { modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
-import { backfillTurn, callsToConfirm, parseTurn, pendingCallIds, runnableCalls, stopped, validateTurn, type RunnableCall } from './phases'
+import { parseInput, validateInput, type ParseInput, type ValidateInput } from './phase-runner'
+import { backfillTurn, callsToConfirm, pendingCallIds, runnableCalls, stopped, type RunnableCall } from './phases'
 import { parseExhausted, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
 
@@ -20,6 +24,10 @@ export type Effect =
   | { type: 'run_tools'; calls: RunnableCall[]; settings: LoopSettings; step: number }
   /** Append this event (a pure phase). */
   | { type: 'append'; event: NewSessionEvent }
+  /** Append `parseTurn(input)` (the runner's `PhaseRunner` computes it). */
+  | { type: 'parse'; input: ParseInput }
+  /** Append `validateTurn(input)` (the runner's `PhaseRunner` computes it). */
+  | { type: 'validate'; input: ValidateInput }
 
 const append = (event: NewSessionEvent): Effect => ({ type: 'append', event })
 
@@ -40,14 +48,14 @@ export function nextEffects(state: LoopState): Effect[] {
     case 'session.started':
       return [callModel(state, false)]
     case 'model.responded':
-      return [append(parseTurn(state))]
+      return [{ type: 'parse', input: parseInput(state) }]
     case 'model.failed':
       return [append(stopped('error', 'The model failed to respond.'))]
     case 'parse.completed': {
       const parse = state.parse
       if (!parse) return [append(stopped('error', 'Nothing to parse.'))]
       if (state.finalTurn) return [append(backfillTurn(state))]
-      if (parse.calls.length > 0) return [append(validateTurn(state))]
+      if (parse.calls.length > 0) return [{ type: 'validate', input: validateInput(state) }]
       if (parse.errors.length > 0 && parseExhausted(state) && state.settings.onParseFailure === 'error') {
         const retries = state.settings.maxParseRetries
         return [append(stopped('error', `The output still held a malformed call after ${retries} correction${retries === 1 ? '' : 's'}: ${parse.errors[0]?.message ?? ''}`))]
@@ -82,7 +90,7 @@ export function nextEffects(state: LoopState): Effect[] {
       return [callModel(state, false)]
     case 'edit.applied': {
       // An edited model output is parsed again; an edited result is backfilled (after any call still pending).
-      if (state.raw !== null && state.parse === null) return [append(parseTurn(state))]
+      if (state.raw !== null && state.parse === null) return [{ type: 'parse', input: parseInput(state) }]
       const pending = pendingCallIds(state)
       return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
     }

@@ -58,6 +58,7 @@ export {
 export { Conversation } from './conversation'
 export { pairedEarliest, safeTrimStart, systemHead, windowBounds, windowMessages, type ContextWindow, type MessageSequence, type WindowBounds } from './context-window'
 export { signature } from './signature'
+export { inThreadPhases, parseInput, validateInput, type ParseCompleted, type ParseInput, type PhaseRunner, type ValidateCompleted, type ValidateInput } from './phase-runner'
 export { LoopRunner, DEFAULT_MAX_STEPS, type ConfirmHandler, type RunInit, type RunnerOptions } from './runner'
 export { runInitFor } from './start'
 export { buildSystemPrompt, withOfferedTools } from './system-prompt'

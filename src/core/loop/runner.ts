@@ -10,6 +10,7 @@ import type { Decision, NewSessionEvent, SessionEvent } from './events'
 import { executeCalls } from './execute-calls'
 import type { CodeRunner, Model, ModelOutput, ResultSummarizer, ToolExecutor, ToolRouter } from './interfaces'
 import { nextEffects, type Effect } from './decider'
+import { inThreadPhases, type PhaseRunner } from './phase-runner'
 import { transition } from './machine'
 import { modelRequest } from './model-request'
 import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
@@ -49,6 +50,11 @@ export interface RunnerOptions {
   clock?: () => number
   /** Waits `ms` (injected latency faults); injected so tests need not wait. */
   sleep?: (ms: number) => Promise<void>
+  /**
+   * Computes the parse and validate phases; in this thread when absent. The browser passes one
+   * that moves big turns to a worker (the page stays responsive); the events are the same.
+   */
+  phases?: PhaseRunner
   /** Called after every appended event. */
   onEvent?: (event: SessionEvent, state: LoopState) => void
 }
@@ -156,17 +162,31 @@ export class LoopRunner {
     return this.events
   }
 
-  /** Stops the run with `aborted`; outcomes of an in-flight phase are discarded. */
+  /** Stops the run with `aborted`; outcomes of an in-flight phase are discarded (an offloaded parse or validate is cancelled). */
   abort(detail = 'Stopped by the user.'): void {
     if (this.stopped) return
     this.aborted = true
     this.commit([stopped('aborted', detail)])
+    if (this.busy) this.options.phases?.cancel?.()
   }
 
   private async perform(effect: Effect): Promise<SessionEvent[]> {
     switch (effect.type) {
       case 'append':
         return this.commit([effect.event])
+      case 'parse':
+      case 'validate': {
+        const phases = this.options.phases ?? inThreadPhases
+        let event: NewSessionEvent
+        try {
+          event = effect.type === 'parse' ? await phases.parse(effect.input) : await phases.validate(effect.input)
+        } catch (error) {
+          if (this.aborted) return []
+          return this.commit([stopped('error', `The ${effect.type} phase could not run: ${errorMessage(error)}`)])
+        }
+        if (this.aborted) return []
+        return this.commit([event])
+      }
       case 'call_model': {
         const started = this.clock()
         let planned = effect.planned

@@ -9,6 +9,7 @@ import type { Effect } from './decider'
 import type { NewSessionEvent, SessionEvent } from './events'
 import { transition } from './machine'
 import { FINAL_TURN_NOTICE } from './model-request'
+import { parseTurn, validateTurn } from './phases'
 import { fold, type LoopState } from './reducer'
 import { loopSettings, type LoopSettings } from './settings'
 
@@ -45,8 +46,18 @@ const validated = (...verdicts: ReturnType<typeof verdict>[]): NewSessionEvent =
 const finished = (callId: string, result: string): NewSessionEvent => ({ type: 'tool.finished', callId, name: 'get_weather', result, durationMs: 1, timedOut: false, truncated: false })
 const backfilled = (count = 1): NewSessionEvent => ({ type: 'backfill.completed', messages: Array.from({ length: count }, () => ({ role: 'assistant' as const, content: 'x' })) })
 
-/** What a row expects of the effects, reduced to what matters. */
-type Expected = { type: 'append'; event: Partial<NewSessionEvent> & { type: NewSessionEvent['type'] } } | Partial<Effect>
+/**
+ * What a row expects of the effects, reduced to what matters. A `parse` / `validate` effect
+ * carries the builder's input; the row states the event the builder makes of it.
+ */
+type Expected = { type: 'append' | 'parse' | 'validate'; event: Partial<NewSessionEvent> & { type: NewSessionEvent['type'] } } | Partial<Effect>
+
+/** An effect as a row checks it: a parse or validate with the event its builder makes. */
+function performed(effect: Effect): unknown {
+  if (effect.type === 'parse') return { type: 'parse', event: parseTurn(effect.input) }
+  if (effect.type === 'validate') return { type: 'validate', event: validateTurn(effect.input) }
+  return effect
+}
 
 interface Row {
   name: string
@@ -75,7 +86,7 @@ const rows: Row[] = [
     before: [started()],
     event: responded(0, { raw: JSON.stringify({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }) }),
     state: { step: 1, parse: null },
-    effects: [{ type: 'append', event: { type: 'parse.completed', calls: [expect.objectContaining({ id: 'a', name: 'get_weather', arguments: { city: 'Oslo' } })] as never } }],
+    effects: [{ type: 'parse', event: { type: 'parse.completed', calls: [expect.objectContaining({ id: 'a', name: 'get_weather', arguments: { city: 'Oslo' } })] as never } }],
   },
   {
     name: 'model.failed × started: stop with error',
@@ -89,7 +100,7 @@ const rows: Row[] = [
     before: [started(), responded()],
     event: parsed([oslo]),
     state: { answered: false, parseFailures: 0 },
-    effects: [{ type: 'append', event: { type: 'validate.completed', verdicts: [expect.objectContaining({ callId: 'a', ok: true, resolution: 'exact' })] as never } }],
+    effects: [{ type: 'validate', event: { type: 'validate.completed', verdicts: [expect.objectContaining({ callId: 'a', ok: true, resolution: 'exact' })] as never } }],
   },
   {
     name: 'parse.completed × responded, no call: backfill the answer',
@@ -242,7 +253,7 @@ describe('transition(state, event) → [state, effects]', () => {
     const [next, out] = transition(input, log.at(-1)!)
     expect(next).toMatchObject({ last: event.type, ...state })
     expect(out).toHaveLength(effects.length)
-    out.forEach((effect, index) => expect(effect).toMatchObject(effects[index]!))
+    out.forEach((effect, index) => expect(performed(effect)).toMatchObject(effects[index]!))
     // Nothing was performed: the state it was given is untouched (frozen, and equal to a copy),
     // and the effects are data a runner can still choose to perform — they survive a JSON round trip.
     expect(input).toEqual(snapshot)
