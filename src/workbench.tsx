@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next'
 import { createBrowserSandbox } from './sandbox/browser-sandbox'
 import { createLogImportHost } from './sandbox/log-import-host'
 import { createPlayground, type Playground } from './store/playground'
+import { createPhaseOffload, spawnPhaseWorker } from './store/engine-phases'
 import { memoryStorage, type KeyValueStorage } from './store/storage'
 import { App } from './ui/App'
 import { coreEnglish } from './ui/i18n/core-text'
@@ -41,6 +42,8 @@ const tab = tabStorage()
 const playground: Playground = createPlayground({
   createSandbox: () => createBrowserSandbox(),
   createImportHost: () => createLogImportHost(),
+  // Big turns are parsed and validated in a worker, so the page never waits on them.
+  phases: createPhaseOffload({ spawn: spawnPhaseWorker }),
   // An imported workspace or session replaces edited code only when the user says so, undoably.
   replaceWorkspace: (title, load) => replaceWorkspace(playground, title, load, { resetOnUndo: false }),
   storage,

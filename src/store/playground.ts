@@ -7,7 +7,7 @@
  * with the Node sandbox, an in-process import host, a manual clock and a memory storage.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import type { Decision } from '../core/loop'
+import type { Decision, PhaseRunner } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { LogImportHost } from '../sandbox/log-import-host'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -40,6 +40,11 @@ export interface PlaygroundOptions {
   createSandbox(): Sandbox
   /** Starts a log-import worker (one per imported file). */
   createImportHost(): LogImportHost
+  /**
+   * Computes the parse and validate phases of live runs (the browser's moves big turns to a
+   * worker, `createPhaseOffload`); in this thread when absent. Disposed with the playground.
+   */
+  phases?: PhaseRunner & { dispose?(): void }
   /** Timers for the code-check debounce; defaults to the host's. */
   clock?: Clock
   /** Where the workspace and the crash-loop marker are saved; defaults to memory only. */
@@ -136,7 +141,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
   const confirm = createConfirm()
   const modelSource = createModelSourceStore(options.tabStorage, storage)
 
-  const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, workspace: () => currentWorkspace(workspace), endpointModel: () => endpointModelFor(modelSource.getState()) })
+  const runner = createRunController({ run, confirm, guard, createSandbox: options.createSandbox, ...(options.phases ? { phases: options.phases } : {}), workspace: () => currentWorkspace(workspace), endpointModel: () => endpointModelFor(modelSource.getState()) })
   const codeCheck = createCodeCheck({ workspace, run, guard, clock, createSandbox: options.createSandbox })
   const imports = createImportController({
     replay,
@@ -212,6 +217,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
       compare.dispose()
       evals.dispose()
       disposeRunner()
+      options.phases?.dispose?.()
       disposeImports()
     },
   }

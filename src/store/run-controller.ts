@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { DEFAULT_MAX_STEPS, LoopRunner, runInitFor, type RunInit, type SessionEvent } from '../core/loop'
+import { DEFAULT_MAX_STEPS, LoopRunner, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -29,6 +29,8 @@ export interface RunControllerDeps {
    * Error naming a missing setting.
    */
   endpointModel?(): EndpointModel | null
+  /** Computes the parse and validate phases (a worker for big turns); in this thread when absent. */
+  phases?: PhaseRunner
 }
 
 /** Run, Step, Back, Reset, Stop and showing a finished log. */
@@ -149,12 +151,21 @@ export function createRunController(deps: RunControllerDeps): RunController {
       summarizer: box,
       codeRunner: box,
       confirm: (calls) => confirm.ask(calls),
+      ...(deps.phases ? { phases: deps.phases } : {}),
+      // A phase appends its events in one go (100 000 tool.finished for a big turn): the log is
+      // copied and the store told once per phase, not once per event (which was O(n²)).
       onEvent: () => {
-        if (mine !== generation || runner !== current) return
-        const events: SessionEvent[] = current.events
-        store.setState({ events, cursor: events.length - 1, status: current.stopped ? 'stopped' : store.getState().status })
+        if (flushQueued) return
+        flushQueued = true
+        queueMicrotask(() => {
+          flushQueued = false
+          if (mine !== generation || runner !== current) return
+          const events: SessionEvent[] = current.events
+          store.setState({ events, cursor: events.length - 1, status: current.stopped ? 'stopped' : store.getState().status })
+        })
       },
     })
+    let flushQueued = false
     runner = current
     try {
       begin(current, runInitFor(workspace, loaded.tools))

@@ -1,0 +1,86 @@
+/**
+ * The messages between the page and the engine-phase worker, and the worker's side of them.
+ * A phase's event comes back in parts: its one list that grows with the output (a parse's
+ * `calls`, a validation's `verdicts`) in slices of {@link PART_ITEMS}, then the rest of the
+ * event. Each part is its own message, so the page takes each in a task of its own and a turn
+ * of 100 000 calls never arrives as one structured clone that blocks it. The worker keeps the
+ * calls of the last parse it made, so validating that parse sends only a token, not the calls.
+ */
+import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type ValidateCompleted, type ValidateInput } from '../core/loop'
+
+/** Items of a list per message; small enough that one message clones in a few ms. */
+export const PART_ITEMS = 2000
+
+type ParsedCalls = ParseCompleted['calls']
+
+/** What a validate request carries instead of the state's parse: the parse without its calls. */
+export type ValidateRequestInput = Omit<ValidateInput, 'parse'> & { parse: (Omit<NonNullable<ValidateInput['parse']>, 'calls'> & { calls: [] }) | null }
+
+export type PageToWorker =
+  | { type: 'parse'; id: number; input: ParseInput }
+  /** Calls the next validate request of `id` reads (sent before it, when the worker does not hold them). */
+  | { type: 'calls-part'; id: number; items: ParsedCalls }
+  /** `callsOf`: the id of the parse whose calls the worker holds, or `id` itself for the calls sent in parts. */
+  | { type: 'validate'; id: number; input: ValidateRequestInput; callsOf: number }
+
+export type WorkerToPage =
+  | { type: 'part'; id: number; items: unknown[] }
+  /** The event with its long list emptied: `field` says which one the parts fill. */
+  | { type: 'done'; id: number; event: ParseCompleted | ValidateCompleted; field: 'calls' | 'verdicts' }
+  | { type: 'failed'; id: number; message: string }
+
+/** The worker's end of a message port: what `self` in a dedicated worker and a `MessagePort` both have. */
+export interface PhasePort {
+  postMessage(message: WorkerToPage): void
+  onmessage: ((event: { data: PageToWorker }) => void) | null
+}
+
+/**
+ * Serves phase requests on `port` (the worker's side). Requests are answered in the order they
+ * came; an error thrown by a builder (which should never happen: builders never throw on any
+ * output) is answered as `failed` with its message.
+ */
+export function servePhases(port: PhasePort): void {
+  /** The calls of the last parse made here, by the request id that made it. */
+  let held: { id: number; calls: ParsedCalls } | null = null
+  /** Calls sent in parts for a validate request, by its id. */
+  const sent = new Map<number, ParsedCalls>()
+
+  const reply = (id: number, event: ParseCompleted | ValidateCompleted, field: 'calls' | 'verdicts') => {
+    const list: unknown[] = field === 'calls' ? (event as ParseCompleted).calls : (event as ValidateCompleted).verdicts
+    for (let at = 0; at < list.length; at += PART_ITEMS) port.postMessage({ type: 'part', id, items: list.slice(at, at + PART_ITEMS) })
+    port.postMessage({ type: 'done', id, event: { ...event, [field]: [] } as ParseCompleted | ValidateCompleted, field })
+  }
+
+  port.onmessage = ({ data }) => {
+    try {
+      switch (data.type) {
+        case 'parse': {
+          const event = parseTurn(data.input)
+          held = { id: data.id, calls: event.calls }
+          reply(data.id, event, 'calls')
+          return
+        }
+        case 'calls-part': {
+          const calls = sent.get(data.id) ?? []
+          for (const call of data.items) calls.push(call)
+          sent.set(data.id, calls)
+          return
+        }
+        case 'validate': {
+          const calls = data.callsOf === data.id ? (sent.get(data.id) ?? []) : held?.id === data.callsOf ? held.calls : null
+          sent.delete(data.id)
+          if (!calls) {
+            port.postMessage({ type: 'failed', id: data.id, message: `the calls of parse ${data.callsOf} are no longer held` })
+            return
+          }
+          const { parse, ...rest } = data.input
+          reply(data.id, validateTurn({ ...rest, parse: parse ? { ...parse, calls } : null }), 'verdicts')
+          return
+        }
+      }
+    } catch (error) {
+      port.postMessage({ type: 'failed', id: data.id, message: error instanceof Error ? error.message : String(error) })
+    }
+  }
+}

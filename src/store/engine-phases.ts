@@ -1,0 +1,139 @@
+/**
+ * The playground's `PhaseRunner`: small turns are parsed and validated in the page (a worker
+ * round trip would cost more than the work), big ones in a dedicated worker so that the page
+ * is never blocked by what a model emits. The events are the builders' either way (see
+ * `engine-phases-protocol.ts` for how they travel). Stop cancels a phase in flight by ending its
+ * worker; the next big phase starts a fresh one.
+ */
+import { inThreadPhases, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
+import { PART_ITEMS, type PageToWorker, type WorkerToPage } from './engine-phases-protocol'
+
+/** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
+export const OFFLOAD_PARSE_CHARS = 200_000
+/** Turns with this many calls or more are validated in the worker. */
+export const OFFLOAD_VALIDATE_CALLS = 1000
+
+/** The page's end of the worker: what a `Worker` has. */
+export interface PhaseWorker {
+  postMessage(message: PageToWorker): void
+  onmessage: ((event: { data: WorkerToPage }) => void) | null
+  onerror: ((event: unknown) => void) | null
+  terminate(): void
+}
+
+export interface PhaseOffloadOptions {
+  /** Starts a worker that runs `servePhases`; throws when workers are unavailable (then phases run in the page). */
+  spawn(): PhaseWorker
+  /** Waits before sending the next part of a long list to the worker (a macrotask, so the page can paint). */
+  pause?: () => Promise<void>
+}
+
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+interface Pending {
+  resolve(event: ParseCompleted | ValidateCompleted): void
+  reject(error: Error): void
+  items: unknown[]
+}
+
+interface Live {
+  worker: PhaseWorker
+  pending: Map<number, Pending>
+  /** The last parse this worker made: its request id and the calls array the page assembled from it. */
+  held: { id: number; calls: ParseCompleted['calls'] } | null
+}
+
+/** A `PhaseRunner` that sends big turns to a worker from `options.spawn`. */
+export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & { dispose(): void } {
+  const pause = options.pause ?? macrotask
+  let live: Live | null = null
+  let nextId = 1
+
+  function end(target: Live, reason: string): void {
+    target.worker.onmessage = null
+    target.worker.onerror = null
+    target.worker.terminate()
+    for (const pending of target.pending.values()) pending.reject(new Error(reason))
+    target.pending.clear()
+    if (live === target) live = null
+  }
+
+  function worker(): Live | null {
+    if (live) return live
+    let spawned: PhaseWorker
+    try {
+      spawned = options.spawn()
+    } catch {
+      return null
+    }
+    const target: Live = { worker: spawned, pending: new Map(), held: null }
+    spawned.onmessage = ({ data }) => {
+      const pending = target.pending.get(data.id)
+      if (!pending) return
+      if (data.type === 'part') {
+        for (const item of data.items) pending.items.push(item)
+        return
+      }
+      target.pending.delete(data.id)
+      if (data.type === 'failed') {
+        pending.reject(new Error(data.message))
+        return
+      }
+      pending.resolve({ ...data.event, [data.field]: pending.items } as ParseCompleted | ValidateCompleted)
+    }
+    spawned.onerror = () => end(target, 'The engine-phase worker stopped.')
+    live = target
+    return target
+  }
+
+  function request<T extends ParseCompleted | ValidateCompleted>(target: Live, id: number, message: PageToWorker): Promise<T> {
+    const done = new Promise<T>((resolve, reject) => {
+      target.pending.set(id, { resolve: resolve as Pending['resolve'], reject, items: [] })
+    })
+    target.worker.postMessage(message)
+    return done
+  }
+
+  return {
+    async parse(input) {
+      const target = (input.raw?.length ?? 0) >= OFFLOAD_PARSE_CHARS ? worker() : null
+      if (!target) return inThreadPhases.parse(input)
+      const id = nextId++
+      const event = await request<ParseCompleted>(target, id, { type: 'parse', id, input })
+      target.held = { id, calls: event.calls }
+      return event
+    },
+
+    async validate(input) {
+      const calls = input.parse?.calls ?? []
+      const target = calls.length >= OFFLOAD_VALIDATE_CALLS ? worker() : null
+      if (!target || !input.parse) return inThreadPhases.validate(input)
+      const id = nextId++
+      const parse = { ...input.parse, calls: [] as [] }
+      // The worker still holds these very calls when it made them; otherwise they go over in parts.
+      let callsOf = id
+      if (target.held?.calls === calls) callsOf = target.held.id
+      else {
+        for (let at = 0; at < calls.length; at += PART_ITEMS) {
+          if (at > 0) await pause()
+          if (live !== target) throw new Error('The phase was cancelled.')
+          target.worker.postMessage({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) })
+        }
+      }
+      return request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
+    },
+
+    cancel() {
+      if (live && live.pending.size > 0) end(live, 'The phase was cancelled.')
+    },
+
+    dispose() {
+      if (live) end(live, 'The playground was closed.')
+    },
+  }
+}
+
+/** Starts the browser's engine-phase worker (a module worker). */
+export function spawnPhaseWorker(): PhaseWorker {
+  return new Worker(new URL('./engine-phases.worker.ts', import.meta.url), { type: 'module', name: 'toolstep-engine-phases' }) as unknown as PhaseWorker
+}
