@@ -1,0 +1,157 @@
+/**
+ * The playground's phase offload over a real message channel (structured clone, as with a
+ * worker): big turns go to the worker and come back in parts with the same events as in the
+ * page, small turns never leave the page, the calls of a parse are not sent back for their
+ * validation, and Stop during an offloaded phase ends that worker and discards its answer.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { inThreadPhases, LoopRunner, parseInput, validateInput, fold, type ModelOutput, type PhaseRunner, type SessionEvent, type ToolExecutor } from '../core/loop'
+import type { ToolSpec } from '../core/tools'
+import { PART_ITEMS, servePhases, type PageToWorker, type PhasePort, type WorkerToPage } from './engine-phases-protocol'
+import { createPhaseOffload, OFFLOAD_VALIDATE_CALLS, type PhaseWorker } from './engine-phases'
+
+const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
+const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
+
+interface Traffic {
+  toWorker: PageToWorker['type'][]
+  toPage: WorkerToPage['type'][]
+  spawned: number
+  terminated: number
+}
+
+const open: MessagePort[] = []
+afterEach(() => {
+  for (const port of open.splice(0)) port.close()
+})
+
+/** Workers over a MessageChannel, serving phases like the browser's; `stall` makes them never answer. */
+function channelWorkers(traffic: Traffic, stall = false): () => PhaseWorker {
+  return () => {
+    traffic.spawned += 1
+    const { port1, port2 } = new MessageChannel()
+    open.push(port1, port2)
+    if (!stall) {
+      const workerSide: PhasePort = {
+        postMessage: (message) => {
+          traffic.toPage.push(message.type)
+          port2.postMessage(message)
+        },
+        set onmessage(handler: PhasePort['onmessage']) {
+          port2.onmessage = handler ? (event) => handler({ data: event.data as PageToWorker }) : null
+        },
+        get onmessage() {
+          return null
+        },
+      }
+      servePhases(workerSide)
+    }
+    const page: PhaseWorker = {
+      postMessage: (message) => {
+        traffic.toWorker.push(message.type)
+        port1.postMessage(message)
+      },
+      set onmessage(handler: PhaseWorker['onmessage']) {
+        port1.onmessage = handler ? (event) => handler({ data: event.data as WorkerToPage }) : null
+      },
+      get onmessage() {
+        return null
+      },
+      onerror: null,
+      terminate: () => {
+        traffic.terminated += 1
+        port1.close()
+        port2.close()
+      },
+    }
+    return page
+  }
+}
+
+const newTraffic = (): Traffic => ({ toWorker: [], toPage: [], spawned: 0, terminated: 0 })
+
+function output(calls: number): ModelOutput {
+  return { kind: 'message', message: { content: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 'echo', arguments: `{"n":${i},"city":"City ${i % 7}"}` } })) } }
+}
+
+function runner(phases: PhaseRunner | undefined, calls: number): LoopRunner {
+  let turn = 0
+  const loop = new LoopRunner({
+    model: { respond: async () => (turn++ === 0 ? output(calls) : { kind: 'text', raw: 'done' }) },
+    executor,
+    clock: () => 0,
+    ...(phases ? { phases } : {}),
+  })
+  loop.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+  return loop
+}
+
+describe('createPhaseOffload', () => {
+  it('a turn of 5 000 calls is parsed and validated in the worker, in parts, with the same log as in the page', async () => {
+    const calls = 5000
+    const expected = await runner(undefined, calls).run()
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    const events = await runner(offload, calls).run()
+    expect(events).toEqual(expected)
+    // Both phases went to the one worker; the calls came back in parts, and the validation read
+    // the parse the worker held instead of having the calls sent back.
+    expect(traffic.spawned).toBe(1)
+    expect(traffic.toWorker).toEqual(['parse', 'validate'])
+    const parts = Math.ceil(calls / PART_ITEMS)
+    expect(traffic.toPage).toEqual([...Array<string>(parts).fill('part'), 'done', ...Array<string>(parts).fill('part'), 'done'])
+    offload.dispose()
+  })
+
+  it('keeps small turns in the page', async () => {
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    const events = await runner(offload, 3).run()
+    expect(events.filter((e) => e.type === 'tool.finished')).toHaveLength(3)
+    expect(traffic.spawned).toBe(0)
+  })
+
+  it('sends the calls in parts when the worker does not hold them (a run resumed before its validation)', async () => {
+    const calls = OFFLOAD_VALIDATE_CALLS * 3
+    const full = await runner(undefined, calls).run()
+    const upToParse = full.slice(0, full.findIndex((e) => e.type === 'parse.completed') + 1)
+    const state = fold(upToParse)
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    const event = await offload.validate(validateInput(state))
+    expect(event).toEqual(await inThreadPhases.validate(validateInput(state)))
+    expect(traffic.toWorker).toEqual([...Array<string>(Math.ceil(calls / PART_ITEMS)).fill('calls-part'), 'validate'])
+    offload.dispose()
+  })
+
+  it('falls back to the page when no worker can start', async () => {
+    const offload = createPhaseOffload({
+      spawn: () => {
+        throw new Error('Worker is not defined')
+      },
+    })
+    const state = fold((await runner(undefined, 1).run()).slice(0, 2))
+    const raw = 'x'.repeat(300_000)
+    expect(await offload.parse({ ...parseInput(state), raw })).toEqual(await inThreadPhases.parse({ ...parseInput(state), raw }))
+  })
+
+  it('Stop during an offloaded parse ends its worker and discards it; the next big turn gets a fresh worker', async () => {
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic, true) })
+    const loop = runner(offload, 5000)
+    await loop.step() // decide
+    const parsing = loop.step()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(traffic.toWorker).toEqual(['parse'])
+    loop.abort()
+    expect(await parsing).toEqual([])
+    expect(traffic.terminated).toBe(1)
+    expect(loop.events.map((e: SessionEvent) => e.type)).toEqual(['session.started', 'model.responded', 'loop.stopped'])
+    // A later run's big turn is answered by a new worker.
+    const working = newTraffic()
+    const next = createPhaseOffload({ spawn: channelWorkers(working) })
+    const events = await runner(next, 5000).run()
+    expect(events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
+    next.dispose()
+  })
+})
