@@ -2,6 +2,7 @@ import { PHASE_OF, fold } from '../core/loop'
 import { useRun, useWorkspace } from './playground-context'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
+import { preview } from './inspector/LongText'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
 export function StatusBar() {
@@ -64,8 +65,9 @@ export function StatusBar() {
       {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
         <span className={`flex min-w-0 flex-1 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
           <span className="shrink-0 text-slate-500">{t('status.answer')}</span>
-          <span data-testid="final-answer" className="truncate text-emerald-900" title={finalState.finalAnswer}>
-            {finalState.finalAnswer}
+          {/* One line of a long answer is all that shows: the page never lays out (or keeps as a title) megabytes of it. */}
+          <span data-testid="final-answer" className="truncate text-emerald-900" title={preview(finalState.finalAnswer)}>
+            {preview(finalState.finalAnswer)}
           </span>
         </span>
       )}

@@ -46,20 +46,62 @@ export const useSessionMemory = create<{ reopen: Reopen | null }>()(() => ({ reo
 function write(value: unknown | null): void {
   try {
     if (value === null) localStorage.removeItem(SESSION_KEY)
-    else localStorage.setItem(SESSION_KEY, JSON.stringify(value))
+    else localStorage.setItem(SESSION_KEY, value instanceof SavedText ? value.text : JSON.stringify(value))
   } catch {
     // A full or disabled storage only costs the convenience of reopening after a reload.
   }
 }
 
+/** Logs known to be too big to save whole: a cursor move must not measure them again. */
+const tooBig = new WeakSet<object>()
+
+/**
+ * True when `value` as JSON surely has more than `limit` chars: counts its strings, keys and
+ * numbers without building the JSON, and stops as soon as the count passes `limit`, so a
+ * 10 MB or 100 000-call log costs at most `limit` of work, not a JSON.stringify of all of it.
+ * Iterative: no recursion on depth.
+ */
+function jsonOver(value: unknown, limit: number): boolean {
+  let size = 0
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (typeof item === 'string') size += item.length + 2
+    else if (item !== null && typeof item === 'object') {
+      if (Array.isArray(item)) {
+        size += item.length + 1
+        for (const entry of item) stack.push(entry)
+      } else {
+        for (const [key, entry] of Object.entries(item)) {
+          size += key.length + 4
+          stack.push(entry)
+        }
+      }
+    } else size += 4
+    if (size > limit) return true
+  }
+  return false
+}
+
+/** What is saved: `undefined` to save nothing now, `null` to forget, or the value (JSON text for a log). */
 function snapshot(pg: Playground): unknown | null {
   const { events, cursor, mode, workspace, status, breakHit } = pg.stores.run.getState()
   const { fileName, selected } = pg.stores.replay.getState()
   if (status === 'loading' || status === 'running') return undefined
   if (mode === 'replay' && fileName) return { kind: 'file', fileName, selected, cursor }
   if (events.length === 0) return null
-  const saved = { kind: 'log', mode, cursor, workspace, events, breakHit }
-  return JSON.stringify(saved).length <= MAX_SAVED_CHARS ? saved : null
+  if (tooBig.has(events)) return null
+  if (jsonOver(events, MAX_SAVED_CHARS)) {
+    tooBig.add(events)
+    return null
+  }
+  const saved = JSON.stringify({ kind: 'log', mode, cursor, workspace, events, breakHit })
+  return saved.length <= MAX_SAVED_CHARS ? new SavedText(saved) : null
+}
+
+/** A snapshot already written as JSON (so it is not stringified twice). */
+class SavedText {
+  constructor(readonly text: string) {}
 }
 
 /** Shows again what was open before the reload (or offers to reopen the imported file). Never throws. */

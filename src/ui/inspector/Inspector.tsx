@@ -11,6 +11,7 @@ import { ToolResults } from './ToolResults'
 import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
 // A recorded response (imported logs only) reads its stream with the log importers: their own chunk.
 import { RecordedResponse } from '../lazy-panels'
+import { LongText } from './LongText'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -271,7 +272,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   {t('status.stopReason')} <span className="font-mono font-semibold">{stopped.reason}</span>
                   {stopped.detail ? <span lang="en" className="text-slate-600"> — {stopped.detail}</span> : null}
                 </p>
-                {state.finalAnswer !== null && <p data-testid="inspector-final-answer" className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900">{state.finalAnswer}</p>}
+                {state.finalAnswer !== null && <LongText as="p" testId="inspector-final-answer" text={state.finalAnswer} className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900" />}
               </Section>
             )}
           </>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { Message } from '../../core/messages'
 import { WindowedList } from './WindowedList'
+import { LongText } from './LongText'
 
 const ROLE_STYLE: Record<Message['role'], string> = {
   system: 'border-slate-300 bg-slate-50',
@@ -8,6 +9,9 @@ const ROLE_STYLE: Record<Message['role'], string> = {
   assistant: 'border-violet-300 bg-violet-50',
   tool: 'border-emerald-300 bg-emerald-50',
 }
+
+/** Calls of one assistant message listed in its card; a turn of 100 000 would make one card of 100 000 lines. */
+const CALLS_SHOWN = 100
 
 /** Messages in canonical form: role, text, tool calls with their `tool_call_id`, tool results. */
 export function MessageList({ messages, collapseSystem = true }: { messages: readonly Message[]; collapseSystem?: boolean }) {
@@ -29,17 +33,22 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
             {m.role === 'system' && collapseSystem ? (
               <details>
                 <summary className="cursor-pointer text-slate-500">{t('results.systemPrompt', { count: m.content.length })}</summary>
-                <pre className="whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{m.content}</pre>
+                <LongText text={m.content} className="whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]" />
               </details>
             ) : m.content ? (
-              <pre className={`whitespace-pre-wrap [overflow-wrap:anywhere] font-sans ${error ? 'text-red-700' : 'text-slate-800'}`}>{m.content}</pre>
+              <LongText text={m.content} className={`whitespace-pre-wrap [overflow-wrap:anywhere] font-sans ${error ? 'text-red-700' : 'text-slate-800'}`} />
             ) : null}
             {m.role === 'assistant' &&
-              m.tool_calls?.map((c) => (
+              m.tool_calls?.slice(0, CALLS_SHOWN).map((c) => (
                 <div key={c.id} className="mt-0.5 font-mono text-slate-700 [overflow-wrap:anywhere]">
                   → {c.name}({JSON.stringify(c.arguments)}) <span className="text-slate-400">[{c.id}]</span>
                 </div>
               ))}
+            {m.role === 'assistant' && (m.tool_calls?.length ?? 0) > CALLS_SHOWN && (
+              <div data-testid="message-more-calls" className="mt-0.5 text-slate-500">
+                {t('longText.moreCalls', { n: ((m.tool_calls?.length ?? 0) - CALLS_SHOWN).toLocaleString() })}
+              </div>
+            )}
           </li>
         )
       }}

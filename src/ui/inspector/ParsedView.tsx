@@ -3,6 +3,7 @@ import type { ParseResult } from '../../core/protocols'
 import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
 import { WindowedList } from './WindowedList'
+import { LongText } from './LongText'
 
 /** The ranges of each call, its name and its arguments, for {@link RawOutput}. */
 export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
@@ -50,17 +51,13 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
       {result.reasoning && (
         <details>
           <summary className="cursor-pointer font-semibold text-slate-500">{t('inspectorParts.reasoning')}</summary>
-          <p data-testid="parse-reasoning" className="whitespace-pre-wrap text-slate-500 italic [overflow-wrap:anywhere]">
-            {result.reasoning}
-          </p>
+          <LongText as="p" testId="parse-reasoning" text={result.reasoning} className="whitespace-pre-wrap text-slate-500 italic [overflow-wrap:anywhere]" />
         </details>
       )}
       {result.text && (
         <div>
           <div className="font-semibold text-slate-500">{t('results.text')}</div>
-          <p data-testid="parse-text" className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">
-            {result.text}
-          </p>
+          <LongText as="p" testId="parse-text" text={result.text} className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]" />
         </div>
       )}
       <RepairList repairs={result.repairs} />

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { type SessionEvent, fmtMs } from '../../core/loop'
 import { WINDOWED_ITEMS, WindowedList } from './WindowedList'
+import { LongText } from './LongText'
+import { WINDOWED_CHARS } from './raw-pieces'
 
 type Finished = Extract<SessionEvent, { type: 'tool.finished' }>
 
@@ -17,6 +19,9 @@ function ResultText({ event }: { event: Finished }) {
     at = m.end
   }
   parts.push({ text: text.slice(at), mark: false })
+  const style = `mt-0.5 whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${event.error !== undefined ? 'text-red-700' : 'text-slate-800'}`
+  // A huge result without marks is windowed: the page never lays out megabytes of it.
+  if (marks.length === 0 && text.length > WINDOWED_CHARS) return <LongText text={text} className={style} />
   return (
     <pre className={`mt-0.5 max-h-48 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] ${event.error !== undefined ? 'text-red-700' : 'text-slate-800'}`}>
       {parts.map((p, i) =>
