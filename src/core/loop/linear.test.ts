@@ -10,7 +10,7 @@ import { planWaves } from './execute-calls'
 import type { ModelOutput, ToolExecutor } from './interfaces'
 import { transition } from './machine'
 import { backfillMessages, runnableCalls, type RunnableCall } from './phases'
-import { fold } from './reducer'
+import { endRepeatRun, extendRepeatRun, fold } from './reducer'
 import { LoopRunner } from './runner'
 
 const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
@@ -89,5 +89,21 @@ describe('a turn of n calls is linear', () => {
     expect(backfill.messages).toHaveLength(n + 1)
     expect(backfill.messages.slice(1).every((message, i) => message.role === 'tool' && message.tool_call_id === `c${i}` && message.content === String(i))).toBe(true)
     expect(runner.state.stop?.reason).toBe('final_answer')
+  })
+})
+
+describe('the repeat run after a validated turn', () => {
+  it('is the same read from the end as read forward, and reads only the final run of identical calls', () => {
+    let seed = 7
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    for (let trial = 0; trial < 500; trial++) {
+      const signatures = Array.from({ length: Math.floor(random() * 8) }, () => (random() < 0.6 ? 'a' : 'b'))
+      const before = random() < 0.3 ? null : { signature: random() < 0.5 ? 'a' : 'b', count: 1 + Math.floor(random() * 3) }
+      expect(endRepeatRun(before, signatures.length, (i) => signatures[i]!)).toEqual(extendRepeatRun(before, signatures))
+    }
+    let reads = 0
+    const run = endRepeatRun(null, 100_000, (i) => (reads++, `s${i}`))
+    expect(run).toEqual({ signature: 's99999', count: 1 })
+    expect(reads).toBe(2)
   })
 })

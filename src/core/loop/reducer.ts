@@ -121,6 +121,21 @@ export function extendRepeatRun(run: RepeatRun | null, signatures: readonly stri
   return current
 }
 
+/**
+ * The same run as `extendRepeatRun(run, signatures)` for `count` signatures read through
+ * `signatureAt`, reading them from the end and stopping at the first that differs from the
+ * last: O(length of the final run of identical calls), so a turn of 100 000 different calls
+ * costs two signatures, not 100 000.
+ */
+export function endRepeatRun(run: RepeatRun | null, count: number, signatureAt: (index: number) => string): RepeatRun | null {
+  if (count === 0) return run
+  const last = signatureAt(count - 1)
+  let same = 1
+  while (same < count && signatureAt(count - 1 - same) === last) same++
+  if (same === count && run && run.signature === last) return { signature: last, count: run.count + count }
+  return { signature: last, count: same }
+}
+
 /** True once more malformed outputs came in a row than corrections are allowed. */
 export function parseExhausted(state: Pick<LoopState, 'parseFailures' | 'settings'>): boolean {
   return state.parseFailures > state.settings.maxParseRetries
@@ -130,6 +145,8 @@ const emptyTurn = { parse: null, verdicts: null, decisions: null, results: null,
 
 /** Folds one event into the state. Pure; never throws. */
 export function apply(state: LoopState, event: SessionEvent): LoopState {
+  // The most frequent event (one per call) first, with a single copy of the state.
+  if (event.type === 'tool.finished') return { ...state, last: event.type, results: { latest: event, earlier: state.results }, resultCount: state.resultCount + 1 }
   const next: LoopState = { ...state, last: event.type }
   switch (event.type) {
     case 'session.started':
@@ -162,14 +179,12 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
         ...next,
         verdicts: event.verdicts,
         repeated: event.repeated ?? null,
-        repeatRun: extendRepeatRun(state.repeatRun, event.verdicts.map((v) => signature(v.name, v.arguments ?? {}))),
+        repeatRun: endRepeatRun(state.repeatRun, event.verdicts.length, (i) => signature(event.verdicts[i]!.name, event.verdicts[i]!.arguments ?? {})),
       }
     case 'confirm.requested':
       return next
     case 'confirm.decided':
       return { ...next, decisions: event.decisions }
-    case 'tool.finished':
-      return { ...next, results: { latest: event, earlier: state.results }, resultCount: state.resultCount + 1 }
     case 'backfill.completed':
       return { ...next, conversation: state.conversation.append(event.messages) }
     case 'edit.applied':
