@@ -29,6 +29,7 @@ export {
 } from './events'
 export { apply, fold, initialLoopState, turnResults, type IdentifiedParse, type LoopState, type ToolFinished } from './reducer'
 export { nextEffects, type Effect } from './decider'
+export { createFoldCache, type FoldCache } from './fold-cache'
 export { transition } from './machine'
 export {
   backfillMessages,
