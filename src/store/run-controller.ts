@@ -152,6 +152,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
       codeRunner: box,
       confirm: (calls) => confirm.ask(calls),
       ...(deps.phases ? { phases: deps.phases } : {}),
+      // The page paints and answers input between slices of a big turn's results.
+      pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
       // A phase appends its events in one go (100 000 tool.finished for a big turn): the log is
       // copied and the store told once per phase, not once per event (which was O(n²)).
       onEvent: () => {

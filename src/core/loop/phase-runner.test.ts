@@ -8,7 +8,7 @@ import type { ToolSpec } from '../tools/types'
 import type { SessionEvent } from './events'
 import type { ModelOutput, ToolExecutor } from './interfaces'
 import { inThreadPhases, type PhaseRunner } from './phase-runner'
-import { LoopRunner } from './runner'
+import { COMMIT_SLICE, LoopRunner } from './runner'
 
 const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
 const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
@@ -95,5 +95,32 @@ describe('LoopRunner with a PhaseRunner', () => {
     const events = await runnerWith(failing).run()
     expect(types(events)).toEqual(['session.started', 'model.responded', 'loop.stopped'])
     expect(events.at(-1)).toMatchObject({ reason: 'error', detail: 'The parse phase could not run: the worker stopped' })
+  })
+})
+
+describe('LoopRunner with a pause between slices of a long outcome', () => {
+  function sliced(calls: number, pause: () => Promise<void>): LoopRunner {
+    let turn = 0
+    const runner = new LoopRunner({ model: { respond: async () => (turn++ === 0 ? output(calls) : { kind: 'text', raw: 'done' }) }, executor, clock: () => 0, pause })
+    runner.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+    return runner
+  }
+
+  it('appends the tool results of a 12 000-call turn in slices, with the same log as in one go', async () => {
+    const expected = await runnerWith(undefined, 12_000).run()
+    let pauses = 0
+    const events = await sliced(12_000, async () => void (pauses += 1)).run()
+    expect(pauses).toBe(Math.ceil(12_000 / COMMIT_SLICE) - 1)
+    expect(events).toEqual(expected)
+  })
+
+  it('Stop during a pause keeps the slices appended and drops the rest', async () => {
+    let runner: LoopRunner | null = null
+    runner = sliced(12_000, async () => runner?.abort())
+    await runner.run()
+    const finished = runner.events.filter((e) => e.type === 'tool.finished')
+    expect(finished).toHaveLength(COMMIT_SLICE)
+    expect(runner.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'aborted' })
+    expect(runner.events.map((e) => e.seq)).toEqual(runner.events.map((_, i) => i))
   })
 })

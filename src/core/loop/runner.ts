@@ -57,7 +57,17 @@ export interface RunnerOptions {
   phases?: PhaseRunner
   /** Called after every appended event. */
   onEvent?: (event: SessionEvent, state: LoopState) => void
+  /**
+   * Awaited between slices of {@link COMMIT_SLICE} events when a phase's outcome is longer (the
+   * tool.finished of a 100 000-call turn), so a page can paint and answer input meanwhile. A Stop
+   * during it keeps the slices already appended and drops the rest. Absent (the CLI), a phase's
+   * events are appended in one go.
+   */
+  pause?: () => Promise<void>
 }
+
+/** Events appended between two pauses (see `RunnerOptions.pause`). */
+export const COMMIT_SLICE = 5000
 
 /** Default number of model turns before `max_steps`. */
 export const DEFAULT_MAX_STEPS = 8
@@ -218,9 +228,23 @@ export class LoopRunner {
           sleep: this.options.sleep ?? realSleep,
         })
         if (this.aborted) return []
-        return this.commit(finished)
+        return this.options.pause && finished.length > COMMIT_SLICE ? this.commitInSlices(finished, this.options.pause) : this.commit(finished)
       }
     }
+  }
+
+  /** {@link commit} in slices with `pause` between them; the decision is taken on the last event only. */
+  private async commitInSlices(events: readonly NewSessionEvent[], pause: () => Promise<void>): Promise<SessionEvent[]> {
+    const appended: SessionEvent[] = []
+    for (let at = 0; at < events.length; at += COMMIT_SLICE) {
+      if (at > 0) {
+        await pause()
+        // Stopped meanwhile: what was appended stays (those calls did finish), the rest is dropped.
+        if (this.aborted) return appended
+      }
+      for (const event of this.commit(events.slice(at, at + COMMIT_SLICE), at + COMMIT_SLICE >= events.length)) appended.push(event)
+    }
+    return appended
   }
 
   /**
@@ -228,12 +252,12 @@ export class LoopRunner {
    * `transition`, whose effects become the next step — deciding once per phase keeps a turn of
    * n tool results linear (a decision after each would look at every call n times).
    */
-  private commit(events: readonly NewSessionEvent[]): SessionEvent[] {
+  private commit(events: readonly NewSessionEvent[], decide = true): SessionEvent[] {
     const appended: SessionEvent[] = []
     events.forEach((event, index) => {
       const full = { ...event, seq: this.log.length, at: this.clock() } as SessionEvent
       this.log.push(full)
-      if (index === events.length - 1) [this.current, this.pending] = transition(this.current, full)
+      if (decide && index === events.length - 1) [this.current, this.pending] = transition(this.current, full)
       else this.current = apply(this.current, full)
       this.options.onEvent?.(full, this.current)
       appended.push(full)
