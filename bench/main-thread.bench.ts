@@ -227,7 +227,8 @@ try {
     await browser.close()
   }
 } finally {
-  server?.kill()
+  // A static server with nothing to save; SIGTERM waits for open connections to close.
+  server?.kill('SIGKILL')
   rmSync(outDir, { recursive: true, force: true })
 }
 
