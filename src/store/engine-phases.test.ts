@@ -135,6 +135,25 @@ describe('createPhaseOffload', () => {
     expect(await offload.parse({ ...parseInput(state), raw })).toEqual(await inThreadPhases.parse({ ...parseInput(state), raw }))
   })
 
+  it('a worker that dies (or never loads) costs time, not the phase: it is computed in the page', async () => {
+    const traffic = newTraffic()
+    const dying = (): PhaseWorker => {
+      traffic.spawned += 1
+      const worker: PhaseWorker = {
+        postMessage: () => void setTimeout(() => worker.onerror?.(new Error('failed to load')), 1),
+        onmessage: null,
+        onerror: null,
+        terminate: () => void (traffic.terminated += 1),
+      }
+      return worker
+    }
+    const expected = await runner(undefined, 3000).run()
+    const events = await runner(createPhaseOffload({ spawn: dying }), 3000).run()
+    expect(events.slice(-1)).toEqual(expected.slice(-1))
+    expect(events).toEqual(expected)
+    expect(traffic.spawned).toBeGreaterThan(0)
+  })
+
   it('Stop during an offloaded parse ends its worker and discards it; the next big turn gets a fresh worker', async () => {
     const traffic = newTraffic()
     const offload = createPhaseOffload({ spawn: channelWorkers(traffic, true) })

@@ -30,6 +30,9 @@ export interface PhaseOffloadOptions {
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
+/** The phase was given up (Stop, Reset, the playground closed): not retried in the page. */
+class Cancelled extends Error {}
+
 interface Pending {
   resolve(event: ParseCompleted | ValidateCompleted): void
   reject(error: Error): void
@@ -41,6 +44,8 @@ interface Live {
   pending: Map<number, Pending>
   /** The last parse this worker made: its request id and the calls array the page assembled from it. */
   held: { id: number; calls: ParseCompleted['calls'] } | null
+  /** Why it was ended (cancelled, or it failed); `null` while it works. */
+  ended: Error | null
 }
 
 /** A `PhaseRunner` that sends big turns to a worker from `options.spawn`. */
@@ -49,11 +54,12 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
   let live: Live | null = null
   let nextId = 1
 
-  function end(target: Live, reason: string): void {
+  function end(target: Live, reason: Error): void {
     target.worker.onmessage = null
     target.worker.onerror = null
     target.worker.terminate()
-    for (const pending of target.pending.values()) pending.reject(new Error(reason))
+    target.ended = reason
+    for (const pending of target.pending.values()) pending.reject(reason)
     target.pending.clear()
     if (live === target) live = null
   }
@@ -66,7 +72,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     } catch {
       return null
     }
-    const target: Live = { worker: spawned, pending: new Map(), held: null }
+    const target: Live = { worker: spawned, pending: new Map(), held: null, ended: null }
     spawned.onmessage = ({ data }) => {
       const pending = target.pending.get(data.id)
       if (!pending) return
@@ -81,7 +87,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
       }
       pending.resolve({ ...data.event, [data.field]: pending.items } as ParseCompleted | ValidateCompleted)
     }
-    spawned.onerror = () => end(target, 'The engine-phase worker stopped.')
+    spawned.onerror = () => end(target, new Error('The engine-phase worker stopped.'))
     live = target
     return target
   }
@@ -94,41 +100,57 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     return done
   }
 
+  /** `offloaded`, or the page's own phase when the worker failed (it could not load, it died): slower, never lost. */
+  async function orInPage<T>(offloaded: () => Promise<T>, inPage: () => Promise<T>): Promise<T> {
+    try {
+      return await offloaded()
+    } catch (error) {
+      if (error instanceof Cancelled) throw error
+      return inPage()
+    }
+  }
+
+  async function validateOffloaded(input: Parameters<PhaseRunner['validate']>[0]): Promise<ValidateCompleted> {
+    const calls = input.parse?.calls ?? []
+    const target = calls.length >= OFFLOAD_VALIDATE_CALLS ? worker() : null
+    if (!target || !input.parse) return inThreadPhases.validate(input)
+    const id = nextId++
+    const parse = { ...input.parse, calls: [] as [] }
+    // The worker still holds these very calls when it made them; otherwise they go over in parts.
+    let callsOf = id
+    if (target.held?.calls === calls) callsOf = target.held.id
+    else {
+      for (let at = 0; at < calls.length; at += PART_ITEMS) {
+        if (at > 0) await pause()
+        if (target.ended) throw target.ended
+        target.worker.postMessage({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) })
+      }
+    }
+    return request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
+  }
+
   return {
     async parse(input) {
       const target = (input.raw?.length ?? 0) >= OFFLOAD_PARSE_CHARS ? worker() : null
       if (!target) return inThreadPhases.parse(input)
-      const id = nextId++
-      const event = await request<ParseCompleted>(target, id, { type: 'parse', id, input })
-      target.held = { id, calls: event.calls }
-      return event
+      return orInPage(async () => {
+        const id = nextId++
+        const event = await request<ParseCompleted>(target, id, { type: 'parse', id, input })
+        target.held = { id, calls: event.calls }
+        return event
+      }, () => inThreadPhases.parse(input))
     },
 
-    async validate(input) {
-      const calls = input.parse?.calls ?? []
-      const target = calls.length >= OFFLOAD_VALIDATE_CALLS ? worker() : null
-      if (!target || !input.parse) return inThreadPhases.validate(input)
-      const id = nextId++
-      const parse = { ...input.parse, calls: [] as [] }
-      // The worker still holds these very calls when it made them; otherwise they go over in parts.
-      let callsOf = id
-      if (target.held?.calls === calls) callsOf = target.held.id
-      else {
-        for (let at = 0; at < calls.length; at += PART_ITEMS) {
-          if (at > 0) await pause()
-          if (live !== target) throw new Error('The phase was cancelled.')
-          target.worker.postMessage({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) })
-        }
-      }
-      return request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
+    validate(input) {
+      return orInPage(() => validateOffloaded(input), () => inThreadPhases.validate(input))
     },
 
     cancel() {
-      if (live && live.pending.size > 0) end(live, 'The phase was cancelled.')
+      if (live && live.pending.size > 0) end(live, new Cancelled('The phase was cancelled.'))
     },
 
     dispose() {
-      if (live) end(live, 'The playground was closed.')
+      if (live) end(live, new Cancelled('The playground was closed.'))
     },
   }
 }
