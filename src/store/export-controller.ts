@@ -5,11 +5,11 @@
  * exports the logged conversation and a live run the conversation as the loop built it.
  */
 import { fold, type SessionEvent } from '../core/loop'
-import { exportRequest, type ExportTarget } from '../core/trace/export-messages'
+import { exportRequest, type ExportTarget } from '../core/export-request'
 import type { ReplayState } from './replay-store'
 import type { RunState } from './run-store'
 
-export type { ExportTarget } from '../core/trace/export-messages'
+export type { ExportTarget } from '../core/export-request'
 
 /** A file to save: its suggested name and its JSON text. */
 export interface ExportFile {

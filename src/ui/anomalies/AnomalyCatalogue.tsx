@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { useCatalogue, usePlayground } from '../playground-context'
-import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/trace/anomaly-catalogue'
+import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/catalogue'
 
 /** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
 export function anomalyTooltip(t: TFunction, flags: readonly { code: string; detail: string }[]): string {

@@ -8,7 +8,7 @@
  */
 import { EVENT_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
-import { ANOMALY_CATALOGUE } from '../../core/trace/anomaly-catalogue'
+import { ANOMALY_CATALOGUE } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
 

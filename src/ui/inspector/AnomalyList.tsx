@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { describeAnomaly } from '../../core/trace/anomaly-catalogue'
+import { describeAnomaly } from '../../core/catalogue'
 import { AnomalyCodeLink, anomalyExplanation, anomalyTitle } from '../anomalies/AnomalyCatalogue'
 
 /** One anomaly found in the current turn, with the event that shows it. */

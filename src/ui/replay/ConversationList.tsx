@@ -3,7 +3,7 @@ import { usePlayground, useReplay } from '../playground-context'
 import type { ConversationSummary } from '../../store/replay-store'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { describeAnomaly } from '../../core/trace/anomaly-catalogue'
+import { describeAnomaly } from '../../core/catalogue'
 import { anomalyTitle } from '../anomalies/AnomalyCatalogue'
 
 const ROW_HEIGHT = 56
