@@ -114,6 +114,17 @@ describe('lessons with their own code', () => {
     expect(after.metrics).toEqual({ toolSelectionAccuracy: 1, argumentAccuracy: 1, endToEndSuccess: 1 })
   })
 
+  it('eval-metrics challenge: the failing case is the lesson’s input, its argument check is what fails, and another question passes nothing', async () => {
+    const l = lesson('eval-metrics')
+    const check = l.challenge!.check
+    const before = check(await run(l.workspace))
+    expect(before).toEqual([{ key: 'assertionFailed', params: { case: 'weather-lyon', type: 'tool-args-match', expected: '{"tool":"get_weather","arguments":{"city":"Lyon"}}', actual: '[{"city":"today"}]' } }])
+    // The fixed model on a question the old one already got right is no proof.
+    const paris = check(await run({ ...l.workspace, model: evalMetricsSolution, input: 'What is the weather in Paris?' }))
+    expect(paris).toEqual([{ key: 'otherInput', params: { expected: 'Is it raining in Lyon today?', actual: 'What is the weather in Paris?' } }])
+    expect(check(await run(solvedWorkspace(l)))).toEqual([])
+  })
+
   it('structured-routing: an enum rejects a category, the chosen one offers its tools, and the call goes through', async () => {
     const events = await run(lesson('structured-routing').workspace)
     const offered = events.flatMap((e) => (e.type === 'model.responded' ? [e.offeredTools ?? []] : []))
