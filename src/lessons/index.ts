@@ -146,7 +146,7 @@ export const lessons: readonly Lesson[] = [
     section: 'failures',
     exampleId: 'parse-retry',
     workspace: fromExample('parse-retry', { loop: { maxParseRetries: 0 } }),
-    challenge: { check: stoppedWith('final_answer'), solution: { loop: { maxParseRetries: 2 } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), stoppedWith('final_answer')), solution: { loop: { maxParseRetries: 2 } } },
   },
   {
     id: 'fail-hallucinated-tool',
@@ -181,20 +181,20 @@ export const lessons: readonly Lesson[] = [
     section: 'failures',
     exampleId: 'weather',
     workspace: fromExample('weather', { loop: { maxResultChars: 1_000_000, resultShaping: 'truncate', faults: [{ tool: 'get_weather', kind: 'huge' }] } }),
-    challenge: { check: resultsAtMost(2100), solution: { loop: { maxResultChars: 2000 } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), resultsAtMost(2100)), solution: { loop: { maxResultChars: 2000 } } },
   },
   {
     id: 'fail-duplicate-id',
     section: 'failures',
     workspace: own(duplicateIdTools, duplicateIdModel, 'How many kettles and toasters are in stock?', 'openai'),
-    challenge: { check: all(modelSentUniqueIds, uniqueToolCallIds), solution: { model: duplicateIdSolutionModel } },
+    challenge: { check: all(succeededAtLeast('get_stock', 2), modelSentUniqueIds, uniqueToolCallIds), solution: { model: duplicateIdSolutionModel } },
   },
   {
     id: 'fail-timeout',
     section: 'failures',
     exampleId: 'transient-timeout',
     workspace: fromExample('transient-timeout', { loop: { retryOnTimeout: false } }),
-    challenge: { check: all(noFailedCalls, stoppedWith('final_answer')), solution: { loop: { retryOnTimeout: true } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), noFailedCalls, stoppedWith('final_answer')), solution: { loop: { retryOnTimeout: true } } },
   },
 ]
 

@@ -52,6 +52,17 @@ describe('challenges: the starting code fails the check, the solution passes', (
   })
 })
 
+describe('challenges cannot be passed by doing nothing', () => {
+  // A model that answers at once, calling no tool: only the step cap's challenge (the user gets an
+  // answer) is met by that; every other challenge is about what the tool calls did.
+  const silent = "export default function model() {\n  return 'I can answer that without any tool.'\n}\n"
+  it.each(lessons.filter((l) => l.challenge && l.id !== 'step-cap').map((l) => [l.id, l] as const))('%s', async (_id, l) => {
+    const events = await run({ ...l.workspace, model: silent })
+    expect(finishedCalls(events)).toEqual([])
+    expect(l.challenge!.check(events).length).toBeGreaterThan(0)
+  })
+})
+
 describe('lessons with their own code', () => {
   it('registry-tags: <tool>{json}</tool> calls get_weather, then add, then answers', async () => {
     const events = await run(lesson('registry-tags').workspace)
