@@ -62,6 +62,23 @@ test('a challenge: the starting code fails the check, Show solution passes it, p
   await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]')).toContainText('✓')
 })
 
+test('the eval-metrics challenge: the model’s city bug fails the case’s argument check, Show solution passes it', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="eval-metrics"]').click()
+  await expect(page.getByTestId('lesson-text')).toContainText('argument accuracy reach 100 %')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
+  await expect(page.getByTestId('challenge-result')).toContainText('case weather-lyon: tool-args-match expected {"tool":"get_weather","arguments":{"city":"Lyon"}}, got [{"city":"today"}]')
+  await page.getByTestId('challenge-solution').click()
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'true')
+})
+
 test('a share link opens the same lesson in a fresh browser, runs nothing and says where it came from', async ({ page, browser }) => {
   await openApp(page)
   await page.getByTestId('lessons-toggle').click()
