@@ -271,6 +271,8 @@ test('at 1280×720 with 200 % text the row may wrap, but no control is cut off, 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
   // The toolbar leaves most of the screen to the workbench.
   expect((await page.getByTestId('toolbar').boundingBox())!.height).toBeLessThan(720 / 3)
+  // The empty timeline's text starts inside its pane (it scrolls there), not over the view switch above.
+  expect(await page.getByTestId('timeline').evaluate((el) => el.firstElementChild!.getBoundingClientRect().top >= el.getBoundingClientRect().top - 1)).toBe(true)
   await page.getByTestId('lang-select').selectOption('zh-CN')
   await expectRowClean(page, 1280)
   await page.screenshot({ path: 'test-results/layout-1280x720-text-200-zh-CN.png' })
