@@ -78,11 +78,12 @@ export async function timelineRows(page: Page): Promise<string[]> {
 }
 
 /**
- * A control of the toolbar's More menu (import, lessons, presenter mode, text size, share link,
- * language; Max steps on a narrow screen), with the menu opened first when it is closed.
+ * A control of the toolbar's More menu (import, keyboard shortcuts; Max steps on a narrow screen;
+ * the editors switch in presenter mode), with the menu opened first when it is closed. The
+ * teaching controls and the language switch are never in it: they are in the row at every width.
  */
 export async function inMore(page: Page, testId: string): Promise<Locator> {
-  // A control that has room in the toolbar's row (the language switch on a wide screen) is there.
+  // A control that has room in the toolbar's row (Max steps on a wide screen) is there.
   const control = page.getByTestId(testId)
   if (await control.isVisible()) return control
   if (!(await page.getByTestId('toolbar-more-menu').isVisible())) await page.getByTestId('toolbar-more').click()

@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, inMore, openApp, setEditor, test } from './fixtures'
+import { expect, openApp, setEditor, test } from './fixtures'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
 const shot = (name: string) => `test-results/i18n-${name}.png`
@@ -156,7 +156,7 @@ test('in 简体中文: the parse lab, the Evals tab with a lesson’s cases, and
   await page.screenshot({ path: shot('parse-lab') })
 
   await page.getByTestId('view-loop').click()
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="eval-metrics"]').click()
   await page.getByTestId('view-evals').click()
   await expectChinese(page, 'evals, not run')
@@ -221,16 +221,16 @@ test('in 简体中文: a replayed log with anomalies, the conversation list, the
 
 test('in 简体中文: lessons, presenter mode and the share link', async ({ page }) => {
   await openInChinese(page)
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]').click()
   await page.getByTestId('run').click()
   await expect(page.getByTestId('stop-reason')).toBeVisible()
   await page.getByTestId('challenge-check').click()
   await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
-  await (await inMore(page, 'share-link')).click()
+  await page.getByTestId('share-link').click()
   await expect(page.getByTestId('share-url')).toBeVisible()
   await expectChinese(page, 'lesson, challenge and share link')
-  await (await inMore(page, 'presenter-toggle')).click()
+  await page.getByTestId('presenter-toggle').click()
   await expectChinese(page, 'presenter mode')
   await page.screenshot({ path: shot('presenter') })
 })
@@ -242,7 +242,7 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
       await page.setViewportSize({ width, height })
       await openApp(page)
       await page.getByTestId('lang-select').selectOption(language)
-      await (await inMore(page, 'lessons-toggle')).click()
+      await page.getByTestId('lessons-toggle').click()
       await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
       await page.getByTestId('run').click()
       await expect(page.getByTestId('stop-reason')).toBeVisible()
@@ -257,10 +257,9 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
         }
       }
       await onScreen(['example-select', 'protocol-select', 'run', 'step', 'step-back', 'reset', 'lang-select', 'narration'])
-      // The teaching controls sit in the toolbar's More menu.
-      await inMore(page, 'share-link')
-      await onScreen(['share-link', 'presenter-toggle'])
-      await page.keyboard.press('Escape')
+      // The teaching controls are in the toolbar's row, no menu to open first.
+      await onScreen(['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link'])
+      for (const id of ['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']) await expect(page.getByTestId(id), id).toBeVisible()
       await page.screenshot({ path: shot(`layout-${width}x${height}-${language}`) })
     })
   }

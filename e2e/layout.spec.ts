@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { Page } from '@playwright/test'
 import { expect, inMore, openApp, test } from './fixtures'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
@@ -65,6 +66,32 @@ test('panes: the editors can be tabs in one pane; a replay collapses them and a 
 
 const LABELS = { en: ['Example', 'Wire format'], 'zh-CN': ['示例', '传输格式'] } as const
 
+/** Test ids outside checks use directly: in the toolbar's row at every width, never in a menu. */
+const ROW_CONTRACT = ['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']
+
+/**
+ * The toolbar's shown controls lie inside the window, none overlaps another, and none is cut
+ * (its content fits its box, or its whole text shows on hover).
+ */
+async function expectRowClean(page: Page, windowWidth: number): Promise<void> {
+  const boxes = await page.getByTestId('toolbar').evaluate((bar) =>
+    [...bar.querySelectorAll<HTMLElement>('button, select, summary, input:not([type="file"])')]
+      .filter((el) => el.checkVisibility() && !el.closest('[popover]'))
+      .map((el) => {
+        const box = el.getBoundingClientRect()
+        const cut = el.scrollWidth > el.clientWidth + 1 && !(el instanceof HTMLSelectElement && el.title.startsWith(el.selectedOptions[0]?.text ?? '\u0000'))
+        return { id: el.dataset['testid'] ?? el.getAttribute('aria-label') ?? el.textContent ?? '', left: box.left, right: box.right, top: box.top, bottom: box.bottom, cut }
+      }),
+  )
+  for (const box of boxes) {
+    expect(box.left, `${box.id} inside the window`).toBeGreaterThanOrEqual(0)
+    expect(box.right, `${box.id} inside the window`).toBeLessThanOrEqual(windowWidth)
+    expect(box.cut, `${box.id} cut off`).toBe(false)
+  }
+  const overlaps = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5).map((b) => `${a.id} × ${b.id}`))
+  expect(overlaps, 'toolbar controls overlapping').toEqual([])
+}
+
 for (const [width, height, zoom] of [
   [1280, 720, 1],
   [1920, 1080, 1],
@@ -78,10 +105,7 @@ for (const [width, height, zoom] of [
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
     await openApp(page)
-    if (lang !== 'en') {
-      await (await inMore(page, 'lang-select')).selectOption(lang)
-      await page.keyboard.press('Escape')
-    }
+    if (lang !== 'en') await page.getByTestId('lang-select').selectOption(lang)
     // One row: every control of the toolbar sits on the same line, and the bar is no taller than one.
     const toolbar = (await page.getByTestId('toolbar').boundingBox())!
     const run = (await page.getByTestId('run').boundingBox())!
@@ -96,9 +120,12 @@ for (const [width, height, zoom] of [
     const middles = rows.map((r) => r.middle)
     expect(Math.max(...middles) - Math.min(...middles), JSON.stringify(rows)).toBeLessThan(4)
     expect(Math.max(...rows.map((r) => r.right)), 'toolbar inside the window').toBeLessThanOrEqual(Math.round(width / zoom))
-    // Every control that moved into More is reachable there.
+    await expectRowClean(page, Math.round(width / zoom))
+    // The teaching controls and the language switch are in the row, with no menu to open.
+    for (const id of ROW_CONTRACT) await expect(page.getByTestId(id), id).toBeVisible()
+    // The controls that moved into More are reachable there.
     await inMore(page, 'import-button')
-    for (const id of ['import-button', 'lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']) await expect(page.getByTestId(id), id).toBeVisible()
+    for (const id of ['import-button', 'open-shortcuts']) await expect(page.getByTestId(id), id).toBeVisible()
     await page.keyboard.press('Escape')
     await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
     await page.getByTestId('run').click()
@@ -116,13 +143,15 @@ for (const [width, height, zoom] of [
     // Timeline titles cut with an ellipsis show in full on hover.
     const titles = await page.getByTestId('timeline-item').evaluateAll((rows) => rows.map((row) => row.querySelector('[title]')?.getAttribute('title') ?? ''))
     expect(titles.some((t) => t.includes('get_weather'))).toBe(true)
-    // The pickers keep their labels, and show the selected option in full.
+    // The pickers keep their labels while the row has room (a compact row names them by
+    // aria-label), and show the selected option in full or on hover.
     for (const [id, label] of [
       ['example-select', LABELS[lang][0]],
       ['protocol-select', LABELS[lang][1]],
     ] as const) {
       const select = page.getByTestId(id)
-      await expect(page.locator('label', { has: select }).getByText(label, { exact: true })).toBeVisible()
+      await expect(select).toHaveAttribute('aria-label', label)
+      if (zoom === 1) await expect(page.locator('label', { has: select }).getByText(label, { exact: true })).toBeVisible()
       const cut = await select.evaluate((el) => {
         const s = el as HTMLSelectElement
         const canvas = document.createElement('canvas').getContext('2d')!
@@ -175,25 +204,78 @@ test('the More menu works from the keyboard: Enter opens it on its first item, a
   await expect(page.getByTestId('toolbar-more-menu')).toBeVisible()
   await expect(page.getByTestId('import-button')).toBeFocused()
   await page.keyboard.press('ArrowDown')
-  await expect(page.getByTestId('lessons-toggle')).toBeFocused()
+  await expect(page.getByTestId('open-shortcuts')).toBeFocused()
   await page.keyboard.press('ArrowUp')
   await expect(page.getByTestId('import-button')).toBeFocused()
-  // Wraps round to the last control (the language switch is in the row at this width).
+  // Wraps round to the last control (Max steps is in the row at this width).
   await page.keyboard.press('ArrowUp')
-  await expect(page.getByTestId('share-link')).toBeFocused()
+  await expect(page.getByTestId('open-shortcuts')).toBeFocused()
   await page.keyboard.press('Escape')
   await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
   await expect(page.getByTestId('toolbar-more')).toBeFocused()
-  await expect(page.getByTestId('lang-select')).toHaveValue('en')
 
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('import-button')).toBeFocused()
   await page.keyboard.press('ArrowDown')
-  await expect(page.getByTestId('lessons-toggle')).toBeFocused()
   await page.keyboard.press('Enter')
-  // Lessons opened, and the menu closed for it.
-  await expect(page.getByTestId('lessons')).toBeVisible()
+  // The shortcuts opened, and the menu closed for them.
+  await expect(page.getByTestId('shortcuts-help')).toBeVisible()
   await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('shortcuts-help')).toBeHidden()
+})
+
+test('the teaching controls in the row work from the keyboard, named for screen readers', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page)
+  // Icons at this width: each is named by aria-label and on hover.
+  for (const [id, name] of [['lessons-toggle', 'Lessons'], ['presenter-toggle', 'Presenter'], ['share-link', 'Share link']] as const) {
+    await expect(page.getByTestId(id)).toHaveAccessibleName(name)
+    expect(await page.getByTestId(id).getAttribute('title'), id).toBeTruthy()
+  }
+  await expect(page.getByTestId('font-size')).toHaveAccessibleName('Text size')
+  await page.getByTestId('lessons-toggle').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('lessons')).toBeVisible()
+  await expect(page.getByTestId('lessons-toggle')).toHaveAttribute('aria-pressed', 'true')
+  // Tab walks the row: presenter mode, then the text size.
+  await page.getByTestId('lessons-toggle').focus()
+  await page.keyboard.press('Tab')
+  await expect(page.getByTestId('presenter-toggle')).toBeFocused()
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('editor-tools')).toBeHidden()
+  // In presenter mode Space steps, but not from a focused button: there it presses the button.
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'false')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(0)
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'true')
+  await page.keyboard.press('Tab')
+  await expect(page.getByTestId('font-size')).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(page.getByTestId('share-link')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('share-url')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('share-url')).toBeHidden()
+})
+
+test('at 1280×720 with 200 % text the row may wrap, but no control is cut off, overlapped or off screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page)
+  await page.getByTestId('font-size').selectOption('200')
+  await expect(page.locator('html')).toHaveAttribute('style', /font-size: 200%/)
+  for (const id of ['run', 'step', 'step-back', 'reset', 'export-menu', 'toolbar-more', ...ROW_CONTRACT]) await expect(page.getByTestId(id), id).toBeVisible()
+  await expectRowClean(page, 1280)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
+  // The toolbar leaves most of the screen to the workbench.
+  expect((await page.getByTestId('toolbar').boundingBox())!.height).toBeLessThan(720 / 3)
+  // The empty timeline's text starts inside its pane (it scrolls there), not over the view switch above.
+  expect(await page.getByTestId('timeline').evaluate((el) => el.firstElementChild!.getBoundingClientRect().top >= el.getBoundingClientRect().top - 1)).toBe(true)
+  await page.getByTestId('lang-select').selectOption('zh-CN')
+  await expectRowClean(page, 1280)
+  await page.screenshot({ path: 'test-results/layout-1280x720-text-200-zh-CN.png' })
 })
 
 test('a narrow timeline drops the event numbers for the titles; long titles show in full on hover', async ({ page }) => {

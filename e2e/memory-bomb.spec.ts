@@ -5,7 +5,7 @@
  * opens), the message names the file and phase, and the user's code is still in the editor.
  */
 import type { Page } from '@playwright/test'
-import { expect, getEditor, openApp, setEditor, test } from './fixtures'
+import { expect, getEditor, inMore, openApp, setEditor, test } from './fixtures'
 
 /** Grows until the VM's memory limit stops it. */
 const BOMB = 'const hoard: number[][] = []\n  for (;;) hoard.push(new Array(1e5).fill(hoard.length))'
@@ -26,7 +26,7 @@ export default function model({ messages, step }: ModelContext) {
 
 /** The page answers: the shortcuts dialog opens on a click and closes again. */
 async function expectAlive(page: Page): Promise<void> {
-  await page.getByTestId('open-shortcuts').click()
+  await (await inMore(page, 'open-shortcuts')).click()
   await expect(page.getByTestId('shortcuts-help')).toBeVisible({ timeout: 1_000 })
   await page.keyboard.press('Escape')
 }

@@ -1,4 +1,4 @@
-import { expect, getEditor, openApp, setEditor, test } from './fixtures'
+import { expect, getEditor, inMore, openApp, setEditor, test } from './fixtures'
 
 test('Ctrl+Enter, F10 and Shift+F10 work from inside an editor, without editing the code', async ({ page }) => {
   await openApp(page)
@@ -29,7 +29,7 @@ test('? and the toolbar button open the shortcuts list; Esc closes it', async ({
   for (const keys of ['Ctrl+Enter', 'F10', 'Shift+F10', '?', 'Esc']) await expect(help.getByTestId('shortcut').filter({ hasText: keys }).first()).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(help).toBeHidden()
-  await page.getByTestId('open-shortcuts').click()
+  await (await inMore(page, 'open-shortcuts')).click()
   await expect(help).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(help).toBeHidden()

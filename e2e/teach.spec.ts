@@ -1,12 +1,12 @@
-import { test, expect, openApp, getEditor, inMore } from './fixtures'
+import { test, expect, openApp, getEditor } from './fixtures'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 const shot = (name: string) => `test-results/teach-${name}.png`
 
 test('the lesson path in 简体中文: lesson text, narration and the lit diagram', async ({ page }) => {
   await openApp(page)
-  await (await inMore(page, 'lang-select')).selectOption('zh-CN')
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lang-select').selectOption('zh-CN')
+  await page.getByTestId('lessons-toggle').click()
   const panel = page.getByTestId('lessons')
   await expect(panel).toContainText('课程')
   await expect(panel.getByTestId('lesson-item')).toHaveCount(29)
@@ -42,7 +42,7 @@ test('the lesson path in 简体中文: lesson text, narration and the lit diagra
 
 test('a challenge: the starting code fails the check, Show solution passes it, progress is kept', async ({ page }) => {
   await openApp(page)
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]').click()
   await page.getByTestId('challenge-check').click()
   await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
@@ -58,15 +58,32 @@ test('a challenge: the starting code fails the check, Show solution passes it, p
   await page.getByTestId('challenge-check').click()
   await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'true')
   await page.reload()
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="fail-endless-loop"]')).toContainText('✓')
+})
+
+test('the eval-metrics challenge: the model’s city bug fails the case’s argument check, Show solution passes it', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="eval-metrics"]').click()
+  await expect(page.getByTestId('lesson-text')).toContainText('argument accuracy reach 100 %')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'false')
+  await expect(page.getByTestId('challenge-result')).toContainText('case weather-lyon: tool-args-match expected {"tool":"get_weather","arguments":{"city":"Lyon"}}, got [{"city":"today"}]')
+  await page.getByTestId('challenge-solution').click()
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+  await page.getByTestId('challenge-check').click()
+  await expect(page.getByTestId('challenge-result')).toHaveAttribute('data-passed', 'true')
 })
 
 test('a share link opens the same lesson in a fresh browser, runs nothing and says where it came from', async ({ page, browser }) => {
   await openApp(page)
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-timeout"]').click()
-  await (await inMore(page, 'share-link')).click()
+  await page.getByTestId('share-link').click()
   const url = await page.getByTestId('share-url').inputValue()
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#share=[A-Za-z0-9_-]+$/)
   const model = await getEditor(page, 'model.ts')
@@ -103,10 +120,10 @@ test('a share link opens the same lesson in a fresh browser, runs nothing and sa
 test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows step, narration in large type', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 })
   await openApp(page)
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
-  await (await inMore(page, 'presenter-toggle')).click()
-  await (await inMore(page, 'font-size')).selectOption('150')
+  await page.getByTestId('presenter-toggle').click()
+  await page.getByTestId('font-size').selectOption('150')
   await expect(page.locator('html')).toHaveAttribute('style', /font-size: 150%/)
   await expect(page.getByTestId('editor-tools')).toBeHidden()
 
@@ -146,11 +163,10 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
   await expect.poll(async () => (await page.locator('#pane-timeline').boundingBox())!.height).toBeGreaterThan(before + 40)
   await page.getByTestId('diagram-toggle').click()
   await expect(page.getByTestId('loop-diagram')).toBeVisible()
-  await inMore(page, 'presenter-toggle')
-  await inside(['presenter-toggle', 'font-size', 'share-link', 'lang-select'])
-  await page.keyboard.press('Escape')
+  // The teaching controls and the language switch are in the row at 150 % too, no menu to open.
+  await inside(['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select', 'export-menu'])
   await page.screenshot({ path: shot('presenter-150') })
-  await (await inMore(page, 'lang-select')).selectOption('zh-TW')
+  await page.getByTestId('lang-select').selectOption('zh-TW')
   await expect(page.getByTestId('narration')).toContainText('模型')
   await page.screenshot({ path: shot('presenter-150-zh-TW') })
 })
@@ -174,8 +190,8 @@ async function uiWords(page: import('@playwright/test').Page, testId: string): P
 test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector and confirm dialog hold no English UI text', async ({ page }) => {
   await openApp(page)
   for (const language of ['zh-CN', 'zh-TW']) {
-    await (await inMore(page, 'lang-select')).selectOption(language)
-    if (!(await page.getByTestId('lessons').isVisible())) await (await inMore(page, 'lessons-toggle')).click()
+    await page.getByTestId('lang-select').selectOption(language)
+    if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
     await page.locator('[data-testid="lesson-item"][data-lesson-id="confirmation"]').click()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('confirm-dialog')).toBeVisible()
@@ -193,3 +209,67 @@ test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector an
     await page.screenshot({ path: shot(`${language}-confirmation`) })
   }
 })
+
+/**
+ * The teaching test ids are used directly by outside checks, with no menu opened first: at both
+ * common screen sizes, in every language, and again after 150 % text and presenter mode.
+ */
+for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+  for (const language of ['en', 'zh-CN', 'zh-TW'] as const) {
+    test(`the teaching controls are in the toolbar's row at ${width}×${height} in ${language}, at 100 % and at 150 % in presenter mode`, async ({ page }) => {
+      await page.setViewportSize({ width, height })
+      await openApp(page)
+      await page.getByTestId('lang-select').selectOption(language)
+      await expect(page.locator('html')).toHaveAttribute('lang', language)
+      const usable = async (when: string) => {
+        for (const id of ['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']) {
+          const control = page.getByTestId(id)
+          await expect(control, `${id} ${when}`).toBeVisible()
+          await expect(control, `${id} ${when}`).toBeEnabled()
+          const box = (await control.boundingBox())!
+          expect(box.x, `${id} ${when}`).toBeGreaterThanOrEqual(0)
+          expect(box.x + box.width, `${id} ${when}`).toBeLessThanOrEqual(width)
+          expect(box.y + box.height, `${id} ${when}`).toBeLessThanOrEqual(height)
+        }
+        await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
+      }
+      /** Share link: the link is shown in share-url, whole and on screen. */
+      const shares = async (when: string) => {
+        await page.getByTestId('share-link').click()
+        const url = page.getByTestId('share-url')
+        await expect(url, when).toBeVisible()
+        expect(await url.inputValue()).toMatch(/#share=[A-Za-z0-9_-]+$/)
+        const box = (await url.boundingBox())!
+        expect(box.x, when).toBeGreaterThanOrEqual(0)
+        expect(box.x + box.width, when).toBeLessThanOrEqual(width)
+        expect(box.y + box.height, when).toBeLessThanOrEqual(height)
+        // Not clipped by anything around it: the point in its middle is the input itself.
+        expect(await url.evaluate((el) => { const b = el.getBoundingClientRect(); return document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === el }), when).toBe(true)
+        await page.keyboard.press('Escape')
+        await expect(url).toBeHidden()
+      }
+      await usable('at 100 %')
+      await page.getByTestId('lessons-toggle').click()
+      await expect(page.getByTestId('lessons')).toBeVisible()
+      await shares('at 100 %')
+
+      await page.getByTestId('presenter-toggle').click()
+      await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'true')
+      await page.getByTestId('font-size').selectOption('150')
+      await expect(page.locator('html')).toHaveAttribute('style', /font-size: 150%/)
+      await usable('at 150 % in presenter mode')
+      await shares('at 150 % in presenter mode')
+      // The language switch still answers there.
+      const other = language === 'en' ? 'zh-CN' : 'en'
+      await page.getByTestId('lang-select').selectOption(other)
+      await expect(page.locator('html')).toHaveAttribute('lang', other)
+      await usable(`at 150 % in ${other}`)
+      await page.getByTestId('lang-select').selectOption(language)
+      await page.screenshot({ path: shot(`row-${width}x${height}-${language}-150-presenter`) })
+      await page.getByTestId('presenter-toggle').click()
+      await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'false')
+      await page.getByTestId('font-size').selectOption('100')
+      await page.screenshot({ path: shot(`row-${width}x${height}-${language}-100`) })
+    })
+  }
+}

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { expect, getEditor, inMore, openApp, setEditor, test } from './fixtures'
+import { expect, getEditor, openApp, setEditor, test } from './fixtures'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
 
@@ -40,7 +40,7 @@ test('choosing an example asks before replacing edited code, and the replacement
 
 test('opening a lesson asks before replacing edited code, and the replacement can be undone', async ({ page }) => {
   await openApp(page)
-  await (await inMore(page, 'lessons-toggle')).click()
+  await page.getByTestId('lessons-toggle').click()
   const lesson = (id: string) => page.locator(`[data-testid="lesson-item"][data-lesson-id="${id}"]`)
   // Unedited: a lesson opens at once, and another one after it too.
   await lesson('registry-tags').click()

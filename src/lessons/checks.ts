@@ -3,6 +3,7 @@
  * wrong, each as a translation key under `challenge.problem.` with its parameters (empty = passed).
  */
 import type { SessionEvent, StopReason } from '../core/loop/events'
+import { checkAssertion, type EvalCase } from '../core/evals'
 
 /** One thing still wrong with the session, for the learner. */
 export interface Problem {
@@ -113,4 +114,33 @@ export const modelSentUniqueIds: Check = (events) => {
 export const userGotAnswer: Check = (events) => {
   const answered = stopReason(events) === 'final_answer' || events.some((e) => e.type === 'model.responded' && e.finalTurn === true)
   return answered ? [] : [{ key: 'noAnswer', params: { reason: stopReason(events) ?? '' } }]
+}
+
+/** The session's user input: the last user message it started with, or `undefined`. */
+export function sessionInput(events: readonly SessionEvent[]): string | undefined {
+  const started = events.find((e) => e.type === 'session.started')
+  if (started?.type !== 'session.started') return undefined
+  return started.messages.filter((m) => m.role === 'user').at(-1)?.content
+}
+
+/** JSON of a value cut to `max` chars, for a problem's text. */
+function brief(value: unknown, max = 120): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/**
+ * The session answers eval case `evalCase`: it ran the case's input, and each of the case's
+ * assertions holds over it (the check the Evals tab makes, over the session on the timeline).
+ * A session of another input is one problem (`otherInput`), so changing the question passes nothing.
+ */
+export function passesCase(evalCase: EvalCase): Check {
+  return (events) => {
+    const input = sessionInput(events)
+    if (input !== evalCase.input) return [{ key: 'otherInput', params: { expected: evalCase.input, actual: input ?? '' } }]
+    return evalCase.assertions
+      .map((assertion) => checkAssertion(assertion, events))
+      .filter((result) => !result.passed)
+      .map((result) => ({ key: 'assertionFailed', params: { case: evalCase.id, type: result.type, expected: brief(result.expected), actual: brief(result.actual) } }))
+  }
 }

@@ -9,7 +9,7 @@ import type { EvalCase } from '../core/evals'
 import type { Workspace } from '../core/files/workspace-file'
 import { loopSettings } from '../core/loop/settings'
 import { findExample, type Example } from '../examples/index'
-import { all, atMostCalls, firstCallOk, injectionContained, noFailedCalls, resultsAtMost, stoppedWith, modelSentUniqueIds, succeededAtLeast, uniqueToolCallIds, userGotAnswer, type Check } from './checks'
+import { all, atMostCalls, passesCase, firstCallOk, injectionContained, noFailedCalls, resultsAtMost, stoppedWith, modelSentUniqueIds, succeededAtLeast, uniqueToolCallIds, userGotAnswer, type Check } from './checks'
 import registryTagsModel from './registry-tags/model.ts?raw'
 import registryTagsTools from './registry-tags/tools.ts?raw'
 import typedSchemaModel from './typed-schema/model.ts?raw'
@@ -22,6 +22,7 @@ import duplicateIdTools from './duplicate-id/tools.ts?raw'
 import fusionFallbackModel from './fusion-fallback/model.ts?raw'
 import fusionFallbackTools from './fusion-fallback/tools.ts?raw'
 import evalMetricsModel from './eval-metrics/model.ts?raw'
+import evalMetricsSolutionModel from './eval-metrics/solution-model.ts?raw'
 import structuredRoutingModel from './structured-routing/model.ts?raw'
 import structuredRoutingTools from './structured-routing/tools.ts?raw'
 import reflectionDispatchModel from './reflection-dispatch/model.ts?raw'
@@ -84,13 +85,22 @@ function own(tools: string, model: string, input: string, protocol: string, loop
   return { tools, model, input, protocol, maxSteps, loop }
 }
 
+/** The evaluation lesson's case its model gets wrong (the city is the question's last word): its challenge. */
+const EVAL_METRICS_LYON: EvalCase = {
+  id: 'weather-lyon',
+  input: 'Is it raining in Lyon today?',
+  assertions: [
+    { type: 'tool-used', tool: 'get_weather' },
+    { type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Lyon' } },
+  ],
+}
 /**
  * The cases of the evaluation lesson: two tool choices, two argument checks and a case that must
  * not call a tool. The model's city bug fails one argument check, so the metrics differ.
  */
 const EVAL_METRICS_CASES: EvalCase[] = [
   { id: 'weather-paris', input: 'What is the weather in Paris?', assertions: [{ type: 'tool-used', tool: 'get_weather' }, { type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Paris' } }] },
-  { id: 'weather-lyon', input: 'Is it raining in Lyon today?', assertions: [{ type: 'tool-used', tool: 'get_weather' }, { type: 'tool-args-match', tool: 'get_weather', arguments: { city: 'Lyon' } }] },
+  EVAL_METRICS_LYON,
   { id: 'sum', input: 'What is 18 + 4?', assertions: [{ type: 'tool-used', tool: 'add' }, { type: 'final-answer', contains: '22' }] },
   { id: 'greeting', input: 'Hello!', assertions: [{ type: 'tool-not-used', tool: 'get_weather' }, { type: 'step-count', equals: 1 }] },
 ]
@@ -124,13 +134,19 @@ export const lessons: readonly Lesson[] = [
   { id: 'confirmation', section: 'production', exampleId: 'dangerous-tool', workspace: fromExample('dangerous-tool') },
   { id: 'history-cleanup', section: 'production', exampleId: 'context-window', workspace: fromExample('context-window') },
   { id: 'result-externalisation', section: 'production', exampleId: 'result-shaping', workspace: fromExample('result-shaping') },
-  { id: 'eval-metrics', section: 'production', workspace: { ...own(evalMetricsTools, evalMetricsModel, 'What is the weather in Paris?', 'json'), cases: EVAL_METRICS_CASES } },
+  // The workspace's own input is the case the model gets wrong, so Run shows the bug on the timeline.
+  {
+    id: 'eval-metrics',
+    section: 'production',
+    workspace: { ...own(evalMetricsTools, evalMetricsModel, EVAL_METRICS_LYON.input, 'json'), cases: EVAL_METRICS_CASES },
+    challenge: { check: passesCase(EVAL_METRICS_LYON), solution: { model: evalMetricsSolutionModel } },
+  },
   {
     id: 'fail-malformed-json',
     section: 'failures',
     exampleId: 'parse-retry',
     workspace: fromExample('parse-retry', { loop: { maxParseRetries: 0 } }),
-    challenge: { check: stoppedWith('final_answer'), solution: { loop: { maxParseRetries: 2 } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), stoppedWith('final_answer')), solution: { loop: { maxParseRetries: 2 } } },
   },
   {
     id: 'fail-hallucinated-tool',
@@ -165,20 +181,20 @@ export const lessons: readonly Lesson[] = [
     section: 'failures',
     exampleId: 'weather',
     workspace: fromExample('weather', { loop: { maxResultChars: 1_000_000, resultShaping: 'truncate', faults: [{ tool: 'get_weather', kind: 'huge' }] } }),
-    challenge: { check: resultsAtMost(2100), solution: { loop: { maxResultChars: 2000 } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), resultsAtMost(2100)), solution: { loop: { maxResultChars: 2000 } } },
   },
   {
     id: 'fail-duplicate-id',
     section: 'failures',
     workspace: own(duplicateIdTools, duplicateIdModel, 'How many kettles and toasters are in stock?', 'openai'),
-    challenge: { check: all(modelSentUniqueIds, uniqueToolCallIds), solution: { model: duplicateIdSolutionModel } },
+    challenge: { check: all(succeededAtLeast('get_stock', 2), modelSentUniqueIds, uniqueToolCallIds), solution: { model: duplicateIdSolutionModel } },
   },
   {
     id: 'fail-timeout',
     section: 'failures',
     exampleId: 'transient-timeout',
     workspace: fromExample('transient-timeout', { loop: { retryOnTimeout: false } }),
-    challenge: { check: all(noFailedCalls, stoppedWith('final_answer')), solution: { loop: { retryOnTimeout: true } } },
+    challenge: { check: all(succeededAtLeast('get_weather', 1), noFailedCalls, stoppedWith('final_answer')), solution: { loop: { retryOnTimeout: true } } },
   },
 ]
 

@@ -52,6 +52,17 @@ describe('challenges: the starting code fails the check, the solution passes', (
   })
 })
 
+describe('challenges cannot be passed by doing nothing', () => {
+  // A model that answers at once, calling no tool: only the step cap's challenge (the user gets an
+  // answer) is met by that; every other challenge is about what the tool calls did.
+  const silent = "export default function model() {\n  return 'I can answer that without any tool.'\n}\n"
+  it.each(lessons.filter((l) => l.challenge && l.id !== 'step-cap').map((l) => [l.id, l] as const))('%s', async (_id, l) => {
+    const events = await run({ ...l.workspace, model: silent })
+    expect(finishedCalls(events)).toEqual([])
+    expect(l.challenge!.check(events).length).toBeGreaterThan(0)
+  })
+})
+
 describe('lessons with their own code', () => {
   it('registry-tags: <tool>{json}</tool> calls get_weather, then add, then answers', async () => {
     const events = await run(lesson('registry-tags').workspace)
@@ -112,6 +123,17 @@ describe('lessons with their own code', () => {
     const after = await measure(evalMetricsSolution)
     expect(after.failed).toEqual([])
     expect(after.metrics).toEqual({ toolSelectionAccuracy: 1, argumentAccuracy: 1, endToEndSuccess: 1 })
+  })
+
+  it('eval-metrics challenge: the failing case is the lesson’s input, its argument check is what fails, and another question passes nothing', async () => {
+    const l = lesson('eval-metrics')
+    const check = l.challenge!.check
+    const before = check(await run(l.workspace))
+    expect(before).toEqual([{ key: 'assertionFailed', params: { case: 'weather-lyon', type: 'tool-args-match', expected: '{"tool":"get_weather","arguments":{"city":"Lyon"}}', actual: '[{"city":"today"}]' } }])
+    // The fixed model on a question the old one already got right is no proof.
+    const paris = check(await run({ ...l.workspace, model: evalMetricsSolution, input: 'What is the weather in Paris?' }))
+    expect(paris).toEqual([{ key: 'otherInput', params: { expected: 'Is it raining in Lyon today?', actual: 'What is the weather in Paris?' } }])
+    expect(check(await run(solvedWorkspace(l)))).toEqual([])
   })
 
   it('structured-routing: an enum rejects a category, the chosen one offers its tools, and the call goes through', async () => {

@@ -14,8 +14,9 @@ import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
 import { exampleDescription, exampleTitle, protocolDescription, protocolLabel } from './i18n/core-text'
-import { TeachControls } from './teach/TeachControls'
-import { MenuField, MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
+import { PresenterMenuItems, TeachControls } from './teach/TeachControls'
+import { MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
+import { toolbarFit } from './layout/toolbar-fit'
 import { useRemWidth } from './layout/use-rem-width'
 
 const button =
@@ -45,7 +46,7 @@ function MaxStepsInput({ value, inMenu = false }: { value: number; inMenu?: bool
   )
 }
 
-/** Top bar, one row: example and protocol pickers, the step controls, More (import, teaching, language), help and export. */
+/** Top bar, one row: example and protocol pickers, the step controls, the teaching controls and language, More (import, shortcuts…) and export. */
 export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): void }) {
   const { t } = useTranslation()
   const pg = usePlayground()
@@ -79,14 +80,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   // Widths in rem, so a larger text size compacts the row as a narrower window does.
   const header = useRef<HTMLElement>(null)
   const room = useRemWidth(header, 90)
-  // Max steps stays in the row while there is room for it (1280 px at 100 %), else it is in More.
-  const wide = room >= 77
-  // Narrower (1280 px at 150 %): no product name, and Back and Reset show their symbols only.
-  const compact = room < 68
-  // Down to 52rem the row never wraps: the pickers give up width instead (to 6rem, full text on
-  // hover). Below that they cannot shrink enough, so the row wraps rather than overlap.
-  const oneRow = room >= 52
-
+  const { labelled, wide, named, trail, compact, oneRow } = toolbarFit(room)
   function exportSession() {
     const { events, workspace } = pg.stores.run.getState()
     download(`toolstep-session-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.json`, writeSession(workspace, events))
@@ -112,15 +106,17 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   }
 
   return (
-    // One row at any width from 850 CSS px (1280 px at 150 % zoom): the pickers give up width
-    // first (their full text shows on hover), and the less-used controls sit in More.
-    <header ref={header} data-testid="toolbar" className={`flex ${oneRow ? 'flex-nowrap' : 'flex-wrap'} items-center gap-2 border-b border-slate-200 bg-slate-900 px-3 py-2 text-white`}>
-      <div className={`mr-1 flex shrink-0 items-baseline gap-2 ${compact ? 'hidden' : ''}`}>
+    // One row at any width from 832 CSS px (1280 px at 150 % zoom): the pickers give up width
+    // first (their full text shows on hover), the teaching buttons become icons, and the
+    // less-used controls sit in More. See toolbarFit for the steps.
+    <header ref={header} data-testid="toolbar" className={`flex ${oneRow ? 'flex-nowrap' : 'flex-wrap'} items-center ${compact ? 'gap-1.5 px-2' : 'gap-2 px-3'} border-b border-slate-200 bg-slate-900 py-2 text-white`}>
+      <div className={`mr-1 flex shrink-0 items-baseline gap-2 ${named ? '' : 'hidden'}`}>
         <span className="text-lg font-bold tracking-tight">Toolstep</span>
-        <span className="hidden text-xs text-slate-400 min-[1800px]:inline">{(['decide', 'parse', 'validate', 'execute', 'backfill'] as const).map((phase) => t(`diagram.phase.${phase}`)).join(' → ')}</span>
+        <span className={`text-xs text-slate-400 ${trail ? '' : 'hidden'}`}>{(['decide', 'parse', 'validate', 'execute', 'backfill'] as const).map((phase) => t(`diagram.phase.${phase}`)).join(' → ')}</span>
       </div>
       <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
-        <span className="shrink-0 whitespace-nowrap">{t('toolbar.example')}</span>
+        {/* Compact: the pickers' labels give their room to the choice (the select keeps its aria-label). */}
+        <span className={`shrink-0 whitespace-nowrap ${compact ? 'hidden' : ''}`}>{t('toolbar.example')}</span>
         <select
           data-testid="example-select"
           aria-label={t('toolbar.example')}
@@ -138,7 +134,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         </select>
       </label>
       <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
-        <span className="shrink-0 whitespace-nowrap">{t('toolbar.wireFormat')}</span>
+        <span className={`shrink-0 whitespace-nowrap ${compact ? 'hidden' : ''}`}>{t('toolbar.wireFormat')}</span>
         <select
           data-testid="protocol-select"
           aria-label={t('toolbar.wireFormat')}
@@ -176,7 +172,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           ⟲ {!compact && t('toolbar.reset')}
         </button>
       </div>
-      <div className="ml-auto flex shrink-0 items-center gap-1.5">
+      <div className={`ml-auto flex shrink-0 items-center ${compact ? 'gap-1' : 'gap-1.5'}`}>
         <input
           ref={fileInput}
           data-testid="import-file"
@@ -190,9 +186,10 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             if (files.length > 0) void pg.importFiles(files).then(onImported)
           }}
         />
-        {/* The language switch stays in the row while there is room: a workshop starts with it. */}
-        {wide && <LanguageSelect className="w-24 shrink-0 rounded border border-slate-600 bg-slate-800 px-1 py-1 text-sm text-white" />}
-        <MoreMenu>
+        {/* The teaching controls and the language switch are in the row at every width: a workshop starts with them. */}
+        <TeachControls labelled={labelled} />
+        <LanguageSelect className="shrink-0 rounded border border-slate-600 bg-slate-800 px-0.5 py-1 text-sm text-white" />
+        <MoreMenu short={compact}>
           <button
             data-testid="import-button"
             className={menuItem}
@@ -204,24 +201,27 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           >
             {t('toolbar.import')}
           </button>
-          <TeachControls />
+          <PresenterMenuItems />
           {/* Not last: a refused value's message shows under the field, over the row below. */}
           {!wide && (
             <div className="px-2 py-1.5">
               <MaxStepsInput value={maxSteps} inMenu />
             </div>
           )}
-          {!wide && (
-            <MenuField label={t('lang.label')}>
-              <LanguageSelect className="rounded border border-slate-300 bg-white px-1 py-0.5 text-sm text-slate-800" />
-            </MenuField>
-          )}
+          <button
+            data-testid="open-shortcuts"
+            className={menuItem}
+            onClick={() => {
+              closeMoreMenu()
+              openHelp()
+            }}
+            title={t('toolbar.shortcutsHint')}
+          >
+            {t('toolbar.shortcuts')} <kbd className="rounded border border-slate-300 px-1 font-mono text-xs text-slate-500">?</kbd>
+          </button>
         </MoreMenu>
-        <button data-testid="open-shortcuts" className={quiet} onClick={openHelp} title={t('toolbar.shortcutsHint')} aria-label={t('toolbar.shortcuts')}>
-          ?
-        </button>
         <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>
-          <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`}>
+          <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`} title={t('toolbar.export')}>
             {t('toolbar.export')} ▾
           </summary>
           <div className="absolute right-0 z-30 mt-1 flex w-80 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">

@@ -8,7 +8,7 @@ const FOCUSABLE = 'button:not([disabled]), select:not([disabled]), input:not([di
  * top layer, so nothing clips it; a click outside or Esc closes it and gives focus back to the
  * button). Opening it focuses its first control; ↑ ↓ Home End move between its controls.
  */
-export function MoreMenu({ children }: { children: ReactNode }) {
+export function MoreMenu({ children, short = false }: { children: ReactNode; short?: boolean }) {
   const { t } = useTranslation()
   const button = useRef<HTMLButtonElement>(null)
   const panel = useRef<HTMLDivElement>(null)
@@ -56,9 +56,11 @@ export function MoreMenu({ children }: { children: ReactNode }) {
         aria-haspopup="true"
         aria-controls="toolbar-more-menu"
         title={t('workbench.moreHint')}
+        aria-label={t('workbench.more')}
         className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-md border border-slate-600 bg-slate-800 px-2.5 py-1 text-sm font-medium text-slate-100 shadow-sm hover:bg-slate-700"
       >
-        {t('workbench.more')} ▾
+        {/* Short (a narrow row): the ellipsis alone, named by aria-label and on hover. */}
+        {short ? '⋯' : `${t('workbench.more')} ▾`}
       </button>
       <div
         ref={panel}

@@ -8,6 +8,11 @@ function typing(target: EventTarget | null): boolean {
   return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.closest('.monaco-editor') !== null
 }
 
+/** True when Space belongs to a focused control (a button, a link, a menu's summary): it presses it. */
+function pressing(event: KeyboardEvent): boolean {
+  return event.key === ' ' && event.target instanceof HTMLElement && event.target.closest('button, a[href], summary, [role="button"]') !== null
+}
+
 /**
  * Side effects of the teaching preferences: the text size applied to the root element (the UI is
  * sized in rem, so everything scales), and in presenter mode Space / → step and ← goes back.
@@ -24,7 +29,7 @@ export function TeachEffects() {
   useEffect(() => {
     if (!presenter) return
     function onKey(event: KeyboardEvent) {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || pressing(event)) return
       if (event.key === ' ' || event.key === 'ArrowRight') {
         event.preventDefault()
         void pg.step()

@@ -62,7 +62,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
 
   if (events.length === 0) {
     return (
-      <div data-testid="timeline" className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-sm text-slate-500">
+      <div data-testid="timeline" className="flex h-full flex-col items-center justify-center-safe gap-2 overflow-auto p-6 text-center text-sm text-slate-500">
         <p className="font-medium text-slate-700">{t('timeline.emptyTitle')}</p>
         <p>
           <Trans i18nKey="timeline.emptyText" values={{ run: t('toolbar.run'), step: t('toolbar.step') }} components={{ kbd: <kbd className="rounded border border-slate-300 bg-white px-1" /> }} />
