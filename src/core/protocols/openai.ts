@@ -39,8 +39,9 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
     const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
     if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
   }
-  // Unbounded, the shared scan would read the whole output; one native search settles most outputs.
-  if (before === undefined && !scan.view.includes(FUNCTION_KEY)) return undefined
+  // Unbounded, the shared scan would read the whole output; one native search settles most outputs
+  // (for the key without its opening quote: quotes are frequent in JSON, an `f` followed by `unction"` is not).
+  if (before === undefined && !scan.view.includes(FUNCTION_KEY.slice(1))) return undefined
   const key = scan.first(FUNCTION_KEY, limit + 200)
   if (key < 0 || key >= limit + 200) return undefined
   // One regex object for every call (compiling a copy per output cost as much as the search).
