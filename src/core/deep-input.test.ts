@@ -91,6 +91,20 @@ describe('100 000 levels deep', () => {
     if (!result.ok) expect(result.error).toContain('nests deeper than 1000 levels')
   })
 
+  it('replay import refuses JSON text nested 100 000 deep inside a span attribute, naming the field', () => {
+    const span = { traceId: 't', spanId: 's', name: 'chat', attributes: { 'gen_ai.input.messages': nestedText(DEPTH) } }
+    const result = importLog(JSON.stringify([span]))
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error).toContain('["gen_ai.input.messages"]: expected JSON text nested at most 1000 levels deep')
+  })
+
+  it('replay import reads a span whose attribute key has 100 000 dots (kept whole, not 100 000 levels)', () => {
+    const messages = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Hi' }] }])
+    const span = { traceId: 't', spanId: 's', name: 'chat', attributes: { 'gen_ai.input.messages': messages, [`x${'.y'.repeat(DEPTH)}`]: 1, 'a.0.b': 2 } }
+    const result = importLog(JSON.stringify([span]))
+    expect(result.ok).toBe(true)
+  })
+
   it('a repeated final arguments fragment is recognised whatever its depth', () => {
     const text = `{"x": ${nestedText(DEPTH)}}`
     expect(repeatsArguments(text, text)).toBe(true)
