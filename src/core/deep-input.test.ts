@@ -12,6 +12,9 @@ import { MAX_JSON_DEPTH } from './util/json-walk'
 import { prepareArguments } from './validation/prepare-arguments'
 import { validateArguments } from './validation/validate-arguments'
 import { repeatsArguments } from './wire/stream-arguments'
+import { readSession, writeSession } from './files/session-file'
+import type { SessionEvent } from './loop/events'
+import { jsonText } from './util/json-walk'
 import type { JsonSchema, ToolSpec } from './tools/types'
 
 const DEPTH = 100_000
@@ -103,6 +106,25 @@ describe('100 000 levels deep', () => {
     const span = { traceId: 't', spanId: 's', name: 'chat', attributes: { 'gen_ai.input.messages': messages, [`x${'.y'.repeat(DEPTH)}`]: 1, 'a.0.b': 2 } }
     const result = importLog(JSON.stringify([span]))
     expect(result.ok).toBe(true)
+  })
+
+  it('a session with deep arguments is exported (and refused on import with the depth limit named)', () => {
+    const events = [{ seq: 0, t: 0, type: 'tool.finished', callId: 'c1', name: 'f', arguments: { x: nested(DEPTH) }, result: 'ok', durationMs: 1 }] as unknown as SessionEvent[]
+    const text = writeSession(null, events)
+    expect(text.length).toBeGreaterThan(DEPTH * 4)
+    const read = readSession(text)
+    expect(read.ok).toBe(false)
+    if (!read.ok) expect(read.error).toContain('1000 levels')
+  })
+
+  it('jsonText writes what JSON.stringify writes, at any depth', () => {
+    const samples: unknown[] = [
+      null, 0, -0, 1.5, 'x "y" \\ 東京 😀', true, [], {}, [[]], { a: {} }, [1, undefined, () => 1, 'z'],
+      { a: undefined, b: () => 1, c: [undefined], d: new Date(0), e: { toJSON: () => ({ f: [1, 2] }) }, g: Number.NaN, h: Number.POSITIVE_INFINITY },
+      { format: 'toolstep.session', version: 1, workspace: null, events: [{ seq: 0, type: 'session.started', nested: { list: [1, { deep: [[{}], []] }] } }] },
+    ]
+    for (const sample of samples) for (const indent of [0, 2]) expect(jsonText(sample, indent)).toBe(JSON.stringify(sample, null, indent))
+    expect(JSON.parse(jsonText(nested(DEPTH)))).toBeDefined()
   })
 
   it('a repeated final arguments fragment is recognised whatever its depth', () => {
