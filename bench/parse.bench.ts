@@ -255,6 +255,17 @@ const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['128K × f(a=', 'f(a='.repeat(MB / 4)],
   ['1 MB of "', '"'.repeat(MB)],
   ['96K × <tool_call>', '<tool_call>'.repeat(Math.floor(MB / 11))],
+  // The worst of bench/hostile.ts (`npx tsx scripts/worst-case.ts` ranks them per parser).
+  ['70K × "tool_calls": [', '"tool_calls": ['.repeat(Math.floor(MB / 15))],
+  ['48K × [{"type": "function",', '[{"type": "function",'.repeat(Math.floor(MB / 22))],
+  ['210K × {"a":', '{"a":'.repeat(Math.floor(MB / 5))],
+  ['128K × {"a": "\\', '{"a": "\\'.repeat(Math.floor(MB / 8))],
+  ['150K × [TOOL:f', '[TOOL:f'.repeat(Math.floor(MB / 7))],
+  ['87K × [TOOL_CALLS]', '[TOOL_CALLS]'.repeat(Math.floor(MB / 12))],
+  ['70K × <function_call>', '<function_call>'.repeat(Math.floor(MB / 15))],
+  ['61K × <seed:tool_call>f', '<seed:tool_call>f'.repeat(Math.floor(MB / 17))],
+  ['150K × f(a=1, ', 'f(a=1, '.repeat(Math.floor(MB / 7))],
+  ['33K calls {"tool": "f", …}', '{"tool": "f", "arguments": {}} '.repeat(Math.floor(MB / 31))],
 ]
 const worstRows: string[][] = []
 let worstSeconds = 0

@@ -11,6 +11,7 @@
  * an extra header that may carry a credential (`Authorization`, `X-Api-Key`, …).
  * Pure: the bundle is passed in (the app and the CLI get it from `virtual:toolstep-export-kit`).
  */
+import { jsonText } from '../util/json-walk'
 import { redactBaseUrl, type EndpointConfig } from '../endpoint/index'
 import { DEFAULT_LOOP_SETTINGS, fold, loopSettings, type SessionEvent, type SettingsInput } from '../loop/index'
 import { recordedTurns } from '../files/index'
@@ -253,7 +254,7 @@ export function writeLoopTest(input: Omit<ExportInput, 'endpoint'> & { events: r
     rule('The recorded session'),
     part(input.bundle, 'replay'),
     '',
-    `const RECORDED = ${JSON.stringify(recorded, null, 2)}`,
+    `const RECORDED = ${jsonText(recorded, 2)}`,
     '',
     rule('Test'),
     "vitest.describe('the workspace replayed against its recorded model outputs', () => {",

@@ -3,6 +3,7 @@
  * (`{ "format": "toolstep.session", "version": 1, workspace, events }`).
  * Re-importing it and folding the events gives the identical timeline.
  */
+import { jsonText } from '../util/json-walk'
 import { z } from 'zod'
 import { sessionEventSchema, type SessionEvent } from '../loop/events'
 import { workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
@@ -36,5 +37,6 @@ export function readSession(input: string | unknown): ReadResult<SessionFile> {
 /** Serialises a session (2-space JSON, trailing newline). */
 export function writeSession(workspace: Workspace | null, events: readonly SessionEvent[]): string {
   const file: SessionFile = { format: 'toolstep.session', version: 1, workspace, events: [...events] }
-  return `${JSON.stringify(file, null, 2)}\n`
+  // Not JSON.stringify: it overflows the stack on arguments nested thousands of levels deep.
+  return `${jsonText(file, 2)}\n`
 }

@@ -36,6 +36,14 @@ describe('readStrictJson (the fast path of readJson)', () => {
     expect(readStrictJson('[[[[1]]]]', 0, 0, 3)).toBeUndefined()
   })
 
+  it('declines a fault below the span depth too, where only brackets and quotes are scanned', () => {
+    const deepFaults = ['{"a": {"b": [1}}', '{"a": {"b": [1, 2,]}}', '{"a": {"b": "x\\"}}', '{"a": {"b": {"c": 01}}}', '{"a": {"b": [[1]]]}', '{"a": {"b": ["x\ny"]}}', '{"a": {"b": [1]}']
+    for (const text of deepFaults) for (const spanDepth of [0, 1]) expect(readStrictJson(text, 0, spanDepth, 512), `${text} (span depth ${spanDepth})`).toBeUndefined()
+    // The depth limit holds below the span depth as well.
+    expect(readStrictJson('{"a": [[[1]]]}', 0, 0, 4)).toBeDefined()
+    expect(readStrictJson('{"a": [[[[1]]]]}', 0, 0, 4)).toBeUndefined()
+  })
+
   it('agrees with the lenient reader on mutated fixtures', () => {
     const next = seededRandom(99)
     let strictCount = 0

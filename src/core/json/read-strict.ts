@@ -9,10 +9,14 @@
  */
 import type { JsonValue } from '../messages'
 import type { JsonMemberSpan, JsonReadSuccess, JsonSpanNode } from './read-json'
-import { isDigit } from './chars'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
+
+/** A local copy of `chars.isDigit`: the hot loops stay free of calls across modules (which some loaders compile to getters). */
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
 
 interface StrictFrame {
   isArray: boolean
@@ -111,6 +115,35 @@ function readKey(text: string, at: number, frame: StrictFrame): number {
   return pos + 1
 }
 
+/**
+ * End of the object or array whose opener is at `at` (after its closer), or -1 when it is not
+ * closed or nests more than `room` levels (itself included). Only quotes and brackets are looked
+ * at: below the span depth nothing is recorded, and `JSON.parse` of the whole value afterwards
+ * rejects whatever else strict JSON does not allow (mismatched closers included), so a value this
+ * scan accepts is returned only when it is strict JSON, with exactly the end a full check finds.
+ */
+function containerEnd(text: string, at: number, room: number): number {
+  let level = 0
+  let pos = at
+  for (;;) {
+    const code = text.charCodeAt(pos)
+    if (code === QUOTE) {
+      pos = strictStringEnd(text, pos)
+      if (pos < 0) return -1
+      continue
+    }
+    pos++
+    if (code === 0x7b || code === 0x5b) {
+      if (++level > room) return -1
+    } else if (code === 0x7d || code === 0x5d) {
+      if (--level === 0) return pos
+    } else if (code !== code) {
+      // NaN: past the end of the text.
+      return -1
+    }
+  }
+}
+
 function literalEnd(text: string, at: number): number {
   const first = text.charCodeAt(at)
   if (first === 0x74) return text.startsWith('true', at) ? at + 4 : -1
@@ -139,29 +172,32 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
       const depth = stack.length
       if (depth >= maxDepth) return undefined
       const isArray = code === 0x5b
-      if (depth <= spanDepth) {
+      if (depth >= spanDepth) {
+        // Nothing inside records a span: find the end, and let JSON.parse check the rest.
+        pos = containerEnd(text, pos, maxDepth - depth)
+        if (pos < 0) return undefined
+        if (depth === spanDepth) node = { span: { start: from, end: pos } }
+      } else {
         node = { span: { start: pos, end: pos } }
-        if (depth < spanDepth) {
-          if (isArray) node.items = []
-          else node.members = []
+        if (isArray) node.items = []
+        else node.members = []
+        pos++
+        pos = skipSpace(text, pos)
+        const frame: StrictFrame = { isArray, start: from, node, key: '', keyStart: 0, keyEnd: 0 }
+        stack.push(frame)
+        const next = text.charCodeAt(pos)
+        if (next !== (isArray ? 0x5d : 0x7d)) {
+          if (!isArray) {
+            pos = readKey(text, pos, frame)
+            if (pos < 0) return undefined
+          }
+          continue
         }
+        // Empty container: close it below like any finished value.
+        stack.pop()
+        pos++
+        node.span.end = pos
       }
-      pos++
-      pos = skipSpace(text, pos)
-      const frame: StrictFrame = { isArray, start: from, node, key: '', keyStart: 0, keyEnd: 0 }
-      stack.push(frame)
-      const next = text.charCodeAt(pos)
-      if (next !== (isArray ? 0x5d : 0x7d)) {
-        if (!isArray) {
-          pos = readKey(text, pos, frame)
-          if (pos < 0) return undefined
-        }
-        continue
-      }
-      // Empty container: close it below like any finished value.
-      stack.pop()
-      pos++
-      if (node) node.span.end = pos
     } else if (code === QUOTE) {
       pos = strictStringEnd(text, pos)
     } else if (code === 0x2d || isDigit(code)) {

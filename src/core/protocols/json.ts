@@ -30,7 +30,9 @@ const MAX_DATA_OBJECTS = 32
 export function detectJsonCall(raw: string, before?: number): FormatDetection | undefined {
   const view = searchWindow(scanOutput(raw).view, before)
   const limit = before ?? Number.POSITIVE_INFINITY
-  const pattern = new RegExp(ANY_CALL_HEAD)
+  // One regex object for every call (compiling a copy per output cost as much as the search).
+  const pattern = ANY_CALL_HEAD
+  pattern.lastIndex = 0
   for (let seen = 0; seen < MAX_DATA_OBJECTS; seen++) {
     const match = pattern.exec(view)
     if (!match || match.index >= limit) return undefined

@@ -17,9 +17,10 @@ export const magistral = defineTextProtocol({
   collect: collectMistral,
   // The same call token as Mistral; the reasoning tokens make it Magistral.
   detect: (raw, before) => {
-    const thinks = raw.includes('[/THINK]')
+    // Searched only once a marker is found: most outputs have none.
+    let thinks: boolean | undefined
     return detectMarkers(raw, MARKERS, before, (_scan, at, marker) =>
-      thinks ? { confidence: 0.95, reason: `Found ${marker} at offset ${at} after [THINK] reasoning (Magistral).` } : { confidence: 0.5, reason: `Found ${marker} at offset ${at} (Magistral without reasoning reads like Mistral).` },
+      (thinks ??= raw.includes('[/THINK]')) ? { confidence: 0.95, reason: `Found ${marker} at offset ${at} after [THINK] reasoning (Magistral).` } : { confidence: 0.5, reason: `Found ${marker} at offset ${at} (Magistral without reasoning reads like Mistral).` },
     )
   },
   rules: [

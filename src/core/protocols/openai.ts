@@ -19,7 +19,7 @@ const [FUNCTION_KEY] = defineMarkers('"function"')
 const MESSAGE_FIRST_KEY = /^\{\s*"(?:role|content|tool_calls|function_call|refusal|id|object|index|audio|annotations|reasoning_content|reasoning|message|finish_reason|type)"/
 const XLAM_HEAD = /^\{\s*"tool_calls"\s*:\s*\[\s*\{\s*"name"\s*:/
 /** `[{"type": "function", "function": …` (optionally led by an id): a `tool_calls` array. */
-const TOOL_CALLS_ARRAY = /\[\s*\{\s*(?:"id"\s*:\s*"[^"\\]{0,128}"\s*,\s*)?"type"\s*:\s*"function"\s*,/
+const TOOL_CALLS_ARRAY = /\[\s*\{\s*(?:"id"\s*:\s*"[^"\\]{0,128}"\s*,\s*)?"type"\s*:\s*"function"\s*,/g
 
 /**
  * A JSON object at the start of the output with message keys in its first 2 KB, or a
@@ -39,9 +39,13 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
     const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
     if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
   }
+  // Unbounded, the shared scan would read the whole output; one native search settles most outputs
+  // (for the key without its opening quote: quotes are frequent in JSON, an `f` followed by `unction"` is not).
+  if (before === undefined && !scan.view.includes(FUNCTION_KEY.slice(1))) return undefined
   const key = scan.first(FUNCTION_KEY, limit + 200)
   if (key < 0 || key >= limit + 200) return undefined
-  const pattern = new RegExp(TOOL_CALLS_ARRAY.source, 'g')
+  // One regex object for every call (compiling a copy per output cost as much as the search).
+  const pattern = TOOL_CALLS_ARRAY
   pattern.lastIndex = Math.max(0, key - 200)
   const match = pattern.exec(searchWindow(scan.view, before))
   if (!match || match.index >= limit) return undefined

@@ -259,13 +259,43 @@ function collect(builder: ParseBuilder): void {
   }
 }
 
-function pythonLiteral(value: JsonValue): string {
+function scalarLiteral(value: string | number | boolean | null): string {
   if (value === null) return 'None'
   if (value === true) return 'True'
   if (value === false) return 'False'
-  if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(', ')}]`
-  if (typeof value === 'object') return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${pythonLiteral(item)}`).join(', ')}}`
   return JSON.stringify(value)
+}
+
+/**
+ * `value` as a Python literal (`True`, `None`, lists, dicts with double-quoted keys). Iterative,
+ * so arguments of any depth render without overflowing the stack.
+ */
+function pythonLiteral(value: JsonValue): string {
+  const out: string[] = []
+  // Pending work, last first: a value to write, or a piece of text (a separator or a closer).
+  const pending: ({ value: JsonValue } | string)[] = [{ value }]
+  while (pending.length > 0) {
+    const next = pending.pop()!
+    if (typeof next === 'string') {
+      out.push(next)
+      continue
+    }
+    const item = next.value
+    if (item === null || typeof item !== 'object') {
+      out.push(scalarLiteral(item))
+      continue
+    }
+    const entries: [string | undefined, JsonValue][] = Array.isArray(item) ? item.map((member) => [undefined, member]) : Object.entries(item)
+    out.push(Array.isArray(item) ? '[' : '{')
+    pending.push(Array.isArray(item) ? ']' : '}')
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, member] = entries[index]!
+      pending.push({ value: member })
+      if (key !== undefined) pending.push(`${JSON.stringify(key)}: `)
+      if (index > 0) pending.push(', ')
+    }
+  }
+  return out.join('')
 }
 
 /** `pythonic` protocol: `[name(key=value, …), …]`. */

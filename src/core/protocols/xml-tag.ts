@@ -14,6 +14,7 @@ import { joinOutput, type FormatDetection, type ParseResult, type Protocol } fro
 
 /** Close tags a model may write after a bare call object, having left out the opening tag. */
 const ORPHAN_CLOSERS = defineMarkers('</tool_call>', '</tool>', '</function_call>')
+const ORPHANS_START_WITH_CLOSE = ORPHAN_CLOSERS.every((close) => close.startsWith('</'))
 
 /** The close tag after a bare JSON call whose opening tag is missing, if the output has one. */
 function orphanClose(first: (marker: string) => number): { at: number; close: string } | undefined {
@@ -42,6 +43,8 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   const tagged = detectTags(raw, before, 'with a JSON body', { json: 0.85, 'function-json': 0.85, name: 0.5 })
   if (tagged) return tagged
   const scan = scanOutput(raw)
+  // Every orphan closer starts with '</': one native search spares most outputs the full marker scan.
+  if (!ORPHANS_START_WITH_CLOSE || !scan.view.includes('</')) return undefined
   const orphan = orphanClose((marker) => scan.first(marker))
   if (!orphan) return undefined
   const call = detectJsonCall(raw, Math.min(orphan.at, before ?? orphan.at))

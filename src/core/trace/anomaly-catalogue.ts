@@ -34,13 +34,14 @@ const result = (id: string, name: string, content = 'ok'): Message => ({ role: '
 const user = (content: string): Message => ({ role: 'user', content })
 
 function safeObject(text: string): ToolCall['arguments'] {
+  // A loop, not recursion: each JSON string inside is decoded in turn.
+  let value: unknown = text
   try {
-    const value: unknown = JSON.parse(text)
-    if (typeof value === 'string') return safeObject(value)
-    return isJsonObject(value) ? value : {}
+    while (typeof value === 'string') value = JSON.parse(value)
   } catch {
     return {}
   }
+  return isJsonObject(value) ? value : {}
 }
 
 const weatherTool: ToolSpec = {

@@ -107,3 +107,77 @@ export function partialJsonMatch(expected: JsonValue, actual: JsonValue | undefi
   }
   return true
 }
+
+/** A member that JSON leaves out of an object (and writes as `null` in an array). */
+function isSkipped(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol'
+}
+
+/** What JSON writes for `value`: its `toJSON()` result when it has one (a `Date`), else itself. */
+function jsonForm(value: unknown, key: string): unknown {
+  const toJSON = value !== null && typeof value === 'object' ? (value as { toJSON?: unknown }).toJSON : undefined
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value
+}
+
+/** Levels of {@link jsonText} that get line breaks and indentation. */
+export const INDENTED_LEVELS = 64
+
+interface TextFrame {
+  close: string
+  /** Each member as [the text before its value, the value]. */
+  members: [string, unknown][]
+  next: number
+}
+
+/**
+ * `JSON.stringify(value, null, indent)` for data (plain objects, arrays, strings, numbers,
+ * booleans, null; `toJSON` honoured, `undefined` and functions left out as JSON does), written
+ * with an explicit stack: `JSON.stringify` itself overflows the stack on values nested some
+ * thousands of levels deep. Same text as `JSON.stringify` for values up to {@link INDENTED_LEVELS}
+ * deep; deeper levels are written without line breaks, so the text stays linear in the value's
+ * size (indenting 100 000 levels would take billions of spaces). O(size).
+ *
+ * @param indent spaces per level (0: compact)
+ */
+export function jsonText(value: unknown, indent = 0): string {
+  const out: string[] = []
+  const stack: TextFrame[] = []
+  const pad = (depth: number): string => (indent > 0 && depth <= INDENTED_LEVELS ? `\n${' '.repeat(indent * depth)}` : '')
+  const write = (raw: unknown, key: string): void => {
+    const node = jsonForm(raw, key)
+    if (node === null || typeof node !== 'object') {
+      out.push(isSkipped(node) ? 'null' : (JSON.stringify(node) ?? 'null'))
+      return
+    }
+    const depth = stack.length + 1
+    const members: [string, unknown][] = []
+    if (Array.isArray(node)) {
+      node.forEach((item: unknown, index) => members.push([`${index > 0 ? ',' : ''}${pad(depth)}`, isSkipped(item) ? null : item]))
+    } else {
+      for (const [member, item] of Object.entries(node as Record<string, unknown>)) {
+        if (isSkipped(jsonForm(item, member))) continue
+        members.push([`${members.length > 0 ? ',' : ''}${pad(depth)}${JSON.stringify(member)}:${indent > 0 && depth <= INDENTED_LEVELS ? ' ' : ''}`, item])
+      }
+    }
+    const [open, close] = Array.isArray(node) ? ['[', ']'] : ['{', '}']
+    if (members.length === 0) {
+      out.push(open + close)
+      return
+    }
+    out.push(open)
+    stack.push({ close: `${depth <= INDENTED_LEVELS ? pad(depth - 1) : ''}${close}`, members, next: 0 })
+  }
+  write(value, '')
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!
+    const member = top.members[top.next++]
+    if (member === undefined) {
+      out.push(top.close)
+      stack.pop()
+      continue
+    }
+    out.push(member[0])
+    write(member[1], String(top.next - 1))
+  }
+  return out.join('')
+}

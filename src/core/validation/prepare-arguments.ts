@@ -29,11 +29,22 @@ function properties(schema: JsonSchema): Record<string, JsonSchema> | undefined 
   return isJsonObject(props) ? (props as Record<string, JsonSchema>) : undefined
 }
 
+/** The types a schema allows, its `anyOf`/`oneOf` variants' included (in order). Iterative: variants may nest to any depth. */
 function types(schema: JsonSchema | undefined): string[] {
-  if (!schema) return []
-  const own = Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === 'string') : typeof schema.type === 'string' ? [schema.type] : []
-  const variants = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])]
-  return [...own, ...variants.flatMap((v) => (typeof v === 'object' && v !== null ? types(v as JsonSchema) : []))]
+  const out: string[] = []
+  const pending: JsonSchema[] = schema ? [schema] : []
+  while (pending.length > 0) {
+    const current = pending.pop()!
+    if (Array.isArray(current.type)) out.push(...current.type.filter((t): t is string => typeof t === 'string'))
+    else if (typeof current.type === 'string') out.push(current.type)
+    const variants = [...(Array.isArray(current.anyOf) ? current.anyOf : []), ...(Array.isArray(current.oneOf) ? current.oneOf : [])]
+    // Last first, so the first variant is read next (the order the recursive form had).
+    for (let index = variants.length - 1; index >= 0; index--) {
+      const variant: unknown = variants[index]
+      if (typeof variant === 'object' && variant !== null) pending.push(variant as JsonSchema)
+    }
+  }
+  return out
 }
 
 /** A safe coercion of `value` to what `schema` wants, or `undefined` when none applies. */

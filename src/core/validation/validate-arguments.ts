@@ -12,6 +12,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { JsonValue } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { errorMessage } from '../util/error-message'
+import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
 
 /*
  * Ajv options shared by both drafts:
@@ -52,6 +53,14 @@ function compile(schema: JsonSchema): Compiled {
   const cached = cache.get(schema)
   if (cached) return cached
   let compiled: Compiled
+  // Ajv compiles (and its validators check) a schema level by level on the call stack: a schema
+  // deeper than the limit is refused before it gets there, as arguments are below.
+  const deep = tooDeep(schema, MAX_JSON_DEPTH)
+  if (deep !== undefined) {
+    compiled = { ok: false, error: `it is ${deep}` }
+    cache.set(schema, compiled)
+    return compiled
+  }
   const draft07First = isOlderDraft(schema)
   try {
     compiled = { ok: true, validate: draft07First ? compileWith(draft07(), schema) : compileWith(draft2020(), schema) }
@@ -86,7 +95,10 @@ function draft07(): AjvDraft07 {
  *   `"city" is required`, `"days" must be an integer, got string "3"`,
  *   `"filters" is a JSON-encoded object; send the object itself`, `"unit" must be one of: "c", "f"`,
  *   `unknown argument "foo"` (from `additionalProperties: false`). A schema that does not
- *   compile yields a single problem starting with `the input schema of tool "name" is invalid`.
+ *   compile yields a single problem starting with `the input schema of tool "name" is invalid`;
+ *   so does a schema nested deeper than `MAX_JSON_DEPTH` (512) levels, and arguments nested
+ *   deeper than that yield `arguments are nested deeper than 512 levels, …` (both are refused
+ *   before Ajv, which walks schemas and data on the call stack).
  *
  * Compiled validators are cached per schema object (a `WeakMap`), so pass the same
  * `inputSchema` object each time to avoid recompiling.
@@ -94,6 +106,9 @@ function draft07(): AjvDraft07 {
 export function validateArguments(spec: ToolSpec, args: Record<string, JsonValue>): string[] {
   const compiled = compile(spec.inputSchema)
   if (!compiled.ok) return [`the input schema of tool "${spec.name}" is invalid (${compiled.error}), so its arguments cannot be checked`]
+  // A recursive schema (`$ref` to itself) is checked level by level on the call stack.
+  const deep = tooDeep(args, MAX_JSON_DEPTH)
+  if (deep !== undefined) return [`arguments are ${deep}, more than can be checked`]
   if (compiled.validate(args)) return []
   return describeErrors(compiled.validate.errors ?? [], args)
 }

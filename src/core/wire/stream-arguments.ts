@@ -10,17 +10,12 @@
  * Pure; never throws.
  */
 
-/** JSON text of a value with object keys sorted, so equal values compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'null'
+import type { JsonValue } from '../messages'
+import { stableJson } from '../util/json-walk'
+
+/** JSON text of a value with object keys sorted, so equal values compare equal. Iterative: arguments of any depth. */
+function canonical(value: object): string {
+  return stableJson(value as JsonValue)
 }
 
 /** The decoded object of a complete JSON object text, or undefined. */

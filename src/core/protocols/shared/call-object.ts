@@ -172,6 +172,31 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
  *   (OpenAI); otherwise a string is a double-encoding repair
  */
 export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode | undefined, context: CallContext, encodedArgumentsAreNormal = false): CallReading {
+  // `{"function": {…}}` wrappers (a tool_calls entry; some writers nest them) are unwrapped in a
+  // loop, not by recursion, so no depth of input can overflow the stack.
+  const wrappers: { span: Span | undefined; id: JsonValue | undefined }[] = []
+  let inner: { value: JsonValue; node: JsonSpanNode | undefined } = { value, node }
+  for (;;) {
+    const current = inner.value
+    if (!isJsonObject(current) || NAME_KEYS.find((key) => Object.hasOwn(current, key)) !== 'function' || !isJsonObject(current.function)) break
+    wrappers.push({ span: inner.node?.span, id: current.id })
+    inner = { value: current.function, node: memberNode(inner.node, 'function') }
+  }
+  if (wrappers.length === 0) return readUnwrappedCall(raw, value, node, context, encodedArgumentsAreNormal)
+  const reading = readUnwrappedCall(raw, inner.value, inner.node, 'wrapped', true)
+  if (reading.kind === 'call') {
+    // From the innermost wrapper out: the outermost span and id win, as they did when each level read the one inside.
+    for (let index = wrappers.length - 1; index >= 0; index--) {
+      const wrapper = wrappers[index]!
+      if (wrapper.span) reading.call.spans.call = wrapper.span
+      if (typeof wrapper.id === 'string' && wrapper.id !== '') reading.call.id = wrapper.id
+    }
+  }
+  return reading
+}
+
+/** {@link readCallObject} of an object that is not a `{"function": {…}}` wrapper. */
+function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | undefined, context: CallContext, encodedArgumentsAreNormal: boolean): CallReading {
   if (!isJsonObject(value)) {
     if (context === 'prose') return { kind: 'data' }
     return { kind: 'error', error: { code: 'invalid_call', message: 'Expected a JSON object with "name" and "arguments".', ...(node ? { span: node.span } : {}) } }
@@ -182,15 +207,6 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
   const callSpan = node?.span
   const repairs: Repair[] = []
 
-  if (nameKey === 'function' && isJsonObject(value.function)) {
-    const inner = readCallObject(raw, value.function, memberNode(node, 'function'), 'wrapped', true)
-    if (inner.kind === 'call') {
-      if (callSpan) inner.call.spans.call = callSpan
-      const id = value.id
-      if (typeof id === 'string' && id !== '') inner.call.id = id
-    }
-    return inner
-  }
   if (nameKey === undefined) {
     if (context === 'prose') return { kind: 'data' }
     return { kind: 'error', error: { code: 'missing_name', message: 'The call has no "name": expected {"name": "<tool>", "arguments": {…}}.', ...(callSpan ? { span: callSpan } : {}) } }

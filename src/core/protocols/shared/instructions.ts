@@ -16,12 +16,21 @@ function asSchema(value: unknown): JsonSchema | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonSchema) : undefined
 }
 
+/** True for a JSON value (finite numbers only). Iterative: an example or default may nest to any depth. */
 function isJsonValue(value: unknown): value is JsonValue {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
-  if (typeof value === 'number') return Number.isFinite(value)
-  if (Array.isArray(value)) return value.every(isJsonValue)
-  if (typeof value === 'object') return Object.values(value).every(isJsonValue)
-  return false
+  const pending: unknown[] = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()
+    if (item === null || typeof item === 'string' || typeof item === 'boolean') continue
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return false
+      continue
+    }
+    if (typeof item !== 'object') return false
+    // A loop, not a spread: a spread of a long array exceeds the engine's argument limit.
+    for (const member of Array.isArray(item) ? item : Object.values(item)) pending.push(member)
+  }
+  return true
 }
 
 /** A plausible value for a JSON Schema: its example, default or first enum value, else a placeholder by type. */

@@ -41,6 +41,8 @@ export const CONTROL_TOKENS: readonly string[] = [
 /** Any reasoning opener or closer; one regex scan instead of one search per tag. */
 const ANY_REASONING_TAG = new RegExp(REASONING_TAGS.flat().map((tag) => tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
 const CLOSER_OF = new Map(REASONING_TAGS.map(([open, close]) => [open, close]))
+/** Every reasoning tag holds `hink` or `HINK`: two native searches rule most outputs out before the regex runs. */
+const TAGS_HOLD_THINK = REASONING_TAGS.flat().every((tag) => tag.includes('hink') || tag.includes('HINK'))
 
 /**
  * Finds reasoning blocks (`<think>…</think>`, `[THINK]…[/THINK]` and the like). An unclosed
@@ -50,6 +52,7 @@ const CLOSER_OF = new Map(REASONING_TAGS.map(([open, close]) => [open, close]))
  */
 export function findReasoningSpans(raw: string): Span[] {
   const spans: Span[] = []
+  if (TAGS_HOLD_THINK && !raw.includes('hink') && !raw.includes('HINK')) return spans
   const pattern = ANY_REASONING_TAG
   pattern.lastIndex = 0
   for (let match = pattern.exec(raw); match !== null; match = pattern.exec(raw)) {

@@ -55,6 +55,8 @@ function isTrace(value: JsonValue | undefined): value is JsonObject {
 /** Generations of a document, in file order. */
 function generationsOf(document: LogDocument): Generation[] {
   const found: Generation[] = []
+  // Recursive on the document's nesting, which parseLogDocument bounds to MAX_FILE_DEPTH (1000)
+  // levels before any importer runs (a clear error there, never a stack overflow here).
   const visit = (value: JsonValue, path: string, trace?: JsonObject): void => {
     if (Array.isArray(value)) {
       value.forEach((item, index) => visit(item, child(path, index), trace))

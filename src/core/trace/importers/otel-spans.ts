@@ -63,7 +63,10 @@ export interface SpanEvent {
   time: string
 }
 
-/** Unwraps an OTLP `AnyValue`. */
+/**
+ * Unwraps an OTLP `AnyValue`. Recursive on the value's nesting, bounded by the document's depth
+ * limit (`MAX_FILE_DEPTH`, checked by parseLogDocument before any importer runs).
+ */
 function anyValue(value: JsonValue | undefined): JsonValue {
   if (!isJsonObject(value)) return value ?? null
   if ('stringValue' in value) return value['stringValue'] ?? null
@@ -84,17 +87,24 @@ function keyValues(list: readonly JsonValue[]): JsonObject {
   return Object.fromEntries(entries)
 }
 
+/** Keys with more dots than this are kept whole: real attribute names have a handful, and each dot would add a level of nesting. */
+const MAX_KEY_PARTS = 64
+
 /**
  * Turns dotted keys into nested objects and all-numeric key sets into arrays:
  * `{"a.0.b": 1}` → `{a: [{b: 1}]}`. Applied recursively, so Phoenix's nested records with
  * dotted keys (`{"message.role": "user"}`) come out the same as flattened OTLP attributes.
+ * The recursion follows the value's own nesting, which `parseLogDocument` and `parseJsonText`
+ * bound to `MAX_FILE_DEPTH` (1000) levels before any importer runs; a key adds at most
+ * {@link MAX_KEY_PARTS} levels.
  */
 export function unflatten(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(unflatten)
   if (!isJsonObject(value)) return value
   const root: JsonObject = {}
   for (const [key, inner] of Object.entries(value)) {
-    const parts = key.split('.')
+    const split = key.split('.')
+    const parts = split.length > MAX_KEY_PARTS ? [key] : split
     let node = root
     parts.forEach((part, index) => {
       if (index === parts.length - 1) {
@@ -112,15 +122,50 @@ export function unflatten(value: JsonValue): JsonValue {
   return arrayify(root)
 }
 
-function arrayify(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(arrayify)
-  if (!isJsonObject(value)) return value
-  const keys = Object.keys(value)
-  const entries = keys.map((key) => [key, arrayify(value[key] ?? null)] as const)
+/** One container being rebuilt by {@link arrayify}: its keys (objects) and the children done so far. */
+interface ArrayifyFrame {
+  source: JsonValue[] | JsonObject
+  keys: string[] | undefined
+  done: JsonValue[]
+}
+
+function arrayifyFrame(value: JsonValue): ArrayifyFrame | undefined {
+  if (Array.isArray(value)) return { source: value, keys: undefined, done: [] }
+  return isJsonObject(value) ? { source: value, keys: Object.keys(value), done: [] } : undefined
+}
+
+function finishArrayify(frame: ArrayifyFrame): JsonValue {
+  const keys = frame.keys
+  if (keys === undefined) return frame.done
+  const entries = keys.map((key, index) => [key, frame.done[index] ?? null] as const)
   if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key))) {
     return entries.sort((a, b) => Number(a[0]) - Number(b[0])).map(([, item]) => item)
   }
   return Object.fromEntries(entries)
+}
+
+/** Objects whose keys are all numeric become arrays (in key order), at every level. Iterative (post-order, explicit stack). */
+function arrayify(value: JsonValue): JsonValue {
+  const root = arrayifyFrame(value)
+  if (!root) return value
+  const stack: ArrayifyFrame[] = [root]
+  for (;;) {
+    const top = stack[stack.length - 1]!
+    const size = top.keys ? top.keys.length : (top.source as JsonValue[]).length
+    if (top.done.length === size) {
+      const finished = finishArrayify(top)
+      stack.pop()
+      const parent = stack[stack.length - 1]
+      if (!parent) return finished
+      parent.done.push(finished)
+      continue
+    }
+    const index = top.done.length
+    const child = top.keys ? ((top.source as JsonObject)[top.keys[index]!] ?? null) : ((top.source as JsonValue[])[index] ?? null)
+    const frame = arrayifyFrame(child)
+    if (frame) stack.push(frame)
+    else top.done.push(child)
+  }
 }
 
 function sortableTime(value: JsonValue | undefined): string {
@@ -204,6 +249,7 @@ export function spansOf(document: LogDocument): SpanRecord[] {
   return spans
 }
 
+/** Recursive on nested arrays of the document, bounded like {@link anyValue}. */
 function collect(value: JsonValue, path: string, out: SpanRecord[]): void {
   if (!isJsonObject(value)) {
     if (Array.isArray(value)) value.forEach((item, index) => collect(item, child(path, index), out))

@@ -2,6 +2,7 @@
  * Helpers shared by the importers: walking a document's records, naming conversations,
  * and small JSON accessors. Pure.
  */
+import { jsonDepth, MAX_FILE_DEPTH } from '../../util/json-walk'
 import type { JsonValue, Message } from '../../messages'
 import type { ToolSpec } from '../../tools/types'
 import { describeJson, isJsonObject } from '../arguments'
@@ -85,11 +86,15 @@ export function asText(value: JsonValue | undefined): string {
 
 /** Parses a JSON string attribute (OTel and OpenInference store structures as JSON text). @throws BadField */
 export function parseJsonText(text: string, path: string): JsonValue {
+  let value: JsonValue
   try {
-    return JSON.parse(text) as JsonValue
+    value = JSON.parse(text) as JsonValue
   } catch (error) {
     throw new BadField(path, `expected JSON text, ${errorMessage(error)}`)
   }
+  // The importers walk what they read level by level: JSON text inside a field gets the file's depth limit.
+  if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new BadField(path, `expected JSON text nested at most ${MAX_FILE_DEPTH} levels deep`)
+  return value
 }
 
 /** The record's scalar fields, for display and search. */

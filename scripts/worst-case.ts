@@ -1,0 +1,71 @@
+/**
+ * `npx tsx scripts/worst-case.ts [-- --size CHARS --only ID --chunk CHARS --modes parse,stream]`: parses every hostile input
+ * of `bench/hostile.ts` (1 MB by default) with every protocol's one-shot parser and its stream
+ * parser, and prints the slowest inputs per parser in ms per MB next to the parser's typical
+ * throughput (its own rendering of a generated call of the same size).
+ *
+ * Goal (issue 11 item 9): every parser ≤ 0.3 s per MB on any input, and within a small constant
+ * of its typical throughput. Exit code 1 when an input is over 0.3 s per MB.
+ */
+import { createStreamParser, protocols } from '../src/core/protocols/index'
+import { generateCalls } from '../bench/generate'
+import { hostileInputs } from '../bench/hostile'
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`)
+  return at >= 0 ? process.argv[at + 1] : undefined
+}
+
+const size = Number(option('size') ?? 1 << 20)
+const only = option('only')
+const chunk = Number(option('chunk') ?? 1024)
+const modes = (option('modes') ?? 'parse,stream').split(',')
+const GOAL_MS_PER_MB = 300
+const MB = 1 << 20
+
+function bestMs(run: () => void, runs: number): number {
+  let best = Number.POSITIVE_INFINITY
+  for (let index = 0; index < runs; index++) {
+    const started = performance.now()
+    run()
+    best = Math.min(best, performance.now() - started)
+  }
+  return best
+}
+
+function stream(id: string, raw: string): void {
+  const parser = createStreamParser(id)
+  for (let at = 0; at < raw.length; at += chunk) parser.push(raw.slice(at, at + chunk))
+  parser.end()
+}
+
+const inputs = hostileInputs(size)
+const call = generateCalls(size, 1, 0x3c_0001)[0]
+let over = 0
+console.log(`${inputs.length} hostile inputs of ~${size} chars; stream chunks of ${chunk} chars`)
+for (const protocol of protocols) {
+  if (only !== undefined && protocol.id !== only) continue
+  const typical = call ? protocol.render({ text: 'Sure.', calls: [{ name: call.name, arguments: call.arguments }] }) : 'x'
+  for (const [mode, run] of [
+    ['parse', (raw: string) => void protocol.parse(raw)],
+    ['stream', (raw: string) => stream(protocol.id, raw)],
+  ] as const) {
+    if (!modes.includes(mode)) continue
+    const typicalMsPerMb = (bestMs(() => run(typical), 3) / typical.length) * MB
+    const timed: { label: string; msPerMb: number }[] = []
+    for (const [label, raw] of inputs) {
+      // One run first; only the slow ones are timed again (best of 3) so a GC pause does not count.
+      let ms = bestMs(() => run(raw), 1)
+      if ((ms / raw.length) * MB > 3 * typicalMsPerMb) ms = Math.min(ms, bestMs(() => run(raw), 2))
+      timed.push({ label, msPerMb: (ms / raw.length) * MB })
+    }
+    timed.sort((a, b) => b.msPerMb - a.msPerMb)
+    const worst = timed.slice(0, 3)
+    for (const entry of timed) if (entry.msPerMb > GOAL_MS_PER_MB) over++
+    console.log(
+      `${`${protocol.id} ${mode}`.padEnd(22)} typical ${typicalMsPerMb.toFixed(1).padStart(6)} ms/MB  worst: ${worst.map((entry) => `${entry.msPerMb.toFixed(1)} ms/MB (${(entry.msPerMb / typicalMsPerMb).toFixed(1)}×) ${entry.label}`).join(' | ')}`,
+    )
+  }
+}
+console.log(`\ninputs over ${GOAL_MS_PER_MB} ms/MB: ${over}`)
+process.exitCode = over > 0 ? 1 : 0
