@@ -85,3 +85,43 @@ describe('CLI sandbox (child process under the permission model)', () => {
     expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
   })
 })
+
+describe('CLI sandbox memory cap outside the JavaScript heap (ArrayBuffer backing stores)', () => {
+  // V8's heap cap does not count typed arrays, ArrayBuffers or Buffers: the watchdog in the host
+  // must stop them. Each buffer is written to, so the memory is really used.
+  const TYPED = `const hoard: Float64Array[] = []; for (;;) hoard.push(new Float64Array(1e6).fill(1))`
+  const modelRequest = { messages: [{ role: 'user' as const, content: 'go' }], tools: [], step: 1, protocol: 'xml-tag' }
+
+  it('stops a typed-array bomb in a tool, names the file, the tool and the limit, and recovers', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    const tools = `import { tool, z } from 'toolstep'
+export const typed = tool({ description: '', inputSchema: z.object({}), execute: () => { ${TYPED} } })
+export const buffers = tool({ description: '', inputSchema: z.object({}), execute: () => { const hoard: Buffer[] = []; for (;;) hoard.push(Buffer.alloc(1 << 22, 1)) } })
+export const add = tool({ description: '', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+`
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 't', name: 'typed', arguments: {} }, spec('typed', 60_000))).toMatchObject({
+      ok: false,
+      error: 'tools.ts ran out of memory (limit 64 MB) while running tool "typed" and was stopped.',
+    })
+    expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
+    expect(await sandbox.execute({ id: 'b', name: 'buffers', arguments: {} }, spec('buffers', 60_000))).toMatchObject({
+      ok: false,
+      error: 'tools.ts ran out of memory (limit 64 MB) while running tool "buffers" and was stopped.',
+    })
+  })
+
+  it('stops a typed-array bomb in model.ts', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 60_000 })
+    const model = `export default function model() { ${TYPED}; return 'x' }`
+    expect((await sandbox.load({ tools: '', model })).ok).toBe(true)
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering step 1/)
+  })
+
+  it('stops a typed-array bomb at the top level of tools.ts as a load error', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 60_000 })
+    const loaded = await sandbox.load({ tools: `${TYPED}\nexport {}` })
+    expect(loaded.ok).toBe(false)
+    expect(JSON.stringify(loaded)).toContain('tools.ts ran out of memory (limit 64 MB) while running its top-level code')
+  })
+})

@@ -3,14 +3,15 @@
  * (`--permission`, `--experimental-permission` on Node 20). It may read the Toolstep package's
  * own files (to load its code) and use the network (`fetch`), but cannot write files, start
  * processes or start workers, unless the user passes `allowFsWrite` paths or `trust`. Its heap
- * is capped with `--max-old-space-size`; running out of memory is reported with the file and
- * phase, and the host process lives on.
+ * is capped with `--max-old-space-size`, and what that cap does not count (ArrayBuffer, typed-array
+ * and Buffer backing stores) by a watchdog in this process that polls the child's resident memory;
+ * running out of memory is reported with the file and phase, and the host process lives on.
  *
  * Talks to the child over the IPC channel with a per-sandbox secret token (see
  * `serveChildProcess` in `worker-channel.ts`): messages without it are dropped.
  */
-import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile, fork, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFile, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -88,6 +89,60 @@ export function childExecArgv(entry: string, options: Pick<ProcessSandboxOptions
 /** V8's words when a heap cap is hit (`FATAL ERROR: Reached heap limit …`, `… JavaScript heap out of memory`). */
 const OUT_OF_MEMORY = /Reached heap limit|heap out of memory|Ineffective mark-compacts near heap limit/
 
+/** How often the memory watchdog reads the child's resident memory, ms. */
+const MEMORY_POLL_MS = 40
+
+/**
+ * Resident memory the child may grow by beyond its heap cap, MB: V8's young generation, code and
+ * the malloc arenas are outside `--max-old-space-size`, so an honest file near its cap needs room.
+ */
+const MEMORY_SLACK_MB = 64
+
+/**
+ * Resident set size of process `pid` in bytes, or undefined once it is gone. Reads
+ * `/proc/<pid>/status` (`VmRSS`, kB) on Linux, else asks `ps -o rss=` (kB, POSIX).
+ */
+function residentBytes(pid: number, done: (bytes: number | undefined) => void): void {
+  const parse = (text: string | undefined, pattern: RegExp): number | undefined => {
+    const kb = text === undefined ? undefined : pattern.exec(text)?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  }
+  if (process.platform === 'linux') readFile(`/proc/${pid}/status`, 'utf8', (error, text) => done(error ? undefined : parse(text, /VmRSS:\s+(\d+)/)))
+  else execFile('ps', ['-o', 'rss=', '-p', String(pid)], (error, text) => done(error ? undefined : parse(text, /(\d+)/)))
+}
+
+/**
+ * Stops the child when its resident memory grows past `limitMb` (plus {@link MEMORY_SLACK_MB})
+ * over what it used when it started. V8's heap cap does not count ArrayBuffer backing stores, so
+ * without this a typed-array bomb takes the machine's memory. Runs in the host's event loop,
+ * which user code in the child cannot block. Returns the function that stops watching.
+ */
+function watchMemory(pid: number, limitMb: number, overLimit: () => void): () => void {
+  let baseline: number | undefined
+  let busy = false
+  let stopped = false
+  const timer = setInterval(() => {
+    if (busy) return
+    busy = true
+    residentBytes(pid, (bytes) => {
+      busy = false
+      if (stopped || bytes === undefined) return
+      baseline = baseline === undefined ? bytes : Math.min(baseline, bytes)
+      if (bytes - baseline > (limitMb + MEMORY_SLACK_MB) * 1024 * 1024) {
+        stop()
+        overLimit()
+      }
+    })
+  }, MEMORY_POLL_MS)
+  // The watchdog alone must not keep the CLI alive.
+  timer.unref()
+  const stop = () => {
+    stopped = true
+    clearInterval(timer)
+  }
+  return stop
+}
+
 /**
  * Creates the CLI sandbox. Same behaviour as the other sandboxes; call `dispose()` when done.
  * Throws when `memoryLimitMb` is not a whole number ≥ 16.
@@ -106,6 +161,10 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       cwd: dirname(entry),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'json',
+    })
+    const stopWatching = child.pid === undefined ? () => {} : watchMemory(child.pid, limitMb, () => {
+      outOfMemory = true
+      child.kill('SIGKILL')
     })
     child.stderr?.setEncoding('utf8')
     child.stderr?.on('data', (chunk: string) => {
@@ -127,6 +186,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
     })
     child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
     child.on('exit', (code, signal) => {
+      stopWatching()
       if (terminated) return
       const oom = outOfMemory || signal === 'SIGABRT' || code === 134
       if (oom) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
@@ -139,6 +199,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       },
       terminate: () => {
         terminated = true
+        stopWatching()
         child.kill('SIGKILL')
       },
     }
