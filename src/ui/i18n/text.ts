@@ -18,8 +18,21 @@ export type UiText = string | Phrase | readonly Phrase[]
  * Phrases from core or a store (keys of their English tables) as UI text: the UI's resources
  * hold them under `core.<namespace>.` (see core-text.ts).
  */
-export function coreText(namespace: 'store' | 'event', phrases: readonly { key: string; params?: Readonly<Record<string, string | number>> }[]): readonly Phrase[] {
-  return phrases.map((p) => ({ key: `core.${namespace}.${p.key}`, ...(p.params ? { params: { ...p.params } } : {}) }))
+export function coreText(namespace: 'store' | 'event' | 'parse', phrases: readonly CorePhrase[]): readonly Phrase[] {
+  return phrases.map((p) => corePhrase(namespace, p))
+}
+
+/** A phrase of core's catalogue `namespace` (nested phrases are of the same catalogue) as UI text. */
+export function corePhrase(namespace: 'store' | 'event' | 'parse', p: CorePhrase): Phrase {
+  if (!p.params) return { key: `core.${namespace}.${p.key}` }
+  const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? corePhrase(namespace, value) : value]))
+  return { key: `core.${namespace}.${p.key}`, params }
+}
+
+/** A phrase as core makes it (see core/util/phrase.ts). */
+export interface CorePhrase {
+  key: string
+  params?: Readonly<Record<string, string | number | CorePhrase>>
 }
 
 /** `text` in `t`'s language. Parameters that are phrases themselves are translated first. */
