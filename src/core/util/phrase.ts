@@ -35,19 +35,21 @@ export function phrase(key: string, params?: PhraseParams): Phrase {
  * other counts (when those exist), else `key`; `{{name}}` replaced by the parameter (left as is
  * when missing), a nested phrase rendered from the same catalogue, and `{{name, lowerFirst}}`
  * with its first letter lower-cased (i18next's format syntax; the UI registers the same
- * formatter). An unknown key renders as the key itself, so nothing is silently blank.
- * Linear in the template's length.
+ * formatter; `formats` adds others, by name). An unknown key renders as the key itself, so nothing
+ * is silently blank. Linear in the template's length.
  */
-export function renderPhrase(phrase: Phrase, catalogue: Catalogue): string {
+export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Readonly<Record<string, (value: string) => string>> = {}): string {
   const params = phrase.params ?? {}
   const count = params.count
   const plural = typeof count === 'number' ? catalogue[`${phrase.key}_${count === 1 ? 'one' : 'other'}`] : undefined
   const template = plural ?? catalogue[phrase.key] ?? phrase.key
-  return template.replace(/\{\{(\w+)(?:, *(lowerFirst))?\}\}/g, (whole, name: string, format?: string) => {
+  return template.replace(/\{\{(\w+)(?:, *(\w+))?\}\}/g, (whole, name: string, format?: string) => {
     const value = params[name]
     if (value === undefined) return whole
-    const text = typeof value === 'object' ? renderPhrase(value, catalogue) : String(value)
-    return format ? lowerFirst(text) : text
+    const text = typeof value === 'object' ? renderPhrase(value, catalogue, formats) : String(value)
+    if (format === undefined) return text
+    const apply = format === 'lowerFirst' ? lowerFirst : formats[format]
+    return apply ? apply(text) : text
   })
 }
 
