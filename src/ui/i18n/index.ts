@@ -12,11 +12,10 @@ import { LANGUAGE_KEY, initialLanguage, type Language } from './languages'
 import { coreEnglish } from './core-text'
 import zodZhCN from 'zod/v4/locales/zh-CN.js'
 import zodZhTW from 'zod/v4/locales/zh-TW.js'
-import { lowerFirst } from '../../core/util/phrase'
-import { wordZodIssue } from '../../core/files/file-text'
+import { addCoreFormats, type ZodLocale } from './formats'
 
 /** zod's own translations of its messages (a refused file's issues), by UI language; English keeps zod's message. */
-const ZOD_LOCALES: Readonly<Record<string, { localeError: (issue: never) => unknown }>> = { 'zh-CN': zodZhCN(), 'zh-TW': zodZhTW() }
+const ZOD_LOCALES: Readonly<Record<string, ZodLocale>> = { 'zh-CN': zodZhCN(), 'zh-TW': zodZhTW() }
 
 export { LANGUAGES, LANGUAGE_NAMES, asLanguage, type Language } from './languages'
 
@@ -55,8 +54,7 @@ export function createI18n(language: Language = initialLanguage(readSaved(), bro
     initAsync: false,
   })
   // Formats core's templates use (see core/util/phrase.ts and core/files/file-text.ts).
-  instance.services.formatter?.add('lowerFirst', (value) => lowerFirst(String(value)))
-  instance.services.formatter?.add('zod', (value, lng) => wordZodIssue(String(value), lng ? ZOD_LOCALES[lng] : undefined))
+  addCoreFormats(instance, (lng) => ZOD_LOCALES[lng])
   instance.on('languageChanged', (lng) => {
     try {
       globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
