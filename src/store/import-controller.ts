@@ -33,6 +33,15 @@ function outcome(ok: boolean, key: StoreTextKey, params: Record<string, string |
   return { ok, message: storeMessage(phrases), phrases }
 }
 
+/**
+ * A workspace or session file its schema refused: the English says it as the reader did, the
+ * phrase nests the reader's own (`file.` names its catalogue, FILE_TEXT), so the UI translates it.
+ */
+function refused(file: string, read: { error: string; phrase?: Phrase }): ImportOutcome {
+  const english = outcome(false, 'fileError', { file, error: read.error })
+  return read.phrase ? { ...english, phrases: [storePhrase('fileError', { file, error: { ...read.phrase, key: `file.${read.phrase.key}` } })] } : english
+}
+
 /** What the import controller works with. */
 export interface ImportControllerDeps {
   replay: StoreApi<ReplayState>
@@ -130,7 +139,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
 
     if (format === 'toolstep.session') {
       const session = readSession(data)
-      if (!session.ok) return outcome(false, 'fileError', { file: fileName, error: session.error })
+      if (!session.ok) return refused(fileName, session)
       const loaded = session.value.workspace
       // The session is shown either way; only its code going into the editors may wait for an answer.
       if (loaded) replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
@@ -140,7 +149,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     }
     if (format === 'toolstep.workspace') {
       const read = readWorkspace(text)
-      if (!read.ok) return outcome(false, 'fileError', { file: fileName, error: read.error })
+      if (!read.ok) return refused(fileName, read)
       const loaded = read.value
       const how = replaceWorkspace(fileName, () => workspace.getState().loadWorkspace(loaded))
       // Asked instead: the answer is the message, no toast.

@@ -62,9 +62,10 @@ function present(result: ParseResult): { protocol: string; calls: { name: string
     protocol: result.protocol,
     calls: result.calls.map((call) => ({ name: call.name, arguments: call.arguments })),
     text: result.text,
-    repairs: result.repairs,
-    // The contract's error shape: code, message, span (the unread native call rides on the parse for the loop only).
-    errors: result.errors.map(({ call: _call, ...error }) => error),
+    // The contract's shapes: code, message, span (the phrase is the UI's translation key; the
+    // unread native call rides on the parse for the loop only).
+    repairs: result.repairs.map(({ phrase: _phrase, ...repair }) => repair),
+    errors: result.errors.map(({ call: _call, phrase: _phrase, ...error }) => error),
   }
 }
 

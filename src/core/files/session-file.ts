@@ -7,7 +7,9 @@ import { jsonText } from '../util/json-walk'
 import { z } from 'zod'
 import { sessionEventSchema, type SessionEvent } from '../loop/events'
 import { workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
-import { formatZodError } from './zod-error'
+import { zodErrorPhrase } from './zod-error'
+import { fileMessage, filePhrase } from './file-text'
+import type { Phrase } from '../util/phrase'
 import { parseJsonText } from '../util/text-file'
 
 export const sessionFileSchema = z.object({
@@ -27,11 +29,16 @@ export function readSession(input: string | unknown): ReadResult<SessionFile> {
     if (!parsed.ok) return parsed
     data = parsed.value
   }
-  const parsed = sessionFileSchema.safeParse(data)
-  if (!parsed.success) return { ok: false, error: `Not a Toolstep session: ${formatZodError(parsed.error)}` }
+  // reportInput: zod's locales name the type received (only its type is kept, see zodIssueJson).
+  const parsed = sessionFileSchema.safeParse(data, { reportInput: true })
+  if (!parsed.success) return refused(filePhrase('notSession', { problems: zodErrorPhrase(parsed.error) }))
   const gap = parsed.data.events.findIndex((e, i) => e.seq !== i)
-  if (gap >= 0) return { ok: false, error: `Not a Toolstep session: events[${gap}].seq: expected ${gap}` }
+  if (gap >= 0) return refused(filePhrase('notSession', { problems: filePhrase('seqExpected', { gap }) }))
   return { ok: true, value: parsed.data }
+}
+
+function refused(phrase: Phrase): { ok: false; error: string; phrase: Phrase } {
+  return { ok: false, error: fileMessage(phrase), phrase }
 }
 
 /** Serialises a session (2-space JSON, trailing newline). */

@@ -5,7 +5,9 @@
 import { z } from 'zod'
 import { DEFAULT_LOOP_SETTINGS, settingsSchema, type Settings, type SettingsInput } from '../loop/settings'
 import { evalCasesSchema } from '../evals/case-schema'
-import { formatZodError } from './zod-error'
+import { zodErrorPhrase } from './zod-error'
+import { fileMessage, filePhrase } from './file-text'
+import type { Phrase } from '../util/phrase'
 import { parseJsonText } from '../util/text-file'
 
 export { settingsSchema, type Settings, type SettingsInput }
@@ -25,15 +27,21 @@ export const workspaceSchema = z.object({
 })
 export type Workspace = z.infer<typeof workspaceSchema>
 
-/** Result of reading a file: the value, or an error naming the path of the bad field. */
-export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string }
+/**
+ * Result of reading a file: the value, or an error naming the path of the bad field (English),
+ * with that error as a phrase of `FILE_TEXT` when the file was refused by its schema.
+ */
+export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string; phrase?: Phrase }
 
 /** Parses and validates workspace JSON text, with or without a BOM. Never throws. */
 export function readWorkspace(text: string): ReadResult<Workspace> {
   const json = parseJsonText(text)
   if (!json.ok) return json
-  const parsed = workspaceSchema.safeParse(json.value)
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `Not a Toolstep workspace: ${formatZodError(parsed.error)}` }
+  // reportInput: zod's locales name the type received (only its type is kept, see zodIssueJson).
+  const parsed = workspaceSchema.safeParse(json.value, { reportInput: true })
+  if (parsed.success) return { ok: true, value: parsed.data }
+  const phrase = filePhrase('notWorkspace', { problems: zodErrorPhrase(parsed.error) })
+  return { ok: false, error: fileMessage(phrase), phrase }
 }
 
 /** Serialises a workspace with stable key order (2-space JSON, trailing newline). */

@@ -13,6 +13,8 @@ import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { errorMessage } from '../util'
+import type { Phrase } from '../util/phrase'
+import { parseMessage, parsePhrase, parseSaid, type Said } from '../util/parse-text'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -33,6 +35,8 @@ export interface JsonRepair {
   code: JsonRepairCode
   /** Human-readable explanation. */
   message: string
+  /** `message` as a phrase of `PARSE_TEXT`, for the UI to translate. */
+  phrase?: Phrase
   span: Span
 }
 
@@ -47,6 +51,8 @@ export interface JsonReadError {
   code: 'truncated' | 'invalid_json' | 'too_deep'
   /** Says which character was wrong and what was expected; fit to send back to a model. */
   message: string
+  /** `message` as a phrase of `PARSE_TEXT`, for the UI to translate. */
+  phrase?: Phrase
   /** Offset (UTF-16) where the problem was detected; `text.length` when the input ended. */
   offset: number
 }
@@ -153,14 +159,19 @@ const COMMA = 0x2c
 const COLON = 0x3a
 const MINUS = 0x2d
 
-/** Quotes a character for an error message, naming invisible ones. */
-export function describeChar(text: string, offset: number): string {
-  if (offset >= text.length) return 'the end of the input'
+/** Quotes a character for an error message, naming invisible ones, as a phrase of `PARSE_TEXT`. */
+export function charPhrase(text: string, offset: number): Phrase {
+  if (offset >= text.length) return parsePhrase('charEnd')
   const code = text.codePointAt(offset) ?? 0
-  if (code === 0x0a) return 'a line break'
-  if (code === 0x09) return 'a tab'
-  if (code < 0x20) return `control character U+${code.toString(16).padStart(4, '0').toUpperCase()}`
-  return `'${String.fromCodePoint(code)}'`
+  if (code === 0x0a) return parsePhrase('charLineBreak')
+  if (code === 0x09) return parsePhrase('charTab')
+  if (code < 0x20) return parsePhrase('charControl', { hex: code.toString(16).padStart(4, '0').toUpperCase() })
+  return parsePhrase('charQuoted', { char: String.fromCodePoint(code) })
+}
+
+/** {@link charPhrase} in English. */
+export function describeChar(text: string, offset: number): string {
+  return parseMessage(charPhrase(text, offset))
 }
 
 /** A short, single-line excerpt of `text` from `start`, for messages. */
@@ -191,13 +202,18 @@ const LITERALS: Record<string, { value: JsonValue; python: boolean }> = {
 }
 
 class Failure {
+  readonly message: string
+  readonly phrase: Phrase
   constructor(
     readonly code: JsonReadError['code'],
-    readonly message: string,
+    said: Said,
     readonly offset: number,
     /** A cut string's content so far, for the partial value. */
     readonly cutString?: string,
-  ) {}
+  ) {
+    this.message = said.message
+    this.phrase = said.phrase
+  }
 }
 
 /**
@@ -252,7 +268,7 @@ class LenientReader {
   private pos: number
   private readonly valueStart: number
   /** One repair per code keeps a Python dict from producing a line per quote; the span is the first place. */
-  private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; message: string }>()
+  private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; said: Said }>()
 
   constructor(
     private readonly text: string,
@@ -278,11 +294,11 @@ class LenientReader {
       if (!(caught instanceof Failure)) {
         // Only a bug can get here; report it as a value so callers still never see an exception.
         const message = errorMessage(caught)
-        return { ok: false, error: { code: 'invalid_json', message: `Internal reader error: ${message}`, offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
+        return { ok: false, error: { code: 'invalid_json', ...parseSaid('jsonInternal', { error: message }), offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
       }
       const failure: JsonReadFailure = {
         ok: false,
-        error: { code: caught.code, message: caught.message, offset: caught.offset },
+        error: { code: caught.code, message: caught.message, phrase: caught.phrase, offset: caught.offset },
         start: this.valueStart,
         end: caught.offset,
         repairs: this.repairs,
@@ -295,19 +311,24 @@ class LenientReader {
     }
   }
 
-  private repair(code: JsonRepairCode, message: string, from: number, to: number): void {
+  private repair(code: JsonRepairCode, said: Said, from: number, to: number): void {
     const seen = this.repeats.get(code)
     if (seen) {
       // The message says how many places; it is written once, in countRepeats, not per place.
       seen.count++
       return
     }
-    const entry: JsonRepair = { code, message, span: { start: from, end: to } }
-    this.repeats.set(code, { repair: entry, count: 1, message })
+    const entry: JsonRepair = { code, message: said.message, phrase: said.phrase, span: { start: from, end: to } }
+    this.repeats.set(code, { repair: entry, count: 1, said })
     this.repairs.push(entry)
   }
   private countRepeats(): void {
-    for (const seen of this.repeats.values()) if (seen.count > 1) seen.repair.message = `${seen.message} (${seen.count} places; the first is marked)`
+    for (const seen of this.repeats.values()) {
+      if (seen.count <= 1) continue
+      const said = parseSaid('repeatedRepair', { repair: seen.said.phrase, n: seen.count })
+      seen.repair.message = said.message
+      seen.repair.phrase = said.phrase
+    }
   }
 
   private skipWhitespace(): void {
@@ -318,7 +339,7 @@ class LenientReader {
   private readString(): string {
     const quoteAt = this.pos
     const quote = this.text.charCodeAt(this.pos)
-    if (quote === APOSTROPHE) this.repair('single_quotes', 'Read single-quoted strings as JSON strings.', this.pos, this.pos)
+    if (quote === APOSTROPHE) this.repair('single_quotes', parseSaid('jsonSingleQuotes'), this.pos, this.pos)
     let out = ''
     let chunk = this.pos + 1
     let i = this.pos + 1
@@ -329,7 +350,7 @@ class LenientReader {
         out += this.text.slice(chunk, i)
         throw new Failure(
           'truncated',
-          `The JSON ends inside the string that starts at offset ${quoteAt} (${excerpt(this.text, quoteAt)}): expected a closing ${quote === QUOTE ? '"' : "'"} before the end.`,
+          parseSaid('jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }),
           this.length,
           out,
         )
@@ -349,7 +370,7 @@ class LenientReader {
         if (i + 1 >= this.length) {
           throw new Failure(
             'truncated',
-            `The JSON ends inside an escape sequence at offset ${i} in the string that starts at offset ${quoteAt}.`,
+            parseSaid('jsonEscapeCut', { at: i, offset: quoteAt }),
             this.length,
             out,
           )
@@ -363,7 +384,7 @@ class LenientReader {
           if (i + 6 > this.length) {
             throw new Failure(
               'truncated',
-              `The JSON ends inside the \\u escape at offset ${i}: expected four hex digits.`,
+              parseSaid('jsonUnicodeEscapeCut', { at: i }),
               this.length,
               out,
             )
@@ -373,14 +394,14 @@ class LenientReader {
             out += String.fromCharCode(parseInt(hex, 16))
             i += 6
           } else {
-            this.repair('invalid_escape', `Kept the invalid escape \\u${hex} verbatim.`, i, i + 2)
+            this.repair('invalid_escape', parseSaid('jsonInvalidUnicodeEscape', { hex }), i, i + 2)
             out += '\\u'
             i += 2
           }
         } else {
           // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
           // character, so keep both rather than guess.
-          this.repair('invalid_escape', `Kept the unknown escape \\${escaped} verbatim.`, i, i + 2)
+          this.repair('invalid_escape', parseSaid('jsonUnknownEscape', { char: escaped }), i, i + 2)
           out += escaped === "'" ? "'" : `\\${escaped}`
           i += 2
         }
@@ -389,10 +410,10 @@ class LenientReader {
       }
       if (code < 0x20) {
         if (code === 0x0a || code === 0x0d) {
-          if (!sawNewline) this.repair('unescaped_newline', 'Kept a raw line break inside a string.', i, i + 1)
+          if (!sawNewline) this.repair('unescaped_newline', parseSaid('jsonRawNewline'), i, i + 1)
           sawNewline = true
         } else if (!sawControl) {
-          this.repair('control_character', 'Kept a raw control character inside a string.', i, i + 1)
+          this.repair('control_character', parseSaid('jsonControlCharacter'), i, i + 1)
           sawControl = true
         }
       }
@@ -408,16 +429,16 @@ class LenientReader {
     const digitsStart = i
     while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
     if (i === digitsStart) {
-      if (i >= this.length) throw new Failure('truncated', `The JSON ends after '-' at offset ${numberStart}: expected digits.`, this.length)
-      throw new Failure('invalid_json', `Expected a digit after '-' at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
+      if (i >= this.length) throw new Failure('truncated', parseSaid('jsonMinusCut', { offset: numberStart }), this.length)
+      throw new Failure('invalid_json', parseSaid('jsonMinusDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
     }
     if (this.text.charCodeAt(i) === 0x2e) {
       i++
       const fractionStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === fractionStart) {
-        if (i >= this.length) throw new Failure('truncated', `The JSON ends inside the number at offset ${numberStart}: expected digits after '.'.`, this.length)
-        throw new Failure('invalid_json', `Expected a digit after '.' in the number at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
+        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonFractionCut', { offset: numberStart }), this.length)
+        throw new Failure('invalid_json', parseSaid('jsonFractionDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
       }
     }
     const exponent = this.text.charCodeAt(i)
@@ -428,8 +449,8 @@ class LenientReader {
       const exponentStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === exponentStart) {
-        if (i >= this.length) throw new Failure('truncated', `The JSON ends inside the exponent of the number at offset ${numberStart}.`, this.length)
-        throw new Failure('invalid_json', `Expected a digit in the exponent of the number at offset ${numberStart}, found ${describeChar(this.text, i)}.`, i)
+        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonExponentCut', { offset: numberStart }), this.length)
+        throw new Failure('invalid_json', parseSaid('jsonExponentDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
       }
     }
     this.pos = i
@@ -444,16 +465,16 @@ class LenientReader {
     const word = this.text.slice(wordStart, i)
     const literal = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined
     if (literal) {
-      if (literal.python) this.repair('python_literal', `Read Python ${word} as ${String(literal.value)}.`, wordStart, i)
+      if (literal.python) this.repair('python_literal', parseSaid('jsonPythonLiteral', { word, value: String(literal.value) }), wordStart, i)
       this.pos = i
       return literal.value
     }
     if (i >= this.length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
-      throw new Failure('truncated', `The JSON ends inside '${word}' at offset ${wordStart}.`, this.length)
+      throw new Failure('truncated', parseSaid('jsonLiteralCut', { word, offset: wordStart }), this.length)
     }
     throw new Failure(
       'invalid_json',
-      `Expected a value at offset ${wordStart}, found '${excerpt(word, 0, 20)}' (strings must be quoted).`,
+      parseSaid('jsonUnquotedValue', { offset: wordStart, word: excerpt(word, 0, 20) }),
       wordStart,
     )
   }
@@ -464,7 +485,7 @@ class LenientReader {
       .map((frame) => (frame.kind === 'object' ? '}' : frame.tuple ? ')' : ']'))
       .reverse()
       .join('')
-    this.repair('missing_closer', `Added the missing ${closers} at the end of the input.`, this.length, this.length)
+    this.repair('missing_closer', parseSaid('jsonMissingCloser', { closers }), this.length, this.length)
     let value: JsonValue = null
     let node: JsonSpanNode | undefined
     while (this.stack.length > 0) {
@@ -527,18 +548,18 @@ class LenientReader {
       if (closing === QUOTE || closing === APOSTROPHE) {
         // `{city": "Paris"}`: only the opening quote is missing.
         this.pos++
-        this.repair('key_missing_quote', `Supplied the missing opening quote of the key "${key}".`, keyStart, this.pos)
+        this.repair('key_missing_quote', parseSaid('jsonKeyMissingQuote', { key }), keyStart, this.pos)
       } else {
-        this.repair('unquoted_key', `Read the unquoted key ${key} as "${key}".`, keyStart, this.pos)
+        this.repair('unquoted_key', parseSaid('jsonUnquotedKey', { key }), keyStart, this.pos)
       }
     } else {
-      throw new Failure('invalid_json', `Expected a property name in double quotes at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
+      throw new Failure('invalid_json', parseSaid('jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
     }
     const keyEnd = this.pos
     this.skipWhitespace()
-    if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends after the key "${key}": expected ':' and a value.`, this.length)
+    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonKeyCut', { key }), this.length)
     if (this.text.charCodeAt(this.pos) !== COLON) {
-      throw new Failure('invalid_json', `Expected ':' after the key "${key}" at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
+      throw new Failure('invalid_json', parseSaid('jsonExpectedColon', { key, offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
     }
     this.pos++
     frame.key = key
@@ -546,14 +567,13 @@ class LenientReader {
   }
 
   private run(): JsonReadResult {
-    if (this.pos >= this.length) throw new Failure('truncated', 'Expected a JSON value, found the end of the input.', this.length)
+    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonEmpty'), this.length)
     // Each turn of the outer loop reads one value at `pos`; containers push a frame and continue.
     for (;;) {
       this.skipWhitespace()
       if (this.pos >= this.length) {
         const frame = this.stack[this.stack.length - 1]
-        const where = frame?.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
-        throw new Failure('truncated', `The JSON ends where ${where} was expected.`, this.length)
+        throw new Failure('truncated', frame?.kind === 'object' ? parseSaid('jsonValueCut', { key: frame.key }) : parseSaid('jsonItemCut'), this.length)
       }
       const code = this.text.charCodeAt(this.pos)
       const depth = this.stack.length
@@ -562,7 +582,7 @@ class LenientReader {
       let node: JsonSpanNode | undefined
       let isNumber = false
       if (code === OPEN_BRACE || code === OPEN_BRACKET || code === OPEN_PAREN) {
-        if (depth >= this.maxDepth) throw new Failure('too_deep', `Nesting deeper than ${this.maxDepth} levels at offset ${this.pos}.`, this.pos)
+        if (depth >= this.maxDepth) throw new Failure('too_deep', parseSaid('jsonTooDeep', { max: this.maxDepth, offset: this.pos }), this.pos)
         const containerNode: JsonSpanNode | undefined = depth <= this.spanDepth ? { span: { start: this.pos, end: this.pos } } : undefined
         if (containerNode && depth < this.spanDepth) {
           if (code === OPEN_BRACE) containerNode.members = []
@@ -573,7 +593,7 @@ class LenientReader {
         if (code === OPEN_BRACE) {
           const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: this.pos, end: this.pos } }
           this.stack.push(frame)
-          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '{' at offset ${from}.`, this.length)
+          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: '{', offset: from }), this.length)
           if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
             this.readKey(frame)
             continue
@@ -581,9 +601,9 @@ class LenientReader {
         } else {
           const tuple = code === OPEN_PAREN
           // Python tuples (`(3, 4)`, in dict reprs and pythonic calls) become arrays.
-          if (tuple) this.repair('python_tuple', `Read the Python tuple at offset ${from} as a JSON array.`, from, from + 1)
+          if (tuple) this.repair('python_tuple', parseSaid('jsonPythonTuple', { offset: from }), from, from + 1)
           this.stack.push(tuple ? { kind: 'array', value: [], start: from, node: containerNode, tuple } : { kind: 'array', value: [], start: from, node: containerNode })
-          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends right after '${tuple ? '(' : '['}' at offset ${from}.`, this.length)
+          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: tuple ? '(' : '[', offset: from }), this.length)
           if (this.text.charCodeAt(this.pos) !== (tuple ? CLOSE_PAREN : CLOSE_BRACKET)) continue
         }
         // An empty container: fall through to the closing logic below with nothing to attach.
@@ -600,7 +620,7 @@ class LenientReader {
       } else if (isIdentifierStart(code)) {
         value = this.readLiteral()
       } else {
-        throw new Failure('invalid_json', `Expected a JSON value at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
+        throw new Failure('invalid_json', parseSaid('jsonExpectedValue', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
       }
 
       // Attach the value, then close every container that ends here.
@@ -615,7 +635,7 @@ class LenientReader {
         this.skipWhitespace()
         if (this.pos >= this.length) {
           if (isNumber && valueEnd === this.length) {
-            throw new Failure('truncated', `The JSON ends inside the number at offset ${valueFrom}: it may have been cut off.`, this.length)
+            throw new Failure('truncated', parseSaid('jsonNumberCut', { offset: valueFrom }), this.length)
           }
           const root = this.stack[0]?.node ?? { span: { start: this.valueStart, end: this.length } }
           const closed = this.closeAllAtEnd()
@@ -627,23 +647,27 @@ class LenientReader {
           const commaAt = this.pos
           this.pos++
           this.skipWhitespace()
-          if (this.pos >= this.length) throw new Failure('truncated', `The JSON ends after ',' at offset ${commaAt}: expected another ${frame.kind === 'object' ? 'member' : 'item'}.`, this.length)
+          if (this.pos >= this.length) throw new Failure('truncated', parseSaid(frame.kind === 'object' ? 'jsonCommaCutMember' : 'jsonCommaCutItem', { offset: commaAt }), this.length)
           next = this.text.charCodeAt(this.pos)
           if (next !== closer) {
             if (frame.kind === 'object') this.readKey(frame)
             break
           }
-          this.repair('trailing_comma', `Ignored the trailing comma at offset ${commaAt}.`, commaAt, commaAt + 1)
+          this.repair('trailing_comma', parseSaid('jsonTrailingComma', { offset: commaAt }), commaAt, commaAt + 1)
         } else if (next !== closer) {
           const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || next === OPEN_PAREN || isDigit(next) || next === MINUS
           if (startsItem) {
-            this.repair('missing_comma', `Supplied a missing ',' before offset ${this.pos}.`, this.pos, this.pos)
+            this.repair('missing_comma', parseSaid('jsonMissingComma', { offset: this.pos }), this.pos, this.pos)
             if (frame.kind === 'object') this.readKey(frame)
             break
           }
           const expected = frame.kind === 'object' ? "',' or '}'" : frame.tuple ? "',' or ')'" : "',' or ']'"
-          const after = frame.kind === 'object' ? `the value of "${frame.key}"` : 'an array item'
-          throw new Failure('invalid_json', `Expected ${expected} after ${after} at offset ${this.pos}, found ${describeChar(this.text, this.pos)}.`, this.pos)
+          const found = charPhrase(this.text, this.pos)
+          throw new Failure(
+            'invalid_json',
+            frame.kind === 'object' ? parseSaid('jsonExpectedAfterMember', { expected, key: frame.key, offset: this.pos, found }) : parseSaid('jsonExpectedAfterItem', { expected, offset: this.pos, found }),
+            this.pos,
+          )
         }
         this.pos++
         this.stack.pop()

@@ -39,7 +39,12 @@ const parsedCallSchema = z.object({
   argumentsError: z.string().optional(),
 })
 
-const issueSchema = z.object({ code: z.string(), message: z.string(), span: spanSchema.optional() })
+/** A phrase of a core catalogue (see core/util/phrase.ts): parameters may nest phrases. */
+type PhraseShape = { key: string; params?: Record<string, string | number | PhraseShape> }
+const phraseSchema: z.ZodType<PhraseShape> = z.lazy(() => z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number(), phraseSchema])).optional() }))
+
+/** A repair or parse error; `phrase` is its `message` as a phrase of `PARSE_TEXT` (absent in older files). */
+const issueSchema = z.object({ code: z.string(), message: z.string(), phrase: phraseSchema.optional(), span: spanSchema.optional() })
 
 /** Verdict of the validate phase for one call. */
 export const verdictSchema = z.object({
@@ -59,6 +64,13 @@ export const verdictSchema = z.object({
   warnings: z.array(z.string()).optional(),
   /** The tool is marked dangerous: the user must approve the call. */
   confirm: z.boolean().optional(),
+  /**
+   * `problems`, `coercions` and `warnings` as phrases of `VALIDATION_TEXT`, index for index, for
+   * the UI to translate (the strings stay what the model is told). Absent in older files.
+   */
+  phrases: z
+    .object({ problems: z.array(phraseSchema), coercions: z.array(phraseSchema).optional(), warnings: z.array(phraseSchema).optional() })
+    .optional(),
 })
 export type Verdict = z.infer<typeof verdictSchema>
 
@@ -150,6 +162,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     repairs: z.array(issueSchema),
     errors: z.array(issueSchema),
     detection: z.string().optional(),
+    /** `detection` as a phrase of `PARSE_TEXT`, when it has one. */
+    detectionPhrase: phraseSchema.optional(),
   }),
   z.object({
     ...base,

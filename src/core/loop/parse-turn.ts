@@ -4,6 +4,8 @@
  */
 import { getProtocol } from '../protocols/index'
 import type { ParseResult } from '../protocols/types'
+import { parsePhrase, parseSaid, semicolonList } from '../util/parse-text'
+import type { Phrase } from '../util/phrase'
 
 /** Name of the pseudo tool call a code-as-action block becomes. */
 export const RUN_CODE = 'run_code'
@@ -22,7 +24,7 @@ export function parseCodeAction(raw: string): ParseResult | undefined {
   const start = open.index + open[0].length
   const close = raw.indexOf('```', start)
   if (close < 0) {
-    return { protocol: 'code', calls: [], text: raw.slice(0, open.index).trim(), repairs: [], errors: [{ code: 'truncated', message: 'The code block is not closed: expected ``` after the code.', span: { start: open.index, end: raw.length } }] }
+    return { protocol: 'code', calls: [], text: raw.slice(0, open.index).trim(), repairs: [], errors: [{ code: 'truncated', ...parseSaid('codeBlockOpen'), span: { start: open.index, end: raw.length } }] }
   }
   const code = raw.slice(start, close)
   const end = close + 3
@@ -41,25 +43,33 @@ export function parseCodeAction(raw: string): ParseResult | undefined {
  * Unknown ids are skipped and reported.
  */
 export function parseWithFallback(raw: string, protocolIds: readonly string[]): ParseResult {
-  const tried: string[] = []
+  const tried: Phrase[] = []
   let first: ParseResult | undefined
   for (const id of protocolIds) {
     const protocol = getProtocol(id)
     if (!protocol) {
-      tried.push(`${id}: unknown protocol`)
+      tried.push(parsePhrase('fallbackUnknown', { id }))
       continue
     }
     const result = protocol.parse(raw)
     first ??= result
     if (result.calls.length > 0) {
       if (tried.length === 0) return result
-      tried.push(`${result.protocol}: ${result.calls.length} call${result.calls.length === 1 ? '' : 's'} (matched)`)
-      return { ...result, detection: `Fallback chain: ${tried.join('; ')}.${result.detection ? ` ${result.detection}` : ''}` }
+      tried.push(parsePhrase('fallbackMatched', { id: result.protocol, count: result.calls.length }))
+      return withChain(result, tried)
     }
-    tried.push(`${result.protocol}: no call`)
+    tried.push(parsePhrase('fallbackNoCall', { id: result.protocol }))
   }
   if (!first) {
-    return { protocol: protocolIds[0] ?? 'unknown', calls: [], text: raw, repairs: [], errors: [{ code: 'unknown_protocol', message: `Unknown protocol "${protocolIds[0] ?? ''}".` }] }
+    return { protocol: protocolIds[0] ?? 'unknown', calls: [], text: raw, repairs: [], errors: [{ code: 'unknown_protocol', ...parseSaid('unknownProtocol', { id: protocolIds[0] ?? '' }) }] }
   }
-  return tried.length > 1 ? { ...first, detection: `Fallback chain: ${tried.join('; ')}.${first.detection ? ` ${first.detection}` : ''}` } : first
+  return tried.length > 1 ? withChain(first, tried) : first
+}
+
+/** `result` with `detection` saying which formats the fallback chain tried (then the result's own detection). */
+function withChain(result: ParseResult, tried: readonly Phrase[]): ParseResult {
+  const steps = semicolonList(tried) ?? ''
+  // The result's own detection (auto's reason) has no phrase: it is nested as its English.
+  const said = result.detection ? parseSaid('fallbackChainThen', { steps, detection: result.detectionPhrase ?? result.detection }) : parseSaid('fallbackChain', { steps })
+  return { ...result, detection: said.message, detectionPhrase: said.phrase }
 }

@@ -8,7 +8,7 @@ import type { AssistantMessage, JsonValue, Message, ToolCall, ToolMessage } from
 import { getProtocol } from '../protocols/index'
 import type { ParseResult } from '../protocols/types'
 import type { ToolSpec } from '../tools/types'
-import { prepareArguments, resolveToolName, unknownToolMessage, validateArguments } from '../validation/index'
+import { argumentProblems, prepareArguments, resolveToolName, unknownToolPhrase, validationMessage, validationPhrase } from '../validation/index'
 import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './events'
 import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
@@ -106,6 +106,7 @@ export function parseTurn(state: Pick<LoopState, 'raw' | 'protocol' | 'settings'
     // The unread call now rides in `calls`; the error stays as what the parse found.
     errors: result.errors.map(({ call: _call, ...error }) => error),
     ...(result.detection === undefined ? {} : { detection: result.detection }),
+    ...(result.detectionPhrase === undefined ? {} : { detectionPhrase: result.detectionPhrase }),
   }
 }
 
@@ -164,7 +165,7 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
     if (call.argumentsError !== undefined) return unreadVerdict(call, state.tools)
     if (call.name === RUN_CODE && settings.codeAsAction) return { callId: call.id, name: RUN_CODE, ok: true, problems: [], arguments: call.arguments }
     const resolved = resolveToolName(call.name, state.tools, { fuzzy: settings.fuzzyToolNames })
-    if (!resolved) return { callId: call.id, name: call.name, ok: false, problems: [unknownToolMessage(call.name, state.tools)] }
+    if (!resolved) return unknownVerdict(call, state.tools)
     const prepared = prepareArguments(resolved.spec, call.arguments, settings.validation)
     return {
       callId: call.id,
@@ -176,6 +177,11 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
       ...(prepared.coercions.length ? { coercions: prepared.coercions } : {}),
       ...(prepared.warnings.length ? { warnings: prepared.warnings } : {}),
       ...(resolved.spec.dangerous ? { confirm: true } : {}),
+      phrases: {
+        problems: prepared.phrases.problems,
+        ...(prepared.coercions.length ? { coercions: prepared.phrases.coercions } : {}),
+        ...(prepared.warnings.length ? { warnings: prepared.phrases.warnings } : {}),
+      },
     }
   })
   // Repeated-call detection: the same signature `limit` times in a row, counting earlier turns.
@@ -201,15 +207,23 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
 /** A call whose arguments could not be read never runs: its problem is the defect, named for the model. */
 function unreadVerdict(call: { id: string; name: string; argumentsError?: string }, tools: readonly ToolSpec[]): Verdict {
   const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
-  return { callId: call.id, name: spec?.name ?? call.name, ok: false, problems: [call.argumentsError ?? 'arguments could not be read'] }
+  const problem = call.argumentsError === undefined ? validationPhrase('argumentsUnread') : validationPhrase('argumentsDefect', { defect: call.argumentsError })
+  return { callId: call.id, name: spec?.name ?? call.name, ok: false, problems: [validationMessage(problem)], phrases: { problems: [problem] } }
+}
+
+/** A call to a tool that does not exist: the error lists the tools there are. */
+function unknownVerdict(call: { id: string; name: string }, tools: readonly ToolSpec[]): Verdict {
+  const problem = unknownToolPhrase(call.name, tools)
+  return { callId: call.id, name: call.name, ok: false, problems: [validationMessage(problem)], phrases: { problems: [problem] } }
 }
 
 function asLoggedVerdict(call: { id: string; name: string; arguments: Record<string, JsonValue>; argumentsError?: string }, tools: readonly ToolSpec[]): Verdict {
   if (call.argumentsError !== undefined) return unreadVerdict(call, tools)
   // as-logged: the exact name only, as the logging system matched it (no aliases or normalising).
   const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
-  const problems = spec ? validateArguments(spec, call.arguments) : [unknownToolMessage(call.name, tools)]
-  return { callId: call.id, name: call.name, ok: problems.length === 0, problems }
+  if (!spec) return unknownVerdict(call, tools)
+  const phrases = argumentProblems(spec, call.arguments)
+  return { callId: call.id, name: call.name, ok: phrases.length === 0, problems: phrases.map(validationMessage), phrases: { problems: phrases } }
 }
 
 // ---- confirm / execute ----------------------------------------------------------------------

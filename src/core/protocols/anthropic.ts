@@ -11,6 +11,7 @@ import { ParseBuilder } from './shared/parse-builder'
 import { reparseScanner } from './stream/reparse-scanner'
 import { scanOutput } from './shared/detect'
 import type { FormatDetection, ParseResult, ParsedCall, Protocol } from './types'
+import { nested, parseSaid } from '../util/parse-text'
 
 const BLOCK = String.raw`\{\s*"type"\s*:\s*"(?:text|tool_use|thinking|redacted_thinking)"`
 /** A message whose content is an array of typed blocks. */
@@ -56,11 +57,11 @@ export function parseAnthropic(raw: string): ParseResult {
     // The cut block is the last tool_use; its name is within a few hundred chars of its type.
     const last = raw.lastIndexOf('"tool_use"')
     const name = last < 0 ? undefined : /"name"\s*:\s*"([^"\\]{1,128})"/.exec(raw.slice(last, last + 400))?.[1]
-    builder.addError('truncated', `${name ? `The call to "${name}"` : 'The message'} was cut off: ${read.error.message}`, { start: read.start, end: raw.length })
+    builder.addError('truncated', name ? parseSaid('callCutKeepCase', { name, problem: nested(read.error) }) : parseSaid('messageCut', { problem: nested(read.error) }), { start: read.start, end: raw.length })
     return { protocol: 'anthropic', calls: [], text: '', repairs: [], errors: builder.errors }
   }
   if (!read.ok || !blocks) return { protocol: 'anthropic', calls: [], text: raw.trim(), repairs: [], errors: [] }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const blocksNode = Array.isArray(read.value) ? read.spans : member(read.spans, 'content')
   const texts: string[] = []
   blocks.forEach((block, index) => {
@@ -70,17 +71,17 @@ export function parseAnthropic(raw: string): ParseResult {
     if (block.type !== 'tool_use') return
     const name = typeof block.name === 'string' ? block.name : ''
     if (name === '') {
-      builder.addError('missing_name', `Content block ${index} is a tool_use without a "name".`, node?.span)
+      builder.addError('missing_name', parseSaid('anthropicNoName', { index }), node?.span)
       return
     }
     const inputNode = member(node, 'input')
     if (node?.unclosed && !Object.hasOwn(block, 'input')) {
-      builder.addError('truncated', `The call to "${name}" was cut off before its input.`, node.span)
+      builder.addError('truncated', parseSaid('callCutBeforeInput', { name }), node.span)
       return
     }
     const decoded = decodeArguments(block.input, inputNode?.span, name, inputNode?.unclosed)
     if (!decoded.ok) {
-      builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+      builder.addError(decoded.error.code, decoded.error, decoded.error.span)
       return
     }
     const nameNode = member(node, 'name')

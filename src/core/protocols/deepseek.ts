@@ -5,11 +5,12 @@
  * also read when spelled with ASCII `|`, `_` or spaces.
  */
 import { readJson } from '../json'
-import { decodeArguments, lowerFirst } from './shared/call-object'
+import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readNameEnd } from './shared/scan'
 import { defineMarkers, detectMarkers } from './shared/detect'
+import { nested, parseSaid } from '../util/parse-text'
 
 const CALLS_BEGIN = '<｜tool▁calls▁begin｜>'
 const CALLS_END = '<｜tool▁calls▁end｜>'
@@ -71,10 +72,10 @@ function readCall(builder: ParseBuilder, finder: TokenFinder, begin: Token): num
   const nextBegin = finder.next('callBegin', headStart)?.at ?? -1
   if (sep < 0 || (nextBegin >= 0 && nextBegin < sep)) {
     if (sep < 0 && nextBegin < 0) {
-      builder.addError('truncated', `The tool call at offset ${at} was cut off before ${SEP}.`, { start: at, end: view.length })
+      builder.addError('truncated', parseSaid('toolCallCutBefore', { offset: at, marker: SEP }), { start: at, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', `Expected ${SEP} in the tool call at offset ${at}.`, { start: at, end: headStart })
+    builder.addError('invalid_call', parseSaid('expectedInToolCall', { marker: SEP, offset: at }), { start: at, end: headStart })
     return headStart
   }
   const head = view.slice(headStart, sep).trim()
@@ -102,23 +103,23 @@ function readCall(builder: ParseBuilder, finder: TokenFinder, begin: Token): num
   const read = readJson(view, argsAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsAt, end: cut ? view.length : read.error.offset })
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
     if (cut) return view.length
     const close = finder.next('callEnd', read.error.offset)
     return close ? close.at + close.length : view.length
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   let end = skipSpace(view, read.end)
   if (fenced && view.startsWith('```', end)) end = skipSpace(view, end + 3)
   const close = finder.next('callEnd', end)
   if (close && close.at === end) end += close.length
   else {
-    builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${CALL_END}.`, { start: read.end, end: read.end })
+    builder.addRepair('missing_close_tag', parseSaid('callWithoutClose', { name, marker: CALL_END }), { start: read.end, end: read.end })
     end = read.end
   }
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
-    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    builder.addError(decoded.error.code, decoded.error, decoded.error.span)
     return end
   }
   builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: at, end }, name: { start: nameStart, end: nameEnd }, arguments: read.spans.span } })

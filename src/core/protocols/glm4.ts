@@ -3,12 +3,13 @@
  * on the next: `get_weather\n{"city": "Paris"}`.
  */
 import { readJson } from '../json'
-import { decodeArguments, lowerFirst } from './shared/call-object'
+import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import type { Protocol } from './types'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { scanOutput } from './shared/detect'
 import type { FormatDetection } from './types'
+import { nested, parseSaid } from '../util/parse-text'
 
 /** A name alone on the first line, then an object on the next. */
 const LAYOUT = /^[A-Za-z_][\w.-]{0,127}[ \t]*\r?\n\s*\{/
@@ -36,15 +37,15 @@ function collect(builder: ParseBuilder): void {
   const read = readJson(view, argsAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsAt, end: cut ? view.length : read.error.offset })
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
     builder.consume(nameStart, cut ? view.length : argsAt)
     return
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   builder.consume(nameStart, read.end)
   if (!decoded.ok) {
-    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    builder.addError(decoded.error.code, decoded.error, decoded.error.span)
     return
   }
   builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: nameStart, end: read.end }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })

@@ -5,11 +5,12 @@
  * with JSON arguments; the `analysis` channel is reasoning; `final` and plain `commentary` are text.
  */
 import { readJson } from '../json'
-import { decodeArguments, lowerFirst } from './shared/call-object'
+import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
 import { defineMarkers, detectMarkers } from './shared/detect'
+import { nested, parsePhrase, parseSaid } from '../util/parse-text'
 
 const START = '<|start|>'
 const CHANNEL = '<|channel|>'
@@ -30,7 +31,7 @@ function collect(builder: ParseBuilder): void {
     if (messageAt < 0) {
       // A header addressed to a tool whose message never started: the call was cut off.
       const recipient = /to=([^\s<]+)/.exec(view.slice(headerStart))?.[1]
-      if (recipient !== undefined) builder.addError('truncated', `The call to "${recipient.replace(/^functions\./, '')}" was cut off before <|message|>.`, { start: headerStart, end: view.length })
+      if (recipient !== undefined) builder.addError('truncated', parseSaid('harmonyCutBeforeMessage', { name: recipient.replace(/^functions\./, '') }), { start: headerStart, end: view.length })
       builder.consume(headerStart, view.length)
       return
     }
@@ -60,15 +61,15 @@ function collect(builder: ParseBuilder): void {
       const read = readJson(view, argsAt)
       if (!read.ok || read.end > bodyEnd) {
         const cut = !read.ok && read.error.code === 'truncated'
-        const problem = read.ok ? 'the arguments run past the end of the message.' : lowerFirst(read.error.message)
-        builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${problem}`, { start: argsAt, end: cut ? view.length : bodyEnd })
+        const problem = read.ok ? parsePhrase('argsRunPastMessage') : nested(read.error)
+        builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem }), { start: argsAt, end: cut ? view.length : bodyEnd })
       } else {
-        for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+        for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
         const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
         if (decoded.ok) {
           builder.addCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: headerStart, end: messageEnd }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })
         } else {
-          builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+          builder.addError(decoded.error.code, decoded.error, decoded.error.span)
         }
       }
       builder.consume(headerStart, messageEnd)

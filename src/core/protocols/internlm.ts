@@ -6,6 +6,7 @@ import { defineTextProtocol } from './shared/define'
 import { defineMarkers, detectMarkers } from './shared/detect'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readWrappedJson } from './shared/wrapped-json'
+import { parseSaid } from '../util/parse-text'
 
 const ACTION_START = '<|action_start|>'
 const PLUGIN = '<|plugin|>'
@@ -28,10 +29,10 @@ function collect(builder: ParseBuilder): void {
     let end = readWrappedJson(builder, after, PLUGIN)
     if (end === undefined) {
       if (skipSpace(view, after) >= view.length) {
-        builder.addError('truncated', `The output ends right after ${PLUGIN}: expected the call as JSON.`, { start: at, end: view.length })
+        builder.addError('truncated', parseSaid('endsAfterMarkerCall', { marker: PLUGIN }), { start: at, end: view.length })
         end = view.length
       } else {
-        builder.addError('invalid_call', `Expected a JSON object after ${PLUGIN} at offset ${skipSpace(view, after)}.`, { start: at, end: after })
+        builder.addError('invalid_call', parseSaid('expectedObjectAfter', { marker: PLUGIN, offset: skipSpace(view, after) }), { start: at, end: after })
         end = after
       }
     }

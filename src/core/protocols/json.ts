@@ -4,13 +4,14 @@
  */
 import { findJsonValues, type JsonReadSuccess } from '../json'
 import type { JsonValue } from '../messages'
-import { isJsonObject, lowerFirst, readCallObject, type CallReading } from './shared/call-object'
+import { isJsonObject, readCallObject, type CallReading } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
 import { scanOutput, searchWindow } from './shared/detect'
 import { TextScanner } from './stream/text-scanner'
 import { joinOutput, type FormatDetection, type ParseResult, type Protocol, type Span } from './types'
+import { nested, parseSaid } from '../util/parse-text'
 
 /** `{"tool": "name"` (or `name`/`tool_name`/`function`, single or double quotes) at the start of an object. */
 const CALL_HEAD = /^\{\s*["']?(tool|tool_name|name|function)["']?\s*:\s*["']([\w.\-]{1,100})["']/
@@ -101,18 +102,18 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     const fence = fenceAround(view, value.start, value.end, lastEnd)
     if (fence) {
       span = fence
-      builder.addRepair('fence_stripped', 'Removed the Markdown code fence around the call.', fence)
+      builder.addRepair('fence_stripped', parseSaid('fenceAroundCall'), fence)
     }
     // Separators between consecutive calls (`; `, `, `) belong to the markup, not the text.
     if (lastWasCall && /^[\s;,]*$/.test(view.slice(lastEnd, span.start))) builder.consume(lastEnd, span.start)
     builder.consume(span.start, span.end)
-    for (const repair of value.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+    for (const repair of value.repairs) builder.addRepair(repair.code, repair, repair.span)
     for (const reading of readings) {
       if (reading.kind === 'call') {
         builder.addCall(reading.call)
         for (const repair of reading.repairs) builder.repairs.push(repair)
       } else if (reading.kind === 'error') {
-        builder.addError(reading.error.code, reading.error.message, reading.error.span)
+        builder.addError(reading.error.code, reading.error, reading.error.span)
       }
     }
     lastEnd = span.end
@@ -126,7 +127,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     const name = head?.[2]
     if (name === undefined || name.toLowerCase() === 'none') continue
     if (head?.[1] === 'name' && !ARGUMENTS_KEY.test(snippet)) continue
-    builder.addError('invalid_json', `The call to "${name}" is not valid JSON: ${lowerFirst(failure.error.message)}`, { start: failure.start, end: failure.end })
+    builder.addError('invalid_json', parseSaid('callInvalidJson', { name, problem: nested(failure.error) }), { start: failure.start, end: failure.end })
   }
   const truncated = found.truncated
   if (truncated) {
@@ -135,11 +136,11 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
       const span = { start: truncated.start, end: view.length }
       const fence = fenceAround(view, truncated.start, view.length, lastEnd)
       builder.consume(fence ? fence.start : span.start, span.end)
-      builder.addError('truncated', `The call to "${name}" was cut off: ${lowerFirst(truncated.error.message)}`, span)
+      builder.addError('truncated', parseSaid('callCut', { name, problem: nested(truncated.error) }), span)
     }
   }
   if ((options.reportProse ?? true) && builder.calls.length > 0 && builder.text() !== '') {
-    builder.addRepair('prose_ignored', 'Kept the prose around the call as text.')
+    builder.addRepair('prose_ignored', parseSaid('proseIgnored'))
   }
 }
 

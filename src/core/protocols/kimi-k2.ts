@@ -4,11 +4,12 @@
  * the tool name is encoded in the call id.
  */
 import { readJson } from '../json'
-import { decodeArguments, lowerFirst } from './shared/call-object'
+import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
 import { defineMarkers, detectMarkers } from './shared/detect'
+import { nested, parseSaid } from '../util/parse-text'
 
 const SECTION_BEGIN = '<|tool_calls_section_begin|>'
 const SECTION_END = '<|tool_calls_section_end|>'
@@ -22,7 +23,7 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
   const idStart = at + CALL_BEGIN.length
   const argumentBegin = finder.next(ARGUMENT_BEGIN, idStart)
   if (argumentBegin < 0) {
-    builder.addError('truncated', `The tool call at offset ${at} was cut off before ${ARGUMENT_BEGIN}.`, { start: at, end: view.length })
+    builder.addError('truncated', parseSaid('toolCallCutBefore', { offset: at, marker: ARGUMENT_BEGIN }), { start: at, end: view.length })
     return view.length
   }
   const rawId = view.slice(idStart, argumentBegin)
@@ -36,21 +37,21 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
   const read = readJson(view, argsAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsAt, end: cut ? view.length : read.error.offset })
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
     if (cut) return view.length
     const end = finder.next(CALL_END, read.error.offset)
     return end < 0 ? view.length : end + CALL_END.length
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   let end = skipSpace(view, read.end)
   if (view.startsWith(CALL_END, end)) end += CALL_END.length
   else {
-    builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${CALL_END}.`, { start: read.end, end: read.end })
+    builder.addRepair('missing_close_tag', parseSaid('callWithoutClose', { name, marker: CALL_END }), { start: read.end, end: read.end })
     end = read.end
   }
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
-    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    builder.addError(decoded.error.code, decoded.error, decoded.error.span)
     return end
   }
   builder.addCall({ name, id, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: at, end }, name: { start: nameStart, end: nameStart + name.length }, arguments: read.spans.span } })

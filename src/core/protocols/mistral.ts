@@ -5,7 +5,7 @@
  * `NAME{…}` without `[ARGS]`.
  */
 import { readJson } from '../json'
-import { decodeArguments, lowerFirst } from './shared/call-object'
+import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readNameEnd } from './shared/scan'
@@ -13,6 +13,7 @@ import { endsInsideMarkup } from './shared/tags'
 import { readWrappedJson } from './shared/wrapped-json'
 import type { ParsedCall } from './types'
 import { defineMarkers, detectMarkers } from './shared/detect'
+import { nested, parseSaid } from '../util/parse-text'
 
 const MARKER = '[TOOL_CALLS]'
 const MARKERS = defineMarkers(MARKER)
@@ -24,10 +25,10 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
   const nameEnd = readNameEnd(view, nameStart)
   if (nameEnd === nameStart) {
     if (nameStart >= view.length) {
-      builder.addError('truncated', `The output ends right after ${MARKER}: expected a tool name or a JSON array.`, { start: markerAt, end: view.length })
+      builder.addError('truncated', parseSaid('mistralEndsAfterMarker', { marker: MARKER }), { start: markerAt, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', `Expected a tool name or a JSON array after ${MARKER} at offset ${nameStart}, found '${view[nameStart] ?? ''}'.`, { start: markerAt, end: nameStart })
+    builder.addError('invalid_call', parseSaid('mistralExpectedName', { marker: MARKER, offset: nameStart, found: view[nameStart] ?? '' }), { start: markerAt, end: nameStart })
     return nameStart
   }
   const name = view.slice(nameStart, nameEnd)
@@ -40,30 +41,30 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     pos = idEnd
   }
   if (endsInsideMarkup(view, pos, ['[ARGS]', '[CALL_ID]'])) {
-    builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
+    builder.addError('truncated', parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
     return view.length
   }
   // `[TOOL_CALLS]name{…}`: some Mistral releases (and fine-tunes) leave out [ARGS].
   const bare = !view.startsWith('[ARGS]', pos) && view.charCodeAt(skipSpace(view, pos)) === 0x7b
   if (!bare && !view.startsWith('[ARGS]', pos)) {
     if (pos >= view.length) {
-      builder.addError('truncated', `The call to "${name}" was cut off: expected [ARGS] and the arguments after the name.`, { start: markerAt, end: view.length })
+      builder.addError('truncated', parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', `Expected [ARGS] after the tool name "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: markerAt, end: pos })
+    builder.addError('invalid_call', parseSaid('mistralExpectedArgs', { name, offset: pos, found: view[pos] ?? '' }), { start: markerAt, end: pos })
     return pos
   }
   const argsStart = skipSpace(view, bare ? pos : pos + '[ARGS]'.length)
   const read = readJson(view, argsStart)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: argsStart, end: cut ? view.length : read.error.offset })
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsStart, end: cut ? view.length : read.error.offset })
     return cut ? view.length : read.error.offset
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   if (!decoded.ok) {
-    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    builder.addError(decoded.error.code, decoded.error, decoded.error.span)
     return read.end
   }
   const call: ParsedCall = {

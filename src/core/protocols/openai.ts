@@ -12,6 +12,7 @@ import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
 import { defineMarkers, scanOutput, searchWindow } from './shared/detect'
 import { OpenAiScanner } from './stream/openai-scanner'
 import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span, UnreadCall } from './types'
+import { nested, parseSaid } from '../util/parse-text'
 
 /** Keys that make a leading JSON object an assistant message. */
 const MESSAGE_KEYS = /"(tool_calls|function_call)"\s*:|"role"\s*:\s*"assistant"/
@@ -95,9 +96,9 @@ function parseToolCallArrays(raw: string): ParseResult {
       if (reading.kind === 'call') {
         builder.addCall(reading.call)
         builder.repairs.push(...reading.repairs)
-      } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error.message, reading.error.span)
+      } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error, reading.error.span)
     })
-    for (const repair of value.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+    for (const repair of value.repairs) builder.addRepair(repair.code, repair, repair.span)
     builder.consume(value.start, value.end)
   }
   return builder.result()
@@ -128,13 +129,13 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
   const rest = read.ok ? raw.slice(read.end).trim() : ''
   if (!read.ok || rest !== '' || !isOpenAiMessage(read.value) || !isJsonObject(read.value)) {
     if (!read.ok && /"tool_calls"\s*:/.test(raw.slice(0, 4096)) && raw.trimStart().startsWith('{')) {
-      builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', `The assistant message is not valid JSON: ${read.error.message}`, { start: read.error.offset, end: read.error.offset })
+      builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', parseSaid('openaiMessageInvalid', { problem: nested(read.error) }), { start: read.error.offset, end: read.error.offset })
       return { protocol: 'openai', calls: [], text: '', repairs: [], errors: builder.errors }
     }
     return parseToolCallArrays(raw)
   }
   const message = read.value
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
   const callsNode = member(read.spans, 'tool_calls')
   toolCalls.forEach((entry, index) => {
@@ -146,12 +147,13 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
     } else if (reading.kind === 'error') {
       const id = isJsonObject(entry) && typeof entry.id === 'string' ? ` (${entry.id})` : ''
       const message = reading.name !== undefined ? reading.error.message.replace(`"${reading.name}"`, `"${reading.name}"${id}`) : reading.error.message
-      builder.addError(reading.error.code, message, reading.error.span)
+      // The id is spliced into the English only; the phrase names the call by its tool.
+      builder.addError(reading.error.code, { message, phrase: reading.error.phrase }, reading.error.span)
       const unread = unreadCall(entry, index, reading)
       const error = builder.errors[builder.errors.length - 1]
       if (unread && error) error.call = unread
     } else {
-      builder.addError('missing_name', `tool_calls[${index}] has no function name.`, node?.span)
+      builder.addError('missing_name', parseSaid('openaiNoName', { index }), node?.span)
     }
   })
   // The legacy single call of the Chat Completions API before `tool_calls` (2023).
@@ -160,7 +162,7 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
     if (reading.kind === 'call') {
       builder.addCall(reading.call)
       builder.repairs.push(...reading.repairs)
-    } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error.message, reading.error.span)
+    } else if (reading.kind === 'error') builder.addError(reading.error.code, reading.error, reading.error.span)
   }
   const text = contentText(message.content)
   if (builder.calls.length === 0 && builder.errors.length === 0 && readContent && typeof message.content === 'string' && text !== '') {
@@ -207,7 +209,7 @@ function readCallsInContent(raw: string, content: string, node: JsonSpanNode | u
     return { ...call, spans }
   })
   const repairs: Repair[] = [
-    { code: 'calls_in_content', message: `The message has no tool_calls; read ${calls.length} call${calls.length === 1 ? '' : 's'} written in the content as ${inner.protocol}.`, ...(node ? { span: node.span } : {}) },
+    { code: 'calls_in_content', ...parseSaid('callsInContent', { count: calls.length, protocol: inner.protocol }), ...(node ? { span: node.span } : {}) },
     ...inner.repairs.map((repair) => (repair.span ? { ...repair, span: map(repair.span) } : repair)),
   ]
   const errors = inner.errors.map((error) => (error.span ? { ...error, span: map(error.span) } : error))

@@ -13,6 +13,7 @@ import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
 import type { FormatDetection, ParsedCall, Repair } from './types'
 import { defineMarkers, detectMarkers, scanOutput, searchWindow } from './shared/detect'
+import { nested, parseSaid } from '../util/parse-text'
 
 /** Wrappers around a Python call list: LFM2, Llama 4, and Llama 3.1's built-in tools. */
 const WRAPPERS = defineMarkers('<|tool_call_start|>', '<|python_start|>')
@@ -178,7 +179,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
     }
     // In a list, calls on separate lines without commas are still items.
     if (inList && next > attempt.end && (isNameStart(code) || code === 0x5c) && mayStartCall(view, next)) {
-      attempt.repairs.push({ code: 'missing_comma', message: `Read the call at offset ${next} as the next item of the list, without a ',' before it.`, span: { start: attempt.end, end: next } })
+      attempt.repairs.push({ code: 'missing_comma', ...parseSaid('pythonicMissingComma', { offset: next }), span: { start: attempt.end, end: next } })
       i = next
       continue
     }
@@ -240,7 +241,7 @@ function collect(builder: ParseBuilder): void {
     if ('failed' in result) {
       const failed = result.failed
       if (failed.truncated) {
-        builder.addError('truncated', `The call to "${failed.truncated.name}" was cut off: ${failed.truncated.message}`, { start: pos, end: view.length })
+        builder.addError('truncated', parseSaid('callCutKeepCase', { name: failed.truncated.name, problem: nested(failed.truncated) }), { start: pos, end: view.length })
         builder.consume(pos, view.length)
         return
       }
@@ -250,7 +251,7 @@ function collect(builder: ParseBuilder): void {
     }
     const fence = fenceAround(view, pos, result.end, lastEnd)
     if (fence) {
-      builder.addRepair('fence_stripped', 'Removed the Markdown code fence around the calls.', fence)
+      builder.addRepair('fence_stripped', parseSaid('fenceAroundCalls'), fence)
       builder.consume(fence.start, fence.end)
     }
     builder.consume(pos, result.end)

@@ -5,6 +5,7 @@
 import type { JsonValue } from '../messages'
 import type { Span } from '../span'
 import type { ToolSpec } from '../tools/types'
+import type { Phrase } from '../util/phrase'
 
 export type { Span } from '../span'
 
@@ -52,8 +53,10 @@ export interface UnreadCall {
 /** A named leniency that was applied while parsing (e.g. `fence_stripped`, `single_quotes`, `trailing_comma`). */
 export interface Repair {
   code: string
-  /** Human-readable explanation. */
+  /** Human-readable explanation (English; what the CLI prints). */
   message: string
+  /** `message` as a phrase of `PARSE_TEXT` (core/util/parse-text.ts), which the UI translates. */
+  phrase?: Phrase
   /** Where in the raw output it applied, when known. */
   span?: Span
 }
@@ -63,6 +66,8 @@ export interface ParseError {
   /** e.g. `invalid_json`, `truncated`, `missing_name`, `unclosed_tag`. */
   code: string
   message: string
+  /** `message` as a phrase of `PARSE_TEXT` (core/util/parse-text.ts), which the UI translates; the model is sent `message`. */
+  phrase?: Phrase
   span?: Span
   /** The native call this error is about, when its id and name were read (see {@link UnreadCall}). */
   call?: UnreadCall
@@ -79,6 +84,8 @@ export interface ParseResult {
   errors: ParseError[]
   /** For `auto`: why that protocol was chosen. */
   detection?: string
+  /** `detection` as a phrase of `PARSE_TEXT`, when it has one (the fallback chain's). */
+  detectionPhrase?: Phrase
   /**
    * The model's reasoning (`<think>`, `[THINK]`, `<seed:think>` blocks, Harmony's analysis
    * channel), without its tags. Never part of `text`, and calls written inside it are not read.

@@ -11,6 +11,7 @@ import { ParseBuilder } from './shared/parse-builder'
 import { collectTaggedCalls, detectTags } from './shared/tags'
 import { TextScanner } from './stream/text-scanner'
 import { joinOutput, type FormatDetection, type ParseResult, type Protocol } from './types'
+import { parseSaid } from '../util/parse-text'
 
 /** Close tags a model may write after a bare call object, having left out the opening tag. */
 const ORPHAN_CLOSERS = defineMarkers('</tool_call>', '</tool>', '</function_call>')
@@ -36,7 +37,7 @@ function collectOrphanCall(builder: ParseBuilder): void {
   const last = builder.calls[builder.calls.length - 1]
   if (!last || last.spans.call.end > orphan.at) return
   builder.consume(orphan.at, orphan.at + orphan.close.length)
-  builder.addRepair('missing_open_tag', `Read the call before ${orphan.close}, whose opening tag is missing.`, { start: orphan.at, end: orphan.at + orphan.close.length })
+  builder.addRepair('missing_open_tag', parseSaid('missingOpenTag', { close: orphan.close }), { start: orphan.at, end: orphan.at + orphan.close.length })
 }
 
 function detect(raw: string, before?: number): FormatDetection | undefined {

@@ -6,8 +6,12 @@
  * key with `_one` / `_other` variants picked by the `count` parameter.
  */
 
-/** Parameters of a phrase: numbers and short strings (identifiers, names, formatted times). */
-export type PhraseParams = Readonly<Record<string, string | number>>
+/**
+ * Parameters of a phrase: numbers and short strings (identifiers, names, formatted times), or a
+ * phrase of the same catalogue nested in this one (a JSON reader's diagnosis inside "the call to
+ * x was cut off: …"), rendered first.
+ */
+export type PhraseParams = Readonly<Record<string, string | number | Phrase>>
 
 /** One piece of text as a catalogue key and its parameters. */
 export interface Phrase {
@@ -29,13 +33,27 @@ export function phrase(key: string, params?: PhraseParams): Phrase {
 /**
  * `phrase` in English from `catalogue`: `key_one` when `params.count` is 1 and `key_other` for
  * other counts (when those exist), else `key`; `{{name}}` replaced by the parameter (left as is
- * when missing). An unknown key renders as the key itself, so nothing is silently blank.
- * Linear in the template's length.
+ * when missing), a nested phrase rendered from the same catalogue, and `{{name, lowerFirst}}`
+ * with its first letter lower-cased (i18next's format syntax; the UI registers the same
+ * formatter; `formats` adds others, by name). An unknown key renders as the key itself, so nothing
+ * is silently blank. Linear in the template's length.
  */
-export function renderPhrase(phrase: Phrase, catalogue: Catalogue): string {
+export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Readonly<Record<string, (value: string) => string>> = {}): string {
   const params = phrase.params ?? {}
   const count = params.count
   const plural = typeof count === 'number' ? catalogue[`${phrase.key}_${count === 1 ? 'one' : 'other'}`] : undefined
   const template = plural ?? catalogue[phrase.key] ?? phrase.key
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+  return template.replace(/\{\{(\w+)(?:, *(\w+))?\}\}/g, (whole, name: string, format?: string) => {
+    const value = params[name]
+    if (value === undefined) return whole
+    const text = typeof value === 'object' ? renderPhrase(value, catalogue, formats) : String(value)
+    if (format === undefined) return text
+    const apply = format === 'lowerFirst' ? lowerFirst : formats[format]
+    return apply ? apply(text) : text
+  })
+}
+
+/** `text` with its first character lower-cased (`Expected …` → `expected …` after a colon). */
+export function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
 }

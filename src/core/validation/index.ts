@@ -1,8 +1,10 @@
 /** Argument checking and tool lookup, with problems phrased for the model. */
-export { validateArguments } from './validate-arguments'
+export { validateArguments, argumentProblems } from './validate-arguments'
+export { VALIDATION_TEXT, validationMessage, validationPhrase, type ValidationTextKey } from './validation-text'
 export {
   resolveToolName,
   unknownToolMessage,
+  unknownToolPhrase,
   editDistance,
   MAX_FUZZY_DISTANCE,
   type NamedTool,

@@ -6,7 +6,9 @@
 import type { JsonValue } from '../messages'
 import { isJsonObject } from '../util/json-object'
 import type { JsonSchema, ToolSpec } from '../tools/types'
-import { validateArguments } from './validate-arguments'
+import type { Phrase } from '../util/phrase'
+import { argumentProblems } from './validate-arguments'
+import { validationMessage, validationPhrase as say } from './validation-text'
 
 export interface ArgumentPolicy {
   unknownArguments: 'drop' | 'reject'
@@ -22,6 +24,8 @@ export interface PreparedArguments {
   warnings: string[]
   /** Why the call cannot run, phrased for the model. Empty when it can. */
   problems: string[]
+  /** `coercions`, `warnings` and `problems` as phrases of `VALIDATION_TEXT`, index for index. */
+  phrases: { coercions: Phrase[]; warnings: Phrase[]; problems: Phrase[] }
 }
 
 function properties(schema: JsonSchema): Record<string, JsonSchema> | undefined {
@@ -71,39 +75,46 @@ function coerce(value: JsonValue, schema: JsonSchema | undefined): { value: Json
 
 /** Applies the policy to one call's arguments. Pure; never throws. */
 export function prepareArguments(spec: ToolSpec, input: Record<string, JsonValue>, policy: ArgumentPolicy): PreparedArguments {
-  const coercions: string[] = []
-  const warnings: string[] = []
-  const problems: string[] = []
+  const coercions: Phrase[] = []
+  const warnings: Phrase[] = []
+  const problems: Phrase[] = []
   const args: Record<string, JsonValue> = {}
   const declared = properties(spec.inputSchema)
   for (const [key, value] of Object.entries(input)) {
     const target = spec.argumentAliases && Object.hasOwn(spec.argumentAliases, key) ? spec.argumentAliases[key]! : key
     if (target !== key) {
       if (Object.hasOwn(input, target)) {
-        warnings.push(`dropped "${key}": both it and "${target}" were given`)
+        warnings.push(say('droppedBoth', { key, target }))
         continue
       }
-      coercions.push(`renamed "${key}" → "${target}"`)
+      coercions.push(say('renamed', { key, target }))
     }
     args[target] = value
   }
   if (declared) {
     for (const key of Object.keys(args)) {
       if (Object.hasOwn(declared, key)) continue
-      if (policy.unknownArguments === 'reject') problems.push(`unknown argument "${key}" (expected: ${Object.keys(declared).join(', ') || 'none'})`)
-      else warnings.push(`dropped unknown argument "${key}"`)
+      const expected = Object.keys(declared).join(', ')
+      if (policy.unknownArguments === 'reject') problems.push(expected ? say('unknownArgumentExpected', { key, expected }) : say('unknownArgumentNoneExpected', { key }))
+      else warnings.push(say('droppedUnknown', { key }))
       delete args[key]
     }
     if (policy.coerce) {
       for (const [key, value] of Object.entries(args)) {
         const coerced = coerce(value, declared[key])
         if (coerced) {
-          coercions.push(`"${key}": ${JSON.stringify(value)} → ${JSON.stringify(coerced.value)}`)
+          coercions.push(say('coerced', { key, from: JSON.stringify(value), to: JSON.stringify(coerced.value) }))
           args[key] = coerced.value
         }
       }
     }
   }
-  if (problems.length === 0) problems.push(...validateArguments(spec, args))
-  return { arguments: args, coercions, warnings, problems }
+  if (problems.length === 0) problems.push(...argumentProblems(spec, args))
+  return {
+    arguments: args,
+    coercions: coercions.map(validationMessage),
+    warnings: warnings.map(validationMessage),
+    problems: problems.map(validationMessage),
+    phrases: { coercions, warnings, problems },
+  }
 }

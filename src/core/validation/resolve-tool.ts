@@ -9,6 +9,9 @@
  * (`getWeather`, `get-weather` → `get_weather`), then optionally a fuzzy match (edit distance ≤ 2).
  */
 
+import type { Phrase } from '../util/phrase'
+import { validationMessage, validationPhrase } from './validation-text'
+
 /** What a lookup needs of a tool: its name and the other names it answers to. */
 export interface NamedTool {
   readonly name: string
@@ -89,8 +92,13 @@ export function resolveToolName<T extends NamedTool>(
  *   quoted as a JSON string), or `Unknown tool "x". No tools are available.` when there are none.
  */
 export function unknownToolMessage(name: string, tools: readonly NamedTool[]): string {
-  const available = tools.length === 0 ? 'No tools are available.' : `Available tools: ${tools.map((tool) => tool.name).join(', ')}.`
-  return `Unknown tool ${JSON.stringify(name)}. ${available}`
+  return validationMessage(unknownToolPhrase(name, tools))
+}
+
+/** {@link unknownToolMessage} as a phrase of `VALIDATION_TEXT`. Pure. */
+export function unknownToolPhrase(name: string, tools: readonly NamedTool[]): Phrase {
+  const quoted = JSON.stringify(name)
+  return tools.length === 0 ? validationPhrase('unknownToolNone', { name: quoted }) : validationPhrase('unknownTool', { name: quoted, tools: tools.map((tool) => tool.name).join(', ') })
 }
 
 /** Levenshtein distance, giving up early (returns `limit + 1`) once it must exceed `limit`. */

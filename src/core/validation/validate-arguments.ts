@@ -13,6 +13,8 @@ import type { JsonValue } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { errorMessage } from '../util/error-message'
 import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
+import type { Phrase } from '../util/phrase'
+import { validationMessage, validationPhrase as say } from './validation-text'
 
 /*
  * Ajv options shared by both drafts:
@@ -104,19 +106,26 @@ function draft07(): AjvDraft07 {
  * `inputSchema` object each time to avoid recompiling.
  */
 export function validateArguments(spec: ToolSpec, args: Record<string, JsonValue>): string[] {
+  return argumentProblems(spec, args).map(validationMessage)
+}
+
+/**
+ * {@link validateArguments} as phrases of `VALIDATION_TEXT` (the same findings, in the same
+ * order; `validationMessage` renders each as the string `validateArguments` returns).
+ */
+export function argumentProblems(spec: ToolSpec, args: Record<string, JsonValue>): Phrase[] {
   const compiled = compile(spec.inputSchema)
-  if (!compiled.ok) return [`the input schema of tool "${spec.name}" is invalid (${compiled.error}), so its arguments cannot be checked`]
+  if (!compiled.ok) return [say('schemaInvalid', { name: spec.name, error: compiled.error })]
   // A recursive schema (`$ref` to itself) is checked level by level on the call stack.
-  const deep = tooDeep(args, MAX_JSON_DEPTH)
-  if (deep !== undefined) return [`arguments are ${deep}, more than can be checked`]
+  if (tooDeep(args, MAX_JSON_DEPTH) !== undefined) return [say('argumentsTooDeep', { limit: MAX_JSON_DEPTH })]
   if (compiled.validate(args)) return []
   return describeErrors(compiled.validate.errors ?? [], args)
 }
 
 /** Turns Ajv errors into model-facing sentences, folding `anyOf`/`oneOf` branch noise into one line. */
-function describeErrors(errors: readonly ErrorObject[], args: JsonValue): string[] {
+function describeErrors(errors: readonly ErrorObject[], args: JsonValue): Phrase[] {
   const combinators = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
-  const problems: string[] = []
+  const problems = new Map<string, Phrase>()
   for (const error of errors) {
     // Errors from inside a failed anyOf/oneOf branch are reported once, by the combinator.
     const owner = combinators.find((combinator) => combinator !== error && error.schemaPath.startsWith(`${combinator.schemaPath}/`))
@@ -124,44 +133,48 @@ function describeErrors(errors: readonly ErrorObject[], args: JsonValue): string
     const branches = combinators.includes(error)
       ? errors.filter((branch) => branch.schemaPath.startsWith(`${error.schemaPath}/`))
       : []
-    problems.push(describe(error, args, branches))
+    const problem = describe(error, args, branches)
+    // Deduplicated by what the model reads: two Ajv errors can say the same sentence.
+    const text = validationMessage(problem)
+    if (!problems.has(text)) problems.set(text, problem)
   }
-  return [...new Set(problems)]
+  return [...problems.values()]
 }
 
-function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorObject[]): string {
+function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorObject[]): Phrase {
   const segments = pointerSegments(error.instancePath)
-  const subject = segments.length === 0 ? 'arguments' : `"${formatPath(segments, args)}"`
+  const subject = segments.length === 0 ? say('subjectArguments') : say('subjectPath', { path: formatPath(segments, args) })
   const params = error.params as Record<string, unknown>
+  const limit = String(params['limit'])
   switch (error.keyword) {
     case 'required':
-      return `"${formatPath([...segments, String(params['missingProperty'])], args)}" is required`
+      return say('required', { path: formatPath([...segments, String(params['missingProperty'])], args) })
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const key = String(params['additionalProperty'] ?? params['unevaluatedProperty'])
-      return `unknown argument "${formatPath([...segments, key], args)}"`
+      return say('unknownArgument', { path: formatPath([...segments, key], args) })
     }
     case 'type':
       return typeProblem(subject, typeNames(params['type']), valueAt(segments, args))
     case 'enum':
-      return `${subject} must be one of: ${(Array.isArray(params['allowedValues']) ? params['allowedValues'] : []).map((value) => JSON.stringify(value)).join(', ')}`
+      return say('oneOf', { subject, values: (Array.isArray(params['allowedValues']) ? params['allowedValues'] : []).map((value) => JSON.stringify(value)).join(', ') })
     case 'const':
-      return `${subject} must be ${JSON.stringify(params['allowedValue'])}`
+      return say('mustBe', { subject, value: String(JSON.stringify(params['allowedValue'])) })
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `${subject} must be ${String(params['comparison'])} ${String(params['limit'])}`
+      return say('compare', { subject, comparison: String(params['comparison']), limit })
     case 'minLength':
-      return `${subject} must be at least ${String(params['limit'])} characters long`
+      return say('minLength', { subject, limit })
     case 'maxLength':
-      return `${subject} must be at most ${String(params['limit'])} characters long`
+      return say('maxLength', { subject, limit })
     case 'minItems':
-      return `${subject} must have at least ${String(params['limit'])} items`
+      return say('minItems', { subject, limit })
     case 'maxItems':
-      return `${subject} must have at most ${String(params['limit'])} items`
+      return say('maxItems', { subject, limit })
     case 'pattern':
-      return `${subject} must match the pattern ${JSON.stringify(params['pattern'])}`
+      return say('pattern', { subject, pattern: JSON.stringify(params['pattern']) })
     case 'anyOf':
     case 'oneOf': {
       // The common case is a nullable or union scalar: say "must be string or null".
@@ -170,12 +183,10 @@ function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorO
         const types = branches.flatMap((branch) => typeNames((branch.params as Record<string, unknown>)['type']))
         return typeProblem(subject, [...new Set(types)], valueAt(segments, args))
       }
-      return error.keyword === 'oneOf' && params['passingSchemas'] != null
-        ? `${subject} matches more than one of the allowed shapes`
-        : `${subject} does not match any of the allowed shapes`
+      return say(error.keyword === 'oneOf' && params['passingSchemas'] != null ? 'manyShapes' : 'noShape', { subject })
     }
     default:
-      return `${subject} ${error.message ?? `fails the "${error.keyword}" rule`}`
+      return error.message !== undefined ? say('otherRule', { subject, message: error.message }) : say('failsRule', { subject, keyword: error.keyword })
   }
 }
 
@@ -183,16 +194,21 @@ function typeNames(type: unknown): string[] {
   return (Array.isArray(type) ? type : typeof type === 'string' ? type.split(',') : []).map(String)
 }
 
+const TYPE_KEYS = { string: 'typeString', integer: 'typeInteger', number: 'typeNumber', boolean: 'typeBoolean', object: 'typeObject', array: 'typeArray', null: 'typeNull' } as const
+
 /** `integer` → `an integer`; `null` stays bare. */
-function withArticle(type: string): string {
-  if (type === 'null') return 'null'
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+function withArticle(type: string): Phrase {
+  if (Object.hasOwn(TYPE_KEYS, type)) return say(TYPE_KEYS[type as keyof typeof TYPE_KEYS])
+  return say(/^[aeiou]/.test(type) ? 'typeOtherAn' : 'typeOtherA', { type })
 }
 
-function typeList(types: readonly string[]): string {
+/** `an integer`, `a string or null`, `a string, a number or null`. */
+function typeList(types: readonly string[]): Phrase {
   const named = types.map(withArticle)
-  if (named.length <= 1) return named[0] ?? 'valid'
-  return `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`
+  if (named.length <= 1) return named[0] ?? say('typeValid')
+  let head = named[0]!
+  for (const next of named.slice(1, -1)) head = say('listComma', { head, tail: next })
+  return say('listOr', { head, last: named[named.length - 1]! })
 }
 
 /** The JSON Schema type name of a value (`integer` for whole numbers). */
@@ -227,16 +243,16 @@ function encodedContainer(value: string): 'object' | 'array' | undefined {
  * string holding the JSON of a wanted object or array says so instead: `"filters" is a
  * JSON-encoded object; send the object itself` (models often double-encode nested values).
  */
-function typeProblem(subject: string, wanted: readonly string[], value: JsonValue | undefined): string {
+function typeProblem(subject: Phrase, wanted: readonly string[], value: JsonValue | undefined): Phrase {
   if (typeof value === 'string') {
     const container = encodedContainer(value)
-    if (container !== undefined && wanted.includes(container)) return `${subject} is a JSON-encoded ${container}; send the ${container} itself`
-    if (container !== undefined) return `${subject} must be ${typeList(wanted)}, got a JSON-encoded ${container} in a string`
+    if (container !== undefined && wanted.includes(container)) return say('encodedWanted', { subject, container })
+    if (container !== undefined) return say('encodedOther', { subject, types: typeList(wanted), container })
   }
-  if (value === undefined) return `${subject} must be ${typeList(wanted)}`
+  if (value === undefined) return say('typeOnly', { subject, types: typeList(wanted) })
   const got = jsonTypeOf(value)
-  const shown = got === 'null' ? 'null' : got === 'object' || got === 'array' ? `${got} ${preview(value)}` : `${got === 'integer' ? 'number' : got} ${preview(value)}`
-  return `${subject} must be ${typeList(wanted)}, got ${shown}`
+  const shown = got === 'null' ? 'null' : say('gotValue', { type: got === 'integer' ? 'number' : got, value: preview(value) })
+  return say('typeGot', { subject, types: typeList(wanted), got: shown })
 }
 
 /** The value at a JSON Pointer's segments, or undefined when the path leads nowhere. */

@@ -4,13 +4,20 @@
  * (src/examples) and the stores' import outcomes (store/messages). Those modules keep their English as data (the CLI prints it); this module
  * gathers it under the `core` namespace of the UI's English resources, so there is one English
  * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`,
- * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`). A unit test checks every key is translated.
+ * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`, and what core says
+ * about what it read: `core.parse.*` repairs, parse errors and detection, `core.validation.*`
+ * verdicts, `core.file.*` refused files). A unit test checks every key is translated.
  */
 import { EVENT_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
 import { ANOMALY_CATALOGUE } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
+import { PARSE_TEXT } from '../../core/util/parse-text'
+import { VALIDATION_TEXT } from '../../core/validation/validation-text'
+import { FILE_TEXT } from '../../core/files/file-text'
+import type { TFunction } from 'i18next'
+import { corePhrase, translate, type CorePhrase } from './text'
 
 /** The English `core` namespace, built from the modules that own the text. */
 export function coreEnglish() {
@@ -20,6 +27,9 @@ export function coreEnglish() {
     protocol: Object.fromEntries(protocols.map((p) => [p.id, { label: p.label, description: p.description }])),
     anomaly: Object.fromEntries(ANOMALY_CATALOGUE.map((a) => [a.code, { title: a.title, explanation: a.explanation }])),
     example: Object.fromEntries(examples.map((e) => [e.id, { title: e.title, description: e.description }])),
+    parse: { ...PARSE_TEXT },
+    validation: { ...VALIDATION_TEXT },
+    file: { ...FILE_TEXT },
   }
 }
 
@@ -43,4 +53,24 @@ export function exampleTitle(t: T, example: { id: string; title: string }): stri
 /** An example's one-sentence description in `t`'s language. */
 export function exampleDescription(t: T, example: { id: string; description: string }): string {
   return t(`core.example.${example.id}.description`, { defaultValue: example.description })
+}
+
+/** Something core said: its English, and (when core gave one) the phrase that translates it. */
+export interface CoreSaid {
+  message: string
+  phrase?: CorePhrase | undefined
+}
+
+/**
+ * What core said about what it read, in `t`'s language: the phrase of core's catalogue
+ * `namespace` translated, or the English `message` when there is no phrase (files written before
+ * phrases existed). `lang` is `en` for the English fallback, so a page in Chinese marks it.
+ */
+export function coreSaid(t: TFunction, namespace: 'parse' | 'validation' | 'file', said: CoreSaid): { text: string; lang?: 'en' } {
+  return said.phrase ? { text: translate(t, corePhrase(namespace, said.phrase)) } : { text: said.message, lang: 'en' }
+}
+
+/** The `i`-th of `texts` (a verdict's problems, coercions or warnings) with its phrase from `phrases`, in `t`'s language. */
+export function verdictText(t: TFunction, texts: readonly string[], phrases: readonly CorePhrase[] | undefined, i: number): { text: string; lang?: 'en' } {
+  return coreSaid(t, 'validation', { message: texts[i] ?? '', phrase: phrases?.length === texts.length ? phrases[i] : undefined })
 }

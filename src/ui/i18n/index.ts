@@ -10,6 +10,12 @@ import zhCN from './locales/zh-CN.json'
 import zhTW from './locales/zh-TW.json'
 import { LANGUAGE_KEY, initialLanguage, type Language } from './languages'
 import { coreEnglish } from './core-text'
+import zodZhCN from 'zod/v4/locales/zh-CN.js'
+import zodZhTW from 'zod/v4/locales/zh-TW.js'
+import { addCoreFormats, type ZodLocale } from './formats'
+
+/** zod's own translations of its messages (a refused file's issues), by UI language; English keeps zod's message. */
+const ZOD_LOCALES: Readonly<Record<string, ZodLocale>> = { 'zh-CN': zodZhCN(), 'zh-TW': zodZhTW() }
 
 export { LANGUAGES, LANGUAGE_NAMES, asLanguage, type Language } from './languages'
 
@@ -47,6 +53,8 @@ export function createI18n(language: Language = initialLanguage(readSaved(), bro
     returnNull: false,
     initAsync: false,
   })
+  // Formats core's templates use (see core/util/phrase.ts and core/files/file-text.ts).
+  addCoreFormats(instance, (lng) => ZOD_LOCALES[lng])
   instance.on('languageChanged', (lng) => {
     try {
       globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)

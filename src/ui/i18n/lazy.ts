@@ -10,6 +10,7 @@
 import i18next, { type BackendModule, type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { LANGUAGES, LANGUAGE_KEY, initialLanguage, type Language } from './languages'
+import { addCoreFormats, lazyZodLocales } from './formats'
 
 type Translation = Record<string, unknown>
 
@@ -108,7 +109,12 @@ export async function createLazyI18n(language: Language = startLanguage()): Prom
       // A language arriving later (English as fallback) re-renders what it translates.
       react: { bindI18nStore: 'added' },
     })
+  const zodLocale = lazyZodLocales()
+  addCoreFormats(instance, zodLocale)
+  // Its own chunk, fetched with the language rather than when a refused file is first shown.
+  zodLocale(instance.language)
   instance.on('languageChanged', (lng) => {
+    zodLocale(lng)
     try {
       globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
     } catch {

@@ -12,6 +12,7 @@ import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
 // A recorded response (imported logs only) reads its stream with the log importers: their own chunk.
 import { RecordedResponse } from '../lazy-panels'
 import { LongText } from './LongText'
+import { verdictText } from '../i18n/core-text'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -192,19 +193,30 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                         </span>
                       )}
                       {v.confirm && <span className="ml-2 rounded bg-orange-100 px-1 text-orange-800">{t('inspector.needsConfirmation')}</span>}
-                      {v.problems.map((p, i) => (
-                        <div key={i} className="ml-4">{p}</div>
-                      ))}
-                      {v.coercions?.map((c, i) => (
-                        <div key={`c${i}`} data-testid="coercion" className="ml-4 text-amber-700">
-                          {t('inspector.coerced')}: {c}
-                        </div>
-                      ))}
-                      {v.warnings?.map((w, i) => (
-                        <div key={`w${i}`} className="ml-4 text-amber-700">
-                          {t('inspector.warning')}: {w}
-                        </div>
-                      ))}
+                      {v.problems.map((_, i) => {
+                        const said = verdictText(t, v.problems, v.phrases?.problems, i)
+                        return (
+                          <div key={i} data-testid="verdict-problem" lang={said.lang} className="ml-4">
+                            {said.text}
+                          </div>
+                        )
+                      })}
+                      {v.coercions?.map((_, i, all) => {
+                        const said = verdictText(t, all, v.phrases?.coercions, i)
+                        return (
+                          <div key={`c${i}`} data-testid="coercion" className="ml-4 text-amber-700">
+                            {t('inspector.coerced')}: <span lang={said.lang}>{said.text}</span>
+                          </div>
+                        )
+                      })}
+                      {v.warnings?.map((_, i, all) => {
+                        const said = verdictText(t, all, v.phrases?.warnings, i)
+                        return (
+                          <div key={`w${i}`} className="ml-4 text-amber-700">
+                            {t('inspector.warning')}: <span lang={said.lang}>{said.text}</span>
+                          </div>
+                        )
+                      })}
                     </li>
                   ))}
                 </ul>

@@ -4,6 +4,7 @@ import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
 import { WindowedList } from './WindowedList'
 import { LongText } from './LongText'
+import { coreSaid } from '../i18n/core-text'
 
 /** The ranges of each call, its name and its arguments, for {@link RawOutput}. */
 export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
@@ -19,7 +20,7 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
   const { t } = useTranslation()
   return (
     <div className="flex flex-col gap-1.5 text-xs">
-      {result.detection && <p className="text-slate-500">Detected: {result.detection}</p>}
+      {result.detection && <Detection result={result} />}
       <WindowedList
         count={result.calls.length}
         className="flex flex-col gap-1.5"
@@ -61,11 +62,25 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
         </div>
       )}
       <RepairList repairs={result.repairs} />
-      {result.errors.map((e, i) => (
-        <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
-          <span className="font-mono">{e.code}</span>: {e.message}
-        </p>
-      ))}
+      {result.errors.map((e, i) => {
+        const said = coreSaid(t, 'parse', e)
+        return (
+          <p key={`e${i}`} data-testid="parse-error" className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+            <span className="font-mono">{e.code}</span>: <span lang={said.lang}>{said.text}</span>
+          </p>
+        )
+      })}
     </div>
+  )
+}
+
+/** Why this format was read: the fallback chain's steps, or auto-detection's reason (English when it has no phrase). */
+function Detection({ result }: { result: ParseResult }) {
+  const { t } = useTranslation()
+  const said = coreSaid(t, 'parse', { message: result.detection ?? '', phrase: result.detectionPhrase })
+  return (
+    <p data-testid="parse-detection" className="text-slate-500">
+      {t('parsePhrases.detected')} <span lang={said.lang}>{said.text}</span>
+    </p>
   )
 }

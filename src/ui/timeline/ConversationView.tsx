@@ -6,6 +6,7 @@ import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { highlightsOf } from '../inspector/ParsedView'
 import { RawOutput } from '../inspector/RawOutput'
 import { RepairList } from '../inspector/RepairList'
+import { coreSaid, verdictText } from '../i18n/core-text'
 import { EditedNote } from '../debug/EditControls'
 import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
 
@@ -211,9 +212,31 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
                   <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
                     {verdict ? (
                       <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>
-                        {verdict.ok ? `✓ ${t('conversation.valid')}` : verdict.problems.length > 0 ? <>✗ <span lang="en">{verdict.problems.join('; ')}</span></> : `✗ ${t('conversation.rejected')}`}
-                        {verdict.warnings?.map((w, i) => <span key={`w${i}`} lang="en">{` · ${w}`}</span>)}
-                        {verdict.coercions?.map((w, i) => <span key={`c${i}`}>{` · ${t('conversation.coerced', { what: w })}`}</span>)}
+                        {verdict.ok ? (
+                          `✓ ${t('conversation.valid')}`
+                        ) : verdict.problems.length > 0 ? (
+                          <>
+                            ✗{' '}
+                            {verdict.problems.map((_, i) => {
+                              const said = verdictText(t, verdict.problems, verdict.phrases?.problems, i)
+                              return (
+                                <span key={`p${i}`} lang={said.lang}>
+                                  {i > 0 ? '; ' : ''}
+                                  {said.text}
+                                </span>
+                              )
+                            })}
+                          </>
+                        ) : (
+                          `✗ ${t('conversation.rejected')}`
+                        )}
+                        {verdict.warnings?.map((_, i, all) => {
+                          const said = verdictText(t, all, verdict.phrases?.warnings, i)
+                          return <span key={`w${i}`} lang={said.lang}>{` · ${said.text}`}</span>
+                        })}
+                        {verdict.coercions?.map((_, i, all) => (
+                          <span key={`c${i}`}>{` · ${t('conversation.coerced', { what: verdictText(t, all, verdict.phrases?.coercions, i).text })}`}</span>
+                        ))}
                       </span>
                     ) : (
                       <span className="text-slate-400">{t('conversation.notValidated')}</span>
@@ -237,11 +260,14 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
             {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">{t('conversation.noCall')}</p>}
             {parse.text && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
             <RepairList repairs={parse.repairs} />
-            {parse.errors.map((e, i) => (
-              <p key={i} className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
-                <span className="font-mono">{e.code}</span>: <span lang="en">{e.message}</span>
-              </p>
-            ))}
+            {parse.errors.map((e, i) => {
+              const said = coreSaid(t, 'parse', e)
+              return (
+                <p key={i} className="rounded bg-red-50 px-1.5 py-0.5 text-red-700">
+                  <span className="font-mono">{e.code}</span>: <span lang={said.lang}>{said.text}</span>
+                </p>
+              )
+            })}
           </div>
         )}
       </div>

@@ -8,6 +8,7 @@ import { readJson, type JsonSpanNode } from '../../json'
 import type { JsonObject, JsonValue } from '../../messages'
 import { isJsonObject } from '../../util/json-object'
 import type { ParseError, ParsedCall, Repair, Span } from '../types'
+import { nested, parseSaid } from '../../util/parse-text'
 
 // Re-exported so the protocol modules keep one import for the call-object readers.
 export { isJsonObject }
@@ -53,13 +54,12 @@ export function stringContentSpan(raw: string, span: Span): Span {
 }
 
 /** `Text` → `text`, for embedding a sentence in another. */
-export function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1)
-}
+import { lowerFirst } from '../../util/phrase'
+export { lowerFirst }
 
 /** The error for arguments the output ended inside of. */
 export function cutArguments(name: string, span: Span | undefined): ParseError {
-  return { code: 'truncated', message: `The arguments of "${name}" were cut off: the output ends before their closing '}'.`, ...(span ? { span } : {}) }
+  return { code: 'truncated', ...parseSaid('argsCutAtClose', { name }), ...(span ? { span } : {}) }
 }
 
 /** Outcome of {@link decodeArguments}. */
@@ -109,11 +109,8 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
     if (current === undefined || current === null) return { ok: true, arguments: {}, repairs }
     if (isJsonObject(current)) return raw === undefined ? { ok: true, arguments: current, repairs } : { ok: true, arguments: current, repairs, raw }
     if (typeof current !== 'string') {
-      const kind = Array.isArray(current) ? 'an array' : `a ${typeof current}`
-      return {
-        ok: false,
-        error: { code: 'invalid_arguments', message: `The arguments of "${name}" must be a JSON object, but they are ${kind}.`, ...(span ? { span } : {}) },
-      }
+      const said = Array.isArray(current) ? parseSaid('argsArray', { name }) : parseSaid('argsNotObject', { name, type: typeof current })
+      return { ok: false, error: { code: 'invalid_arguments', ...said, ...(span ? { span } : {}) } }
     }
     raw ??= current
     if (current.trim() === '') return { ok: true, arguments: {}, repairs, raw }
@@ -121,44 +118,34 @@ export function decodeArguments(value: JsonValue | undefined, span: Span | undef
     if (!read.ok) {
       const problem = lowerFirst(read.error.message)
       const truncated = read.error.code === 'truncated'
-      const where = layer === 0 ? '' : ' (after decoding them from a string)'
+      const key = truncated ? (layer === 0 ? 'argsCut' : 'argsCutDecoded') : layer === 0 ? 'argsInvalid' : 'argsInvalidDecoded'
       return {
         ok: false,
         ...(layer === 0 ? { defect: defectOf(truncated ? 'cut_off' : 'invalid_json', read.error.offset, problem) } : {}),
-        error: {
-          code: truncated ? 'truncated' : 'invalid_arguments',
-          message: truncated
-            ? `The arguments of "${name}" were cut off${where}: ${problem} Offsets count from the start of the arguments.`
-            : `The arguments of "${name}" are not valid JSON${where}: ${problem} Offsets count from the start of the arguments.`,
-          ...(span ? { span } : {}),
-        },
+        error: { code: truncated ? 'truncated' : 'invalid_arguments', ...parseSaid(key, { name, problem: nested(read.error) }), ...(span ? { span } : {}) },
       }
     }
     let rest = current.slice(read.end).trim()
     if (rest !== '' && /^[\]}]+$/.test(rest)) {
       // `{"city": "Paris"}]`: a stray closer after complete arguments.
-      repairs.push({ code: 'extra_closer', message: `Ignored the stray "${rest}" after the arguments of "${name}".`, ...(span ? { span } : {}) })
+      repairs.push({ code: 'extra_closer', ...parseSaid('extraCloser', { rest, name }), ...(span ? { span } : {}) })
       rest = ''
     }
     if (rest !== '') {
       return {
         ok: false,
         ...(layer === 0 ? { defect: defectOf('extra_text', read.end, JSON.stringify(rest.slice(0, 24))) } : {}),
-        error: {
-          code: 'invalid_arguments',
-          message: `The arguments of "${name}" have extra text after the JSON value at offset ${read.end}: "${rest.slice(0, 24)}".`,
-          ...(span ? { span } : {}),
-        },
+        error: { code: 'invalid_arguments', ...parseSaid('argsExtraText', { name, offset: read.end, rest: rest.slice(0, 24) }), ...(span ? { span } : {}) },
       }
     }
-    for (const repair of read.repairs) repairs.push(span ? { code: repair.code, message: repair.message, span } : { code: repair.code, message: repair.message })
+    for (const repair of read.repairs) repairs.push({ code: repair.code, message: repair.message, ...(repair.phrase ? { phrase: repair.phrase } : {}), ...(span ? { span } : {}) })
     // One layer of string encoding is either normal (OpenAI) or reported by the caller; more is a repair here.
     if (layer > 0) {
-      repairs.push({ code: 'double_encoded', message: `Decoded the arguments of "${name}", which were JSON encoded twice.`, ...(span ? { span } : {}) })
+      repairs.push({ code: 'double_encoded', ...parseSaid('doubleEncodedTwice', { name }), ...(span ? { span } : {}) })
     }
     current = read.value
   }
-  return { ok: false, error: { code: 'invalid_arguments', message: `The arguments of "${name}" are encoded too many times.`, ...(span ? { span } : {}) } }
+  return { ok: false, error: { code: 'invalid_arguments', ...parseSaid('argsEncodedTooOften', { name }), ...(span ? { span } : {}) } }
 }
 
 /**
@@ -199,7 +186,7 @@ export function readCallObject(raw: string, value: JsonValue, node: JsonSpanNode
 function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | undefined, context: CallContext, encodedArgumentsAreNormal: boolean): CallReading {
   if (!isJsonObject(value)) {
     if (context === 'prose') return { kind: 'data' }
-    return { kind: 'error', error: { code: 'invalid_call', message: 'Expected a JSON object with "name" and "arguments".', ...(node ? { span: node.span } : {}) } }
+    return { kind: 'error', error: { code: 'invalid_call', ...parseSaid('callNotObject'), ...(node ? { span: node.span } : {}) } }
   }
   const keys = Object.keys(value)
   const nameKey = NAME_KEYS.find((key) => Object.hasOwn(value, key))
@@ -209,7 +196,7 @@ function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | u
 
   if (nameKey === undefined) {
     if (context === 'prose') return { kind: 'data' }
-    return { kind: 'error', error: { code: 'missing_name', message: 'The call has no "name": expected {"name": "<tool>", "arguments": {…}}.', ...(callSpan ? { span: callSpan } : {}) } }
+    return { kind: 'error', error: { code: 'missing_name', ...parseSaid('callNoName'), ...(callSpan ? { span: callSpan } : {}) } }
   }
   const nameValue = value[nameKey]
   if (context === 'prose') {
@@ -220,7 +207,7 @@ function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | u
   }
   if (nameValue === null || (typeof nameValue === 'string' && NO_CALL_NAMES.has(nameValue.trim().toLowerCase()))) return { kind: 'no_call' }
   if (typeof nameValue !== 'string') {
-    return { kind: 'error', error: { code: 'missing_name', message: `The "${nameKey}" of the call must be a string.`, ...(callSpan ? { span: callSpan } : {}) } }
+    return { kind: 'error', error: { code: 'missing_name', ...parseSaid('callNameNotString', { key: nameKey }), ...(callSpan ? { span: callSpan } : {}) } }
   }
   const name = nameValue.trim()
   const nameNode = memberNode(node, nameKey)
@@ -228,7 +215,7 @@ function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | u
 
   // `{"name": "f"` cut off before any arguments: the call may have been longer.
   if (node?.unclosed && argumentsKey === undefined) {
-    return { kind: 'error', error: { code: 'truncated', message: `The call to "${name}" was cut off before its arguments.`, ...(callSpan ? { span: callSpan } : {}) }, name }
+    return { kind: 'error', error: { code: 'truncated', ...parseSaid('callCutBeforeArgs', { name }), ...(callSpan ? { span: callSpan } : {}) }, name }
   }
   let argumentsValue: JsonValue | undefined
   let argumentsSpan: Span | undefined
@@ -239,7 +226,7 @@ function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | u
     argumentsUnclosed = argumentsNode?.unclosed === true
     if (argumentsNode) argumentsSpan = typeof argumentsValue === 'string' ? stringContentSpan(raw, argumentsNode.span) : argumentsNode.span
     if (keys.indexOf(argumentsKey) < keys.indexOf(nameKey)) {
-      repairs.push({ code: 'key_order', message: `Read "${argumentsKey}" written before "${nameKey}".`, ...(callSpan ? { span: callSpan } : {}) })
+      repairs.push({ code: 'key_order', ...parseSaid('keyOrder', { argumentsKey, nameKey }), ...(callSpan ? { span: callSpan } : {}) })
     }
   } else {
     const extra = keys.filter((key) => key !== nameKey && !CALL_METADATA_KEYS.has(key))
@@ -247,14 +234,14 @@ function readUnwrappedCall(raw: string, value: JsonValue, node: JsonSpanNode | u
       const flattened: JsonObject = {}
       for (const key of extra) flattened[key] = value[key] ?? null
       argumentsValue = flattened
-      repairs.push({ code: 'flattened_arguments', message: `Read the keys ${extra.map((key) => `"${key}"`).join(', ')} beside "${nameKey}" as the arguments.`, ...(callSpan ? { span: callSpan } : {}) })
+      repairs.push({ code: 'flattened_arguments', ...parseSaid('flattenedArguments', { keys: extra.map((key) => `"${key}"`).join(', '), nameKey }), ...(callSpan ? { span: callSpan } : {}) })
     }
   }
 
   const decoded = decodeArguments(argumentsValue, argumentsSpan, name, argumentsUnclosed)
   if (!decoded.ok) return { kind: 'error', error: decoded.error, name, ...(decoded.defect ? { defect: decoded.defect } : {}) }
   if (typeof argumentsValue === 'string' && argumentsValue.trim() !== '' && !encodedArgumentsAreNormal) {
-    repairs.unshift({ code: 'double_encoded', message: `Decoded the arguments of "${name}" from a JSON string.`, ...(argumentsSpan ? { span: argumentsSpan } : {}) })
+    repairs.unshift({ code: 'double_encoded', ...parseSaid('doubleEncoded', { name }), ...(argumentsSpan ? { span: argumentsSpan } : {}) })
   }
   repairs.push(...decoded.repairs)
 

@@ -6,10 +6,11 @@
 import type { JsonValue } from '../../messages'
 import { readJson } from '../../json'
 import type { ParsedCall, Span } from '../types'
-import { lowerFirst } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
 import { endsInsideMarkup, endsInsideTag, stripOneNewline, tagValue } from './tags'
+import { nested, parsePhrase, parseSaid } from '../../util/parse-text'
+import type { Phrase } from '../../util/phrase'
 
 /** The element names of one spelling. */
 export interface InvokeSyntax {
@@ -76,8 +77,8 @@ class InvokeReader {
     }
   }
 
-  private cutOff(name: string | undefined, message: string, start: number): number {
-    this.builder.addError('truncated', `${name === undefined ? 'The tool call' : `The call to "${name}"`} was cut off: ${message}`, { start, end: this.view.length })
+  private cutOff(name: string | undefined, problem: Phrase, start: number): number {
+    this.builder.addError('truncated', name === undefined ? parseSaid('toolCallCut', { problem }) : parseSaid('callCut', { name, problem }), { start, end: this.view.length })
     return this.view.length
   }
 
@@ -94,16 +95,16 @@ class InvokeReader {
     for (;;) {
       pos = skipSpace(view, pos)
       if (view.startsWith(syntax.blockClose, pos)) {
-        if (calls === 0) this.builder.addError('missing_name', `The ${syntax.blockOpen} block holds no ${syntax.invoke}> element.`, { start: at, end: pos + syntax.blockClose.length })
+        if (calls === 0) this.builder.addError('missing_name', parseSaid('invokeBlockEmpty', { blockOpen: syntax.blockOpen, invoke: syntax.invoke }), { start: at, end: pos + syntax.blockClose.length })
         return pos + syntax.blockClose.length
       }
       if (pos >= view.length && calls > 0) {
-        this.builder.addRepair('missing_close_tag', `Read the calls without ${syntax.blockClose}.`, { start: pos, end: pos })
+        this.builder.addRepair('missing_close_tag', parseSaid('callsWithoutClose', { blockClose: syntax.blockClose }), { start: pos, end: pos })
         return pos
       }
-      if (endsInsideMarkup(view, pos, [`${syntax.invoke} name=`, syntax.blockClose])) return this.cutOff(undefined, `the output ends inside ${syntax.blockOpen}.`, at)
+      if (endsInsideMarkup(view, pos, [`${syntax.invoke} name=`, syntax.blockClose])) return this.cutOff(undefined, parsePhrase('cutInsideMarker', { marker: syntax.blockOpen }), at)
       if (!view.startsWith(`${syntax.invoke} `, pos)) {
-        this.builder.addError('invalid_call', `Expected ${syntax.invoke} name="…"> or ${syntax.blockClose} at offset ${pos}.`, { start: pos, end: pos + 1 })
+        this.builder.addError('invalid_call', parseSaid('invokeExpectedInvoke', { invoke: syntax.invoke, blockClose: syntax.blockClose, offset: pos }), { start: pos, end: pos + 1 })
         return this.skipBlock(pos)
       }
       const end = this.readInvoke(pos)
@@ -120,8 +121,8 @@ class InvokeReader {
     const header = readAttributes(view, lt + syntax.invoke.length)
     const nameAttribute = header?.attributes.get('name')
     if (!header || !nameAttribute || nameAttribute.value.trim() === '') {
-      if (endsInsideMarkup(view, lt, []) || view.indexOf('>', lt) < 0) return this.cutOff(undefined, `the output ends inside ${syntax.invoke}.`, lt)
-      this.builder.addError('missing_name', `Expected ${syntax.invoke} name="<tool>"> at offset ${lt}.`, { start: lt, end: lt + syntax.invoke.length })
+      if (endsInsideMarkup(view, lt, []) || view.indexOf('>', lt) < 0) return this.cutOff(undefined, parsePhrase('cutInsideMarker', { marker: syntax.invoke }), lt)
+      this.builder.addError('missing_name', parseSaid('invokeExpectedName', { invoke: syntax.invoke, offset: lt }), { start: lt, end: lt + syntax.invoke.length })
       return undefined
     }
     const name = nameAttribute.value.trim()
@@ -132,32 +133,32 @@ class InvokeReader {
       pos = skipSpace(view, pos)
       if (view.startsWith(syntax.invokeClose, pos)) break
       if (endsInsideTag(view, pos, [`${syntax.parameter} name=`, syntax.invokeClose]) || (pos >= view.length && argsSpan === undefined)) {
-        return this.cutOff(name, `the output ends after the parameters read so far, before ${syntax.invokeClose}.`, lt)
+        return this.cutOff(name, parsePhrase('cutAfterParameters', { marker: syntax.invokeClose }), lt)
       }
       if (pos >= view.length) {
         // Complete parameters, then the end: only the close tags are missing.
-        this.builder.addRepair('missing_close_tag', `Read the call to "${name}" without ${syntax.invokeClose}.`, { start: pos, end: pos })
+        this.builder.addRepair('missing_close_tag', parseSaid('callWithoutClose', { name, marker: syntax.invokeClose }), { start: pos, end: pos })
         break
       }
       if (!view.startsWith(`${syntax.parameter} `, pos)) {
-        this.builder.addError('invalid_call', `Expected ${syntax.parameter} name="…"> or ${syntax.invokeClose} in the call to "${name}" at offset ${pos}.`, { start: pos, end: pos + 1 })
+        this.builder.addError('invalid_call', parseSaid('invokeExpectedParameter', { parameter: syntax.parameter, invokeClose: syntax.invokeClose, name, offset: pos }), { start: pos, end: pos + 1 })
         return undefined
       }
       const parameter = readAttributes(view, pos + syntax.parameter.length)
       const key = parameter?.attributes.get('name')?.value
       if (!parameter || key === undefined) {
-        if (view.indexOf('>', pos) < 0) return this.cutOff(name, `the output ends inside ${syntax.parameter}.`, lt)
-        this.builder.addError('invalid_call', `Expected ${syntax.parameter} name="<key>"> at offset ${pos} in the call to "${name}".`, { start: pos, end: pos + 1 })
+        if (view.indexOf('>', pos) < 0) return this.cutOff(name, parsePhrase('cutInsideMarker', { marker: syntax.parameter }), lt)
+        this.builder.addError('invalid_call', parseSaid('invokeExpectedKey', { parameter: syntax.parameter, offset: pos, name }), { start: pos, end: pos + 1 })
         return undefined
       }
       const valueEnd = this.finder.next(syntax.parameterClose, parameter.end)
-      if (valueEnd < 0) return this.cutOff(name, `the output ends inside the value of "${key}" (expected ${syntax.parameterClose}).`, lt)
+      if (valueEnd < 0) return this.cutOff(name, parsePhrase('cutInsideValue', { key, close: syntax.parameterClose }), lt)
       const text = stripOneNewline(view.slice(parameter.end, valueEnd))
       let value: JsonValue = tagValue(text)
       if (syntax.typedParameters && parameter.attributes.get('string')?.value === 'false') {
         const read = readJson(text.trim())
         if (!read.ok || read.end !== text.trim().length) {
-          this.builder.addError('invalid_arguments', `The parameter "${key}" of "${name}" is marked string="false" but is not JSON: ${lowerFirst(read.ok ? 'it has text after the value.' : read.error.message)}`, { start: parameter.end, end: valueEnd })
+          this.builder.addError('invalid_arguments', parseSaid('parameterNotJson', { key, name, problem: read.ok ? parsePhrase('textAfterValue') : nested(read.error) }), { start: parameter.end, end: valueEnd })
           return undefined
         }
         value = read.value

@@ -3,6 +3,7 @@
  * collect calls, repairs and errors, and turn what no call consumed into the user-visible text.
  */
 import type { ParseError, ParseResult, ParsedCall, Repair, Span } from '../types'
+import type { Phrase } from '../../util/phrase'
 
 /** Reasoning blocks: their content never yields calls and is not user-visible text. */
 export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
@@ -165,12 +166,14 @@ export class ParseBuilder {
     this.calls.push(call)
   }
 
-  addRepair(code: string, message: string, span?: Span): void {
-    this.repairs.push(span ? { code, message, span } : { code, message })
+  /** A repair: `text` is its English, or its English with its phrase (see `parseSaid`). */
+  addRepair(code: string, text: string | Told, span?: Span): void {
+    this.repairs.push({ code, ...told(text), ...(span ? { span } : {}) })
   }
 
-  addError(code: string, message: string, span?: Span): void {
-    this.errors.push(span ? { code, message, span } : { code, message })
+  /** An error: `text` is its English, or its English with its phrase (see `parseSaid`). */
+  addError(code: string, text: string | Told, span?: Span): void {
+    this.errors.push({ code, ...told(text), ...(span ? { span } : {}) })
   }
 
   /** The visible text: everything not consumed, without control tokens, each piece trimmed. */
@@ -213,4 +216,12 @@ export function skipSpace(text: string, pos: number): number {
     i++
   }
   return i
+}
+
+/** A text with, when it has one, its phrase (a repair or error being passed on, or `parseSaid`). */
+type Told = { message: string; phrase?: Phrase | undefined }
+
+function told(text: string | Told): { message: string; phrase?: Phrase } {
+  if (typeof text === 'string') return { message: text }
+  return text.phrase ? { message: text.message, phrase: text.phrase } : { message: text.message }
 }

@@ -8,10 +8,12 @@
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
 import type { FormatDetection, ParsedCall, Span } from '../types'
-import { decodeArguments, isJsonObject, lowerFirst, readCallObject } from './call-object'
+import { decodeArguments, isJsonObject, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
 import { defineMarkers, detectMarkers } from './detect'
+import { nested, parsePhrase, parseSaid } from '../../util/parse-text'
+import type { Phrase } from '../../util/phrase'
 
 const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call', 'seed:tool_call'] as const
 const WRAPPER_OPENERS = WRAPPER_TAGS.map((name) => `<${name}>`)
@@ -70,9 +72,8 @@ class TagScanner {
     }
   }
 
-  private cutOff(name: string | undefined, message: string, start: number): number {
-    const subject = name === undefined ? 'The tool call' : `The call to "${name}"`
-    this.builder.addError('truncated', `${subject} was cut off: ${lowerFirst(message)}`, { start, end: this.view.length })
+  private cutOff(name: string | undefined, problem: Phrase | string, start: number): number {
+    this.builder.addError('truncated', name === undefined ? parseSaid('toolCallCut', { problem }) : parseSaid('callCut', { name, problem }), { start, end: this.view.length })
     return this.view.length
   }
 
@@ -82,16 +83,16 @@ class TagScanner {
     const after = skipSpace(view, bodyEnd)
     if (view.startsWith(close, after)) return after + close.length
     if (after >= view.length) {
-      this.builder.addRepair('missing_close_tag', `Read the call without its ${close}, which the output ended before.`, { start: bodyEnd, end: bodyEnd })
+      this.builder.addRepair('missing_close_tag', parseSaid('tagCloseCut', { close }), { start: bodyEnd, end: bodyEnd })
       return view.length
     }
     const closeAt = this.finder.next(close, bodyEnd)
     const nextOpen = open === undefined ? -1 : this.finder.next(open, bodyEnd)
     if (closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen)) {
-      this.builder.addRepair('extra_text_in_tag', `Ignored the text between the call and ${close}.`, { start: bodyEnd, end: closeAt })
+      this.builder.addRepair('extra_text_in_tag', parseSaid('tagExtraText', { close }), { start: bodyEnd, end: closeAt })
       return closeAt + close.length
     }
-    this.builder.addRepair('missing_close_tag', `Read the call without its ${close}; the text after it is prose.`, { start: bodyEnd, end: bodyEnd })
+    this.builder.addRepair('missing_close_tag', parseSaid('tagCloseMissing', { close }), { start: bodyEnd, end: bodyEnd })
     return bodyEnd
   }
 
@@ -100,20 +101,20 @@ class TagScanner {
     const open = `<${tag}>`
     const close = `</${tag}>`
     const bodyStart = skipSpace(view, lt + open.length)
-    if (bodyStart >= view.length) return this.cutOff(undefined, `the output ends right after ${open}.`, lt)
+    if (bodyStart >= view.length) return this.cutOff(undefined, parsePhrase('cutAfterOpen', { open }), lt)
     const code = view.charCodeAt(bodyStart)
     if (code === 0x7b || code === 0x5b) return this.readJsonBody(lt, bodyStart, open, close)
     if (view.startsWith('<function=', bodyStart) || view.startsWith('<function name=', bodyStart)) {
       const end = this.readFunctionTag(bodyStart)
       if (end === undefined) {
-        this.builder.addError('invalid_call', `Expected <function=NAME> after ${open} at offset ${bodyStart}.`, { start: bodyStart, end: bodyStart })
+        this.builder.addError('invalid_call', parseSaid('tagExpectedFunction', { open, offset: bodyStart }), { start: bodyStart, end: bodyStart })
         const closeAt = this.finder.next(close, bodyStart)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
       return end >= view.length ? end : this.expectClose(close, open, end)
     }
     if (view.startsWith(close, bodyStart)) {
-      this.builder.addError('missing_name', `The ${open} tag is empty: expected {"name": "<tool>", "arguments": {…}} inside it.`, { start: lt, end: bodyStart + close.length })
+      this.builder.addError('missing_name', parseSaid('tagEmpty', { open }), { start: lt, end: bodyStart + close.length })
       return bodyStart + close.length
     }
     const nameEnd = readNameEnd(view, bodyStart)
@@ -130,7 +131,7 @@ class TagScanner {
     if (!closed) return undefined
     this.builder.addError(
       'invalid_json',
-      `Expected a JSON object after ${open} at offset ${bodyStart}, found '${view[bodyStart] ?? ''}'.`,
+      parseSaid('tagExpectedObject', { open, offset: bodyStart, found: view[bodyStart] ?? '' }),
       { start: bodyStart, end: bodyStart + 1 },
     )
     return closeAt + close.length
@@ -158,13 +159,13 @@ class TagScanner {
           const partial = read.partial
           const first = Array.isArray(partial) ? partial[partial.length - 1] : partial
           const name = isJsonObject(first) && typeof first.name === 'string' ? first.name : undefined
-          return this.cutOff(name, read.error.message, lt)
+          return this.cutOff(name, nested(read.error), lt)
         }
-        this.builder.addError('invalid_json', `The body of ${open} is not valid JSON: ${read.error.message}`, { start: at, end: read.error.offset })
+        this.builder.addError('invalid_json', parseSaid('tagBodyInvalid', { open, problem: nested(read.error) }), { start: at, end: read.error.offset })
         const closeAt = this.finder.next(close, at)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
-      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair, repair.span)
       const items = Array.isArray(read.value) ? read.value : [read.value]
       items.forEach((item, index) => {
         const node = Array.isArray(read.value) ? read.spans.items?.[index] : read.spans
@@ -173,7 +174,7 @@ class TagScanner {
           this.builder.addCall(reading.call)
           for (const repair of reading.repairs) this.builder.repairs.push(repair)
         } else if (reading.kind === 'error') {
-          this.builder.addError(reading.error.code, reading.error.message, reading.error.span)
+          this.builder.addError(reading.error.code, reading.error, reading.error.span)
         }
       })
       end = read.end
@@ -195,8 +196,8 @@ class TagScanner {
    * an `invalid_arguments` error; reading resumes after the closing tag. Returns where it resumes.
    */
   private unreadableArguments(name: string, error: { code: string; message: string; offset: number }, pos: number, close: string, lt: number): number {
-    if (error.code === 'truncated') return this.cutOff(name, error.message, lt)
-    this.builder.addError('invalid_arguments', `The arguments of "${name}" are not valid JSON: ${error.message}`, { start: pos, end: error.offset })
+    if (error.code === 'truncated') return this.cutOff(name, nested(error), lt)
+    this.builder.addError('invalid_arguments', parseSaid('argsNotJsonKeepCase', { name, problem: nested(error) }), { start: pos, end: error.offset })
     const closeAt = this.finder.next(close, pos)
     return closeAt < 0 ? this.view.length : closeAt + close.length
   }
@@ -211,10 +212,10 @@ class TagScanner {
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
-      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair, repair.span)
       const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
-        this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+        this.builder.addError(decoded.error.code, decoded.error, decoded.error.span)
       } else {
         this.pushCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: lt, end: read.end }, name: { start: nameStart, end: nameEnd }, arguments: read.spans.span } })
       }
@@ -228,18 +229,18 @@ class TagScanner {
       if (view.startsWith('<arg_key>', pos)) {
         const keyStart = pos + '<arg_key>'.length
         const keyEnd = this.finder.next('</arg_key>', keyStart)
-        if (keyEnd < 0) return this.cutOff(name, `the output ends inside <arg_key> at offset ${pos}.`, lt)
+        if (keyEnd < 0) return this.cutOff(name, parsePhrase('cutInsideArgKey', { offset: pos }), lt)
         const key = view.slice(keyStart, keyEnd).trim()
         pos = skipSpace(view, keyEnd + '</arg_key>'.length)
         if (!view.startsWith('<arg_value>', pos)) {
-          if (endsInsideMarkup(view, pos, ['<arg_value>'])) return this.cutOff(name, `the output ends before the <arg_value> of "${key}".`, lt)
-          this.builder.addError('invalid_call', `Expected <arg_value> after the key "${key}" at offset ${pos}.`, { start: pos, end: pos })
+          if (endsInsideMarkup(view, pos, ['<arg_value>'])) return this.cutOff(name, parsePhrase('cutBeforeArgValue', { key }), lt)
+          this.builder.addError('invalid_call', parseSaid('tagExpectedArgValue', { key, offset: pos }), { start: pos, end: pos })
           const closeAt = this.finder.next(close, pos)
           return closeAt < 0 ? view.length : closeAt + close.length
         }
         const valueStart = pos + '<arg_value>'.length
         const valueEnd = this.finder.next('</arg_value>', valueStart)
-        if (valueEnd < 0) return this.cutOff(name, `the output ends inside the <arg_value> of "${key}" (expected </arg_value>).`, lt)
+        if (valueEnd < 0) return this.cutOff(name, parsePhrase('cutInsideArgValue', { key }), lt)
         argsSpan = { start: argsSpan?.start ?? keyStart - '<arg_key>'.length, end: valueEnd + '</arg_value>'.length }
         setMember(args, key, tagValue(view.slice(valueStart, valueEnd)))
         pos = valueEnd + '</arg_value>'.length
@@ -249,7 +250,7 @@ class TagScanner {
     }
     // Ending inside the next tag, or before any pair, is a cut; ending after complete pairs is
     // only the close tag missing (repaired, like closers missing after a complete JSON value).
-    if (endsInsideTag(view, pos, ['<arg_key>', close]) || (pos >= view.length && argsSpan === undefined)) return this.cutOff(name, `the output ends after the arguments read so far, before ${close}.`, lt)
+    if (endsInsideTag(view, pos, ['<arg_key>', close]) || (pos >= view.length && argsSpan === undefined)) return this.cutOff(name, parsePhrase('cutAfterArguments', { close }), lt)
     const end = this.expectClose(close, open, pos)
     const call: ParsedCall = { name, arguments: args, spans: { call: { start: lt, end }, name: { start: nameStart, end: nameEnd } } }
     if (argsSpan) {
@@ -288,15 +289,15 @@ class TagScanner {
       this.pushCall({ name, arguments: {}, spans: { call: { start: lt, end: pos + close.length }, name: nameSpan } })
       return pos + close.length
     }
-    if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends right after <function=${name}>.`, lt)
+    if (endsInsideMarkup(view, pos, ['<parameter=', close])) return this.cutOff(name, parsePhrase('cutAfterFunction', { name }), lt)
     if (view.charCodeAt(pos) === 0x7b) {
       const read = readJson(view, pos)
       if (!read.ok) return this.unreadableArguments(name, read.error, pos, close, lt)
-      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair.message, repair.span)
+      for (const repair of read.repairs) this.builder.addRepair(repair.code, repair, repair.span)
       const end = this.expectClose(close, undefined, read.end)
       const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
       if (!decoded.ok) {
-        this.builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+        this.builder.addError(decoded.error.code, decoded.error, decoded.error.span)
         return end
       }
       this.pushCall({ name, arguments: decoded.arguments, rawArguments: view.slice(read.start, read.end), spans: { call: { start: lt, end }, name: nameSpan, arguments: read.spans.span } })
@@ -306,36 +307,36 @@ class TagScanner {
     let argsSpan: Span | undefined
     for (;;) {
       pos = skipSpace(view, pos)
-      if (endsInsideTag(view, pos, ['<parameter=', close])) return this.cutOff(name, `the output ends inside a tag after the parameters read so far.`, lt)
+      if (endsInsideTag(view, pos, ['<parameter=', close])) return this.cutOff(name, parsePhrase('cutInsideTag'), lt)
       if (!view.startsWith('<parameter=', pos)) break
       const keyStart = pos + '<parameter='.length
       let gt = keyStart
       while (gt < view.length && view.charCodeAt(gt) !== 0x3e && view.charCodeAt(gt) !== 0x0a) gt++
       if (view.charCodeAt(gt) !== 0x3e) {
-        if (gt >= view.length) return this.cutOff(name, `the output ends inside <parameter= at offset ${pos}.`, lt)
-        this.builder.addError('invalid_call', `Expected '>' after <parameter= at offset ${keyStart}.`, { start: pos, end: pos })
+        if (gt >= view.length) return this.cutOff(name, parsePhrase('cutInsideParameterTag', { offset: pos }), lt)
+        this.builder.addError('invalid_call', parseSaid('tagExpectedGt', { offset: keyStart }), { start: pos, end: pos })
         const closeAt = this.finder.next(close, pos)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
       const key = view.slice(keyStart, gt).trim()
       const valueStart = gt + 1
       const ends = [this.finder.next('</parameter>', valueStart), this.finder.next('<parameter=', valueStart), this.finder.next(close, valueStart)].filter((at) => at >= 0)
-      if (ends.length === 0) return this.cutOff(name, `the output ends inside the value of "${key}" (expected </parameter>).`, lt)
+      if (ends.length === 0) return this.cutOff(name, parsePhrase('cutInsideParameter', { key }), lt)
       const valueEnd = Math.min(...ends)
       setMember(args, key, tagValue(stripOneNewline(view.slice(valueStart, valueEnd))))
       pos = view.startsWith('</parameter>', valueEnd) ? valueEnd + '</parameter>'.length : valueEnd
       if (!view.startsWith('</parameter>', valueEnd)) {
-        this.builder.addRepair('missing_close_tag', `Read the parameter "${key}" without its </parameter>.`, { start: valueEnd, end: valueEnd })
+        this.builder.addRepair('missing_close_tag', parseSaid('tagParameterWithoutClose', { key }), { start: valueEnd, end: valueEnd })
       }
       argsSpan = { start: argsSpan?.start ?? keyStart - '<parameter='.length, end: pos }
     }
     let end: number
     if (view.startsWith(close, pos)) end = pos + close.length
     else if (pos >= view.length) {
-      this.builder.addRepair('missing_close_tag', `Read <function=${name}> without its </function>.`, { start: pos, end: pos })
+      this.builder.addRepair('missing_close_tag', parseSaid('tagFunctionWithoutClose', { name }), { start: pos, end: pos })
       end = view.length
     } else {
-      this.builder.addError('invalid_call', `Expected <parameter=KEY> or </function> in the call to "${name}" at offset ${pos}, found '${view[pos] ?? ''}'.`, { start: pos, end: pos + 1 })
+      this.builder.addError('invalid_call', parseSaid('tagExpectedParameter', { name, offset: pos, found: view[pos] ?? '' }), { start: pos, end: pos + 1 })
       const closeAt = this.finder.next(close, pos)
       return closeAt < 0 ? view.length : closeAt + close.length
     }

@@ -6,9 +6,10 @@ import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
 import type { FormatDetection, ParsedCall } from '../types'
 import { defineMarkers, detectMarkers } from './detect'
-import { decodeArguments, lowerFirst } from './call-object'
+import { decodeArguments } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { readNameEnd } from './scan'
+import { nested, parseSaid } from '../../util/parse-text'
 
 const OPEN = '[TOOL'
 
@@ -37,7 +38,7 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
     }
   }
   if (end < 0) {
-    builder.addError('truncated', `The call to "${name}" was cut off: expected ']' to close [TOOL:${name}|…].`, { start: at, end: view.length })
+    builder.addError('truncated', parseSaid('bracketCutName', { name }), { start: at, end: view.length })
     return view.length
   }
   const args: { [key: string]: JsonValue } = {}
@@ -48,7 +49,7 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
     if (segment.trim() !== '') {
       const equals = segment.indexOf('=')
       if (equals < 0) {
-        builder.addError('invalid_arguments', `Expected key=value in the call to "${name}" at offset ${segmentStart}, found "${segment.trim()}".`, { start: segmentStart, end: i })
+        builder.addError('invalid_arguments', parseSaid('bracketExpectedKeyValue', { name, offset: segmentStart, segment: segment.trim() }), { start: segmentStart, end: i })
       } else {
         const key = segment.slice(0, equals).trim()
         Object.defineProperty(args, key, { value: segment.slice(equals + 1).trim(), enumerable: true, writable: true, configurable: true })
@@ -68,7 +69,7 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   // `[TOOL: name] [AR` at the end: the arguments were cut off.
   const rest = view.length - argsAt
   if (rest > 0 && rest < '[ARGS:'.length && '[ARGS:'.startsWith(view.slice(argsAt))) {
-    builder.addError('truncated', `The call to "${name}" was cut off inside [ARGS: …].`, { start: at, end: view.length })
+    builder.addError('truncated', parseSaid('bracketCutInsideArgs', { name }), { start: at, end: view.length })
     return view.length
   }
   if (!view.startsWith('[ARGS', argsAt)) {
@@ -82,25 +83,25 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   }
   const jsonAt = skipSpace(view, colon + 1)
   if (jsonAt >= view.length) {
-    builder.addError('truncated', `The call to "${name}" was cut off after [ARGS:.`, { start: at, end: view.length })
+    builder.addError('truncated', parseSaid('bracketCutAfterArgs', { name }), { start: at, end: view.length })
     return view.length
   }
   const read = readJson(view, jsonAt)
   if (!read.ok) {
     const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', `The ${cut ? 'call to' : 'arguments of'} "${name}" ${cut ? 'was cut off' : 'are not valid JSON'}: ${lowerFirst(read.error.message)}`, { start: jsonAt, end: cut ? view.length : read.error.offset })
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: jsonAt, end: cut ? view.length : read.error.offset })
     return cut ? view.length : read.error.offset
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
   let end = skipSpace(view, read.end)
   if (view.charCodeAt(end) === 0x5d) end++
   else {
-    builder.addRepair('missing_closer', `Read [ARGS: …] of "${name}" without its closing ']'.`, { start: read.end, end: read.end })
+    builder.addRepair('missing_closer', parseSaid('bracketArgsWithoutClose', { name }), { start: read.end, end: read.end })
     end = read.end
   }
   if (!decoded.ok) {
-    builder.addError(decoded.error.code, decoded.error.message, decoded.error.span)
+    builder.addError(decoded.error.code, decoded.error, decoded.error.span)
     return end
   }
   call.arguments = decoded.arguments
@@ -133,14 +134,14 @@ export function collectToolBrackets(builder: ParseBuilder): void {
         pos = at + 1
         continue
       }
-      builder.addError('truncated', `The output ends inside [TOOL: …] at offset ${at}: expected a tool name and ']'.`, { start: at, end: view.length })
+      builder.addError('truncated', parseSaid('bracketEndsInside', { offset: at }), { start: at, end: view.length })
       end = view.length
     } else if (view.charCodeAt(next) === 0x5d) {
       end = readArgsBlock(builder, at, name, nameSpan, next + 1)
     } else if (view.charCodeAt(next) === 0x7c) {
       end = readPipe(builder, at, name, nameSpan, next)
     } else {
-      builder.addError('invalid_call', `Expected ']' or '|' after the tool name "${name}" at offset ${next}, found '${view[next] ?? ''}'.`, { start: at, end: next })
+      builder.addError('invalid_call', parseSaid('bracketExpectedClose', { name, offset: next, found: view[next] ?? '' }), { start: at, end: next })
       end = next
     }
     builder.consume(at, end)

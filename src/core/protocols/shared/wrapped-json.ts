@@ -3,8 +3,9 @@
  * `<|START_ACTION|>`): one call object or an array of them, every object taken as a call.
  */
 import { mayStartValue, readJson } from '../../json'
-import { isJsonObject, lowerFirst, readCallObject } from './call-object'
+import { isJsonObject, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
+import { nested, parseSaid } from '../../util/parse-text'
 
 /**
  * Reads calls from the JSON value at `start` (after whitespace) and records them on the builder.
@@ -25,14 +26,14 @@ export function readWrappedJson(builder: ParseBuilder, start: number, marker: st
       const partial = read.partial
       const last = Array.isArray(partial) ? partial[partial.length - 1] : partial
       const nameValue = isJsonObject(last) ? (last.name ?? last.tool_name ?? last.tool) : undefined
-      const subject = typeof nameValue === 'string' ? `The call to "${nameValue}"` : `The tool call after ${marker}`
-      builder.addError('truncated', `${subject} was cut off: ${lowerFirst(read.error.message)}`, { start: at, end: view.length })
+      const problem = nested(read.error)
+      builder.addError('truncated', typeof nameValue === 'string' ? parseSaid('callCut', { name: nameValue, problem }) : parseSaid('toolCallAfterCut', { marker, problem }), { start: at, end: view.length })
       return view.length
     }
-    builder.addError('invalid_json', `The JSON after ${marker} is not valid: ${lowerFirst(read.error.message)}`, { start: at, end: read.error.offset })
+    builder.addError('invalid_json', parseSaid('wrappedInvalid', { marker, problem: nested(read.error) }), { start: at, end: read.error.offset })
     return read.error.offset
   }
-  for (const repair of read.repairs) builder.addRepair(repair.code, repair.message, repair.span)
+  for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const items = Array.isArray(read.value) ? read.value : [read.value]
   items.forEach((item, index) => {
     const node = Array.isArray(read.value) ? read.spans.items?.[index] : read.spans
@@ -41,7 +42,7 @@ export function readWrappedJson(builder: ParseBuilder, start: number, marker: st
       builder.addCall(reading.call)
       for (const repair of reading.repairs) builder.repairs.push(repair)
     } else if (reading.kind === 'error') {
-      builder.addError(reading.error.code, reading.error.message, reading.error.span)
+      builder.addError(reading.error.code, reading.error, reading.error.span)
     }
   })
   return read.end
@@ -66,11 +67,11 @@ export function collectMarkedJson(builder: ParseBuilder, marker: string, endMark
         continue
       }
       if (skipSpace(view, after) >= view.length) {
-        builder.addError('truncated', `The output ends right after ${marker}: expected the tool call JSON.`, { start: at, end: view.length })
+        builder.addError('truncated', parseSaid('endsAfterMarker', { marker }), { start: at, end: view.length })
         builder.consume(at, view.length)
         return
       }
-      builder.addError('invalid_call', `Expected a JSON object or array after ${marker} at offset ${skipSpace(view, after)}.`, { start: at, end: after })
+      builder.addError('invalid_call', parseSaid('expectedJsonAfter', { marker, offset: skipSpace(view, after) }), { start: at, end: after })
       builder.consume(at, after)
       pos = after
       continue
