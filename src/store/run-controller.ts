@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { DEFAULT_MAX_STEPS, LoopRunner, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
+import { DEFAULT_MAX_STEPS, LoopRunner, loopPhrase, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -12,7 +12,7 @@ import type { ConfirmSlice } from './confirm-store'
 import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
-import { withReceived, type EndpointModel } from '../core/endpoint'
+import type { EndpointModel } from '../core/endpoint'
 import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type BreakHit, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
@@ -331,7 +331,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
     stop() {
       confirm.denyPending()
       // What a streamed answer had received before Stop is kept in the stop's detail.
-      runner?.abort(withReceived('Stopped by the user.', endpoint))
+      const received = endpoint?.received() ?? ''
+      runner?.abort(received === '' ? loopPhrase('stoppedByUser') : loopPhrase('stoppedByUserReceived', { received }))
       endpoint?.abort()
     },
     showLog(events, mode, workspace, cursor) {

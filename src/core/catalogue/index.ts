@@ -3,3 +3,5 @@
  * log is read, and `core/trace`'s index would bring every log importer with it.
  */
 export * from '../trace/anomaly-catalogue'
+// The English of anomaly details and import errors (a table, no importer), for the UI's resources.
+export { TRACE_TEXT } from '../trace/trace-text'

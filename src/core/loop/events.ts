@@ -62,12 +62,24 @@ export const verdictSchema = z.object({
 })
 export type Verdict = z.infer<typeof verdictSchema>
 
-/** A flag raised on a replayed message (e.g. `duplicate_tool_call_id`). */
-export const anomalySchema = z.object({ code: z.string(), detail: z.string() })
+/**
+ * The text of a `detail` as a phrase (a key of core's English catalogue for that field, and its
+ * parameters), for the UI to translate. Optional everywhere: files written before it existed
+ * have only the English `detail`, which is shown then.
+ */
+const phraseParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]))
+export const phraseSchema = z.object({
+  key: z.string(),
+  /** Values; a phrase of catalogue `ns` (UI: `core.<ns>.<key>`) inside this one's text, one level deep. */
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.object({ ns: z.string(), key: z.string(), params: phraseParamsSchema.optional() })])).optional(),
+})
+
+/** A flag raised on a replayed message (e.g. `duplicate_tool_call_id`); `phrase` is `detail` as a key of `TRACE_TEXT`. */
+export const anomalySchema = z.object({ code: z.string(), detail: z.string(), phrase: phraseSchema.optional() })
 export type AnomalyFlag = z.infer<typeof anomalySchema>
 
-/** A live-run warning that did not stop the loop (e.g. `repeated_call` in warn mode). */
-export const warningSchema = z.object({ code: z.string(), detail: z.string() })
+/** A live-run warning that did not stop the loop (e.g. `repeated_call` in warn mode); `phrase` is `detail` as a key of `LOOP_TEXT`. */
+export const warningSchema = z.object({ code: z.string(), detail: z.string(), phrase: phraseSchema.optional() })
 export type Warning = z.infer<typeof warningSchema>
 
 /** The user's answer to a confirmation request for one call. */
@@ -221,7 +233,14 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     /** The edited content is written back as the tool's error (`tool_result` only). */
     isError: z.boolean().optional(),
   }),
-  z.object({ ...base, type: z.literal('loop.stopped'), reason: stopReasonSchema, detail: z.string().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('loop.stopped'),
+    reason: stopReasonSchema,
+    detail: z.string().optional(),
+    /** `detail` as a phrase of `LOOP_TEXT` (absent in older files, and when the detail came from elsewhere). */
+    phrase: phraseSchema.optional(),
+  }),
 ])
 
 export type SessionEvent = z.infer<typeof sessionEventSchema>

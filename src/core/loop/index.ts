@@ -8,6 +8,7 @@
  */
 export {
   anomalySchema,
+  phraseSchema,
   decisionSchema,
   parsedCallSchema,
   PHASE_OF,
@@ -84,3 +85,4 @@ export type {
 export { describeEvent, summarizeEvent, renderSummary, fmtMs, EVENT_TEXT, INFORMATIONAL_REPAIRS, type EventSummary, type EventSummaryText, type EventTextKey, type Tone } from './present/describe'
 export { diffSessions, stopOf, turnsOf, type DiffRow, type TurnSummary } from './present/diff'
 export { requestAt } from './present/request-at'
+export { LOOP_TEXT, loopEnglish, loopPhrase, storedPhrase, type LoopPhrase, type LoopTextKey, type StoredPhrase } from './loop-text'

@@ -6,8 +6,8 @@
  * key with `_one` / `_other` variants picked by the `count` parameter.
  */
 
-/** Parameters of a phrase: numbers and short strings (identifiers, names, formatted times). */
-export type PhraseParams = Readonly<Record<string, string | number>>
+/** Parameters of a phrase: numbers and short strings (identifiers, names, formatted times), or a phrase of another catalogue. */
+export type PhraseParams = Readonly<Record<string, string | number | PhraseRef>>
 
 /** One piece of text as a catalogue key and its parameters. */
 export interface Phrase {
@@ -37,5 +37,27 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue): string {
   const count = params.count
   const plural = typeof count === 'number' ? catalogue[`${phrase.key}_${count === 1 ? 'one' : 'other'}`] : undefined
   const template = plural ?? catalogue[phrase.key] ?? phrase.key
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
+    if (!(name in params)) return whole
+    const value = params[name]
+    return typeof value === 'object' ? value.english : String(value)
+  })
+}
+
+/**
+ * A phrase of another catalogue, as a parameter of a phrase (a reader's diagnosis inside "file:
+ * error", say): `ns` names the catalogue (the UI reads the key under `core.<ns>.`), `english` is
+ * the phrase already rendered, which {@link renderPhrase} puts in its place.
+ */
+export interface PhraseRef {
+  ns: string
+  key: string
+  params?: Readonly<Record<string, string | number>>
+  english: string
+}
+
+/** `phrase` of `catalogue` (the UI's `core.<ns>`) as a {@link PhraseRef} parameter. */
+export function phraseRef(ns: string, phrase: Phrase, catalogue: Catalogue): PhraseRef {
+  const params = phrase.params && Object.fromEntries(Object.entries(phrase.params).map(([name, value]) => [name, typeof value === 'object' ? value.english : value]))
+  return { ns, key: phrase.key, ...(params ? { params } : {}), english: renderPhrase(phrase, catalogue) }
 }

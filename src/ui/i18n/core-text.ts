@@ -3,12 +3,13 @@
  * labels (core/protocols), anomaly catalogue entries (core/trace), example titles
  * (src/examples) and the stores' import outcomes (store/messages). Those modules keep their English as data (the CLI prints it); this module
  * gathers it under the `core` namespace of the UI's English resources, so there is one English
- * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`,
+ * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`, `core.loop.*`
+ * (stop details, warnings, fork diff cells), `core.trace.*` (anomaly details, import errors),
  * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`). A unit test checks every key is translated.
  */
-import { EVENT_TEXT } from '../../core/loop'
+import { EVENT_TEXT, LOOP_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
-import { ANOMALY_CATALOGUE } from '../../core/catalogue'
+import { ANOMALY_CATALOGUE, TRACE_TEXT } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
 
@@ -20,6 +21,8 @@ export function coreEnglish() {
     protocol: Object.fromEntries(protocols.map((p) => [p.id, { label: p.label, description: p.description }])),
     anomaly: Object.fromEntries(ANOMALY_CATALOGUE.map((a) => [a.code, { title: a.title, explanation: a.explanation }])),
     example: Object.fromEntries(examples.map((e) => [e.id, { title: e.title, description: e.description }])),
+    loop: { ...LOOP_TEXT },
+    trace: { ...TRACE_TEXT },
   }
 }
 

@@ -18,8 +18,35 @@ export type UiText = string | Phrase | readonly Phrase[]
  * Phrases from core or a store (keys of their English tables) as UI text: the UI's resources
  * hold them under `core.<namespace>.` (see core-text.ts).
  */
-export function coreText(namespace: 'store' | 'event', phrases: readonly { key: string; params?: Readonly<Record<string, string | number>> }[]): readonly Phrase[] {
-  return phrases.map((p) => ({ key: `core.${namespace}.${p.key}`, ...(p.params ? { params: { ...p.params } } : {}) }))
+export function coreText(namespace: CoreNamespace, phrases: readonly CorePhrase[]): readonly Phrase[] {
+  return phrases.map((p) => corePhrase(namespace, p))
+}
+
+/** The namespaces of core's phrase catalogues under `core.` (see core-text.ts). */
+export type CoreNamespace = 'store' | 'event' | 'loop' | 'trace' | 'debug'
+
+/** A phrase from core: a key, and parameters that may be phrases of another catalogue (`ns`). */
+export interface CorePhrase {
+  key: string
+  params?: Readonly<Record<string, string | number | { ns?: string; key: string; params?: Readonly<Record<string, string | number>> }>>
+}
+
+/** One core phrase as UI text: its key under `core.<namespace>.`, nested phrases under their own `ns`. */
+export function corePhrase(namespace: string, p: CorePhrase): Phrase {
+  if (!p.params) return { key: `core.${namespace}.${p.key}` }
+  const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? corePhrase(value.ns ?? namespace, value) : value]))
+  return { key: `core.${namespace}.${p.key}`, params }
+}
+
+/**
+ * A `detail` from core in `t`'s language: its phrase translated under `core.<namespace>.`, or
+ * the English `detail` itself when there is no phrase (files written before phrases existed).
+ */
+export function coreDetail(t: TFunction, namespace: CoreNamespace, item: { detail: string; phrase?: CorePhrase | undefined }): string {
+  if (!item.phrase) return item.detail
+  const p = corePhrase(namespace, item.phrase)
+  // A key this build does not know (a file from a newer Toolstep) shows the English.
+  return translate(t, { key: p.key, params: { ...p.params, defaultValue: item.detail } })
 }
 
 /** `text` in `t`'s language. Parameters that are phrases themselves are translated first. */
