@@ -54,13 +54,18 @@ export function loopEnglish(p: Phrase): string {
 /**
  * A phrase as an event stores it (`phraseSchema`): plain parameters, and a parameter that is a
  * phrase of a catalogue (`ns`) without its English, which the event's `detail` already has.
+ * Phrases nested deeper are stored as their English.
  */
 export function storedPhrase(p: Phrase): StoredPhrase {
   if (!p.params) return { key: p.key }
   const params = Object.fromEntries(
-    Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? { ns: value.ns, key: value.key, ...(value.params ? { params: { ...value.params } } : {}) } : value]),
+    Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? { ns: value.ns, key: value.key, ...(value.params ? { params: flatParams(value.params) } : {}) } : value]),
   )
   return { key: p.key, params }
+}
+
+function flatParams(params: PhraseParams): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'object' ? value.english : value]))
 }
 
 /** The shape of `phraseSchema` in events.ts. */

@@ -52,12 +52,11 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue): string {
 export interface PhraseRef {
   ns: string
   key: string
-  params?: Readonly<Record<string, string | number>>
+  params?: PhraseParams
   english: string
 }
 
 /** `phrase` of `catalogue` (the UI's `core.<ns>`) as a {@link PhraseRef} parameter. */
 export function phraseRef(ns: string, phrase: Phrase, catalogue: Catalogue): PhraseRef {
-  const params = phrase.params && Object.fromEntries(Object.entries(phrase.params).map(([name, value]) => [name, typeof value === 'object' ? value.english : value]))
-  return { ns, key: phrase.key, ...(params ? { params } : {}), english: renderPhrase(phrase, catalogue) }
+  return { ns, key: phrase.key, ...(phrase.params ? { params: phrase.params } : {}), english: renderPhrase(phrase, catalogue) }
 }

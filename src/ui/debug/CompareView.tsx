@@ -4,6 +4,7 @@ import { useStore } from 'zustand'
 import { diffTwoSessions, type SessionDiff } from '../../core/debug'
 import type { CompareSide } from '../../store/compare-controller'
 import { usePlayground, useRun } from '../playground-context'
+import { corePhrase, translate } from '../i18n/text'
 
 function Picker({ id, side, onOpen }: { id: 'a' | 'b'; side: CompareSide; onOpen?: () => void }) {
   const { t } = useTranslation()
@@ -36,7 +37,7 @@ function Picker({ id, side, onOpen }: { id: 'a' | 'b'; side: CompareSide; onOpen
       )}
       {side?.status === 'failed' && (
         <span data-testid={`compare-error-${id}`} className="text-xs text-red-700">
-          {side.name}: <span lang="en">{side.error}</span>
+          {side.name}: <span lang={side.errorPhrase ? undefined : 'en'}>{side.errorPhrase ? translate(t, corePhrase(side.errorPhrase.ns, side.errorPhrase)) : side.error}</span>
         </span>
       )}
       {side?.status === 'ready' && (

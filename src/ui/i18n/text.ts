@@ -28,7 +28,7 @@ export type CoreNamespace = 'store' | 'event' | 'loop' | 'trace' | 'debug'
 /** A phrase from core: a key, and parameters that may be phrases of another catalogue (`ns`). */
 export interface CorePhrase {
   key: string
-  params?: Readonly<Record<string, string | number | { ns?: string; key: string; params?: Readonly<Record<string, string | number>> }>>
+  params?: Readonly<Record<string, string | number | (CorePhrase & { ns?: string })>>
 }
 
 /** One core phrase as UI text: its key under `core.<namespace>.`, nested phrases under their own `ns`. */

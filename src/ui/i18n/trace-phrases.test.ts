@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { LOOP_TEXT, loopPhrase, nextEffects, stopped, type StoredPhrase } from '../../core/loop'
-import { ANOMALY_CATALOGUE, findAnomalies, TRACE_TEXT } from '../../core/trace'
+import { ANOMALY_CATALOGUE, findAnomalies, importLog, importOpenAITools, TRACE_TEXT } from '../../core/trace'
+import { storePhrase } from '../../store/messages'
 import zhCN from './locales/zh-CN.json'
 import { createI18n } from './index'
-import { coreDetail } from './text'
+import { coreDetail, coreText, corePhrase, translate } from './text'
 import { calls, result, user } from '../../test/conversation'
 
 type Tree = { [key: string]: string | Tree }
@@ -61,5 +62,21 @@ describe('trace and loop phrases in the UI', () => {
     expect(effect).toEqual({ type: 'append', event: { type: 'loop.stopped', reason: 'error', detail: 'The model failed to respond.', phrase: { key: 'modelFailed' } } })
     const zh = createI18n('zh-CN').t
     expect(coreDetail(zh, 'loop', { detail: '', phrase: { key: 'modelFailed' } })).toBe('模型没有响应。')
+  })
+
+  it('renders import errors in Chinese inside the toast that names the file; the English is the CLI\'s', () => {
+    const zh = createI18n('zh-CN').t
+    const result = importLog('{"foo": 1, "bar": [2]}')
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error).toMatch(/^Not a recognised log: the file is an object with keys "foo", "bar"; expected an OpenAI Chat Completions log/)
+    expect(result.errorPhrase?.english).toBe(result.error)
+    expect(translate(zh, corePhrase('trace', result.errorPhrase!))).toMatch(/^无法识别的日志：文件是一个对象（键为 "foo", "bar"）；应为 OpenAI Chat Completions 日志/)
+    const toast = coreText('store', [storePhrase('fileError', { file: 'trace.json', error: result.errorPhrase! })])
+    expect(translate(zh, toast)).toMatch(/^无法读取 trace\.json：无法识别的日志：/)
+    const empty = importLog('  ')
+    expect(!empty.ok && translate(zh, corePhrase('trace', empty.errorPhrase!))).toBe('文件是空的。')
+    const tools = importOpenAITools('[{"type": "function", "function": {"description": "x"}}]')
+    expect(!tools.ok && translate(zh, corePhrase('trace', tools.errorPhrase!))).toMatch(/^不是可用的工具文件：\[0\]\.function\.name：/)
   })
 })
