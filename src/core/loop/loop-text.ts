@@ -5,7 +5,7 @@
  * (`phrase`), which the UI translates under `core.loop.<key>`. Values from the run (tool names,
  * provider errors, parser diagnostics) are parameters, shown as they are.
  */
-import { phrase, renderPhrase, type CatalogueKey, type Phrase, type PhraseParams } from '../util/phrase'
+import { phrase, phraseRef, renderPhrase, type CatalogueKey, type Phrase, type PhraseParams, type PhraseRef } from '../util/phrase'
 
 /** English templates (i18next syntax: `{{param}}`, `_one` / `_other` by `count`). */
 export const LOOP_TEXT = {
@@ -44,6 +44,11 @@ export interface LoopPhrase extends Phrase {
 /** A phrase of {@link LOOP_TEXT}; `params` omitted when empty. */
 export function loopPhrase(key: LoopTextKey, params?: PhraseParams): LoopPhrase {
   return phrase(key, params) as LoopPhrase
+}
+
+/** A phrase of {@link LOOP_TEXT} with its English, as a parameter or a diff cell's line. */
+export function loopRef(key: LoopTextKey, params?: PhraseParams): PhraseRef {
+  return phraseRef('loop', phrase(key, params), LOOP_TEXT)
 }
 
 /** `p` in English. */

@@ -5,11 +5,12 @@
  * gathers it under the `core` namespace of the UI's English resources, so there is one English
  * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`, `core.loop.*`
  * (stop details, warnings, fork diff cells), `core.trace.*` (anomaly details, import errors),
+ * `core.debug.*` (edit refusals, compare cells),
  * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`). A unit test checks every key is translated.
  */
 import { EVENT_TEXT, LOOP_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
-import { ANOMALY_CATALOGUE, TRACE_TEXT } from '../../core/catalogue'
+import { ANOMALY_CATALOGUE, DEBUG_TEXT, TRACE_TEXT } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
 
@@ -23,6 +24,7 @@ export function coreEnglish() {
     example: Object.fromEntries(examples.map((e) => [e.id, { title: e.title, description: e.description }])),
     loop: { ...LOOP_TEXT },
     trace: { ...TRACE_TEXT },
+    debug: { ...DEBUG_TEXT },
   }
 }
 

@@ -38,6 +38,11 @@ export function corePhrase(namespace: string, p: CorePhrase): Phrase {
   return { key: `core.${namespace}.${p.key}`, params }
 }
 
+/** A diff cell in `t`'s language: its lines, phrases among them translated; `text` as it is when there are none. */
+export function cellText(t: TFunction, text: string, lines: readonly (string | (CorePhrase & { ns: string }))[] | undefined): string {
+  return lines ? lines.map((line) => (typeof line === 'string' ? line : translate(t, corePhrase(line.ns, line)))).join('\n') : text
+}
+
 /**
  * A `detail` from core in `t`'s language: its phrase translated under `core.<namespace>.`, or
  * the English `detail` itself when there is no phrase (files written before phrases existed).

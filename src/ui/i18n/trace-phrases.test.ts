@@ -2,16 +2,19 @@ import { describe, expect, it } from 'vitest'
 import { LOOP_TEXT, loopPhrase, nextEffects, stopped, type StoredPhrase } from '../../core/loop'
 import { ANOMALY_CATALOGUE, findAnomalies, importLog, importOpenAITools, TRACE_TEXT } from '../../core/trace'
 import { storePhrase } from '../../store/messages'
+import { DEBUG_TEXT, diffTwoSessions, planEdit } from '../../core/debug'
+import { diffSessions } from '../../core/loop'
+import { replayEvents } from '../../core/trace'
 import zhCN from './locales/zh-CN.json'
 import { createI18n } from './index'
-import { coreDetail, coreText, corePhrase, translate } from './text'
-import { calls, result, user } from '../../test/conversation'
+import { cellText, coreDetail, coreText, corePhrase, translate } from './text'
+import { answer, calls, result, user } from '../../test/conversation'
 
 type Tree = { [key: string]: string | Tree }
 const zhCore = (zhCN as unknown as { core: Record<string, Tree> }).core
 
 /** Every key a catalogue can emit (plural variants are keys of their own). */
-const CATALOGUES = { loop: LOOP_TEXT, trace: TRACE_TEXT } as const
+const CATALOGUES = { loop: LOOP_TEXT, trace: TRACE_TEXT, debug: DEBUG_TEXT } as const
 
 describe('trace and loop phrases in the UI', () => {
   it('every key core can emit has English (core) and a Chinese entry', () => {
@@ -78,5 +81,31 @@ describe('trace and loop phrases in the UI', () => {
     expect(!empty.ok && translate(zh, corePhrase('trace', empty.errorPhrase!))).toBe('文件是空的。')
     const tools = importOpenAITools('[{"type": "function", "function": {"description": "x"}}]')
     expect(!tools.ok && translate(zh, corePhrase('trace', tools.errorPhrase!))).toMatch(/^不是可用的工具文件：\[0\]\.function\.name：/)
+  })
+
+  it('renders diff cells in Chinese while the sessions\' own text stays, and compares on the English', () => {
+    const zh = createI18n('zh-CN').t
+    const called = replayEvents({ messages: [user('go'), calls(['get_weather', 'c1', '{"city":"Paris"}']), { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: 'HTTP 503', isError: true }, answer('sorry')] })
+    const plain = replayEvents({ messages: [user('go'), answer('sunny')] })
+    const diff = diffTwoSessions(called, plain)
+    const calledCell = diff.rows.find((row) => row.turn === 1 && row.aspect === 'calls')!
+    expect(calledCell.b).toBe('(no call)')
+    expect(cellText(zh, calledCell.b!, calledCell.bLines)).toBe('（无调用）')
+    expect(cellText(zh, calledCell.a!, calledCell.aLines)).toBe('get_weather')
+    const results = diff.rows.find((row) => row.turn === 1 && row.aspect === 'results')!
+    expect(results.a).toBe('get_weather → error: HTTP 503')
+    expect(cellText(zh, results.a!, results.aLines)).toBe('get_weather → 错误：HTTP 503')
+    const fork = diffSessions(plain, called)
+    const parse = fork.find((row) => row.phase === 'parse')!
+    expect(parse.logged).toBe('(no call)')
+    expect(cellText(zh, parse.logged!, parse.loggedLines)).toBe('（无调用）')
+  })
+
+  it('renders why an edit is refused in Chinese', () => {
+    const zh = createI18n('zh-CN').t
+    const refused = planEdit(replayEvents({ messages: [user('go'), answer('sunny')] }), { target: 'model_output', seq: 0, edited: 'x' })
+    expect(refused).toMatchObject({ ok: false, error: 'Event 0 is session.started, not a model output.' })
+    if (refused.ok) return
+    expect(translate(zh, corePhrase(refused.errorPhrase.ns, refused.errorPhrase))).toBe('事件 0 是 session.started，不是模型输出。')
   })
 })
