@@ -264,3 +264,77 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
     })
   }
 }
+
+/** Names of log dialects and their vendors, as the import error lists what it reads. */
+const DIALECT_NAMES = new Set(['chat', 'completions', 'responses', 'messages', 'opentelemetry', 'genai', 'openinference', 'span', 'langfuse', 'trace', 'vercel', 'sdk', 'jsonl'])
+
+test('in 简体中文: anomaly details, a stop detail, a failed import and the compare cells are Chinese, the log’s own values as they are', async ({ page }) => {
+  await openInChinese(page)
+  // A replayed log with anomalies: the details in the inspector and on the conversation cards.
+  await page.getByTestId('import-file').setInputFiles(path.join(fixtures, 'tau-bench-gpt-4o-airline.json'))
+  await expect(page.getByTestId('conversation-list')).toBeVisible()
+  await page.getByTestId('filter-has-anomalies').check()
+  await page.getByTestId('conversation-item').first().click()
+  await page.getByTestId('timeline-item').first().click()
+  await page.getByTestId('next-anomaly').click()
+  const detail = page.getByTestId('anomaly-detail').first()
+  await expect(detail).toBeVisible()
+  await expect(detail.locator('[lang="en"]')).toHaveCount(0)
+  await expect(detail.locator('p').first()).toHaveText(/[\u4e00-\u9fff]/)
+  await expectChinese(page, 'anomaly detail in the inspector', '[data-testid="anomaly-detail"]')
+  await page.screenshot({ path: shot('anomaly-detail') })
+  await page.locator('[data-testid="timeline-view"] input[value="conversation"]').check({ force: true })
+  const card = page.getByTestId('card-anomaly').first()
+  await expect(card).toBeVisible()
+  await expect(card.locator('[lang="en"]')).toHaveCount(0)
+  await expectChinese(page, 'anomaly on a conversation card', '[data-testid="card-anomaly"]')
+  await page.screenshot({ path: shot('anomaly-cards') })
+  await page.locator('[data-testid="timeline-view"] input[value="phases"]').check({ force: true })
+
+  // A log that is not one: the toast says why in Chinese (the file's keys stay as they are).
+  await page.getByTestId('import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ title: 'x', items: [] })) })
+  const toast = page.getByTestId('toast').filter({ hasText: 'notes.json' })
+  await expect(toast).toContainText('无法识别的日志')
+  await expect(toast).toContainText('"title", "items"')
+  expect.soft((await englishIn(page, '[data-testid="toast"]')).filter((w) => !DIALECT_NAMES.has(w.toLowerCase())), 'failed import toast').toEqual([])
+  await page.screenshot({ path: shot('import-failed') })
+
+  // A run stopped by the step cap: the stop detail in the inspector, the status bar and the conversation view.
+  await page.getByTestId('example-select').selectOption('step-limit')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('max_steps')
+  await page.getByTestId('timeline-item').last().click()
+  const stop = page.getByTestId('stop-detail')
+  await expect(stop).toContainText('轮后停止')
+  await expect(stop).not.toHaveAttribute('lang', 'en')
+  expect(await page.getByTestId('stop-reason').getAttribute('title')).toMatch(/轮后停止/)
+  await expectChinese(page, 'stop detail in the inspector', '[data-testid="stop-detail"]')
+  await page.screenshot({ path: shot('stop-detail') })
+  await page.locator('[data-testid="timeline-view"] input[value="conversation"]').check({ force: true })
+  await expect(page.getByTestId('conversation-stop')).toContainText('轮后停止')
+  await expectChinese(page, 'stop in the conversation view', '[data-testid="conversation-stop"]')
+  await page.locator('[data-testid="timeline-view"] input[value="phases"]').check({ force: true })
+
+  // Compare: a turn with a call against one without: Toolstep's cells translated, the sessions' text as it is.
+  const called = [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: 'HTTP 503', isError: true },
+    { role: 'assistant', content: 'Sorry.' },
+  ]
+  const answered = [{ role: 'user', content: 'Weather?' }, { role: 'assistant', content: 'Sunny.' }]
+  await page.getByTestId('view-compare').click()
+  await page.getByTestId('compare-file-a').setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(called)) })
+  await page.getByTestId('compare-file-b').setInputFiles({ name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(answered)) })
+  await expect(page.getByTestId('compare-summary')).toBeVisible()
+  const rows = page.getByTestId('compare-row')
+  // B's only turn, and A's answering turn.
+  await expect(rows.filter({ hasText: '（无调用）' })).toHaveCount(2)
+  await expect(rows.filter({ hasText: '(no call)' })).toHaveCount(0)
+  // The failed import's toast may still be up: its dialect names are names.
+  expect.soft((await englishIn(page)).filter((w) => !DIALECT_NAMES.has(w.toLowerCase())), 'compare with cells').toEqual([])
+  // A side that is not a log: its error in Chinese beside the file's name.
+  await page.getByTestId('compare-file-b').setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('   ') })
+  await expect(page.getByTestId('compare-error-b')).toHaveText('empty.json: 文件是空的。')
+  await page.screenshot({ path: shot('compare-cells') })
+})

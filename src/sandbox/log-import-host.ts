@@ -7,6 +7,7 @@
  */
 import type { SessionEvent } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
+import type { PhraseRef } from '../core/util'
 import { createRequestClient } from './request-client'
 import { logImportToHostSchema, type ConversationSummary, type HostToLogImport, type ImportStage, type LogImportToHost } from './log-import-protocol'
 
@@ -23,7 +24,7 @@ export type ImportReply =
     }
   /** A Toolstep session, workspace or tools file: its text, for the page to open as before. */
   | { kind: 'passthrough'; text: string }
-  | { kind: 'failed'; error: string }
+  | { kind: 'failed'; error: string; errorPhrase?: PhraseRef }
   /** Cancelled, or the host was disposed before the reply came. */
   | { kind: 'cancelled' }
 
@@ -56,7 +57,7 @@ export interface LogImportHost {
   readSession(
     file: Blob,
     options?: { conversation?: number; onProgress?: ProgressListener },
-  ): Promise<{ ok: true; events: SessionEvent[]; format: string; conversations: number } | { ok: false; error: string; cancelled?: true }>
+  ): Promise<{ ok: true; events: SessionEvent[]; format: string; conversations: number } | { ok: false; error: string; errorPhrase?: PhraseRef; cancelled?: true }>
   /** Indexes of the conversations matching `text`; `null` when the host was disposed first. Never rejects. */
   search(text: string): Promise<number[] | null>
   /** Stops the worker; pending requests resolve as cancelled. */
@@ -121,7 +122,7 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       case 'passthrough':
         return { kind: 'passthrough', text: message.text }
       case 'failed':
-        return { kind: 'failed', error: message.error }
+        return { kind: 'failed', error: message.error, ...(message.errorPhrase ? { errorPhrase: message.errorPhrase } : {}) }
       case 'protocol-error':
         return { kind: 'failed', error: message.message }
       default:
@@ -154,7 +155,8 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       const { message } = await request((requestId) => ({ type: 'read-session', requestId, file, ...name, ...conversation }), options.onProgress)
       if (message === null) return { ok: false, error: 'Cancelled.', cancelled: true }
       if (message.type === 'session-read') return { ok: true, events: message.events, format: message.format, conversations: message.conversations }
-      return { ok: false, error: message.type === 'failed' ? message.error : message.type === 'protocol-error' ? message.message : `Unexpected reply from the import worker: ${message.type}.` }
+      if (message.type === 'failed') return { ok: false, error: message.error, ...(message.errorPhrase ? { errorPhrase: message.errorPhrase } : {}) }
+      return { ok: false, error: message.type === 'protocol-error' ? message.message : `Unexpected reply from the import worker: ${message.type}.` }
     },
     async search(text) {
       const { message } = await request((requestId) => ({ type: 'search', requestId, text }))

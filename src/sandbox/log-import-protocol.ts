@@ -10,6 +10,12 @@
 import { z } from 'zod'
 import { sessionEventSchema } from '../core/loop/index'
 import { toolSpecSchema } from '../core/tools/types'
+import type { PhraseRef } from '../core/util'
+
+/** A phrase of core's catalogues with its English (`PhraseRef`); parameters may be phrases too. */
+const phraseRefSchema: z.ZodType<PhraseRef> = z.lazy(() =>
+  z.object({ ns: z.string(), key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number(), phraseRefSchema])).optional(), english: z.string() }),
+)
 
 /** What the page knows about one imported conversation: enough to list, filter and label it. */
 export const conversationSummarySchema = z.object({
@@ -130,6 +136,8 @@ export const logImportToHostSchema = z.discriminatedUnion('type', [
     type: z.literal('failed'),
     requestId,
     error: z.string(),
+    /** `error` as a phrase of core's catalogues, for the page to translate. */
+    errorPhrase: phraseRefSchema.optional(),
   }),
   z.object({
     type: z.literal('replayed'),

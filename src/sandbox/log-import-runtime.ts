@@ -85,7 +85,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
         ? withRecording({ name: parts[0]!.name, text }, await importLogChunked(text, { onProgress: (fraction) => progress('parsing', fraction) }))
         : importLogFiles(parts.map((part, index) => ({ name: part.name, text: texts[index] ?? '' })))
     if (!result.ok) {
-      post({ type: 'failed', requestId, error: result.error })
+      post({ type: 'failed', requestId, error: result.error, ...(result.errorPhrase ? { errorPhrase: result.errorPhrase } : {}) })
       return
     }
     if (result.format === 'toolstep-session') {
@@ -115,7 +115,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     progress('parsing', 0, true)
     const result = withRecording({ name: message.name ?? '', text: decoded.text }, await importLogChunked(decoded.text, { onProgress: (fraction) => progress('parsing', fraction) }))
     if (!result.ok) {
-      post({ type: 'failed', requestId, error: result.error })
+      post({ type: 'failed', requestId, error: result.error, ...(result.errorPhrase ? { errorPhrase: result.errorPhrase } : {}) })
       return
     }
     if (result.format === 'toolstep-session') {

@@ -8,13 +8,15 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionEvent } from '../core/loop'
 import type { ImportStage, LogImportHost } from '../sandbox/log-import-host'
 import type { RunState } from './run-store'
+import type { PhraseRef } from '../core/util'
 
 /** One side of the comparison. */
 export type CompareSide =
   | null
   | { status: 'reading'; name: string; stage: ImportStage; fraction: number }
   | { status: 'ready'; name: string; events: SessionEvent[]; format: string; conversations: number }
-  | { status: 'failed'; name: string; error: string }
+  /** `error` in English; `errorPhrase`, when the reader phrased it, the same for the UI to translate. */
+  | { status: 'failed'; name: string; error: string; errorPhrase?: PhraseRef }
 
 export interface CompareState {
   a: CompareSide
@@ -64,7 +66,7 @@ export function createCompareController(deps: CompareControllerDeps): CompareCon
       if (reading[side] !== host) return
       stop(side)
       store.setState({
-        [side]: reply.ok ? { status: 'ready', name: file.name, events: reply.events, format: reply.format, conversations: reply.conversations } : { status: 'failed', name: file.name, error: reply.error },
+        [side]: reply.ok ? { status: 'ready', name: file.name, events: reply.events, format: reply.format, conversations: reply.conversations } : { status: 'failed', name: file.name, error: reply.error, ...(reply.errorPhrase ? { errorPhrase: reply.errorPhrase } : {}) },
       })
     },
     compareOpenSession(side, name) {

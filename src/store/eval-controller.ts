@@ -5,6 +5,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { evalMetrics, runEvalCase, type CaseResult, type EvalMetrics } from '../core/evals'
 import type { Workspace } from '../core/files'
+import type { Phrase } from '../core/util'
+import { storeMessage, storePhrase } from './messages'
 import type { SessionEvent } from '../core/loop'
 import { errorMessage } from '../core/util'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -21,6 +23,8 @@ export interface EvalState {
   metrics: EvalMetrics | null
   /** Why the suite could not run (the code failed to load…), else `null`. */
   error: string | null
+  /** `error` as a phrase of STORE_TEXT (the code's own errors stay a parameter, as they are). */
+  errorPhrase?: Phrase | null
 }
 
 export interface EvalController {
@@ -44,7 +48,7 @@ export function createEvalController(deps: { workspace(): Workspace; createSandb
     const workspace = deps.workspace()
     const cases = workspace.cases ?? []
     sessions.clear()
-    store.setState({ running: true, progress: { done: 0, total: cases.length }, results: [], metrics: null, error: null })
+    store.setState({ running: true, progress: { done: 0, total: cases.length }, results: [], metrics: null, error: null, errorPhrase: null })
     const results: CaseResult[] = []
     try {
       for (const evalCase of cases) {
@@ -53,7 +57,8 @@ export function createEvalController(deps: { workspace(): Workspace; createSandb
         const loaded = await box.load({ tools: workspace.tools, model: workspace.model })
         if (mine !== generation) return
         if (!loaded.ok) {
-          store.setState({ error: loaded.errors.map((e) => `${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`).join('; ') })
+          const errors = loaded.errors.map((e) => `${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`).join('; ')
+          store.setState({ error: errors, errorPhrase: storePhrase('evalCodeErrors', { errors }) })
           return
         }
         const { result, events } = await runEvalCase(evalCase, { settings: workspace.settings, tools: loaded.tools, model: box, executor: box, router: box, summarizer: box, codeRunner: box })
@@ -65,7 +70,10 @@ export function createEvalController(deps: { workspace(): Workspace; createSandb
         store.setState({ results: [...results], progress: { done: results.length, total: cases.length }, metrics: evalMetrics(results) })
       }
     } catch (error) {
-      if (mine === generation) store.setState({ error: `The sandbox could not start: ${errorMessage(error)}` })
+      if (mine === generation) {
+        const phrase = storePhrase('evalSandboxFailed', { error: errorMessage(error) })
+        store.setState({ error: storeMessage([phrase]), errorPhrase: phrase })
+      }
     } finally {
       box?.dispose()
       box = null

@@ -8,7 +8,7 @@
  * original run is kept for the diff view and to go back to.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { planEdit, type EditRequest } from '../core/debug'
+import { editRefusal, planEdit, type EditRefusal, type EditRequest } from '../core/debug'
 import type { Workspace } from '../core/files'
 import { type SessionEvent, fold } from '../core/loop'
 import type { ImportController } from './import-controller'
@@ -61,7 +61,7 @@ export interface ForkController {
    * message (nothing changed) when the edit does not fit the session or a run is in progress,
    * or when the code could not be loaded (the run slice names the problem).
    */
-  editAndContinue(request: EditRequest): Promise<{ ok: true } | { ok: false; error: string }>
+  editAndContinue(request: EditRequest): Promise<{ ok: true } | EditRefusal>
 }
 
 const NO_FORK: ForkState = { kind: 'fork', logged: null, fromSeq: 0, original: null, conversation: null, turn: 0, seq: 0 }
@@ -94,7 +94,7 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
     clearFork,
     async editAndContinue(request) {
       const { events, mode, status, workspace } = deps.run.getState()
-      if (status === 'running' || status === 'loading') return { ok: false, error: 'Wait for the run to pause or stop before editing.' }
+      if (status === 'running' || status === 'loading') return editRefusal('editWhileRunning')
       const planned = planEdit(events, request)
       if (!planned.ok) return planned
       const { plan } = planned
@@ -111,7 +111,7 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
       const ok = await deps.runner.continueAfterEdit(events.slice(0, plan.keep), plan.edit, mode === 'replay')
       if (!ok) {
         clearFork()
-        return { ok: false, error: 'The code could not be loaded: the run was not continued.' }
+        return editRefusal('editCodeFailed')
       }
       return { ok: true }
     },

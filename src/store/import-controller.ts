@@ -18,7 +18,7 @@ import type { ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
 import { isJsonObject, parseJsonText } from '../core/util'
 import type { WorkspaceState } from './workspace-store'
-import type { Phrase } from '../core/util'
+import type { Phrase, PhraseParams } from '../core/util'
 import { storeMessage, storePhrase, type StoreTextKey } from './messages'
 
 /**
@@ -28,7 +28,7 @@ import { storeMessage, storePhrase, type StoreTextKey } from './messages'
 export type ImportOutcome = { ok: boolean; message: string; phrases: readonly Phrase[] }
 // An empty message (and no phrases) when the user is being asked instead.
 
-function outcome(ok: boolean, key: StoreTextKey, params: Record<string, string | number>): ImportOutcome {
+function outcome(ok: boolean, key: StoreTextKey, params: PhraseParams): ImportOutcome {
   const phrases = [storePhrase(key, params)]
   return { ok, message: storeMessage(phrases), phrases }
 }
@@ -158,7 +158,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     if (Array.isArray(data) && data.length > 0 && data.every((t) => typeof t === 'object' && t !== null && (t as { type?: unknown }).type === 'function')) {
       const { importOpenAITools } = await import('../core/trace/import-log')
       const tools = importOpenAITools(text)
-      if (!tools.ok) return outcome(false, 'fileError', { file: fileName, error: tools.error })
+      if (!tools.ok) return outcome(false, 'fileError', { file: fileName, error: tools.errorPhrase ?? tools.error })
       replay.setState({ tools: tools.tools, toolsFileName: fileName })
       void recheck(tools.tools, fileName)
       return outcome(true, 'loadedTools', { file: fileName, count: tools.tools.length })
@@ -193,7 +193,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
         return outcome(true, 'importCancelled', { file: label })
       case 'failed':
         next.dispose()
-        return outcome(false, 'fileError', { file: label, error: reply.error })
+        return outcome(false, 'fileError', { file: label, error: reply.errorPhrase ?? reply.error })
       case 'passthrough':
         next.dispose()
         return single ? importText(label, reply.text) : outcome(false, 'notInCapture', { file: label })

@@ -17,6 +17,20 @@ export const STORE_TEXT = {
   notInCapture: '{{file}}: a Toolstep file cannot be part of a recorded session.',
   imported_one: 'Imported {{n}} conversation from {{file}}.',
   imported_other: 'Imported {{n}} conversations from {{file}}.',
+  // Restoring what was kept over a reload (workspace-store.ts, run-controller.ts).
+  restoreNotJson: 'The saved workspace is not valid JSON ({{error}}).',
+  restoreNotFormat: 'The saved workspace is not in the format Toolstep writes.',
+  restorePart: 'Part of the saved workspace could not be read: {{parts}}.',
+  resetEverything: 'everything',
+  resetInput: 'user input',
+  resetExample: 'example',
+  resetSettings: 'settings',
+  resetCases: 'eval cases',
+  runNotKept: 'This run was paused before the page was reloaded; its code was not kept, so it cannot go on. Run starts it again.',
+  runNoLoad: 'This run was paused before the page was reloaded; its code does not load now, so it cannot go on. Run starts it again.',
+  // Evals (eval-controller.ts): the code's own errors stay as they are.
+  evalCodeErrors: '{{errors}}',
+  evalSandboxFailed: 'The sandbox could not start: {{error}}',
 } as const satisfies Record<string, string>
 
 /** A key of {@link STORE_TEXT} without its plural suffix. */
@@ -25,6 +39,15 @@ export type StoreTextKey = CatalogueKey<typeof STORE_TEXT>
 /** A phrase of {@link STORE_TEXT}. */
 export function storePhrase(key: StoreTextKey, params?: PhraseParams): Phrase {
   return phrase(key, params)
+}
+
+/** The names `RestoreProblem.reset` uses for what is not a file, by their key of {@link STORE_TEXT}. */
+export const RESET_NAMES: Readonly<Record<string, StoreTextKey>> = {
+  everything: 'resetEverything',
+  'user input': 'resetInput',
+  example: 'resetExample',
+  settings: 'resetSettings',
+  'eval cases': 'resetCases',
 }
 
 /** `phrases` in English, one per line. */

@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { DEFAULT_MAX_STEPS, LoopRunner, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
+import { DEFAULT_MAX_STEPS, LoopRunner, loopPhrase, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -12,7 +12,8 @@ import type { ConfirmSlice } from './confirm-store'
 import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
-import { withReceived, type EndpointModel } from '../core/endpoint'
+import type { EndpointModel } from '../core/endpoint'
+import { storeMessage, storePhrase } from './messages'
 import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type BreakHit, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
@@ -187,9 +188,12 @@ export function createRunController(deps: RunControllerDeps): RunController {
   async function reattach(): Promise<boolean> {
     restored = false
     const { events, cursor, workspace, breakHit } = store.getState()
-    const cannot = (why: string) => `This run was paused before the page was reloaded; ${why}, so it cannot go on. Run starts it again.`
+    const cannot = (key: 'runNotKept' | 'runNoLoad') => {
+      const phrase = storePhrase(key)
+      return { file: 'run', message: storeMessage([phrase]), phrase }
+    }
     if (!workspace) {
-      store.setState({ problems: [{ file: 'run', message: cannot('its code was not kept') }] })
+      store.setState({ problems: [cannot('runNotKept')] })
       return false
     }
     const mine = generation + 1
@@ -199,7 +203,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     if (!ok) {
       // The kept run stays on screen; only a new Run replaces it.
       const { problems } = store.getState()
-      store.setState({ events, cursor, mode: 'live', workspace, status: 'idle', problems: [...problems, { file: 'run', message: cannot('its code does not load now') }] })
+      store.setState({ events, cursor, mode: 'live', workspace, status: 'idle', problems: [...problems, cannot('runNoLoad')] })
       return false
     }
     store.setState({ events, cursor, breakHit })
@@ -331,7 +335,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
     stop() {
       confirm.denyPending()
       // What a streamed answer had received before Stop is kept in the stop's detail.
-      runner?.abort(withReceived('Stopped by the user.', endpoint))
+      const received = endpoint?.received() ?? ''
+      runner?.abort(received === '' ? loopPhrase('stoppedByUser') : loopPhrase('stoppedByUserReceived', { received }))
       endpoint?.abort()
     },
     showLog(events, mode, workspace, cursor) {

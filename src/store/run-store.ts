@@ -6,11 +6,14 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { BreakHit } from '../core/debug'
+import type { Phrase } from '../core/util'
 
 /** Where the user's code failed before the loop could run (syntax error, bad import…). */
 export interface CodeProblem {
   file: string
   message: string
+  /** `message` as a phrase of STORE_TEXT when Toolstep wrote it (not the code's own error). */
+  phrase?: Phrase
   line?: number
   column?: number
 }

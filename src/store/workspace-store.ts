@@ -14,7 +14,8 @@ import { settingsSchema, type Settings, type Workspace } from '../core/files'
 import { DEFAULT_MAX_STEPS, loopSettings, type LoopSettings } from '../core/loop'
 import { evalCasesSchema, type EvalCase } from '../core/evals'
 import { defaultExample, examples } from '../examples/index'
-import { errorMessage } from '../core/util'
+import { errorMessage, type Phrase } from '../core/util'
+import { storeMessage, storePhrase } from './messages'
 import { isQuotaError, readItem, writeItem, type KeyValueStorage } from './storage'
 
 /** Storage key of the saved workspace. */
@@ -37,6 +38,8 @@ export interface RestoreProblem {
   reset: string[]
   /** Why, in one sentence. */
   reason: string
+  /** `reason` as a phrase of STORE_TEXT (`restorePart` names the parts in `reset`). */
+  reasonPhrase: Phrase
   /** The saved text exactly as it was read, for the user to copy. */
   text: string
 }
@@ -94,11 +97,11 @@ export function restoreWorkspace(text: string | null, defaults: Saved): { saved:
   try {
     data = JSON.parse(text)
   } catch (error) {
-    return { saved: defaults, problem: { reset: ['everything'], reason: `The saved workspace is not valid JSON (${errorMessage(error)}).`, text } }
+    return { saved: defaults, problem: { reset: ['everything'], ...reasonOf(storePhrase('restoreNotJson', { error: errorMessage(error) })), text } }
   }
   const state = typeof data === 'object' && data !== null ? (data as { state?: unknown }).state : undefined
   if (typeof state !== 'object' || state === null) {
-    return { saved: defaults, problem: { reset: ['everything'], reason: 'The saved workspace is not in the format Toolstep writes.', text } }
+    return { saved: defaults, problem: { reset: ['everything'], ...reasonOf(storePhrase('restoreNotFormat')), text } }
   }
   const stored = state as Partial<Record<keyof Saved, unknown>>
   const reset: string[] = []
@@ -126,7 +129,11 @@ export function restoreWorkspace(text: string | null, defaults: Saved): { saved:
     else reset.push('eval cases')
   }
   if (reset.length === 0) return { saved, problem: null }
-  return { saved, problem: { reset, reason: `Part of the saved workspace could not be read: ${reset.join(', ')}.`, text } }
+  return { saved, problem: { reset, ...reasonOf(storePhrase('restorePart', { parts: reset.join(', ') })), text } }
+}
+
+function reasonOf(phrase: Phrase): { reason: string; reasonPhrase: Phrase } {
+  return { reason: storeMessage([phrase]), reasonPhrase: phrase }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CodeProblem } from '../store/run-store'
 import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
 import { revealInEditor } from './editors/registry'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
+import { corePhrase, translate } from './i18n/text'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
@@ -31,7 +32,7 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
           where
         )}
       </span>{' '}
-      — <span lang="en">{problem.message}</span>
+      — <span lang={problem.phrase ? undefined : 'en'}>{problem.phrase ? translate(t, corePhrase('store', problem.phrase)) : problem.message}</span>
     </div>
   )
 }
@@ -190,7 +191,7 @@ export function EditorPanel() {
       </div>
       {elsewhere.map((p, i) => (
         <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          {t('editorPanel.cantRun')} <span lang="en">{p.message}</span>
+          {t('editorPanel.cantRun')} <span lang={p.phrase ? undefined : 'en'}>{p.phrase ? translate(t, corePhrase('store', p.phrase)) : p.message}</span>
         </div>
       ))}
       <SourceEditors tools={tools} model={model} />

@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next'
 import { writeWorkspace } from '../core/files'
 import { download } from './download'
 import { usePlayground, useSession, useWorkspace } from './playground-context'
+import { corePhrase, translate } from './i18n/text'
+import { RESET_NAMES } from '../store/messages'
+import type { RestoreProblem } from '../store/workspace-store'
 
 const button = 'rounded border px-2 py-0.5 text-xs font-medium'
 
@@ -43,13 +46,20 @@ export function SessionNotices() {
           </button>
         </div>
       )}
-      {restoreProblem && <RestoreProblemDialog reason={restoreProblem.reason} reset={restoreProblem.reset} text={restoreProblem.text} onClose={() => pg.stores.workspace.getState().dismissRestoreProblem()} />}
+      {restoreProblem && <RestoreProblemDialog problem={restoreProblem} onClose={() => pg.stores.workspace.getState().dismissRestoreProblem()} />}
     </>
   )
 }
 
-function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string; reset: readonly string[]; text: string; onClose(): void }) {
+function RestoreProblemDialog({ problem, onClose }: { problem: RestoreProblem; onClose(): void }) {
   const { t } = useTranslation()
+  const { text } = problem
+  // Files keep their names; the other parts are words, translated.
+  const reset = problem.reset.map((name) => (RESET_NAMES[name] ? t(`core.store.${RESET_NAMES[name]}`) : name))
+  const { reasonPhrase } = problem
+  const reason = reasonPhrase
+    ? translate(t, corePhrase('store', reasonPhrase.key === 'restorePart' ? { key: reasonPhrase.key, params: { parts: reset.join(', ') } } : reasonPhrase))
+    : problem.reason
   const area = useRef<HTMLTextAreaElement>(null)
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null)
 
@@ -71,7 +81,7 @@ function RestoreProblemDialog({ reason, reset, text, onClose }: { reason: string
           {t('notices.restoreTitle')}
         </h2>
         <p>
-          <span lang="en">{reason}</span> {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
+          <span lang={reasonPhrase ? undefined : 'en'}>{reason}</span> {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
           <code>toolstep.workspace.unreadable</code>{t('notices.restoreUntil')}
         </p>
         <textarea ref={area} readOnly data-testid="restore-problem-text" value={text} className="h-64 w-full resize-y rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />

@@ -3,6 +3,7 @@ import { useRun, useWorkspace } from './playground-context'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { preview } from './inspector/LongText'
+import { coreDetail } from './i18n/text'
 
 /** Always-visible state: the phase at the cursor, the run status, and at the end the stop reason and final answer. */
 export function StatusBar() {
@@ -58,7 +59,7 @@ export function StatusBar() {
           <span
             data-testid="stop-reason"
             className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${finalState.stop.reason === 'final_answer' ? 'bg-emerald-100 text-emerald-800' : 'bg-red-100 text-red-800'}`}
-            title={finalState.stop.detail}
+            title={finalState.stop.detail === undefined ? undefined : coreDetail(t, 'loop', { detail: finalState.stop.detail, phrase: finalState.stop.phrase })}
           >
             {finalState.stop.reason}
           </span>

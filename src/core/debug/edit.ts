@@ -4,6 +4,21 @@
  * events of the log are kept and the `edit.applied` event that follows them. Pure; never throws.
  */
 import type { NewSessionEvent, SessionEvent } from '../loop/events'
+import type { PhraseRef } from '../util/phrase'
+import { debugRef, type DebugTextKey } from './debug-text'
+
+/** A refused edit: the English error and the same as a phrase of `DEBUG_TEXT`. */
+export interface EditRefusal {
+  ok: false
+  error: string
+  errorPhrase: PhraseRef
+}
+
+/** The refusal saying `key` of `DEBUG_TEXT`. */
+export function editRefusal(key: DebugTextKey, params?: Record<string, string | number>): EditRefusal {
+  const errorPhrase = debugRef(key, params)
+  return { ok: false, error: errorPhrase.english, errorPhrase }
+}
 
 /** What the user edits. */
 export type EditRequest =
@@ -36,23 +51,23 @@ export interface EditPlan {
  * `events[seq]` is not an event of that kind, when the edit changes nothing, or when the turn
  * was the tools-disabled last turn (its calls are never run).
  */
-export function planEdit(events: readonly SessionEvent[], request: EditRequest): { ok: true; plan: EditPlan } | { ok: false; error: string } {
+export function planEdit(events: readonly SessionEvent[], request: EditRequest): { ok: true; plan: EditPlan } | EditRefusal {
   const event = events[request.seq]
-  if (!event) return { ok: false, error: `No event ${request.seq} in this session.` }
+  if (!event) return editRefusal('editNoEvent', { seq: request.seq })
   const turnSeq = decideOf(events, request.seq)
   const decide = events[turnSeq]
   const turn = decide?.type === 'model.responded' ? decide.step + 1 : 0
   if (request.target === 'model_output') {
-    if (event.type !== 'model.responded') return { ok: false, error: `Event ${request.seq} is ${event.type}, not a model output.` }
+    if (event.type !== 'model.responded') return editRefusal('editNotOutput', { seq: request.seq, type: event.type })
     // Edited again: compared with the current text, but `original` stays what the model said.
-    if (request.edited === (editedText(events, request.seq) ?? event.raw)) return { ok: false, error: 'The edit changes nothing.' }
+    if (request.edited === (editedText(events, request.seq) ?? event.raw)) return editRefusal('editUnchanged')
     return { ok: true, plan: { keep: request.seq + 1, turnSeq: request.seq, turn: event.step + 1, edit: { type: 'edit.applied', target: 'model_output', editedSeq: request.seq, original: event.raw, edited: request.edited } } }
   }
-  if (event.type !== 'tool.finished' || event.parentCallId !== undefined) return { ok: false, error: `Event ${request.seq} is not the result of a tool call.` }
+  if (event.type !== 'tool.finished' || event.parentCallId !== undefined) return editRefusal('editNotResult', { seq: request.seq })
   const isError = request.isError === true
   const originalError = event.error !== undefined
   const original = event.error ?? event.result ?? ''
-  if (request.edited === original && isError === originalError) return { ok: false, error: 'The edit changes nothing.' }
+  if (request.edited === original && isError === originalError) return editRefusal('editUnchanged')
   let keep = request.seq + 1
   // The other outcomes of this execute phase are kept; a later edit of this turn's results too.
   while (keep < events.length && (events[keep]!.type === 'tool.finished' || (events[keep]!.type === 'edit.applied' && (events[keep] as EditEvent).target === 'tool_result'))) keep++

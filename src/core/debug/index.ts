@@ -21,4 +21,5 @@ export {
 } from './breakpoints'
 export { runUntilBreak, upcomingPhase } from './run-to-break'
 export { diffTwoSessions, type DiffAspect, type SessionDiff, type SessionDiffRow } from './session-diff'
-export { editsBySeq, planEdit, type EditEvent, type EditPlan, type EditRequest } from './edit'
+export { editRefusal, editsBySeq, planEdit, type EditEvent, type EditPlan, type EditRefusal, type EditRequest } from './edit'
+export { DEBUG_TEXT, debugRef, type DebugTextKey } from './debug-text'

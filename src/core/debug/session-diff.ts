@@ -4,7 +4,8 @@
  * results, and finally the stop reasons. Built on the loop's turn summaries (`turnsOf`). Pure.
  */
 import type { SessionEvent } from '../loop/events'
-import { stopOf, turnsOf, type TurnSummary } from '../loop/index'
+import { cellOf, stopOf, turnsOf, type DiffCellLines, type TurnSummary } from '../loop/index'
+import { debugRef } from './debug-text'
 import { stableJson } from '../util/json-walk'
 
 /** What a row compares. */
@@ -17,6 +18,10 @@ export interface SessionDiffRow {
   aspect: DiffAspect
   a: string | null
   b: string | null
+  /** `a` line by line when it holds Toolstep's own words (`(no call)`, `error: `): those as phrases of `DEBUG_TEXT`. */
+  aLines?: DiffCellLines
+  /** The same for `b`. */
+  bLines?: DiffCellLines
   same: boolean
 }
 
@@ -29,11 +34,11 @@ export interface SessionDiff {
   rows: SessionDiffRow[]
 }
 
-const ASPECTS: { aspect: Exclude<DiffAspect, 'stop'>; pick: (t: TurnSummary) => string }[] = [
-  { aspect: 'text', pick: (t) => (t.modelError !== undefined ? `model failed: ${t.modelError}` : t.text) },
-  { aspect: 'calls', pick: (t) => (t.calls.length ? t.calls.map((c) => c.name).join(', ') : t.parseErrors.length ? `malformed: ${t.parseErrors.join('; ')}` : '(no call)') },
-  { aspect: 'arguments', pick: (t) => t.calls.map((c) => `${c.name} ${stableJson(c.arguments)}`).join('\n') },
-  { aspect: 'results', pick: (t) => t.results.map((r) => `${r.name} → ${r.ok ? '' : 'error: '}${r.content}`).join('\n') },
+const ASPECTS: { aspect: Exclude<DiffAspect, 'stop'>; pick: (t: TurnSummary) => DiffCellLines }[] = [
+  { aspect: 'text', pick: (t) => [t.modelError !== undefined ? debugRef('cellModelFailed', { error: t.modelError }) : t.text] },
+  { aspect: 'calls', pick: (t) => [t.calls.length ? t.calls.map((c) => c.name).join(', ') : t.parseErrors.length ? debugRef('cellMalformed', { errors: t.parseErrors.join('; ') }) : debugRef('cellNoCall')] },
+  { aspect: 'arguments', pick: (t) => [t.calls.map((c) => `${c.name} ${stableJson(c.arguments)}`).join('\n')] },
+  { aspect: 'results', pick: (t) => t.results.map((r) => (r.ok ? `${r.name} → ${r.content}` : debugRef('cellResultError', { name: r.name, content: r.content }))) },
 ]
 
 /** Compare two session logs turn by turn. Linear in the logs. */
@@ -44,9 +49,9 @@ export function diffTwoSessions(a: readonly SessionEvent[], b: readonly SessionE
   const turns = Math.max(left.length, right.length)
   for (let i = 0; i < turns; i++) {
     for (const { aspect, pick } of ASPECTS) {
-      const x = left[i] ? pick(left[i]!) : null
-      const y = right[i] ? pick(right[i]!) : null
-      rows.push({ turn: i + 1, aspect, a: x, b: y, same: x === y })
+      const x = left[i] ? cellOf(pick(left[i]!)) : null
+      const y = right[i] ? cellOf(pick(right[i]!)) : null
+      rows.push({ turn: i + 1, aspect, a: x?.text ?? null, b: y?.text ?? null, ...(x?.lines ? { aLines: x.lines } : {}), ...(y?.lines ? { bLines: y.lines } : {}), same: (x?.text ?? null) === (y?.text ?? null) })
     }
   }
   const stopA = stopOf(a) ?? null

@@ -160,7 +160,7 @@ describe('5. loop control', () => {
   it('or warns and continues', async () => {
     const r = await run(scripted([same, same, same, answer('ok')]), { repeatedCall: { limit: 3, action: 'warn' } })
     expect(r.state.stop?.reason).toBe('final_answer')
-    expect(of(r.events, 'validate.completed')[2]!.warnings).toEqual([{ code: 'repeated_call', detail: '"search" called 3 times in a row with the same arguments.' }])
+    expect(of(r.events, 'validate.completed')[2]!.warnings).toMatchObject([{ code: 'repeated_call', detail: '"search" called 3 times in a row with the same arguments.' }])
   })
   it('asks one last turn without tools when max steps is hit mid tool use', async () => {
     const model = scripted([(req) => (req.tools.length > 0 ? calls({ name: 'search', args: { q: `q${req.step}` } }) : answer('Best I can say: 42.'))])

@@ -11,6 +11,7 @@ import type { NewSessionEvent } from './events'
 import { modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
 import { parseInput, validateInput, type ParseInput, type ValidateInput } from './phase-runner'
 import { backfillTurn, callsToConfirm, pendingCallIds, runnableCalls, stopped, type RunnableCall } from './phases'
+import { loopPhrase } from './loop-text'
 import { parseExhausted, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
 
@@ -50,21 +51,21 @@ export function nextEffects(state: LoopState): Effect[] {
     case 'model.responded':
       return [{ type: 'parse', input: parseInput(state) }]
     case 'model.failed':
-      return [append(stopped('error', 'The model failed to respond.'))]
+      return [append(stopped('error', loopPhrase('modelFailed')))]
     case 'parse.completed': {
       const parse = state.parse
-      if (!parse) return [append(stopped('error', 'Nothing to parse.'))]
+      if (!parse) return [append(stopped('error', loopPhrase('nothingToParse')))]
       if (state.finalTurn) return [append(backfillTurn(state))]
       if (parse.calls.length > 0) return [{ type: 'validate', input: validateInput(state) }]
       if (parse.errors.length > 0 && parseExhausted(state) && state.settings.onParseFailure === 'error') {
         const retries = state.settings.maxParseRetries
-        return [append(stopped('error', `The output still held a malformed call after ${retries} correction${retries === 1 ? '' : 's'}: ${parse.errors[0]?.message ?? ''}`))]
+        return [append(stopped('error', loopPhrase('malformedAfterRetries', { count: retries, error: parse.errors[0]?.message ?? '' })))]
       }
       return [append(backfillTurn(state))]
     }
     case 'validate.completed': {
       if (state.repeated && state.settings.repeatedCall.action === 'stop') {
-        return [append(stopped('repeated_call', `"${state.repeated.name}" was called ${state.repeated.count} times in a row with the same arguments.`))]
+        return [append(stopped('repeated_call', loopPhrase('repeatedCallStop', { name: state.repeated.name, times: state.repeated.count })))]
       }
       const needConfirm = callsToConfirm(state)
       if (needConfirm.length > 0) return [append({ type: 'confirm.requested', callIds: needConfirm })]
@@ -81,11 +82,11 @@ export function nextEffects(state: LoopState): Effect[] {
       return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
     }
     case 'backfill.completed':
-      if (state.finalTurn) return [append(stopped('max_steps', `Stopped after ${state.maxSteps} model turns; the last turn was asked without tools.`))]
-      if (state.answered) return [append(stopped('final_answer', state.parse && state.parse.errors.length > 0 ? 'The malformed output was taken as the final answer.' : undefined))]
+      if (state.finalTurn) return [append(stopped('max_steps', loopPhrase('maxStepsFinalTurn', { steps: state.maxSteps })))]
+      if (state.answered) return [append(stopped('final_answer', state.parse && state.parse.errors.length > 0 ? loopPhrase('malformedAsAnswer') : undefined))]
       if (state.step >= state.maxSteps) {
         if (state.settings.finalTurnWithoutTools) return [callModel(state, true)]
-        return [append(stopped('max_steps', `Stopped after ${state.maxSteps} model turns without a final answer.`))]
+        return [append(stopped('max_steps', loopPhrase('maxSteps', { steps: state.maxSteps })))]
       }
       return [callModel(state, false)]
     case 'edit.applied': {

@@ -39,9 +39,16 @@ const parsedCallSchema = z.object({
   argumentsError: z.string().optional(),
 })
 
-/** A phrase of a core catalogue (see core/util/phrase.ts): parameters may nest phrases. */
-type PhraseShape = { key: string; params?: Record<string, string | number | PhraseShape> }
-const phraseSchema: z.ZodType<PhraseShape> = z.lazy(() => z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number(), phraseSchema])).optional() }))
+/**
+ * A phrase of a core catalogue (see core/util/phrase.ts), the text of a `message` or `detail` as
+ * a key and its parameters, for the UI to translate. Parameters may nest phrases: of the same
+ * catalogue, or of catalogue `ns` (UI: `core.<ns>.<key>`). Optional everywhere: files written
+ * before it existed have only the English text, which is shown then.
+ */
+export type PhraseShape = { key: string; ns?: string; params?: Record<string, string | number | PhraseShape> }
+export const phraseSchema: z.ZodType<PhraseShape> = z.lazy(() =>
+  z.object({ key: z.string(), ns: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number(), phraseSchema])).optional() }),
+)
 
 /** A repair or parse error; `phrase` is its `message` as a phrase of `PARSE_TEXT` (absent in older files). */
 const issueSchema = z.object({ code: z.string(), message: z.string(), phrase: phraseSchema.optional(), span: spanSchema.optional() })
@@ -74,12 +81,12 @@ export const verdictSchema = z.object({
 })
 export type Verdict = z.infer<typeof verdictSchema>
 
-/** A flag raised on a replayed message (e.g. `duplicate_tool_call_id`). */
-export const anomalySchema = z.object({ code: z.string(), detail: z.string() })
+/** A flag raised on a replayed message (e.g. `duplicate_tool_call_id`); `phrase` is `detail` as a key of `TRACE_TEXT`. */
+export const anomalySchema = z.object({ code: z.string(), detail: z.string(), phrase: phraseSchema.optional() })
 export type AnomalyFlag = z.infer<typeof anomalySchema>
 
-/** A live-run warning that did not stop the loop (e.g. `repeated_call` in warn mode). */
-export const warningSchema = z.object({ code: z.string(), detail: z.string() })
+/** A live-run warning that did not stop the loop (e.g. `repeated_call` in warn mode); `phrase` is `detail` as a key of `LOOP_TEXT`. */
+export const warningSchema = z.object({ code: z.string(), detail: z.string(), phrase: phraseSchema.optional() })
 export type Warning = z.infer<typeof warningSchema>
 
 /** The user's answer to a confirmation request for one call. */
@@ -235,7 +242,14 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     /** The edited content is written back as the tool's error (`tool_result` only). */
     isError: z.boolean().optional(),
   }),
-  z.object({ ...base, type: z.literal('loop.stopped'), reason: stopReasonSchema, detail: z.string().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('loop.stopped'),
+    reason: stopReasonSchema,
+    detail: z.string().optional(),
+    /** `detail` as a phrase of `LOOP_TEXT` (absent in older files, and when the detail came from elsewhere). */
+    phrase: phraseSchema.optional(),
+  }),
 ])
 
 export type SessionEvent = z.infer<typeof sessionEventSchema>

@@ -8,6 +8,7 @@
  */
 export {
   anomalySchema,
+  phraseSchema,
   decisionSchema,
   parsedCallSchema,
   PHASE_OF,
@@ -82,5 +83,6 @@ export type {
   ToolRouter,
 } from './interfaces'
 export { describeEvent, summarizeEvent, renderSummary, fmtMs, EVENT_TEXT, INFORMATIONAL_REPAIRS, type EventSummary, type EventSummaryText, type EventTextKey, type Tone } from './present/describe'
-export { diffSessions, stopOf, turnsOf, type DiffRow, type TurnSummary } from './present/diff'
+export { cellOf, diffSessions, stopOf, turnsOf, type DiffCellLines, type DiffRow, type TurnSummary } from './present/diff'
 export { requestAt } from './present/request-at'
+export { LOOP_TEXT, loopEnglish, loopPhrase, loopRef, storedPhrase, type LoopPhrase, type LoopTextKey, type StoredPhrase } from './loop-text'

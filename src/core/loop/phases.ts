@@ -13,6 +13,7 @@ import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './
 import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
+import { loopEnglish, loopPhrase, storedPhrase, type LoopPhrase } from './loop-text'
 import { extendRepeatRun, parseExhausted, turnResults, type LoopState, type ToolFinished } from './reducer'
 import { signature } from './signature'
 import { writeOpenAIAssistant } from '../wire/index'
@@ -193,7 +194,8 @@ export function validateTurn(state: Pick<LoopState, 'parse' | 'tools' | 'setting
     const count = run?.count ?? 1
     if (count >= settings.repeatedCall.limit && !repeated) {
       repeated = { name: verdict.name, count }
-      warnings.push({ code: 'repeated_call', detail: `"${verdict.name}" called ${count} times in a row with the same arguments.` })
+      const note = loopPhrase('repeatedCallWarning', { name: verdict.name, times: count })
+      warnings.push({ code: 'repeated_call', detail: loopEnglish(note), phrase: storedPhrase(note) })
     }
   }
   return {
@@ -341,10 +343,16 @@ export function backfillTurn(state: Parameters<typeof backfillMessages>[0] & Pic
 
 // ---- stop -----------------------------------------------------------------------------------
 
-/** `loop.stopped` with `reason` and, when given, `detail`. */
-export function stopped(reason: StopReason, detail?: string): Event<'loop.stopped'> {
-  return { type: 'loop.stopped', reason, ...(detail === undefined ? {} : { detail }) }
+/**
+ * `loop.stopped` with `reason` and, when given, a detail: a phrase of `LOOP_TEXT` (the event
+ * keeps its English as `detail` and the phrase as `phrase`), or a ready English string.
+ */
+export function stopped(reason: StopReason, detail?: string | LoopPhrase): Event<'loop.stopped'> {
+  if (detail === undefined) return { type: 'loop.stopped', reason }
+  if (typeof detail === 'string') return { type: 'loop.stopped', reason, detail }
+  return { type: 'loop.stopped', reason, detail: loopEnglish(detail), phrase: storedPhrase(detail) }
 }
+
 
 /**
  * `loop.stopped` at the end of a replayed log: `error` with the provider's message when the log
@@ -354,8 +362,8 @@ export function stopped(reason: StopReason, detail?: string): Event<'loop.stoppe
  */
 export function stopAtLogEnd(state: Pick<LoopState, 'step'>, loggedCalls: readonly string[], providerError?: string): Event<'loop.stopped'> {
   // The provider ended the turn with an error: that, not the missing answer, is why the loop stopped.
-  if (providerError !== undefined) return stopped('error', `provider error: ${providerError}`)
-  if (state.step === 0) return stopped('error', 'the log has no assistant turn')
+  if (providerError !== undefined) return stopped('error', loopPhrase('logProviderError', { error: providerError }))
+  if (state.step === 0) return stopped('error', loopPhrase('logNoAssistant'))
   if (loggedCalls.length === 0) return stopped('final_answer')
-  return stopped('error', `the log ends after the call${loggedCalls.length > 1 ? 's' : ''} to ${loggedCalls.join(', ')}, without a final answer`)
+  return stopped('error', loopPhrase('logEndsAfterCalls', { count: loggedCalls.length, names: loggedCalls.join(', ') }))
 }

@@ -14,6 +14,7 @@ import type { Decision, SessionEvent, StopReason, ValidationPolicy, Verdict } fr
 import { Conversation } from './conversation'
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './settings'
 import { signature } from './signature'
+import type { StoredPhrase } from './loop-text'
 
 /** Parse outcome with every call carrying a `tool_call_id`. */
 export type IdentifiedParse = Omit<ParseResult, 'calls'> & { calls: (ParseResult['calls'][number] & { id: string })[] }
@@ -75,7 +76,7 @@ export interface LoopState {
   repeated: { name: string; count: number } | null
   /** Final answer text once the loop ended with one. */
   finalAnswer: string | null
-  stop: { reason: StopReason; detail?: string } | null
+  stop: { reason: StopReason; detail?: string; phrase?: StoredPhrase } | null
 }
 
 /** The state before any event. */
@@ -194,7 +195,7 @@ export function apply(state: LoopState, event: SessionEvent): LoopState {
     case 'loop.stopped':
       return {
         ...next,
-        stop: { reason: event.reason, ...(event.detail === undefined ? {} : { detail: event.detail }) },
+        stop: { reason: event.reason, ...(event.detail === undefined ? {} : { detail: event.detail }), ...(event.phrase ? { phrase: event.phrase } : {}) },
         finalAnswer: state.answered && (event.reason === 'final_answer' || event.reason === 'max_steps') ? state.parse?.text || state.raw || '' : null,
       }
   }

@@ -14,6 +14,7 @@ import { inThreadPhases, type PhaseRunner } from './phase-runner'
 import { transition } from './machine'
 import { modelRequest } from './model-request'
 import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
+import { loopPhrase, type LoopPhrase } from './loop-text'
 import { apply, fold, initialLoopState, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
 import { errorMessage } from '../util'
@@ -172,8 +173,8 @@ export class LoopRunner {
     return this.events
   }
 
-  /** Stops the run with `aborted`; outcomes of an in-flight phase are discarded (an offloaded parse or validate is cancelled). */
-  abort(detail = 'Stopped by the user.'): void {
+  /** Stops the run with `aborted` and `detail` (English, or a phrase of `LOOP_TEXT`); outcomes of an in-flight phase are discarded (an offloaded parse or validate is cancelled). */
+  abort(detail: string | LoopPhrase = loopPhrase('stoppedByUser')): void {
     if (this.stopped) return
     this.aborted = true
     this.commit([stopped('aborted', detail)])

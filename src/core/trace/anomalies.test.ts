@@ -3,9 +3,12 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../messages'
 import type { ToolSpec } from '../tools/types'
-import { ANOMALY_CODES, findAnomalies, LARGE_TOOL_RESULT_CHARS } from './anomalies'
+import { ANOMALY_CODES, findAnomalies as findWithPhrases, LARGE_TOOL_RESULT_CHARS } from './anomalies'
 import { ANOMALY_CATALOGUE } from './anomaly-catalogue'
 import { answer, calls, result, user } from '../../test/conversation'
+
+// The English details (what the CLI prints); their phrases are checked in trace-text.test.ts.
+const findAnomalies = (...args: Parameters<typeof findWithPhrases>) => findWithPhrases(...args).map(({ phrase: _phrase, ...rest }) => rest)
 
 const weather: ToolSpec = {
   name: 'get_weather',

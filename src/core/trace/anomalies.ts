@@ -8,11 +8,14 @@
  */
 import type { Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
-import { resolveToolName, unknownToolMessage, validateArguments } from '../validation'
+import { resolveToolName, validateArguments } from '../validation'
 import { stableJson } from '../util/json-walk'
 import { pairedEarliest, safeTrimStart, systemHead } from '../loop/context-window'
 import { readArguments } from './arguments'
 import type { MessageMeta } from './importers/types'
+import { storedPhrase, type StoredPhrase } from '../loop/loop-text'
+import type { Phrase, PhraseRef } from '../util/phrase'
+import { traceEnglish, tracePhrase, traceRef, type TraceTextKey } from './trace-text'
 
 /** Anomaly codes. Stable: they are shown to users, printed by the CLI and matched by tests. */
 export const ANOMALY_CODES = [
@@ -63,8 +66,16 @@ export interface Anomaly {
   message: number
   /** What kind of problem. */
   code: AnomalyCode
-  /** One sentence explaining this occurrence, naming the tool, id or field involved. */
+  /** One sentence explaining this occurrence, naming the tool, id or field involved (English; the CLI prints it). */
   detail: string
+  /** `detail` as a phrase of `TRACE_TEXT`, for the UI to translate. */
+  phrase?: StoredPhrase
+}
+
+/** An anomaly whose detail is `text` (a phrase of `TRACE_TEXT`): English `detail` and the phrase. */
+function anomaly(message: number, code: AnomalyCode, key: TraceTextKey, params?: Phrase['params']): Anomaly {
+  const text = tracePhrase(key, params)
+  return { message, code, detail: traceEnglish(text), phrase: storedPhrase(text) }
 }
 
 /** A tool result longer than this many characters (UTF-16 code units) is reported as `large_tool_result`. */
@@ -144,19 +155,15 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
       // A call is cut when the token limit ended the output inside it: its arguments never closed.
       const cut = truncated ? calls.filter((call) => call.rawArguments !== undefined && readArguments(call.rawArguments).problem !== undefined) : []
       if (cut.length > 0) {
-        anomalies.push({
-          message: index,
-          code: 'truncated_call',
-          detail: `finish_reason "${reason}": the output hit the token limit inside the call${cut.length > 1 ? 's' : ''} to ${cut.map((call) => call.name).join(', ')}, whose arguments are cut short (${abbreviate(cut[0]?.rawArguments ?? '', 60)})`,
-        })
+        anomalies.push(anomaly(index, 'truncated_call', 'truncatedCall', { reason: reason ?? '', count: cut.length, names: cut.map((call) => call.name).join(', '), args: abbreviate(cut[0]?.rawArguments ?? '', 60) }))
       }
-      if (meta?.providerError !== undefined) anomalies.push({ message: index, code: 'provider_error', detail: `the provider reported an error: ${meta.providerError}` })
-      if (meta?.refusal !== undefined) anomalies.push({ message: index, code: 'refusal', detail: `the model refused: "${abbreviate(meta.refusal, 160)}"` })
+      if (meta?.providerError !== undefined) anomalies.push(anomaly(index, 'provider_error', 'providerError', { error: meta.providerError }))
+      if (meta?.refusal !== undefined) anomalies.push(anomaly(index, 'refusal', 'refusal', { text: abbreviate(meta.refusal, 160) }))
       const offered = meta?.offeredTools
       if (offered !== undefined) {
         if (lastOffered !== undefined) {
           const change = toolsChange(lastOffered.names, offered, lastOffered.message)
-          if (change !== undefined) anomalies.push({ message: index, code: 'tools_changed', detail: change })
+          if (change !== undefined) anomalies.push(anomaly(index, 'tools_changed', 'toolsChanged', change))
         }
         lastOffered = { names: offered, message: index }
       }
@@ -164,11 +171,7 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
         const earlier = firstUse.get(call.id)
         if (earlier && !reported.has(call.id)) {
           reported.add(call.id)
-          anomalies.push({
-            message: index,
-            code: 'duplicate_tool_call_id',
-            detail: `tool_call_id "${call.id}" (call to ${call.name}) was already used by the call to ${earlier.call.name} in message ${earlier.message}`,
-          })
+          anomalies.push(anomaly(index, 'duplicate_tool_call_id', 'duplicateId', { id: call.id, name: call.name, earlier: earlier.call.name, message: earlier.message }))
         }
         const pending = { call, message: index, position }
         if (!earlier) firstUse.set(call.id, pending)
@@ -181,21 +184,18 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
         repeats.count = repeats.key === key ? repeats.count + 1 : 1
         repeats.key = key
         if (repeats.count === repeatThreshold) {
-          anomalies.push({ message: index, code: 'repeated_call', detail: `${call.name} was called with the same arguments ${repeatThreshold} times in a row (${abbreviate(stableJson(call.arguments), 80)})` })
+          anomalies.push(anomaly(index, 'repeated_call', 'repeatedCall', { name: call.name, times: repeatThreshold, args: abbreviate(stableJson(call.arguments), 80) }))
         }
       })
       if (calls.length > 0 && truncated && index < messages.length - 1) {
-        anomalies.push({
-          message: index,
-          code: 'truncated_call_in_history',
-          detail: `finish_reason "${reason}": the output was cut off at the token limit, yet its call${calls.length > 1 ? 's' : ''} to ${calls.map((call) => call.name).join(', ')} stayed in the history that followed`,
-        })
+        anomalies.push(anomaly(index, 'truncated_call_in_history', 'truncatedInHistory', { reason: reason ?? '', count: calls.length, names: calls.map((call) => call.name).join(', ') }))
       }
       return
     }
     if (message.role !== 'tool') return
     if (message.content.length > largeChars) {
-      anomalies.push({ message: index, code: 'large_tool_result', detail: `the result${message.name ? ` of ${message.name}` : ''} is ${message.content.length} characters long (over ${largeChars})` })
+      const size = { length: message.content.length, limit: largeChars }
+      anomalies.push(message.name ? anomaly(index, 'large_tool_result', 'largeResultOf', { ...size, name: message.name }) : anomaly(index, 'large_tool_result', 'largeResult', size))
     }
     // With a reused id, prefer the waiting call whose name the result carries.
     const candidates = waiting.get(message.tool_call_id) ?? []
@@ -205,21 +205,15 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
       const evident = turnOpen.length === 1 ? turnOpen[0] : sameName.length === 1 ? sameName[0] : undefined
       if (evident) {
         pending = evident
-        anomalies.push({
-          message: index,
-          code: 'mismatched_tool_call_id',
-          detail: `tool_call_id "${message.tool_call_id}" matches no waiting call; it evidently answers the call to ${evident.call.name} (tool_call_id "${evident.call.id}", message ${evident.message}), the only ${turnOpen.length === 1 ? '' : `${evident.call.name} `}call of that turn still waiting`,
-        })
+        const params = { id: message.tool_call_id, name: evident.call.name, callId: evident.call.id, message: evident.message }
+        anomalies.push(anomaly(index, 'mismatched_tool_call_id', turnOpen.length === 1 ? 'mismatchedOnly' : 'mismatchedSameName', params))
       } else {
         const earlier = answeredBy.get(message.tool_call_id)
-        anomalies.push({
-          message: index,
-          code: 'orphan_tool_result',
-          detail:
-            earlier === undefined
-              ? `no earlier call has tool_call_id "${message.tool_call_id}"`
-              : `the call with tool_call_id "${message.tool_call_id}" was already answered by message ${earlier}`,
-        })
+        anomalies.push(
+          earlier === undefined
+            ? anomaly(index, 'orphan_tool_result', 'orphanNoCall', { id: message.tool_call_id })
+            : anomaly(index, 'orphan_tool_result', 'orphanAnswered', { id: message.tool_call_id, message: earlier }),
+        )
         return
       }
     }
@@ -230,30 +224,18 @@ export function findAnomalies(messages: readonly Message[], tools?: readonly Too
     if (inTurn && !reported.has(pending.call.id)) {
       if (pending.position < turnLastPosition && !turnDisorderReported) {
         turnDisorderReported = true
-        anomalies.push({
-          message: index,
-          code: 'results_out_of_order',
-          detail: `the result for call ${pending.position + 1} (${pending.call.name}) of message ${pending.message} comes after the result for call ${turnLastPosition + 1}; results do not follow the order of the calls`,
-        })
+        anomalies.push(anomaly(index, 'results_out_of_order', 'outOfOrder', { position: pending.position + 1, name: pending.call.name, message: pending.message, after: turnLastPosition + 1 }))
       }
       turnLastPosition = Math.max(turnLastPosition, pending.position)
     }
     if (message.name !== '' && message.name !== pending.call.name) {
-      anomalies.push({
-        message: index,
-        code: 'tool_name_mismatch',
-        detail: `answers the call to ${pending.call.name} (tool_call_id "${pending.call.id}", message ${pending.message}) but is named ${message.name}`,
-      })
+      anomalies.push(anomaly(index, 'tool_name_mismatch', 'nameMismatch', { name: pending.call.name, id: pending.call.id, message: pending.message, named: message.name }))
     }
   })
 
   for (const stack of waiting.values()) {
     for (const pending of stack) {
-      anomalies.push({
-        message: pending.message,
-        code: 'unanswered_tool_call',
-        detail: `the call to ${pending.call.name} (tool_call_id "${pending.call.id}") never gets a tool message`,
-      })
+      anomalies.push(anomaly(pending.message, 'unanswered_tool_call', 'unanswered', { name: pending.call.name, id: pending.call.id }))
     }
   }
   if (options.trimWindow !== false) {
@@ -278,7 +260,7 @@ function findTrimSplit(messages: readonly Message[], window: number): Anomaly | 
   if (!Number.isFinite(window) || window < 1) return undefined
   const pinned = systemHead(messages)
   const earliest = pairedEarliest(messages)
-  let first: Anomaly | undefined
+  let first: Split | undefined
   let count = 0
   for (let request = 0; request <= messages.length; request++) {
     if (request < messages.length && messages[request]?.role !== 'assistant') continue
@@ -288,13 +270,21 @@ function findTrimSplit(messages: readonly Message[], window: number): Anomaly | 
     count++
     if (!first) first = describeSplit(messages, earliest, start, request, window)
   }
-  if (first && count > 1) first.detail += ` (${count - 1} later model call${count > 2 ? 's' : ''} would be split too)`
-  return first
+  if (!first) return undefined
+  const more = count > 1 ? traceRef('splitMore', { count: count - 1 }) : ''
+  return anomaly(first.message, 'history_split_by_trim', first.key, { ...first.params, more })
 }
 
-/** The anomaly for the first message of `[start, request)` whose partner falls before `start`. */
-function describeSplit(messages: readonly Message[], earliest: Int32Array, start: number, request: number, window: number): Anomaly | undefined {
-  const before = `keeping the last ${window} messages before ${request < messages.length ? `the model call at message ${request}` : 'the next model call'}`
+/** Where the first split shows, and its phrase without the "later calls" tail. */
+interface Split {
+  message: number
+  key: 'splitResult' | 'splitCall'
+  params: Record<string, string | number | PhraseRef>
+}
+
+/** The split for the first message of `[start, request)` whose partner falls before `start`. */
+function describeSplit(messages: readonly Message[], earliest: Int32Array, start: number, request: number, window: number): Split | undefined {
+  const before = request < messages.length ? traceRef('splitBeforeCall', { window, request }) : traceRef('splitBeforeNext', { window })
   for (let index = start; index < request; index++) {
     const partner = earliest[index] ?? index
     if (partner >= start) continue
@@ -302,11 +292,11 @@ function describeSplit(messages: readonly Message[], earliest: Int32Array, start
     if (message?.role === 'tool') {
       const callMessage = messages[partner]
       const name = callMessage?.role === 'assistant' ? (callMessage.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
-      const where = index === start ? 'would start the history at this tool result' : `would start the history at message ${start} and keep this tool result`
-      return { message: index, code: 'history_split_by_trim', detail: `${before} ${where} and drop the call to ${name} (message ${partner}) it answers` }
+      const where = index === start ? traceRef('splitStartsHere') : traceRef('splitStartsAt', { start })
+      return { message: index, key: 'splitResult', params: { before, where, name, partner } }
     }
     const names = message?.role === 'assistant' ? (message.tool_calls ?? []).map((item) => item.name).join(', ') : '?'
-    return { message: index, code: 'history_split_by_trim', detail: `${before} would keep the call to ${names} here and drop its result (message ${partner}), logged before it` }
+    return { message: index, key: 'splitCall', params: { before, names, partner } }
   }
   return undefined
 }
@@ -316,18 +306,23 @@ function abbreviate(text: string, max: number): string {
 }
 
 /**
- * How the tools offered for a turn differ from the turn before, as a sentence, or undefined
- * when both offered the same names.
+ * How the tools offered for a turn differ from the turn before, as the parameters of
+ * `toolsChanged`, or undefined when both offered the same names.
  */
-function toolsChange(before: readonly string[], after: readonly string[], beforeMessage: number): string | undefined {
+function toolsChange(before: readonly string[], after: readonly string[], beforeMessage: number): Record<string, string | number | PhraseRef> | undefined {
   const was = new Set(before)
   const now = new Set(after)
   const added = after.filter((name) => !was.has(name))
   const dropped = before.filter((name) => !now.has(name))
   if (added.length === 0 && dropped.length === 0) return undefined
-  const list = (names: readonly string[]): string => (names.length === 0 ? 'no tools' : names.join(', '))
-  const delta = [added.length > 0 ? `added ${added.join(', ')}` : '', dropped.length > 0 ? `dropped ${dropped.join(', ')}` : ''].filter((part) => part !== '').join('; ')
-  return `the request for this turn offers ${list(after)}, the one before (message ${beforeMessage}) offered ${list(before)} (${delta})`
+  const list = (names: readonly string[]): string | PhraseRef => (names.length === 0 ? traceRef('noTools') : names.join(', '))
+  const delta =
+    added.length > 0 && dropped.length > 0
+      ? traceRef('toolsAddedDropped', { added: added.join(', '), dropped: dropped.join(', ') })
+      : added.length > 0
+        ? traceRef('toolsAdded', { names: added.join(', ') })
+        : traceRef('toolsDropped', { names: dropped.join(', ') })
+  return { after: list(after), message: beforeMessage, before: list(before), delta }
 }
 
 function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | undefined, cut = false): Anomaly[] {
@@ -338,21 +333,23 @@ function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | u
     if (reading.problem !== undefined) {
       argumentsUsable = false
       // A call cut by the token limit is reported once, as truncated_call.
-      if (!cut) found.push({ message: index, code: 'invalid_arguments_json', detail: `arguments of the call to ${call.name} are ${reading.problem}` })
+      if (!cut) found.push(anomaly(index, 'invalid_arguments_json', 'argumentsProblem', { name: call.name, problem: reading.problemRef ?? reading.problem }))
     } else if (reading.doubleEncoded) {
-      found.push({ message: index, code: 'double_encoded_arguments', detail: `arguments of the call to ${call.name} are a JSON string holding JSON` })
+      found.push(anomaly(index, 'double_encoded_arguments', 'argumentsDoubleEncoded', { name: call.name }))
     }
   }
   if (!tools) return found
   // As logged: the logging system knew no aliases or loose matching.
   const spec = resolveToolName(call.name, tools, { match: 'exact' })?.spec
   if (!spec) {
-    found.push({ message: index, code: 'unknown_tool', detail: unknownToolMessage(call.name, tools) })
+    // The words of the loop's own message (unknownToolMessage), as a phrase.
+    const name = JSON.stringify(call.name)
+    found.push(tools.length === 0 ? anomaly(index, 'unknown_tool', 'unknownToolNone', { name }) : anomaly(index, 'unknown_tool', 'unknownTool', { name, tools: tools.map((tool) => tool.name).join(', ') }))
     return found
   }
   // Unparseable arguments were read as {}, which would add misleading "is required" problems.
   if (!argumentsUsable) return found
   const problems = validateArguments(spec, call.arguments)
-  if (problems.length > 0) found.push({ message: index, code: 'schema_violation', detail: `${call.name}: ${problems.join('; ')}` })
+  if (problems.length > 0) found.push(anomaly(index, 'schema_violation', 'schemaViolation', { name: call.name, problems: problems.join('; ') }))
   return found
 }

@@ -8,6 +8,8 @@ import type { JsonValue } from '../messages'
 import { errorMessage } from '../util/error-message'
 import { isJsonObject } from '../util/json-object'
 import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
+import type { PhraseRef } from '../util/phrase'
+import { traceRef } from './trace-text'
 
 // Re-exported so the importers keep one import for the JSON readers they use together.
 export { isJsonObject }
@@ -18,6 +20,8 @@ export interface ArgumentsReading {
   arguments: Record<string, JsonValue>
   /** Why the text could not be used, phrased as a sentence fragment (`not valid JSON (…)`). Absent when usable. */
   problem?: string
+  /** `problem` as a phrase of `TRACE_TEXT`, for translation. */
+  problemRef?: PhraseRef
   /** True when the text was a JSON string holding a JSON object (the object is returned). */
   doubleEncoded?: boolean
 }
@@ -33,22 +37,24 @@ export function readArguments(text: string): ArgumentsReading {
   try {
     parsed = JSON.parse(text) as JsonValue
   } catch (error) {
-    return { arguments: {}, problem: `not valid JSON (${errorMessage(error)})` }
+    return unusable(traceRef('argsNotJson', { error: errorMessage(error) }))
   }
-  const deep = tooDeep(parsed, MAX_JSON_DEPTH)
-  if (deep) return { arguments: {}, problem: `${deep} (the limit for arguments)` }
+  if (tooDeep(parsed, MAX_JSON_DEPTH)) return unusable(traceRef('argsTooDeep', { limit: MAX_JSON_DEPTH }))
   if (isJsonObject(parsed)) return { arguments: parsed }
   if (typeof parsed === 'string') {
     try {
       const inner = JSON.parse(parsed) as JsonValue
-      const innerDeep = tooDeep(inner, MAX_JSON_DEPTH)
-      if (innerDeep) return { arguments: {}, problem: `${innerDeep} (the limit for arguments)`, doubleEncoded: true }
+      if (tooDeep(inner, MAX_JSON_DEPTH)) return { ...unusable(traceRef('argsTooDeep', { limit: MAX_JSON_DEPTH })), doubleEncoded: true }
       if (isJsonObject(inner)) return { arguments: inner, doubleEncoded: true }
     } catch {
       // Not double-encoded after all: fall through to "not an object".
     }
   }
-  return { arguments: {}, problem: `not a JSON object (got ${describeJson(parsed)})` }
+  return unusable(traceRef('argsNotObject', { kind: describeJson(parsed) }))
+}
+
+function unusable(problem: PhraseRef): ArgumentsReading {
+  return { arguments: {}, problem: problem.english, problemRef: problem }
 }
 
 /** A short name for a JSON value's kind, for error messages: `array`, `null`, `string`, … */

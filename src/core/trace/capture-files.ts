@@ -26,7 +26,8 @@ import { detectAll } from './importers/registry'
 import { uniqueIdGiver, type JsonObject } from './importers/shared'
 import { joinExchanges, type Exchange } from './importers/threads'
 import type { ImportedConversation, LogDocument, LogFormat, RecordedResponse } from './importers/types'
-import { parseLogDocument } from './log-document'
+import { failure, parseLogDocument, type ReadFailure } from './log-document'
+import { traceRef } from './trace-text'
 import { toOpenAIToolCall } from '../wire/openai-chat'
 import { BadField, describePath } from './openai-log'
 import { errorMessage } from '../util'
@@ -65,7 +66,7 @@ type PairDialect = 'openai-messages' | 'openai-responses' | 'anthropic-messages'
  *   file (and the JSON path) where reading stopped.
  */
 export function importLogFiles(files: readonly LogFile[], options: ImportOptions = {}): ImportResult {
-  if (files.length === 0) return { ok: false, error: 'No file to import.' }
+  if (files.length === 0) return failure('noFile')
   if (files.length === 1) return withRecording(files[0]!, importLog(files[0]!.text, options))
   const captures = new Map<string, { turn: number; side: CaptureName['side']; file: LogFile }[]>()
   const loose: LogFile[] = []
@@ -89,8 +90,8 @@ export function importLogFiles(files: readonly LogFile[], options: ImportOptions
   }
   for (const file of loose) {
     const result = importLog(file.text, options)
-    if (!result.ok) return { ok: false, error: `${file.name}: ${result.error}` }
-    if (result.format === 'toolstep-session') return { ok: false, error: `${file.name} is a Toolstep session file: open it on its own.` }
+    if (!result.ok) return failure('inFile', { file: file.name, error: result.errorPhrase ?? result.error })
+    if (result.format === 'toolstep-session') return failure('captureSession', { file: file.name })
     format ??= result.format
     conversations.push(...withRecording(file, result).conversations)
   }
@@ -112,13 +113,14 @@ export function withRecording(file: LogFile, result: ImportResult): ImportResult
   return { ...result, conversations: [{ ...only, messageMeta: { ...only.messageMeta, [at]: { ...only.messageMeta?.[at], recorded: recordingOf(file.text) } } }] }
 }
 
-type CaptureResult = { ok: true; format: PairDialect; conversations: ImportedConversation[] } | { ok: false; error: string }
+type CaptureResult = { ok: true; format: PairDialect; conversations: ImportedConversation[] } | ReadFailure
 
 function readCapture(capture: string, parts: readonly { turn: number; side: CaptureName['side']; file: LogFile }[]): CaptureResult {
   const turns = new Map<number, { request?: LogFile; response?: LogFile }>()
   for (const part of parts) {
     const turn = turns.get(part.turn) ?? {}
-    if (turn[part.side]) return { ok: false, error: `${part.file.name} and ${turn[part.side]!.name} are both the ${part.side} of turn ${part.turn} of ${capture}.` }
+    const twice = turn[part.side]
+    if (twice) return failure(part.side === 'request' ? 'captureTwoRequests' : 'captureTwoResponses', { file: part.file.name, other: twice.name, turn: part.turn, capture })
     turn[part.side] = part.file
     turns.set(part.turn, turn)
   }
@@ -128,15 +130,15 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
     let requestBody: JsonObject | undefined
     if (request) {
       const parsed = parseLogDocument(request.text)
-      if (!parsed.ok) return { ok: false, error: `${request.name}: ${parsed.error}` }
-      if (parsed.document.kind !== 'json' || !isJsonObject(parsed.document.value)) return { ok: false, error: `${request.name}: expected one JSON object (a request body).` }
+      if (!parsed.ok) return failure('inFile', { file: request.name, error: parsed.errorPhrase })
+      if (parsed.document.kind !== 'json' || !isJsonObject(parsed.document.value)) return failure('captureNotObject', { file: request.name })
       requestBody = parsed.document.value
     }
     let body: JsonValue | undefined
     let streamed: PairDialect | undefined
     if (response) {
       const parsed = parseLogDocument(response.text)
-      if (!parsed.ok) return { ok: false, error: `${response.name}: ${parsed.error}` }
+      if (!parsed.ok) return failure('inFile', { file: response.name, error: parsed.errorPhrase })
       const assembled = responseBody(parsed.document)
       body = assembled.body
       streamed = assembled.dialect
@@ -146,7 +148,7 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
     records.push({ record, path: `${file.name}: `, ...(response ? { recorded: recordingOf(response.text) } : {}), ...(streamed ? { streamed } : {}) })
   }
   const dialect = records.find((entry) => entry.streamed)?.streamed ?? dialectOf(records.map((entry) => entry.record))
-  if (!dialect) return { ok: false, error: `${capture}: the turns are not OpenAI Chat Completions, OpenAI Responses or Anthropic Messages requests and responses.` }
+  if (!dialect) return failure('captureUnknown', { capture })
   const exchanges: Exchange[] = []
   const chain = new Map<string, Exchange>()
   try {
@@ -157,8 +159,8 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
       exchanges.push(exchange)
     })
   } catch (error) {
-    if (error instanceof BadField) return { ok: false, error: `${capture}: ${describePath(error.path)}: ${error.problem}.` }
-    return { ok: false, error: `${capture}: ${errorMessage(error)}` }
+    if (error instanceof BadField) return failure('captureBadField', { capture, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problem })
+    return failure('inFile', { file: capture, error: errorMessage(error) })
   }
   const turnsLabel = records.length > 1 ? ` · ${records.length} turns` : ''
   const conversations = joinExchanges(exchanges).map((conversation, index, all) => ({

@@ -212,11 +212,11 @@ describe('importOpenAITools', () => {
   })
 
   it('names the path of a bad definition', () => {
-    expect(importOpenAITools('[{"type": "function", "function": {"description": "x"}}]')).toEqual({
+    expect(importOpenAITools('[{"type": "function", "function": {"description": "x"}}]')).toMatchObject({
       ok: false,
       error: 'Not a usable tools file: [0].function.name: expected a tool name, got undefined.',
     })
-    expect(importOpenAITools('{"tools": [{"name": "a", "parameters": "object"}]}')).toEqual({
+    expect(importOpenAITools('{"tools": [{"name": "a", "parameters": "object"}]}')).toMatchObject({
       ok: false,
       error: 'Not a usable tools file: tools[0].parameters: expected a JSON Schema object, got string.',
     })

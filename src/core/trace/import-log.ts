@@ -10,9 +10,11 @@ import type { JsonValue } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import { describeJson, isJsonObject } from './arguments'
 import { detectAll, importerFor, MIN_CONFIDENCE } from './importers/registry'
-import { keyList, plural, uniqueIdGiver } from './importers/shared'
+import { uniqueIdGiver } from './importers/shared'
 import { LOG_FORMATS, type ImportedConversation, type Importer, type LogDocument, type LogFormat } from './importers/types'
-import { parseLogDocument } from './log-document'
+import { failure, parseLogDocument, type ReadFailure } from './log-document'
+import type { PhraseRef } from '../util/phrase'
+import { traceRef } from './trace-text'
 import { BadField, describePath, toToolSpecs } from './openai-log'
 import { errorMessage } from '../util/error-message'
 import { parseJsonText } from '../util/text-file'
@@ -41,11 +43,9 @@ export type ImportResult =
       ok: false
       /** Says what was recognised and names the path of the bad field, e.g. `… but [3].traj[5].role: …`. */
       error: string
+      /** `error` as a phrase of `TRACE_TEXT` (what the importer recognised and the field's problem stay English inside it). */
+      errorPhrase?: PhraseRef
     }
-
-/** The dialects, for "expected …" in errors. */
-const SUPPORTED =
-  'an OpenAI Chat Completions log (messages, request/response pairs, JSONL, stream chunks), an OpenAI Responses API log, Anthropic Messages, OpenTelemetry GenAI or OpenInference spans, a Langfuse trace, Vercel AI SDK messages, or a Toolstep session file'
 
 /**
  * Import a log file's text. Pure; never throws.
@@ -72,7 +72,7 @@ export function* importLogIncremental(text: string, options: ImportOptions = {})
   if (!parsed.ok) return parsed
   const { document } = parsed
   const chosen = choose(document, options.format ?? 'auto')
-  if ('error' in chosen) return { ok: false, error: chosen.error }
+  if ('error' in chosen) return chosen.error
   const { importer, reason } = chosen
   try {
     if (importer.id === 'toolstep-session') {
@@ -87,8 +87,8 @@ export function* importLogIncremental(text: string, options: ImportOptions = {})
     }
     return { ok: true, format: importer.id, conversations }
   } catch (error) {
-    if (error instanceof BadField) return { ok: false, error: `Recognised ${reason}, but ${describePath(error.path)}: ${error.problem}.` }
-    return { ok: false, error: `Could not import ${reason}: ${errorMessage(error)}` }
+    if (error instanceof BadField) return failure('importBadField', { what: reason, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problem })
+    return failure('importFailed', { what: reason, error: errorMessage(error) })
   }
 }
 
@@ -126,14 +126,14 @@ export async function importLogChunked(text: string, options: ChunkedImportOptio
   }
 }
 
-type Choice = { importer: Importer; reason: string } | { error: string }
+type Choice = { importer: Importer; reason: string | PhraseRef } | { error: ReadFailure }
 
 function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
   if (format === 'auto') {
     const best = detectAll(document)[0]
     if (best && best.detection.confidence >= MIN_CONFIDENCE) return { importer: best.importer, reason: best.detection.reason }
-    if (document.kind === 'json' && Array.isArray(document.value) && document.value.length === 0) return { error: 'Not a recognised log: the file is an empty array.' }
-    return { error: `Not a recognised log: ${describeSample(document)}; expected ${SUPPORTED}.` }
+    if (document.kind === 'json' && Array.isArray(document.value) && document.value.length === 0) return { error: failure('notRecognisedEmpty') }
+    return { error: failure('notRecognised', { sample: describeSample(document), supported: traceRef('supported') }) }
   }
   const importer = importerFor(format)
   let detection
@@ -145,25 +145,37 @@ function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
   // Reading a file as the wrong dialect silently drops what that dialect does not know (tool_use
   // blocks read as OpenAI, say), so a file another importer recognises better is refused.
   const other = detectAll(document).find((d) => d.importer.id !== format && d.detection.confidence >= MIN_CONFIDENCE && d.detection.confidence > (detection?.confidence ?? 0))
-  if (format === 'toolstep-session' && !detection) return { error: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".' }
-  if (other) return { error: `The file does not look like ${importer.title} (${format}): it looks like ${other.importer.title} (${other.importer.id}): ${other.detection.reason}. Use that format, or auto.` }
+  if (format === 'toolstep-session' && !detection) return { error: failure('notSession') }
+  if (other) return { error: failure('wrongFormat', { title: importer.title, format, otherTitle: other.importer.title, other: other.importer.id, reason: other.detection.reason }) }
   if (detection) return { importer, reason: detection.reason }
-  return { importer, reason: `${document.kind === 'lines' ? plural(document.lines.length, 'JSON line') : `a JSON ${describeJson(document.value)}`} read as ${importer.title}` }
+  const title = importer.title
+  return { importer, reason: document.kind === 'lines' ? traceRef('readAsLines', { count: document.lines.length, title }) : traceRef('readAsJson', { kind: describeJson(document.value), title }) }
 }
 
 /** What the file looked like, for "not recognised". */
-function describeSample(document: LogDocument): string {
+function describeSample(document: LogDocument): PhraseRef {
   if (document.kind === 'lines') {
     const first = document.lines[0]
-    return `line ${first?.line ?? 1} is ${describeValue(first?.value ?? null)}`
+    return traceRef('sampleLine', { line: first?.line ?? 1, value: describeValue(first?.value ?? null) })
   }
   const { value } = document
-  if (Array.isArray(value)) return value.length === 0 ? 'the file is an empty array' : `[0] is ${describeValue(value[0] ?? null)}`
-  return isJsonObject(value) ? `the file is an object with ${keyList(value)}` : `the file is a JSON ${describeJson(value)}`
+  if (Array.isArray(value)) return value.length === 0 ? traceRef('sampleEmptyArray') : traceRef('sampleFirst', { value: describeValue(value[0] ?? null) })
+  return isJsonObject(value) ? traceRef('sampleFileObject', { keys: keysRef(value) }) : traceRef('sampleFileJson', { kind: describeJson(value) })
 }
 
-function describeValue(value: JsonValue): string {
-  return isJsonObject(value) ? `an object with ${keyList(value)}` : `a ${describeJson(value)}`
+function describeValue(value: JsonValue): PhraseRef {
+  return isJsonObject(value) ? traceRef('valueObject', { keys: keysRef(value) }) : traceRef('valueKind', { kind: describeJson(value) })
+}
+
+/** `keyList` as a phrase: the keys quoted, the first 8 of them. */
+function keysRef(object: Record<string, JsonValue>): PhraseRef {
+  const keys = Object.keys(object)
+  if (keys.length === 0) return traceRef('keysNone')
+  const list = keys
+    .slice(0, 8)
+    .map((key) => `"${key}"`)
+    .join(', ')
+  return keys.length > 8 ? traceRef('keysMany', { list, total: keys.length }) : traceRef('keysSome', { list })
 }
 
 /**
@@ -172,16 +184,16 @@ function describeValue(value: JsonValue): string {
  *
  * @returns The tools in file order, or an error naming the path of the bad field.
  */
-export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] } | { ok: false; error: string } {
+export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] } | { ok: false; error: string; errorPhrase?: PhraseRef } {
   const parsed = parseJsonText(text)
-  if (!parsed.ok) return parsed
+  if (!parsed.ok) return { ok: false, error: parsed.error }
   const json = parsed.value
   const wrapped = isJsonObject(json) && Array.isArray(json['tools'])
   try {
     return { ok: true, tools: toToolSpecs(wrapped ? json['tools'] : json, wrapped ? 'tools' : '') }
   } catch (error) {
-    if (error instanceof BadField) return { ok: false, error: `Not a usable tools file: ${error.path === '' ? 'the file' : error.path}: ${error.problem}.` }
-    return { ok: false, error: `Not a usable tools file: ${errorMessage(error)}` }
+    if (error instanceof BadField) return failure('toolsFileBad', { path: error.path === '' ? traceRef('theFile') : error.path, problem: error.problem })
+    return failure('toolsFileFailed', { error: errorMessage(error) })
   }
 }
 

@@ -56,3 +56,4 @@ export {
 export { importLogFiles, captureName, recordingOf, withRecording, type CaptureName, type LogFile } from './capture-files'
 export type { RecordedResponse } from './importers/types'
 export { readRecordedPrefix, playbackDelays, type PartialReply } from './recorded'
+export { TRACE_TEXT, traceEnglish, tracePhrase, traceRef, type TraceTextKey } from './trace-text'

@@ -7,19 +7,37 @@ import type { LogDocument } from './importers/types'
 import { errorMessage } from '../util/error-message'
 import { jsonDepth, MAX_FILE_DEPTH } from '../util/json-walk'
 import { stripBom } from '../util/text-file'
+import type { PhraseParams, PhraseRef } from '../util/phrase'
+import { traceEnglish, tracePhrase, traceRef, type TraceTextKey } from './trace-text'
 
-/** Parse a file's text. An error says what failed and where (line number for JSON lines). */
-export function parseLogDocument(text: string): { ok: true; document: LogDocument } | { ok: false; error: string } {
+/** A failed read: the English error and the same as a phrase of `TRACE_TEXT`. */
+export interface ReadFailure {
+  ok: false
+  error: string
+  errorPhrase: PhraseRef
+}
+
+/** The failure saying `key` of `TRACE_TEXT`. */
+export function failure(key: TraceTextKey, params?: PhraseParams): ReadFailure {
+  const errorPhrase = traceRef(key, params)
+  return { ok: false, error: errorPhrase.english, errorPhrase }
+}
+
+/**
+ * Parse a file's text. An error says what failed and where (line number for JSON lines); the
+ * JSON parser's own message is kept as it is.
+ */
+export function parseLogDocument(text: string): { ok: true; document: LogDocument } | ReadFailure {
   // A byte order mark is common in files saved on Windows and is not JSON.
   const body = stripBom(text)
-  if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
-  let wholeError: string
+  if (body.trim() === '') return failure('importEmpty')
+  let wholeError: ReadFailure
   try {
     const value = JSON.parse(body) as JsonValue
-    if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return { ok: false, error: tooDeepFile() }
+    if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return failure('importTooDeep', { limit: MAX_FILE_DEPTH })
     return { ok: true, document: { kind: 'json', value } }
   } catch (error) {
-    wholeError = `Not valid JSON: ${errorMessage(error)}.`
+    wholeError = failure('importNotJson', { error: errorMessage(error) })
   }
   const lines: { value: JsonValue; line: number }[] = []
   let sse = false
@@ -38,19 +56,19 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
     }
     try {
       const value = JSON.parse(row) as JsonValue
-      if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return { ok: false, error: `Line ${index + 1}: ${tooDeepFile()}` }
+      if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return failure('importLineTooDeep', { line: index + 1, limit: MAX_FILE_DEPTH })
       lines.push({ value, line: index + 1 })
     } catch (error) {
       // A first line that is not JSON means the file was meant as one JSON value: report that error.
-      if (lines.length === 0) return { ok: false, error: wholeError }
-      return { ok: false, error: `Not valid JSON lines: line ${index + 1}: ${errorMessage(error)}.` }
+      if (lines.length === 0) return wholeError
+      return failure('importNotJsonLines', { line: index + 1, error: errorMessage(error) })
     }
   }
-  if (lines.length === 0 || (lines.length < 2 && !sse)) return { ok: false, error: wholeError }
+  if (lines.length === 0 || (lines.length < 2 && !sse)) return wholeError
   return { ok: true, document: { kind: 'lines', lines, sse } }
 }
 
 /** The error for a file nested deeper than {@link MAX_FILE_DEPTH}. */
 export function tooDeepFile(): string {
-  return `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.`
+  return traceEnglish(tracePhrase('importTooDeep', { limit: MAX_FILE_DEPTH }))
 }

@@ -142,7 +142,7 @@ function groupAnomalies(anomalies: readonly Anomaly[]): Map<number, AnomalyFlag[
   const byMessage = new Map<number, AnomalyFlag[]>()
   for (const anomaly of anomalies) {
     const list = byMessage.get(anomaly.message) ?? []
-    list.push({ code: anomaly.code, detail: anomaly.detail })
+    list.push({ code: anomaly.code, detail: anomaly.detail, ...(anomaly.phrase ? { phrase: anomaly.phrase } : {}) })
     byMessage.set(anomaly.message, list)
   }
   return byMessage

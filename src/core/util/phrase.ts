@@ -7,11 +7,11 @@
  */
 
 /**
- * Parameters of a phrase: numbers and short strings (identifiers, names, formatted times), or a
+ * Parameters of a phrase: numbers and short strings (identifiers, names, formatted times), a
  * phrase of the same catalogue nested in this one (a JSON reader's diagnosis inside "the call to
- * x was cut off: …"), rendered first.
+ * x was cut off: …"), rendered first, or a phrase of another catalogue ({@link PhraseRef}).
  */
-export type PhraseParams = Readonly<Record<string, string | number | Phrase>>
+export type PhraseParams = Readonly<Record<string, string | number | Phrase | PhraseRef>>
 
 /** One piece of text as a catalogue key and its parameters. */
 export interface Phrase {
@@ -46,7 +46,7 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Read
   return template.replace(/\{\{(\w+)(?:, *(\w+))?\}\}/g, (whole, name: string, format?: string) => {
     const value = params[name]
     if (value === undefined) return whole
-    const text = typeof value === 'object' ? renderPhrase(value, catalogue, formats) : String(value)
+    const text = typeof value !== 'object' ? String(value) : 'english' in value ? value.english : renderPhrase(value, catalogue, formats)
     if (format === undefined) return text
     const apply = format === 'lowerFirst' ? lowerFirst : formats[format]
     return apply ? apply(text) : text
@@ -56,4 +56,21 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Read
 /** `text` with its first character lower-cased (`Expected …` → `expected …` after a colon). */
 export function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1)
+}
+
+/**
+ * A phrase of another catalogue, as a parameter of a phrase (a reader's diagnosis inside "file:
+ * error", say): `ns` names the catalogue (the UI reads the key under `core.<ns>.`), `english` is
+ * the phrase already rendered, which {@link renderPhrase} puts in its place.
+ */
+export interface PhraseRef {
+  ns: string
+  key: string
+  params?: PhraseParams
+  english: string
+}
+
+/** `phrase` of `catalogue` (the UI's `core.<ns>`) as a {@link PhraseRef} parameter. */
+export function phraseRef(ns: string, phrase: Phrase, catalogue: Catalogue): PhraseRef {
+  return { ns, key: phrase.key, ...(phrase.params ? { params: phrase.params } : {}), english: renderPhrase(phrase, catalogue) }
 }

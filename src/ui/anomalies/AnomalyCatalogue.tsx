@@ -3,15 +3,30 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { useCatalogue, usePlayground } from '../playground-context'
 import { ANOMALY_CATALOGUE, describeAnomaly } from '../../core/catalogue'
+import { coreDetail, type CorePhrase } from '../i18n/text'
 
 /** Tooltip text for anomaly flags: code, catalogue title and explanation, then what was found. */
-export function anomalyTooltip(t: TFunction, flags: readonly { code: string; detail: string }[]): string {
+export function anomalyTooltip(t: TFunction, flags: readonly AnomalyText[]): string {
   return flags
     .map((flag) => {
       const entry = describeAnomaly(flag.code)
-      return entry ? `${flag.code} — ${anomalyTitle(t, flag.code)}\n${flag.detail}\n${t('anomalyCatalogue.why', { explanation: anomalyExplanation(t, flag.code) })}` : `${flag.code}\n${flag.detail}`
+      const detail = anomalyDetail(t, flag)
+      return entry ? `${flag.code} — ${anomalyTitle(t, flag.code)}\n${detail}\n${t('anomalyCatalogue.why', { explanation: anomalyExplanation(t, flag.code) })}` : `${flag.code}\n${detail}`
     })
     .join('\n\n')
+}
+
+/** An anomaly (or a warning, `ns: 'loop'`) as the UI gets it: its English detail and, in newer files, the detail's phrase. */
+export interface AnomalyText {
+  code: string
+  detail: string
+  phrase?: CorePhrase
+  ns?: 'trace' | 'loop'
+}
+
+/** What was found, in `t`'s language: the detail's phrase translated, or the English detail of an older file. */
+export function anomalyDetail(t: TFunction, flag: AnomalyText): string {
+  return coreDetail(t, flag.ns ?? 'trace', flag)
 }
 
 /** The catalogue title of `code` in `t`'s language (core's English is the fallback). */

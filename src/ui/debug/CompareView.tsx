@@ -4,6 +4,7 @@ import { useStore } from 'zustand'
 import { diffTwoSessions, type SessionDiff } from '../../core/debug'
 import type { CompareSide } from '../../store/compare-controller'
 import { usePlayground, useRun } from '../playground-context'
+import { cellText, corePhrase, translate } from '../i18n/text'
 
 function Picker({ id, side, onOpen }: { id: 'a' | 'b'; side: CompareSide; onOpen?: () => void }) {
   const { t } = useTranslation()
@@ -36,7 +37,7 @@ function Picker({ id, side, onOpen }: { id: 'a' | 'b'; side: CompareSide; onOpen
       )}
       {side?.status === 'failed' && (
         <span data-testid={`compare-error-${id}`} className="text-xs text-red-700">
-          {side.name}: <span lang="en">{side.error}</span>
+          {side.name}: <span lang={side.errorPhrase ? undefined : 'en'}>{side.errorPhrase ? translate(t, corePhrase(side.errorPhrase.ns, side.errorPhrase)) : side.error}</span>
         </span>
       )}
       {side?.status === 'ready' && (
@@ -81,8 +82,8 @@ export function CompareView() {
                 <tr key={i} data-testid="compare-row" data-same={String(row.same)} className={`border-t border-slate-200 align-top ${row.same ? 'text-slate-500' : 'bg-red-50'}`}>
                   <td className="pr-2">{row.aspect === 'stop' ? t('compare.end') : row.turn}</td>
                   <td className="pr-2 font-mono">{row.aspect}</td>
-                  <td className="whitespace-pre-wrap pr-2 font-mono">{row.a ?? '—'}</td>
-                  <td className="whitespace-pre-wrap font-mono">{row.b ?? '—'}</td>
+                  <td className="whitespace-pre-wrap pr-2 font-mono">{row.a === null ? '—' : cellText(t, row.a, row.aLines)}</td>
+                  <td className="whitespace-pre-wrap font-mono">{row.b === null ? '—' : cellText(t, row.b, row.bLines)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { EditRequest } from '../../core/debug'
+import type { EditRefusal, EditRequest } from '../../core/debug'
 import type { SessionEvent } from '../../core/loop'
 import { usePlayground, useRun } from '../playground-context'
+import { corePhrase, translate } from '../i18n/text'
 
 type EditApplied = Extract<SessionEvent, { type: 'edit.applied' }>
 
@@ -27,7 +28,7 @@ export function EditBox({ edit, onClose }: { edit: EditTarget; onClose(): void }
   const busy = useRun((s) => s.status === 'running' || s.status === 'loading')
   const [text, setText] = useState(edit.initial)
   const [asError, setAsError] = useState(edit.initialError === true)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<EditRefusal | null>(null)
   const [applying, setApplying] = useState(false)
   const changed = text !== edit.initial || asError !== (edit.initialError === true)
 
@@ -38,7 +39,7 @@ export function EditBox({ edit, onClose }: { edit: EditTarget; onClose(): void }
     const outcome = await pg.editAndContinue(request)
     setApplying(false)
     if (outcome.ok) onClose()
-    else setError(outcome.error)
+    else setError(outcome)
   }
 
   return (
@@ -61,7 +62,7 @@ export function EditBox({ edit, onClose }: { edit: EditTarget; onClose(): void }
       )}
       {error && (
         <p data-testid="edit-error" role="alert" className="text-red-700">
-          {error}
+          {translate(t, corePhrase(error.errorPhrase.ns, error.errorPhrase))}
         </p>
       )}
       <div className="flex gap-2">

@@ -1,5 +1,6 @@
 import { Trans, useTranslation } from 'react-i18next'
 import { useEvals, usePlayground, useWorkspace } from '../playground-context'
+import { corePhrase, translate } from '../i18n/text'
 
 /** A rate as a percentage, or `null` when there is nothing to measure (shown as n/a). */
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? null : `${(x * 100).toFixed(1)}%`)
@@ -13,7 +14,7 @@ export function EvalsView() {
   const pg = usePlayground()
   const cases = useWorkspace((s) => s.cases)
   const rate = (x: number | null | undefined) => pct(x) ?? t('evals.na')
-  const { running, progress, results, metrics, error } = useEvals((s) => s)
+  const { running, progress, results, metrics, error, errorPhrase } = useEvals((s) => s)
   const byId = new Map(results.map((r) => [r.id, r]))
   const types = [...new Set(cases.flatMap((c) => c.assertions.map((a) => a.type)))]
   if (cases.length === 0) {
@@ -38,8 +39,8 @@ export function EvalsView() {
         </span>
       </div>
       {error && (
-        <p role="alert" lang="en" className="text-red-700">
-          {error}
+        <p role="alert" lang={errorPhrase ? undefined : 'en'} className="text-red-700">
+          {errorPhrase ? translate(t, corePhrase('store', errorPhrase)) : error}
         </p>
       )}
       <table className="w-full border-collapse text-xs">

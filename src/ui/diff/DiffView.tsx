@@ -2,6 +2,7 @@ import { useMemo } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop'
+import { cellText } from '../i18n/text'
 
 /** Logged vs re-run after a fork (or original vs edited after an edit), phase by phase; differing phases are highlighted. */
 export function DiffView() {
@@ -54,7 +55,7 @@ export function DiffView() {
                 <td className="p-1 font-mono text-slate-500">
                   {row.phase === 'stop' ? 'stop' : `${turn + row.turn} · ${row.phase}`}
                 </td>
-                {[row.logged, row.rerun].map((cell, j) => (
+                {[row.logged === undefined ? undefined : cellText(t, row.logged, row.loggedLines), row.rerun === undefined ? undefined : cellText(t, row.rerun, row.rerunLines)].map((cell, j) => (
                   <td key={j} className="p-1">
                     {cell === undefined ? (
                       <span className="italic text-slate-400">{j === 0 ? t('diffMore.noTurnLogged') : t('diffMore.noTurnRerun')}</span>

@@ -3,14 +3,16 @@
  * labels (core/protocols), anomaly catalogue entries (core/trace), example titles
  * (src/examples) and the stores' import outcomes (store/messages). Those modules keep their English as data (the CLI prints it); this module
  * gathers it under the `core` namespace of the UI's English resources, so there is one English
- * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`,
- * `core.protocol.<id>.*`, `core.anomaly.<code>.*`, `core.example.<id>.*`, and what core says
- * about what it read: `core.parse.*` repairs, parse errors and detection, `core.validation.*`
- * verdicts, `core.file.*` refused files). A unit test checks every key is translated.
+ * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`, `core.loop.*`
+ * (stop details, warnings, fork diff cells), `core.trace.*` (anomaly details, import errors),
+ * `core.debug.*` (edit refusals, compare cells), `core.protocol.<id>.*`, `core.anomaly.<code>.*`,
+ * `core.example.<id>.*`, and what core says about what it read: `core.parse.*` repairs, parse
+ * errors and detection, `core.validation.*` verdicts, `core.file.*` refused files). A unit test
+ * checks every key is translated.
  */
-import { EVENT_TEXT } from '../../core/loop'
+import { EVENT_TEXT, LOOP_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
-import { ANOMALY_CATALOGUE } from '../../core/catalogue'
+import { ANOMALY_CATALOGUE, DEBUG_TEXT, TRACE_TEXT } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
 import { PARSE_TEXT } from '../../core/util/parse-text'
@@ -30,6 +32,9 @@ export function coreEnglish() {
     parse: { ...PARSE_TEXT },
     validation: { ...VALIDATION_TEXT },
     file: { ...FILE_TEXT },
+    loop: { ...LOOP_TEXT },
+    trace: { ...TRACE_TEXT },
+    debug: { ...DEBUG_TEXT },
   }
 }
 

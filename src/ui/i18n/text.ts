@@ -23,26 +23,42 @@ export function coreText(namespace: CoreNamespace, phrases: readonly CorePhrase[
 }
 
 /** The catalogues of core and the stores, as the UI's resources name them (`core.<namespace>`). */
-export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file'
+export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug'
+
+/** A phrase as core makes it (see core/util/phrase.ts): parameters may be phrases, of another catalogue when they carry `ns`. */
+export interface CorePhrase {
+  key: string
+  params?: Readonly<Record<string, string | number | (CorePhrase & { ns?: string })>>
+}
 
 /**
  * A phrase of core's catalogue `namespace` as UI text. Nested phrases are of the same catalogue,
- * unless their key names another (`file.notSession` nested in a store phrase), whose own nested
- * phrases are then of that one.
+ * unless they carry their own `ns` or their key names another (`file.notSession` nested in a
+ * store phrase), whose own nested phrases are then of that one.
  */
-export function corePhrase(namespace: CoreNamespace, p: CorePhrase): Phrase {
+export function corePhrase(namespace: string, p: CorePhrase): Phrase {
   const dot = p.key.indexOf('.')
   const ns = dot > 0 ? p.key.slice(0, dot) : namespace
   const key = `core.${ns}.${dot > 0 ? p.key.slice(dot + 1) : p.key}`
   if (!p.params) return { key }
-  const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? corePhrase(ns as CoreNamespace, value) : value]))
+  const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? corePhrase(value.ns ?? ns, value) : value]))
   return { key, params }
 }
 
-/** A phrase as core makes it (see core/util/phrase.ts). */
-export interface CorePhrase {
-  key: string
-  params?: Readonly<Record<string, string | number | CorePhrase>>
+/** A diff cell in `t`'s language: its lines, phrases among them translated; `text` as it is when there are none. */
+export function cellText(t: TFunction, text: string, lines: readonly (string | (CorePhrase & { ns: string }))[] | undefined): string {
+  return lines ? lines.map((line) => (typeof line === 'string' ? line : translate(t, corePhrase(line.ns, line)))).join('\n') : text
+}
+
+/**
+ * A `detail` from core in `t`'s language: its phrase translated under `core.<namespace>.`, or
+ * the English `detail` itself when there is no phrase (files written before phrases existed).
+ */
+export function coreDetail(t: TFunction, namespace: CoreNamespace, item: { detail: string; phrase?: CorePhrase | undefined }): string {
+  if (!item.phrase) return item.detail
+  const p = corePhrase(namespace, item.phrase)
+  // A key this build does not know (a file from a newer Toolstep) shows the English.
+  return translate(t, { key: p.key, params: { ...p.params, defaultValue: item.detail } })
 }
 
 /** `text` in `t`'s language. Parameters that are phrases themselves are translated first. */

@@ -1,11 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { describeAnomaly } from '../../core/catalogue'
-import { AnomalyCodeLink, anomalyExplanation, anomalyTitle } from '../anomalies/AnomalyCatalogue'
+import { AnomalyCodeLink, anomalyDetail, anomalyExplanation, anomalyTitle, type AnomalyText } from '../anomalies/AnomalyCatalogue'
 
 /** One anomaly found in the current turn, with the event that shows it. */
-export interface LocatedFlag {
-  code: string
-  detail: string
+export interface LocatedFlag extends AnomalyText {
   seq: number
 }
 
@@ -23,7 +21,9 @@ export function AnomalyList({ anomalies }: { anomalies: readonly LocatedFlag[] }
               {entry && <span className="font-medium text-red-900">{anomalyTitle(t, anomaly.code)}</span>}
               <span className="ml-auto text-red-500">{t('anomalyCatalogue.event', { seq: anomaly.seq })}</span>
             </div>
-            <p lang="en" className="mt-0.5 [overflow-wrap:anywhere]">{anomaly.detail}</p>
+            <p lang={anomaly.phrase ? undefined : 'en'} className="mt-0.5 [overflow-wrap:anywhere]">
+              {anomalyDetail(t, anomaly)}
+            </p>
             {entry && (
               <p data-testid="anomaly-explanation" className="mt-0.5 text-red-700/80">
                 {anomalyExplanation(t, anomaly.code)}

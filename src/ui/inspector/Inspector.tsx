@@ -1,5 +1,6 @@
 import { Suspense, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { coreDetail } from '../i18n/text'
 import { usePlayground, useRun } from '../playground-context'
 import { type SessionEvent, PHASE_OF, createFoldCache, requestAt, fmtMs } from '../../core/loop'
 import { AnomalyList } from './AnomalyList'
@@ -107,7 +108,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                 <ul className="flex flex-col gap-1 text-xs">
                   {warnings.map((w, i) => (
                     <li key={i} data-testid="warning" className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-900">
-                      <span className="font-mono font-semibold">{w.code}</span> — <span lang="en">{w.detail}</span>
+                      <span className="font-mono font-semibold">{w.code}</span> — <span lang={w.phrase ? undefined : 'en'}>{coreDetail(t, 'loop', w)}</span>
                     </li>
                   ))}
                 </ul>
@@ -284,7 +285,12 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               <Section title={t('inspector.stopped')} active={phase === 'stop'}>
                 <p className="text-sm">
                   {t('status.stopReason')} <span className="font-mono font-semibold">{stopped.reason}</span>
-                  {stopped.detail ? <span lang="en" className="text-slate-600"> — {stopped.detail}</span> : null}
+                  {stopped.detail ? (
+                    <span data-testid="stop-detail" lang={stopped.phrase ? undefined : 'en'} className="text-slate-600">
+                      {' '}
+                      — {coreDetail(t, 'loop', { detail: stopped.detail, phrase: stopped.phrase })}
+                    </span>
+                  ) : null}
                 </p>
                 {state.finalAnswer !== null && <LongText as="p" testId="inspector-final-answer" text={state.finalAnswer} className="mt-1 whitespace-pre-wrap rounded bg-emerald-50 p-2 text-sm text-emerald-900" />}
               </Section>

@@ -2,7 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SessionEvent } from '../../core/loop'
-import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
+import { anomalyDetail, anomalyTooltip } from '../anomalies/AnomalyCatalogue'
+import { coreDetail } from '../i18n/text'
 import { highlightsOf } from '../inspector/ParsedView'
 import { RawOutput } from '../inspector/RawOutput'
 import { RepairList } from '../inspector/RepairList'
@@ -141,7 +142,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
                   <ul className="mb-1 flex flex-col gap-0.5">
                     {card.anomalies.map((a, i) => (
                       <li key={i} data-testid="card-anomaly" data-code={a.code} title={anomalyTooltip(t, [a])} className="rounded bg-red-50 px-1.5 py-0.5 text-red-800 [overflow-wrap:anywhere]">
-                        <span className="font-mono font-semibold">⚠ {a.code}</span> — <span lang="en">{a.detail}</span>
+                        <span className="font-mono font-semibold">⚠ {a.code}</span> — <span lang={a.phrase ? undefined : 'en'}>{anomalyDetail(t, a)}</span>
                       </li>
                     ))}
                   </ul>
@@ -157,7 +158,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
       {model.stop && (
         <p data-testid="conversation-stop" className="mx-2 mb-2 rounded bg-slate-800 px-2 py-1 text-xs text-white">
           {t('conversation.stopped')} <span className="font-mono font-semibold">{model.stop.reason}</span>
-          {model.stop.detail ? <span lang="en">{` — ${model.stop.detail}`}</span> : ''}
+          {model.stop.detail ? <span lang={model.stop.phrase ? undefined : 'en'}>{` — ${coreDetail(t, 'loop', { detail: model.stop.detail, phrase: model.stop.phrase })}`}</span> : ''}
         </p>
       )}
     </div>

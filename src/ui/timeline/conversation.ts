@@ -4,7 +4,7 @@
  * verdict and the id of its tool-result card), tool. Pure: the view at cursor k is
  * `conversationOf(events.slice(0, k + 1))`, the same fold-of-a-prefix rule as the timeline.
  */
-import type { AnomalyFlag, SessionEvent, Verdict } from '../../core/loop'
+import type { AnomalyFlag, SessionEvent, StoredPhrase, Verdict } from '../../core/loop'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -14,7 +14,7 @@ interface CardBase {
   /** The event that created the card; the card is current while the cursor is at or after it, up to the next card. */
   seq: number
   /** Anomalies and warnings raised on the events folded into this card. */
-  anomalies: (AnomalyFlag & { seq: number })[]
+  anomalies: CardFlag[]
 }
 
 export interface UserCard extends CardBase {
@@ -62,11 +62,14 @@ export interface ConversationModel {
   /** The system prompt, when the conversation has one (shown above the cards, not as a card). */
   system: string | null
   /** Stop reason, when the loop stopped. */
-  stop: { reason: string; detail?: string; seq: number } | null
+  stop: { reason: string; detail?: string; phrase?: StoredPhrase; seq: number } | null
 }
 
-function flagsOf(event: SessionEvent): (AnomalyFlag & { seq: number })[] {
-  return [...(event.anomalies ?? []), ...(event.warnings ?? [])].map((a) => ({ ...a, seq: event.seq }))
+/** An anomaly or warning of an event; `ns` names the catalogue of its phrase (anomalies: trace, warnings: loop). */
+export type CardFlag = AnomalyFlag & { seq: number; ns: 'trace' | 'loop' }
+
+function flagsOf(event: SessionEvent): CardFlag[] {
+  return [...(event.anomalies ?? []).map((a) => ({ ...a, seq: event.seq, ns: 'trace' as const })), ...(event.warnings ?? []).map((a) => ({ ...a, seq: event.seq, ns: 'loop' as const }))]
 }
 
 /**
@@ -189,7 +192,7 @@ export function conversationOf(events: readonly SessionEvent[]): ConversationMod
         break
       }
       case 'loop.stopped':
-        stop = { reason: event.reason, ...(event.detail !== undefined ? { detail: event.detail } : {}), seq: event.seq }
+        stop = { reason: event.reason, ...(event.detail !== undefined ? { detail: event.detail } : {}), ...(event.phrase ? { phrase: event.phrase } : {}), seq: event.seq }
         if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
         break
     }

@@ -4,6 +4,8 @@
  */
 import type { JsonValue } from '../../messages'
 import type { SessionEvent } from '../events'
+import { loopRef } from '../loop-text'
+import type { PhraseRef } from '../../util/phrase'
 
 /** One model turn reduced to what can be compared across runs. */
 export interface TurnSummary {
@@ -60,7 +62,20 @@ export interface DiffRow {
   phase: 'decide' | 'parse' | 'execute' | 'stop'
   logged: string | undefined
   rerun: string | undefined
+  /** `logged` line by line when it holds Toolstep's own words (`(no call)`, `malformed: …`): those as phrases of `LOOP_TEXT`. */
+  loggedLines?: DiffCellLines
+  /** The same for `rerun`. */
+  rerunLines?: DiffCellLines
   same: boolean
+}
+
+/** A diff cell's lines: the sessions' own text, or a phrase of a core catalogue (with its English). */
+export type DiffCellLines = readonly (string | PhraseRef)[]
+
+/** A cell's text from its lines, and the lines themselves when any is a phrase. */
+export function cellOf(lines: DiffCellLines): { text: string; lines?: DiffCellLines } {
+  const text = lines.map((line) => (typeof line === 'string' ? line : line.english)).join('\n')
+  return lines.some((line) => typeof line !== 'string') ? { text, lines } : { text }
 }
 
 const callText = (c: TurnSummary['calls'][number]) => `${c.name}(${JSON.stringify(c.arguments)})`
@@ -76,14 +91,14 @@ export function diffSessions(logged: readonly SessionEvent[], rerun: readonly Se
   for (let turn = 0; turn < Math.max(left.length, right.length); turn++) {
     const l = left[turn]
     const r = right[turn]
-    const phase = (name: DiffRow['phase'], pick: (t: TurnSummary) => string) => {
-      const a = l ? pick(l) : undefined
-      const b = r ? pick(r) : undefined
-      rows.push({ turn, phase: name, logged: a, rerun: b, same: a === b })
+    const phase = (name: DiffRow['phase'], pick: (t: TurnSummary) => DiffCellLines) => {
+      const a = l ? cellOf(pick(l)) : undefined
+      const b = r ? cellOf(pick(r)) : undefined
+      rows.push({ turn, phase: name, logged: a?.text, rerun: b?.text, ...(a?.lines ? { loggedLines: a.lines } : {}), ...(b?.lines ? { rerunLines: b.lines } : {}), same: a?.text === b?.text })
     }
-    phase('decide', (t) => (t.modelError ? `model failed: ${t.modelError}` : t.text || '(no text)'))
-    phase('parse', (t) => (t.calls.length ? t.calls.map(callText).join('\n') : t.parseErrors.length ? `malformed: ${t.parseErrors.join('; ')}` : '(no call)'))
-    phase('execute', (t) => (t.results.length ? t.results.map((x) => `${x.name} → ${x.content}`).join('\n') : '—'))
+    phase('decide', (t) => [t.modelError ? loopRef('cellModelFailed', { error: t.modelError }) : t.text || loopRef('cellNoText')])
+    phase('parse', (t) => [t.calls.length ? t.calls.map(callText).join('\n') : t.parseErrors.length ? loopRef('cellMalformed', { errors: t.parseErrors.join('; ') }) : loopRef('cellNoCall')])
+    phase('execute', (t) => [t.results.length ? t.results.map((x) => `${x.name} → ${x.content}`).join('\n') : '—'])
   }
   const a = stopOf(logged)
   const b = stopOf(rerun)

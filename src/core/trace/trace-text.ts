@@ -1,0 +1,109 @@
+/**
+ * What the trace module tells people, as phrases: the per-occurrence details of anomalies and
+ * the errors of a log import. The English `detail` / `error` strings are rendered from this
+ * table (the CLI prints them, and `replay --summary --json` keeps them), and the UI translates
+ * the same keys under `core.trace.<key>`. Values from the log (ids, tool names, finish reasons,
+ * a provider's message, JSON paths) are parameters, shown as they are.
+ */
+import { phrase, phraseRef, renderPhrase, type CatalogueKey, type Phrase, type PhraseParams, type PhraseRef } from '../util/phrase'
+
+/** English templates (i18next syntax: `{{param}}`, `_one` / `_other` by `count`). */
+export const TRACE_TEXT = {
+  // Anomaly details (one sentence per occurrence; see anomalies.ts).
+  truncatedCall_one: 'finish_reason "{{reason}}": the output hit the token limit inside the call to {{names}}, whose arguments are cut short ({{args}})',
+  truncatedCall_other: 'finish_reason "{{reason}}": the output hit the token limit inside the calls to {{names}}, whose arguments are cut short ({{args}})',
+  providerError: 'the provider reported an error: {{error}}',
+  refusal: 'the model refused: "{{text}}"',
+  toolsChanged: 'the request for this turn offers {{after}}, the one before (message {{message}}) offered {{before}} ({{delta}})',
+  noTools: 'no tools',
+  toolsAdded: 'added {{names}}',
+  toolsDropped: 'dropped {{names}}',
+  toolsAddedDropped: 'added {{added}}; dropped {{dropped}}',
+  duplicateId: 'tool_call_id "{{id}}" (call to {{name}}) was already used by the call to {{earlier}} in message {{message}}',
+  repeatedCall: '{{name}} was called with the same arguments {{times}} times in a row ({{args}})',
+  truncatedInHistory_one: 'finish_reason "{{reason}}": the output was cut off at the token limit, yet its call to {{names}} stayed in the history that followed',
+  truncatedInHistory_other: 'finish_reason "{{reason}}": the output was cut off at the token limit, yet its calls to {{names}} stayed in the history that followed',
+  largeResult: 'the result is {{length}} characters long (over {{limit}})',
+  largeResultOf: 'the result of {{name}} is {{length}} characters long (over {{limit}})',
+  mismatchedOnly: 'tool_call_id "{{id}}" matches no waiting call; it evidently answers the call to {{name}} (tool_call_id "{{callId}}", message {{message}}), the only call of that turn still waiting',
+  mismatchedSameName: 'tool_call_id "{{id}}" matches no waiting call; it evidently answers the call to {{name}} (tool_call_id "{{callId}}", message {{message}}), the only {{name}} call of that turn still waiting',
+  orphanNoCall: 'no earlier call has tool_call_id "{{id}}"',
+  orphanAnswered: 'the call with tool_call_id "{{id}}" was already answered by message {{message}}',
+  outOfOrder: 'the result for call {{position}} ({{name}}) of message {{message}} comes after the result for call {{after}}; results do not follow the order of the calls',
+  nameMismatch: 'answers the call to {{name}} (tool_call_id "{{id}}", message {{message}}) but is named {{named}}',
+  unanswered: 'the call to {{name}} (tool_call_id "{{id}}") never gets a tool message',
+  splitResult: '{{before}} {{where}} and drop the call to {{name}} (message {{partner}}) it answers{{more}}',
+  splitCall: '{{before}} would keep the call to {{names}} here and drop its result (message {{partner}}), logged before it{{more}}',
+  splitBeforeCall: 'keeping the last {{window}} messages before the model call at message {{request}}',
+  splitBeforeNext: 'keeping the last {{window}} messages before the next model call',
+  splitStartsHere: 'would start the history at this tool result',
+  splitStartsAt: 'would start the history at message {{start}} and keep this tool result',
+  splitMore_one: ' ({{count}} later model call would be split too)',
+  splitMore_other: ' ({{count}} later model calls would be split too)',
+  argumentsProblem: 'arguments of the call to {{name}} are {{problem}}',
+  argumentsDoubleEncoded: 'arguments of the call to {{name}} are a JSON string holding JSON',
+  unknownTool: 'Unknown tool {{name}}. Available tools: {{tools}}.',
+  unknownToolNone: 'Unknown tool {{name}}. No tools are available.',
+  schemaViolation: '{{name}}: {{problems}}',
+  // Why a call's `arguments` string is unusable (arguments.ts), inside `argumentsProblem`.
+  argsNotJson: 'not valid JSON ({{error}})',
+  argsTooDeep: 'nested deeper than {{limit}} levels (the limit for arguments)',
+  argsNotObject: 'not a JSON object (got {{kind}})',
+  // Import errors (import-log.ts, log-document.ts). `what` is what was recognised, as the importer says it.
+  importEmpty: 'The file is empty.',
+  importNotJson: 'Not valid JSON: {{error}}.',
+  importTooDeep: 'The JSON nests deeper than {{limit}} levels (objects and arrays inside one another), more than Toolstep reads.',
+  importLineTooDeep: 'Line {{line}}: The JSON nests deeper than {{limit}} levels (objects and arrays inside one another), more than Toolstep reads.',
+  importNotJsonLines: 'Not valid JSON lines: line {{line}}: {{error}}.',
+  importBadField: 'Recognised {{what}}, but {{path}}: {{problem}}.',
+  importFailed: 'Could not import {{what}}: {{error}}',
+  notRecognisedEmpty: 'Not a recognised log: the file is an empty array.',
+  notRecognised: 'Not a recognised log: {{sample}}; expected {{supported}}.',
+  supported:
+    'an OpenAI Chat Completions log (messages, request/response pairs, JSONL, stream chunks), an OpenAI Responses API log, Anthropic Messages, OpenTelemetry GenAI or OpenInference spans, a Langfuse trace, Vercel AI SDK messages, or a Toolstep session file',
+  sampleLine: 'line {{line}} is {{value}}',
+  sampleFirst: '[0] is {{value}}',
+  sampleEmptyArray: 'the file is an empty array',
+  sampleFileObject: 'the file is an object with {{keys}}',
+  sampleFileJson: 'the file is a JSON {{kind}}',
+  valueObject: 'an object with {{keys}}',
+  valueKind: 'a {{kind}}',
+  keysNone: 'no keys',
+  keysSome: 'keys {{list}}',
+  keysMany: 'keys {{list}}, … ({{total}} in all)',
+  notSession: 'Not a Toolstep session file: expected an object with "format": "toolstep.session".',
+  wrongFormat: 'The file does not look like {{title}} ({{format}}): it looks like {{otherTitle}} ({{other}}): {{reason}}. Use that format, or auto.',
+  readAsLines_one: '{{count}} JSON line read as {{title}}',
+  readAsLines_other: '{{count}} JSON lines read as {{title}}',
+  readAsJson: 'a JSON {{kind}} read as {{title}}',
+  theFile: 'the file',
+  toolsFileBad: 'Not a usable tools file: {{path}}: {{problem}}.',
+  toolsFileFailed: 'Not a usable tools file: {{error}}',
+  // Recorded request/response files (capture-files.ts).
+  noFile: 'No file to import.',
+  inFile: '{{file}}: {{error}}',
+  captureSession: '{{file}} is a Toolstep session file: open it on its own.',
+  captureTwoRequests: '{{file}} and {{other}} are both the request of turn {{turn}} of {{capture}}.',
+  captureTwoResponses: '{{file}} and {{other}} are both the response of turn {{turn}} of {{capture}}.',
+  captureNotObject: '{{file}}: expected one JSON object (a request body).',
+  captureUnknown: '{{capture}}: the turns are not OpenAI Chat Completions, OpenAI Responses or Anthropic Messages requests and responses.',
+  captureBadField: '{{capture}}: {{path}}: {{problem}}.',
+} as const satisfies Record<string, string>
+
+/** A key of {@link TRACE_TEXT} without its plural suffix. */
+export type TraceTextKey = CatalogueKey<typeof TRACE_TEXT>
+
+/** A phrase of {@link TRACE_TEXT}. */
+export function tracePhrase(key: TraceTextKey, params?: PhraseParams): Phrase {
+  return phrase(key, params)
+}
+
+/** A phrase of {@link TRACE_TEXT} as a parameter of another phrase. */
+export function traceRef(key: TraceTextKey, params?: PhraseParams): PhraseRef {
+  return phraseRef('trace', phrase(key, params), TRACE_TEXT)
+}
+
+/** `p` (a phrase of {@link TRACE_TEXT}) in English. */
+export function traceEnglish(p: Phrase): string {
+  return renderPhrase(p, TRACE_TEXT)
+}
