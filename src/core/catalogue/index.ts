@@ -7,3 +7,9 @@ export * from '../trace/anomaly-catalogue'
 export { TRACE_TEXT } from '../trace/trace-text'
 // The English of edit refusals and diff cells (a table).
 export { DEBUG_TEXT } from '../debug/debug-text'
+// The English of parse repairs and errors, validation verdicts and refused files (tables), and
+// the helpers that word them, for the UI's resources.
+export { PARSE_TEXT } from '../util/parse-text'
+export { VALIDATION_TEXT } from '../validation/validation-text'
+export { FILE_TEXT, wordZodIssue } from '../files/file-text'
+export { lowerFirst } from '../util/phrase'

@@ -12,12 +12,9 @@
  */
 import { EVENT_TEXT, LOOP_TEXT } from '../../core/loop'
 import { protocols } from '../../core/protocols'
-import { ANOMALY_CATALOGUE, DEBUG_TEXT, TRACE_TEXT } from '../../core/catalogue'
+import { ANOMALY_CATALOGUE, DEBUG_TEXT, FILE_TEXT, PARSE_TEXT, TRACE_TEXT, VALIDATION_TEXT } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
-import { PARSE_TEXT } from '../../core/util/parse-text'
-import { VALIDATION_TEXT } from '../../core/validation/validation-text'
-import { FILE_TEXT } from '../../core/files/file-text'
 import type { TFunction } from 'i18next'
 import { corePhrase, translate, type CorePhrase } from './text'
 

@@ -4,8 +4,7 @@
  * words a zod issue (core/files/file-text.ts) with zod's own locale for the language shown.
  */
 import type { i18n } from 'i18next'
-import { lowerFirst } from '../../core/util/phrase'
-import { wordZodIssue } from '../../core/files/file-text'
+import { lowerFirst, wordZodIssue } from '../../core/catalogue'
 
 /** A zod locale (`zod/v4/locales/zh-CN.js`'s default export, called). */
 export type ZodLocale = { localeError: (issue: never) => unknown }
