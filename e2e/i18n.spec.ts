@@ -38,7 +38,7 @@ const DETAIL_TOOLTIPS = '[data-testid="anomaly"], [data-testid="card-anomaly"]'
 const ALLOWED = new Set([
   'Toolstep', 'JSON', 'Schema', 'XML', 'SSE', 'API', 'URL', 'TTFT', 'README', 'OpenAI', 'Anthropic', 'Mistral', 'Llama', 'Pythonic', 'DeepSeek', 'DSML', 'Granite', 'IBM', 'Qwen', 'Coder',
   'GLM', 'Kimi', 'Harmony', 'gpt', 'oss', 'Cohere', 'Command', 'Phi', 'functools', 'MiniMax', 'Seed', 'OSS', 'InternLM', 'Magistral', 'THINK', 'TOOL', 'CALLS', 'ARGS', 'Hermes',
-  'Python', 'token',
+  'Python', 'token', 'Markdown',
   // Roles, stop reasons, JSON literals and field names the glossary keeps as they are.
   'tool', 'tools', 'assistant', 'user', 'system', 'error', 'aborted', 'true', 'false', 'null', 'none', 'name', 'schema', 'PENDING', 'RUNNING', 'AWAITING', 'CONFIRMATION', 'COMPLETED',
   // Wire-format ids.

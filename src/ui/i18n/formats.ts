@@ -26,7 +26,7 @@ export function lazyZodLocales(): (language: string) => ZodLocale | undefined {
     'zh-CN': () => import('zod/v4/locales/zh-CN.js'),
     'zh-TW': () => import('zod/v4/locales/zh-TW.js'),
   }
-  return (language) => {
+  const get = (language: string): ZodLocale | undefined => {
     const have = loaded[language]
     if (have) return have
     const load = loaders[language]
@@ -39,4 +39,14 @@ export function lazyZodLocales(): (language: string) => ZodLocale | undefined {
     }
     return undefined
   }
+  return get
+}
+
+/**
+ * zod's Chinese locales fetched into the module cache (call after the first paint, as the page's
+ * own locales are), so a language chosen later words zod issues without a request, offline too.
+ */
+export function prefetchZodLocales(): void {
+  void import('zod/v4/locales/zh-CN.js').catch(() => undefined)
+  void import('zod/v4/locales/zh-TW.js').catch(() => undefined)
 }

@@ -10,7 +10,7 @@
 import i18next, { type BackendModule, type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { LANGUAGES, LANGUAGE_KEY, initialLanguage, type Language } from './languages'
-import { addCoreFormats, lazyZodLocales } from './formats'
+import { addCoreFormats, lazyZodLocales, prefetchZodLocales } from './formats'
 
 type Translation = Record<string, unknown>
 
@@ -149,4 +149,5 @@ export function prefetchLanguages(instance: i18n): void {
   for (const language of LANGUAGES) {
     if (language !== instance.language) void LOADERS[language]().catch(() => undefined)
   }
+  prefetchZodLocales()
 }
