@@ -8,7 +8,7 @@ import { initReactI18next } from 'react-i18next'
 import en from './locales/en.json'
 import zhCN from './locales/zh-CN.json'
 import zhTW from './locales/zh-TW.json'
-import { LANGUAGE_KEY, initialLanguage, type Language } from './languages'
+import { rememberLanguage, startLanguage, type Language } from './languages'
 import { coreEnglish } from './core-text'
 import zodZhCN from 'zod/v4/locales/zh-CN.js'
 import zodZhTW from 'zod/v4/locales/zh-TW.js'
@@ -25,24 +25,12 @@ export { LANGUAGES, LANGUAGE_NAMES, asLanguage, type Language } from './language
  */
 export const resources = { en: { translation: { ...en, core: coreEnglish() } }, 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW } } as const
 
-function readSaved(): string | null {
-  try {
-    return globalThis.localStorage?.getItem(LANGUAGE_KEY) ?? null
-  } catch {
-    return null
-  }
-}
-
-function browserTags(): readonly string[] {
-  const nav = globalThis.navigator as Navigator | undefined
-  return nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []
-}
 
 /**
  * Makes an i18next instance with every resource loaded and `language` (default: the saved
  * choice or the browser's) selected. Synchronous: resources are bundled, nothing is fetched.
  */
-export function createI18n(language: Language = initialLanguage(readSaved(), browserTags())): i18n {
+export function createI18n(language: Language = startLanguage()): i18n {
   const instance = i18next.createInstance()
   void instance.use(initReactI18next).init({
     resources,
@@ -55,14 +43,6 @@ export function createI18n(language: Language = initialLanguage(readSaved(), bro
   })
   // Formats core's templates use (see core/util/phrase.ts and core/files/file-text.ts).
   addCoreFormats(instance, (lng) => ZOD_LOCALES[lng])
-  instance.on('languageChanged', (lng) => {
-    try {
-      globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
-    } catch {
-      // Private mode: the choice lasts for this page only.
-    }
-    if (typeof document !== 'undefined') document.documentElement.lang = lng
-  })
-  if (typeof document !== 'undefined') document.documentElement.lang = instance.language
+  rememberLanguage(instance)
   return instance
 }

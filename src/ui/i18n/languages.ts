@@ -41,3 +41,37 @@ export function initialLanguage(saved: string | null | undefined, browserTags: r
   }
   return 'en'
 }
+
+function readSaved(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LANGUAGE_KEY) ?? null
+  } catch {
+    return null
+  }
+}
+
+function browserTags(): readonly string[] {
+  const nav = globalThis.navigator as Navigator | undefined
+  return nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []
+}
+
+/** The language the page starts in: the saved choice, else the browser's, else English. */
+export function startLanguage(): Language {
+  return initialLanguage(readSaved(), browserTags())
+}
+
+/**
+ * Keeps the language an i18next instance switches to: saved under {@link LANGUAGE_KEY} and set
+ * as the document's `lang` (now, and on every change).
+ */
+export function rememberLanguage(instance: { language: string; on(event: 'languageChanged', listener: (lng: string) => void): unknown }): void {
+  instance.on('languageChanged', (lng) => {
+    try {
+      globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+    if (typeof document !== 'undefined') document.documentElement.lang = lng
+  })
+  if (typeof document !== 'undefined') document.documentElement.lang = instance.language
+}

@@ -9,7 +9,7 @@
  */
 import i18next, { type BackendModule, type i18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { LANGUAGES, LANGUAGE_KEY, initialLanguage, type Language } from './languages'
+import { LANGUAGES, rememberLanguage, startLanguage, type Language } from './languages'
 import { addCoreFormats, lazyZodLocales, prefetchZodLocales } from './formats'
 
 type Translation = Record<string, unknown>
@@ -21,23 +21,8 @@ const LOADERS: Record<Language, () => Promise<Translation>> = {
   'zh-TW': () => import('./locales/zh-TW.json').then((m) => m.default as Translation),
 }
 
-function readSaved(): string | null {
-  try {
-    return globalThis.localStorage?.getItem(LANGUAGE_KEY) ?? null
-  } catch {
-    return null
-  }
-}
 
-function browserTags(): readonly string[] {
-  const nav = globalThis.navigator as Navigator | undefined
-  return nav?.languages?.length ? nav.languages : nav?.language ? [nav.language] : []
-}
-
-/** The language the page starts in: the saved choice, else the browser's, else English. */
-export function startLanguage(): Language {
-  return initialLanguage(readSaved(), browserTags())
-}
+export { startLanguage }
 
 /** Per i18next instance: whether English is in its store, and English text added before it was. */
 interface EnglishState {
@@ -113,16 +98,8 @@ export async function createLazyI18n(language: Language = startLanguage()): Prom
   addCoreFormats(instance, zodLocale)
   // Its own chunk, fetched with the language rather than when a refused file is first shown.
   zodLocale(instance.language)
-  instance.on('languageChanged', (lng) => {
-    zodLocale(lng)
-    try {
-      globalThis.localStorage?.setItem(LANGUAGE_KEY, lng)
-    } catch {
-      // Private mode: the choice lasts for this page only.
-    }
-    if (typeof document !== 'undefined') document.documentElement.lang = lng
-  })
-  if (typeof document !== 'undefined') document.documentElement.lang = instance.language
+  instance.on('languageChanged', (lng) => zodLocale(lng))
+  rememberLanguage(instance)
   return instance
 }
 
