@@ -194,6 +194,26 @@ test('Space and → pressed at once after opening a lesson both step: the second
   await expect(page.getByTestId('timeline-item')).toHaveCount(0)
 })
 
+test('keyboard only in presenter mode: a lesson chosen with Enter is then stepped with Space, and Next does not skip a lesson', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]')).toHaveAttribute('aria-current', 'true')
+  // Space steps the lesson; it no longer presses the lesson's button again (which reopened it).
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(2)
+  await page.getByTestId('lesson-next').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="agent-loop"]')).toHaveAttribute('aria-current', 'true')
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="agent-loop"]')).toHaveAttribute('aria-current', 'true')
+})
+
 test('opening a share link over my own work keeps it: Undo, or Restore my previous work after a reload', async ({ page, browser }) => {
   await openApp(page)
   await page.getByTestId('lessons-toggle').click()
