@@ -50,6 +50,12 @@ const playground: Playground = createPlayground({
   ...(tab ? { tabStorage: tab } : {}),
 })
 const teach = createTeachStore(storage)
+// A reload or a closed tab is not a crash: only a page that ends without pagehide leaves the
+// crash-loop guard's marker behind.
+window.addEventListener('pagehide', () => playground.pageHidden())
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) playground.pageShown()
+})
 
 /** The playground's providers around {@link App}; the page's i18next instance comes from above. */
 export default function Workbench() {

@@ -29,6 +29,14 @@ export interface CrashGuard {
   begin(kind: PendingKind): () => void
   /** Removes the marker left by the previous page (the user chose what to do about it). */
   clearInterrupted(): void
+  /**
+   * The page is being left on purpose (reload, navigation, closed tab: the `pagehide` event).
+   * Whatever this page has in flight did not take the tab down, so its marker is removed (a
+   * previous page's marker stays); a crashed tab fires no such event and keeps its marker.
+   */
+  pageHidden(): void
+  /** The page came back from the back/forward cache: work still in flight is marked again. */
+  pageShown(): void
 }
 
 function readMarker(text: string | null): InterruptedWork | null {
@@ -76,6 +84,13 @@ export function createCrashGuard(storage: KeyValueStorage, now: () => Date = () 
     },
     clearInterrupted() {
       if (inFlight.size === 0) writeItem(storage, PENDING_KEY, null)
+    },
+    pageHidden() {
+      // Only this page's own mark: a previous page's marker stays until the user answers it.
+      if (inFlight.size > 0) writeItem(storage, PENDING_KEY, null)
+    },
+    pageShown() {
+      if (inFlight.size > 0) write()
     },
   }
 }

@@ -543,6 +543,22 @@ describe('playground: crash-loop guard', () => {
     expect(s.sandboxes).toHaveLength(1)
   })
 
+  it('a page left on purpose while code is checked (a reload) is not taken for a crash; back from the cache, the mark returns', async () => {
+    const storage = memoryStorage()
+    const before = setup(storage)
+    let slow!: ReturnType<typeof held>
+    before.nextSandbox = (box) => (slow = held(box, 'load')).box
+    before.pg.start()
+    await slow.reached
+    before.pg.pageHidden()
+    expect(setupWithoutLoading(storage).pg.stores.session.getState().interrupted).toBeNull()
+    before.pg.pageShown()
+    expect(JSON.parse(storage.getItem(PENDING_KEY)!).kinds).toEqual(['check'])
+    slow.release()
+    await until(() => !before.pg.stores.codeCheck.getState().checking)
+    expect(storage.getItem(PENDING_KEY)).toBeNull()
+  })
+
   it('an unreadable marker still counts as interrupted work', () => {
     const s = setupWithoutLoading(memoryStorage({ [PENDING_KEY]: '{' }))
     expect(s.pg.stores.session.getState().interrupted).toEqual({ kind: 'check', since: null })

@@ -122,6 +122,13 @@ export interface Playground
   runEvals(): Promise<void>
   /** Opens an eval case's session on the timeline; false when it has not run. */
   openEvalCase(id: string): boolean
+  /**
+   * Tells the crash-loop guard that the page is being left on purpose (`pagehide`), so a reload
+   * while code is being checked or run is not taken for a crash on the next load.
+   */
+  pageHidden(): void
+  /** The page came back from the back/forward cache (`pageshow` with `persisted`). */
+  pageShown(): void
   /** Stops every sandbox and worker. */
   dispose(): void
 }
@@ -213,6 +220,8 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     dismissInterrupted() {
       forgetInterruption()
     },
+    pageHidden: () => guard.pageHidden(),
+    pageShown: () => guard.pageShown(),
     dispose() {
       compare.dispose()
       evals.dispose()
