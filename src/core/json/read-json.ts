@@ -13,8 +13,8 @@ import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { errorMessage } from '../util'
-import type { Phrase } from '../util/phrase'
-import { parseMessage, parsePhrase, parseSaid, type Said } from '../util/parse-text'
+import type { Phrase, PhraseParams } from '../util/phrase'
+import { parseMessage, parsePhrase, parseSaid, type ParseTextKey, type Said } from '../util/parse-text'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -123,6 +123,19 @@ export interface JsonReadFailure {
 /** Result of {@link readJson}. */
 export type JsonReadResult = JsonReadSuccess | JsonReadFailure
 
+/**
+ * A failed read of {@link readJsonDeferred}: why and where it stopped, with the full
+ * {@link JsonReadFailure} (message, partial value) built only by `render`.
+ */
+export interface DeferredJsonFailure {
+  ok: false
+  code: JsonReadError['code']
+  /** Where reading stopped (the `error.offset` and `end` of the rendered failure). */
+  offset: number
+  /** The failure exactly as {@link readJson} returns it; built on the first call, then cached. */
+  render(): JsonReadFailure
+}
+
 type JsonObject = { [key: string]: JsonValue }
 
 interface ObjectFrame {
@@ -201,19 +214,19 @@ const LITERALS: Record<string, { value: JsonValue; python: boolean }> = {
   None: { value: null, python: true },
 }
 
-class Failure {
-  readonly message: string
-  readonly phrase: Phrase
-  constructor(
-    readonly code: JsonReadError['code'],
-    said: Said,
-    readonly offset: number,
-    /** A cut string's content so far, for the partial value. */
-    readonly cutString?: string,
-  ) {
-    this.message = said.message
-    this.phrase = said.phrase
-  }
+/**
+ * Why a read stopped, before its message is written. Failures are recorded rather than thrown,
+ * and their message is rendered only when a caller keeps the failure: prose scanned for JSON
+ * fails a read at nearly every brace, and throwing or formatting each time cost more than the
+ * reading itself (hostile input is mostly such failures).
+ */
+interface Failure {
+  code: JsonReadError['code']
+  key: ParseTextKey
+  params: PhraseParams | undefined
+  offset: number
+  /** A cut string's content so far, for the partial value. */
+  cutString: string | undefined
 }
 
 /**
@@ -247,6 +260,22 @@ export function readJson(text: string, start = 0, options: JsonReadOptions = {})
 }
 
 /**
+ * {@link readJson} for callers that try many starts and keep few failures (finding JSON in
+ * prose): the same reading, but a failure's message and partial value are built only when
+ * `render` is called, since writing them costs more than a failed read itself.
+ */
+export function readJsonDeferred(text: string, start = 0, options: JsonReadOptions = {}): JsonReadSuccess | DeferredJsonFailure {
+  let valueStart = start
+  while (valueStart < text.length && isWhitespace(text.charCodeAt(valueStart))) valueStart++
+  const first = text.charCodeAt(valueStart)
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    const strict = readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
+    if (strict) return strict
+  }
+  return new LenientReader(text, start, options).readDeferred()
+}
+
+/**
  * {@link readJson} without its fast path for strict JSON: the lenient reader alone. Same
  * results; exported so tests can check that the two paths agree.
  */
@@ -267,6 +296,8 @@ class LenientReader {
   private readonly stack: Frame[] = []
   private pos: number
   private readonly valueStart: number
+  /** Set by {@link fail} when the read stops. */
+  private failure: Failure | undefined
   /** One repair per code keeps a Python dict from producing a line per quote; the span is the first place. */
   private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; said: Said }>()
 
@@ -285,30 +316,54 @@ class LenientReader {
   }
 
   read(): JsonReadResult {
+    const result = this.readDeferred()
+    return result.ok ? result : result.render()
+  }
+
+  /** Like {@link read}, but a failure's message is rendered only when asked for. */
+  readDeferred(): JsonReadSuccess | DeferredJsonFailure {
+    let result: JsonReadSuccess | undefined
     try {
-      const result = this.run()
-      this.countRepeats()
-      return result
+      result = this.run()
     } catch (caught) {
+      // Only a bug can get here; report it as a value so callers still never see an exception.
       this.countRepeats()
-      if (!(caught instanceof Failure)) {
-        // Only a bug can get here; report it as a value so callers still never see an exception.
-        const message = errorMessage(caught)
-        return { ok: false, error: { code: 'invalid_json', ...parseSaid('jsonInternal', { error: message }), offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
-      }
-      const failure: JsonReadFailure = {
-        ok: false,
-        error: { code: caught.code, message: caught.message, phrase: caught.phrase, offset: caught.offset },
-        start: this.valueStart,
-        end: caught.offset,
-        repairs: this.repairs,
-      }
-      if (caught.code === 'truncated') {
-        const partial = this.partialValue(caught)
-        if (partial !== undefined) failure.partial = partial
-      }
-      return failure
+      const message = errorMessage(caught)
+      const failure: JsonReadFailure = { ok: false, error: { code: 'invalid_json', ...parseSaid('jsonInternal', { error: message }), offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
+      return { ok: false, code: 'invalid_json', offset: this.pos, render: () => failure }
     }
+    this.countRepeats()
+    if (result) return result
+    const failure = this.failure as Failure
+    let rendered: JsonReadFailure | undefined
+    return {
+      ok: false,
+      code: failure.code,
+      offset: failure.offset,
+      render: () => (rendered ??= this.renderFailure(failure)),
+    }
+  }
+
+  private renderFailure(failure: Failure): JsonReadFailure {
+    const said = parseSaid(failure.key, failure.params)
+    const rendered: JsonReadFailure = {
+      ok: false,
+      error: { code: failure.code, message: said.message, phrase: said.phrase, offset: failure.offset },
+      start: this.valueStart,
+      end: failure.offset,
+      repairs: this.repairs,
+    }
+    if (failure.code === 'truncated') {
+      const partial = this.partialValue(failure)
+      if (partial !== undefined) rendered.partial = partial
+    }
+    return rendered
+  }
+
+  /** Records why the read stopped; returns `undefined`, which every step returns on failure. */
+  private fail(code: JsonReadError['code'], key: ParseTextKey, params: PhraseParams | undefined, offset: number, cutString?: string): undefined {
+    this.failure = { code, key, params, offset, cutString }
+    return undefined
   }
 
   private repair(code: JsonRepairCode, said: Said, from: number, to: number): void {
@@ -336,7 +391,7 @@ class LenientReader {
   }
 
   /** Reads a string whose opening quote is at `pos`; leaves `pos` after the closing quote. */
-  private readString(): string {
+  private readString(): string | undefined {
     const quoteAt = this.pos
     const quote = this.text.charCodeAt(this.pos)
     if (quote === APOSTROPHE) this.repair('single_quotes', parseSaid('jsonSingleQuotes'), this.pos, this.pos)
@@ -348,12 +403,7 @@ class LenientReader {
     for (;;) {
       if (i >= this.length) {
         out += this.text.slice(chunk, i)
-        throw new Failure(
-          'truncated',
-          parseSaid('jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }),
-          this.length,
-          out,
-        )
+        return this.fail('truncated', 'jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }, this.length, out)
       }
       const code = this.text.charCodeAt(i)
       if (code === quote) {
@@ -368,12 +418,7 @@ class LenientReader {
       if (code === BACKSLASH) {
         out += this.text.slice(chunk, i)
         if (i + 1 >= this.length) {
-          throw new Failure(
-            'truncated',
-            parseSaid('jsonEscapeCut', { at: i, offset: quoteAt }),
-            this.length,
-            out,
-          )
+          return this.fail('truncated', 'jsonEscapeCut', { at: i, offset: quoteAt }, this.length, out)
         }
         const escaped = this.text[i + 1] ?? ''
         const simple = SIMPLE_ESCAPES[escaped]
@@ -382,12 +427,7 @@ class LenientReader {
           i += 2
         } else if (escaped === 'u') {
           if (i + 6 > this.length) {
-            throw new Failure(
-              'truncated',
-              parseSaid('jsonUnicodeEscapeCut', { at: i }),
-              this.length,
-              out,
-            )
+            return this.fail('truncated', 'jsonUnicodeEscapeCut', { at: i }, this.length, out)
           }
           const hex = this.text.slice(i + 2, i + 6)
           if (/^[0-9a-fA-F]{4}$/.test(hex)) {
@@ -422,23 +462,23 @@ class LenientReader {
   }
 
   /** Reads a number at `pos`. */
-  private readNumber(): number {
+  private readNumber(): number | undefined {
     const numberStart = this.pos
     let i = this.pos
     if (this.text.charCodeAt(i) === MINUS) i++
     const digitsStart = i
     while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
     if (i === digitsStart) {
-      if (i >= this.length) throw new Failure('truncated', parseSaid('jsonMinusCut', { offset: numberStart }), this.length)
-      throw new Failure('invalid_json', parseSaid('jsonMinusDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+      if (i >= this.length) return this.fail('truncated', 'jsonMinusCut', { offset: numberStart }, this.length)
+      return this.fail('invalid_json', 'jsonMinusDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
     }
     if (this.text.charCodeAt(i) === 0x2e) {
       i++
       const fractionStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === fractionStart) {
-        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonFractionCut', { offset: numberStart }), this.length)
-        throw new Failure('invalid_json', parseSaid('jsonFractionDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+        if (i >= this.length) return this.fail('truncated', 'jsonFractionCut', { offset: numberStart }, this.length)
+        return this.fail('invalid_json', 'jsonFractionDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
       }
     }
     const exponent = this.text.charCodeAt(i)
@@ -449,8 +489,8 @@ class LenientReader {
       const exponentStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === exponentStart) {
-        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonExponentCut', { offset: numberStart }), this.length)
-        throw new Failure('invalid_json', parseSaid('jsonExponentDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+        if (i >= this.length) return this.fail('truncated', 'jsonExponentCut', { offset: numberStart }, this.length)
+        return this.fail('invalid_json', 'jsonExponentDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
       }
     }
     this.pos = i
@@ -458,7 +498,7 @@ class LenientReader {
   }
 
   /** Reads `true`/`false`/`null` or their Python spellings at `pos`. */
-  private readLiteral(): JsonValue {
+  private readLiteral(): JsonValue | undefined {
     const wordStart = this.pos
     let i = this.pos
     while (i < this.length && isIdentifierPart(this.text.charCodeAt(i))) i++
@@ -470,13 +510,9 @@ class LenientReader {
       return literal.value
     }
     if (i >= this.length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
-      throw new Failure('truncated', parseSaid('jsonLiteralCut', { word, offset: wordStart }), this.length)
+      return this.fail('truncated', 'jsonLiteralCut', { word, offset: wordStart }, this.length)
     }
-    throw new Failure(
-      'invalid_json',
-      parseSaid('jsonUnquotedValue', { offset: wordStart, word: excerpt(word, 0, 20) }),
-      wordStart,
-    )
+    return this.fail('invalid_json', 'jsonUnquotedValue', { offset: wordStart, word: excerpt(word, 0, 20) }, wordStart)
   }
 
   /** Closes every open container at the end of input (the caller checked the last value was complete). */
@@ -533,14 +569,16 @@ class LenientReader {
   }
 
   /** Reads an object key at `pos` (after whitespace) and the colon after it. */
-  private readKey(frame: ObjectFrame): void {
+  private readKey(frame: ObjectFrame): true | undefined {
     // Cleared first so a key cut off mid-string is not mistaken for the previous member's value.
     frame.key = ''
     const keyStart = this.pos
     const code = this.text.charCodeAt(this.pos)
     let key: string
     if (code === QUOTE || code === APOSTROPHE) {
-      key = this.readString()
+      const read = this.readString()
+      if (read === undefined) return undefined
+      key = read
     } else if (isIdentifierStart(code)) {
       while (this.pos < this.length && isIdentifierPart(this.text.charCodeAt(this.pos))) this.pos++
       key = this.text.slice(keyStart, this.pos)
@@ -553,36 +591,38 @@ class LenientReader {
         this.repair('unquoted_key', parseSaid('jsonUnquotedKey', { key }), keyStart, this.pos)
       }
     } else {
-      throw new Failure('invalid_json', parseSaid('jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+      return this.fail('invalid_json', 'jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
     }
     const keyEnd = this.pos
     this.skipWhitespace()
-    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonKeyCut', { key }), this.length)
+    if (this.pos >= this.length) return this.fail('truncated', 'jsonKeyCut', { key }, this.length)
     if (this.text.charCodeAt(this.pos) !== COLON) {
-      throw new Failure('invalid_json', parseSaid('jsonExpectedColon', { key, offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+      return this.fail('invalid_json', 'jsonExpectedColon', { key, offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
     }
     this.pos++
     frame.key = key
     frame.keySpan = { start: keyStart, end: keyEnd }
+    return true
   }
 
-  private run(): JsonReadResult {
-    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonEmpty'), this.length)
+  /** Reads the value; `undefined` when the read failed (see {@link failure}). */
+  private run(): JsonReadSuccess | undefined {
+    if (this.pos >= this.length) return this.fail('truncated', 'jsonEmpty', undefined, this.length)
     // Each turn of the outer loop reads one value at `pos`; containers push a frame and continue.
     for (;;) {
       this.skipWhitespace()
       if (this.pos >= this.length) {
         const frame = this.stack[this.stack.length - 1]
-        throw new Failure('truncated', frame?.kind === 'object' ? parseSaid('jsonValueCut', { key: frame.key }) : parseSaid('jsonItemCut'), this.length)
+        return frame?.kind === 'object' ? this.fail('truncated', 'jsonValueCut', { key: frame.key }, this.length) : this.fail('truncated', 'jsonItemCut', undefined, this.length)
       }
       const code = this.text.charCodeAt(this.pos)
       const depth = this.stack.length
       const from = this.pos
-      let value: JsonValue
+      let value: JsonValue | undefined
       let node: JsonSpanNode | undefined
       let isNumber = false
       if (code === OPEN_BRACE || code === OPEN_BRACKET || code === OPEN_PAREN) {
-        if (depth >= this.maxDepth) throw new Failure('too_deep', parseSaid('jsonTooDeep', { max: this.maxDepth, offset: this.pos }), this.pos)
+        if (depth >= this.maxDepth) return this.fail('too_deep', 'jsonTooDeep', { max: this.maxDepth, offset: this.pos }, this.pos)
         const containerNode: JsonSpanNode | undefined = depth <= this.spanDepth ? { span: { start: this.pos, end: this.pos } } : undefined
         if (containerNode && depth < this.spanDepth) {
           if (code === OPEN_BRACE) containerNode.members = []
@@ -593,9 +633,9 @@ class LenientReader {
         if (code === OPEN_BRACE) {
           const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: this.pos, end: this.pos } }
           this.stack.push(frame)
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: '{', offset: from }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', 'jsonOpenCut', { open: '{', offset: from }, this.length)
           if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
-            this.readKey(frame)
+            if (!this.readKey(frame)) return undefined
             continue
           }
         } else {
@@ -603,7 +643,7 @@ class LenientReader {
           // Python tuples (`(3, 4)`, in dict reprs and pythonic calls) become arrays.
           if (tuple) this.repair('python_tuple', parseSaid('jsonPythonTuple', { offset: from }), from, from + 1)
           this.stack.push(tuple ? { kind: 'array', value: [], start: from, node: containerNode, tuple } : { kind: 'array', value: [], start: from, node: containerNode })
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: tuple ? '(' : '[', offset: from }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', 'jsonOpenCut', { open: tuple ? '(' : '[', offset: from }, this.length)
           if (this.text.charCodeAt(this.pos) !== (tuple ? CLOSE_PAREN : CLOSE_BRACKET)) continue
         }
         // An empty container: fall through to the closing logic below with nothing to attach.
@@ -620,8 +660,9 @@ class LenientReader {
       } else if (isIdentifierStart(code)) {
         value = this.readLiteral()
       } else {
-        throw new Failure('invalid_json', parseSaid('jsonExpectedValue', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+        return this.fail('invalid_json', 'jsonExpectedValue', { offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
       }
+      if (value === undefined) return undefined
 
       // Attach the value, then close every container that ends here.
       let valueFrom = from
@@ -635,7 +676,7 @@ class LenientReader {
         this.skipWhitespace()
         if (this.pos >= this.length) {
           if (isNumber && valueEnd === this.length) {
-            throw new Failure('truncated', parseSaid('jsonNumberCut', { offset: valueFrom }), this.length)
+            return this.fail('truncated', 'jsonNumberCut', { offset: valueFrom }, this.length)
           }
           const root = this.stack[0]?.node ?? { span: { start: this.valueStart, end: this.length } }
           const closed = this.closeAllAtEnd()
@@ -647,10 +688,10 @@ class LenientReader {
           const commaAt = this.pos
           this.pos++
           this.skipWhitespace()
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid(frame.kind === 'object' ? 'jsonCommaCutMember' : 'jsonCommaCutItem', { offset: commaAt }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', frame.kind === 'object' ? 'jsonCommaCutMember' : 'jsonCommaCutItem', { offset: commaAt }, this.length)
           next = this.text.charCodeAt(this.pos)
           if (next !== closer) {
-            if (frame.kind === 'object') this.readKey(frame)
+            if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
           this.repair('trailing_comma', parseSaid('jsonTrailingComma', { offset: commaAt }), commaAt, commaAt + 1)
@@ -658,16 +699,14 @@ class LenientReader {
           const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || next === OPEN_PAREN || isDigit(next) || next === MINUS
           if (startsItem) {
             this.repair('missing_comma', parseSaid('jsonMissingComma', { offset: this.pos }), this.pos, this.pos)
-            if (frame.kind === 'object') this.readKey(frame)
+            if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
           const expected = frame.kind === 'object' ? "',' or '}'" : frame.tuple ? "',' or ')'" : "',' or ']'"
           const found = charPhrase(this.text, this.pos)
-          throw new Failure(
-            'invalid_json',
-            frame.kind === 'object' ? parseSaid('jsonExpectedAfterMember', { expected, key: frame.key, offset: this.pos, found }) : parseSaid('jsonExpectedAfterItem', { expected, offset: this.pos, found }),
-            this.pos,
-          )
+          return frame.kind === 'object'
+            ? this.fail('invalid_json', 'jsonExpectedAfterMember', { expected, key: frame.key, offset: this.pos, found }, this.pos)
+            : this.fail('invalid_json', 'jsonExpectedAfterItem', { expected, offset: this.pos, found }, this.pos)
         }
         this.pos++
         this.stack.pop()
