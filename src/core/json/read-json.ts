@@ -11,10 +11,10 @@
 import type { JsonValue } from '../messages'
 import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
-import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
+import * as chars from './chars'
 import { errorMessage } from '../util'
 import type { Phrase, PhraseParams } from '../util/phrase'
-import { parseMessage, parsePhrase, parseSaid, type ParseTextKey, type Said } from '../util/parse-text'
+import { parseMessage, parsePhrase, parseSaid, type ParseTextKey } from '../util/parse-text'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -159,6 +159,13 @@ interface ArrayFrame {
 
 type Frame = ObjectFrame | ArrayFrame
 
+// Local copies of the character classes: hot loops stay free of calls across modules, which
+// some loaders (the TypeScript runners of the CLI and the benchmarks) compile to getters.
+const isWhitespace = chars.isWhitespace.bind(undefined)
+const isDigit = chars.isDigit.bind(undefined)
+const isIdentifierStart = chars.isIdentifierStart.bind(undefined)
+const isIdentifierPart = chars.isIdentifierPart.bind(undefined)
+
 const QUOTE = 0x22
 const APOSTROPHE = 0x27
 const OPEN_PAREN = 0x28
@@ -229,6 +236,35 @@ interface Failure {
   cutString: string | undefined
 }
 
+/** A repair as the reader applied it, before its message is written. */
+interface PendingRepair {
+  code: JsonRepairCode
+  key: ParseTextKey
+  params: PhraseParams | undefined
+  span: Span
+  /** Places it applied to. */
+  count: number
+}
+
+/** A failed lenient read whose {@link JsonReadFailure} is built on demand, once. */
+class PendingFailure implements DeferredJsonFailure {
+  readonly ok = false
+  readonly code: JsonReadError['code']
+  readonly offset: number
+  private rendered: JsonReadFailure | undefined
+  constructor(
+    private readonly reader: LenientReader,
+    private readonly failure: Failure,
+  ) {
+    this.code = failure.code
+    this.offset = failure.offset
+  }
+  render(): JsonReadFailure {
+    this.rendered ??= this.reader.renderFailure(this.failure)
+    return this.rendered
+  }
+}
+
 /**
  * Reads one JSON value starting at `start` (leading whitespace is skipped) and stops right after
  * it, so trailing prose is left to the caller.
@@ -292,14 +328,14 @@ class LenientReader {
   private readonly length: number
   private readonly spanDepth: number
   private readonly maxDepth: number
-  private readonly repairs: JsonRepair[] = []
+  /** Repairs as they were applied; their messages are written by {@link builtRepairs}. */
+  private readonly pending: PendingRepair[] = []
+  private repairs: JsonRepair[] | undefined
   private readonly stack: Frame[] = []
   private pos: number
   private readonly valueStart: number
   /** Set by {@link fail} when the read stops. */
   private failure: Failure | undefined
-  /** One repair per code keeps a Python dict from producing a line per quote; the span is the first place. */
-  private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; said: Said }>()
 
   constructor(
     private readonly text: string,
@@ -327,31 +363,22 @@ class LenientReader {
       result = this.run()
     } catch (caught) {
       // Only a bug can get here; report it as a value so callers still never see an exception.
-      this.countRepeats()
       const message = errorMessage(caught)
-      const failure: JsonReadFailure = { ok: false, error: { code: 'invalid_json', ...parseSaid('jsonInternal', { error: message }), offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
-      return { ok: false, code: 'invalid_json', offset: this.pos, render: () => failure }
+      this.failure = { code: 'invalid_json', key: 'jsonInternal', params: { error: message }, offset: this.pos, cutString: undefined }
     }
-    this.countRepeats()
     if (result) return result
-    const failure = this.failure as Failure
-    let rendered: JsonReadFailure | undefined
-    return {
-      ok: false,
-      code: failure.code,
-      offset: failure.offset,
-      render: () => (rendered ??= this.renderFailure(failure)),
-    }
+    return new PendingFailure(this, this.failure as Failure)
   }
 
-  private renderFailure(failure: Failure): JsonReadFailure {
+  /** The failure {@link readJson} returns; called once per read by {@link PendingFailure}. */
+  renderFailure(failure: Failure): JsonReadFailure {
     const said = parseSaid(failure.key, failure.params)
     const rendered: JsonReadFailure = {
       ok: false,
       error: { code: failure.code, message: said.message, phrase: said.phrase, offset: failure.offset },
       start: this.valueStart,
       end: failure.offset,
-      repairs: this.repairs,
+      repairs: this.builtRepairs(),
     }
     if (failure.code === 'truncated') {
       const partial = this.partialValue(failure)
@@ -366,24 +393,27 @@ class LenientReader {
     return undefined
   }
 
-  private repair(code: JsonRepairCode, said: Said, from: number, to: number): void {
-    const seen = this.repeats.get(code)
-    if (seen) {
-      // The message says how many places; it is written once, in countRepeats, not per place.
-      seen.count++
-      return
+  private repair(code: JsonRepairCode, key: ParseTextKey, params: PhraseParams | undefined, from: number, to: number): void {
+    // One repair per code keeps a Python dict from producing a line per quote; the span is the
+    // first place, and the message, written once at the end, says how many places.
+    for (const seen of this.pending) {
+      if (seen.code === code) {
+        seen.count++
+        return
+      }
     }
-    const entry: JsonRepair = { code, message: said.message, phrase: said.phrase, span: { start: from, end: to } }
-    this.repeats.set(code, { repair: entry, count: 1, said })
-    this.repairs.push(entry)
+    this.pending.push({ code, key, params, span: { start: from, end: to }, count: 1 })
   }
-  private countRepeats(): void {
-    for (const seen of this.repeats.values()) {
-      if (seen.count <= 1) continue
-      const said = parseSaid('repeatedRepair', { repair: seen.said.phrase, n: seen.count })
-      seen.repair.message = said.message
-      seen.repair.phrase = said.phrase
-    }
+
+  /** The repairs with their messages, built once, when the read's result is. */
+  private builtRepairs(): JsonRepair[] {
+    if (this.repairs) return this.repairs
+    this.repairs = this.pending.map(({ code, key, params, span, count }) => {
+      let said = parseSaid(key, params)
+      if (count > 1) said = parseSaid('repeatedRepair', { repair: said.phrase, n: count })
+      return { code, message: said.message, phrase: said.phrase, span }
+    })
+    return this.repairs
   }
 
   private skipWhitespace(): void {
@@ -394,7 +424,7 @@ class LenientReader {
   private readString(): string | undefined {
     const quoteAt = this.pos
     const quote = this.text.charCodeAt(this.pos)
-    if (quote === APOSTROPHE) this.repair('single_quotes', parseSaid('jsonSingleQuotes'), this.pos, this.pos)
+    if (quote === APOSTROPHE) this.repair('single_quotes', 'jsonSingleQuotes', undefined, this.pos, this.pos)
     let out = ''
     let chunk = this.pos + 1
     let i = this.pos + 1
@@ -410,7 +440,7 @@ class LenientReader {
         out += this.text.slice(chunk, i)
         this.pos = i + 1
         if (quote === APOSTROPHE) {
-          const first = this.repeats.get('single_quotes')?.repair
+          const first = this.pending.find((seen) => seen.code === 'single_quotes')
           if (first && first.span.start === quoteAt) first.span.end = this.pos
         }
         return out
@@ -434,14 +464,14 @@ class LenientReader {
             out += String.fromCharCode(parseInt(hex, 16))
             i += 6
           } else {
-            this.repair('invalid_escape', parseSaid('jsonInvalidUnicodeEscape', { hex }), i, i + 2)
+            this.repair('invalid_escape', 'jsonInvalidUnicodeEscape', { hex }, i, i + 2)
             out += '\\u'
             i += 2
           }
         } else {
           // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
           // character, so keep both rather than guess.
-          this.repair('invalid_escape', parseSaid('jsonUnknownEscape', { char: escaped }), i, i + 2)
+          this.repair('invalid_escape', 'jsonUnknownEscape', { char: escaped }, i, i + 2)
           out += escaped === "'" ? "'" : `\\${escaped}`
           i += 2
         }
@@ -450,10 +480,10 @@ class LenientReader {
       }
       if (code < 0x20) {
         if (code === 0x0a || code === 0x0d) {
-          if (!sawNewline) this.repair('unescaped_newline', parseSaid('jsonRawNewline'), i, i + 1)
+          if (!sawNewline) this.repair('unescaped_newline', 'jsonRawNewline', undefined, i, i + 1)
           sawNewline = true
         } else if (!sawControl) {
-          this.repair('control_character', parseSaid('jsonControlCharacter'), i, i + 1)
+          this.repair('control_character', 'jsonControlCharacter', undefined, i, i + 1)
           sawControl = true
         }
       }
@@ -505,7 +535,7 @@ class LenientReader {
     const word = this.text.slice(wordStart, i)
     const literal = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined
     if (literal) {
-      if (literal.python) this.repair('python_literal', parseSaid('jsonPythonLiteral', { word, value: String(literal.value) }), wordStart, i)
+      if (literal.python) this.repair('python_literal', 'jsonPythonLiteral', { word, value: String(literal.value) }, wordStart, i)
       this.pos = i
       return literal.value
     }
@@ -521,7 +551,7 @@ class LenientReader {
       .map((frame) => (frame.kind === 'object' ? '}' : frame.tuple ? ')' : ']'))
       .reverse()
       .join('')
-    this.repair('missing_closer', parseSaid('jsonMissingCloser', { closers }), this.length, this.length)
+    this.repair('missing_closer', 'jsonMissingCloser', { closers }, this.length, this.length)
     let value: JsonValue = null
     let node: JsonSpanNode | undefined
     while (this.stack.length > 0) {
@@ -586,9 +616,9 @@ class LenientReader {
       if (closing === QUOTE || closing === APOSTROPHE) {
         // `{city": "Paris"}`: only the opening quote is missing.
         this.pos++
-        this.repair('key_missing_quote', parseSaid('jsonKeyMissingQuote', { key }), keyStart, this.pos)
+        this.repair('key_missing_quote', 'jsonKeyMissingQuote', { key }, keyStart, this.pos)
       } else {
-        this.repair('unquoted_key', parseSaid('jsonUnquotedKey', { key }), keyStart, this.pos)
+        this.repair('unquoted_key', 'jsonUnquotedKey', { key }, keyStart, this.pos)
       }
     } else {
       return this.fail('invalid_json', 'jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
@@ -641,7 +671,7 @@ class LenientReader {
         } else {
           const tuple = code === OPEN_PAREN
           // Python tuples (`(3, 4)`, in dict reprs and pythonic calls) become arrays.
-          if (tuple) this.repair('python_tuple', parseSaid('jsonPythonTuple', { offset: from }), from, from + 1)
+          if (tuple) this.repair('python_tuple', 'jsonPythonTuple', { offset: from }, from, from + 1)
           this.stack.push(tuple ? { kind: 'array', value: [], start: from, node: containerNode, tuple } : { kind: 'array', value: [], start: from, node: containerNode })
           if (this.pos >= this.length) return this.fail('truncated', 'jsonOpenCut', { open: tuple ? '(' : '[', offset: from }, this.length)
           if (this.text.charCodeAt(this.pos) !== (tuple ? CLOSE_PAREN : CLOSE_BRACKET)) continue
@@ -669,7 +699,7 @@ class LenientReader {
       for (;;) {
         const frame = this.stack[this.stack.length - 1]
         if (!frame) {
-          return { ok: true, value, start: this.valueStart, end: this.pos, repairs: this.repairs, spans: node ?? { span: { start: valueFrom, end: this.pos } } }
+          return { ok: true, value, start: this.valueStart, end: this.pos, repairs: this.builtRepairs(), spans: node ?? { span: { start: valueFrom, end: this.pos } } }
         }
         this.attach(frame, value, node, valueFrom, this.pos)
         const valueEnd = this.pos
@@ -680,7 +710,7 @@ class LenientReader {
           }
           const root = this.stack[0]?.node ?? { span: { start: this.valueStart, end: this.length } }
           const closed = this.closeAllAtEnd()
-          return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.repairs, spans: root }
+          return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.builtRepairs(), spans: root }
         }
         let next = this.text.charCodeAt(this.pos)
         const closer = frame.kind === 'object' ? CLOSE_BRACE : frame.tuple ? CLOSE_PAREN : CLOSE_BRACKET
@@ -694,11 +724,11 @@ class LenientReader {
             if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
-          this.repair('trailing_comma', parseSaid('jsonTrailingComma', { offset: commaAt }), commaAt, commaAt + 1)
+          this.repair('trailing_comma', 'jsonTrailingComma', { offset: commaAt }, commaAt, commaAt + 1)
         } else if (next !== closer) {
           const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || next === OPEN_PAREN || isDigit(next) || next === MINUS
           if (startsItem) {
-            this.repair('missing_comma', parseSaid('jsonMissingComma', { offset: this.pos }), this.pos, this.pos)
+            this.repair('missing_comma', 'jsonMissingComma', { offset: this.pos }, this.pos, this.pos)
             if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
