@@ -123,9 +123,21 @@ const MAX_INVALID_REPORTED = 8
  * Pure; never throws.
  */
 export function findJsonValues(text: string, options: FindJsonOptions = {}): FoundJson {
+  const values: JsonReadSuccess[] = []
+  const rest = scanJsonValues(text, options, (value) => values.push(value))
+  return { values, ...rest }
+}
+
+/**
+ * {@link findJsonValues} handing each value to `onValue` as it is read, in order, instead of
+ * collecting them: a caller that keeps few of them (tool calls among thousands of `{}` in prose)
+ * lets the rest be collected young, which costs far less than holding them all to the end.
+ *
+ * @returns what {@link findJsonValues} returns besides `values`
+ */
+export function scanJsonValues(text: string, options: FindJsonOptions, onValue: (value: JsonReadSuccess) => void): Omit<FoundJson, 'values'> {
   const arrays = options.arrays ?? true
   const spanDepth = options.spanDepth ?? 0
-  const values: JsonReadSuccess[] = []
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
@@ -149,7 +161,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
       // A value read after a cut-off attempt shows the attempt was prose (an apostrophe taken
       // for a quote, a stray brace), not a cut-off value.
       if (truncated && !keptTruncated) truncated = undefined
-      values.push(result)
+      onValue(result)
       pos = result.end
       continue
     }
@@ -166,5 +178,5 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
     if (invalid.length < MAX_INVALID_REPORTED) invalid.push(result.render())
     pos = Math.max(pos + 1, result.offset)
   }
-  return { values, ...(truncated ? { truncated } : {}), ...(invalid.length ? { invalid } : {}) }
+  return { ...(truncated ? { truncated } : {}), ...(invalid.length ? { invalid } : {}) }
 }

@@ -240,6 +240,16 @@ function literalEnd(text: string, at: number): number {
  */
 export function readStrictJson(text: string, start: number, spanDepth: number, maxDepth: number): JsonReadSuccess | undefined {
   const length = text.length
+  // An empty object or array (`{}` repeated in prose is thousands of them) needs no stack and no JSON.parse.
+  const opener = text.charCodeAt(start)
+  const afterOpener = skipSpace(text, start + 1)
+  if (text.charCodeAt(afterOpener) === (opener === 0x5b ? 0x5d : 0x7d) && maxDepth > 0) {
+    const end = afterOpener + 1
+    const span = { start, end }
+    const isArray = opener === 0x5b
+    const spans: JsonSpanNode = spanDepth > 0 ? (isArray ? { span, items: [] } : { span, members: [] }) : { span }
+    return { ok: true, value: isArray ? [] : {}, start, end, repairs: [], spans }
+  }
   const stack: StrictFrame[] = []
   let pos = start
   // Each turn reads one value at `pos` (containers push a frame), then closes what ends after it.
