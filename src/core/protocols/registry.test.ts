@@ -64,7 +64,7 @@ describe('auto iterates the registry', () => {
     // Five formats that each see a call (at offsets 0…4) and read none.
     const blind = (index: number): Protocol => ({
       ...defineTextProtocol({ id: `blind-${index}`, label: '', description: '', collect: () => {}, detect: () => undefined, rules: [], renderCall: () => '', example: '' }),
-      detect: (raw, before) => (before === undefined || index < before ? { at: index, confidence: 0.5, reason: `blind ${index}` } : undefined),
+      detect: (_raw, before) => (before === undefined || index < before ? { at: index, confidence: 0.5, reason: `blind ${index}` } : undefined),
       parse: (raw) => {
         parsed.push(`blind-${index}`)
         return { calls: [], repairs: [], errors: [], text: raw, protocol: `blind-${index}` }
