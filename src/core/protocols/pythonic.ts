@@ -5,7 +5,7 @@
  * `True`/`False`/`None`, numbers, lists, dicts, nesting); Markdown-escaped names (`get\_weather`)
  * are unescaped.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
@@ -102,8 +102,10 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
     while (isNamePart(text.charCodeAt(end))) end++
     if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
   }
-  const read = readJson(text, pos)
-  if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
+  // Only a cut-off literal's message is shown (every other failure ends the attempt quietly), so
+  // the rest are never written.
+  const read = readJsonDeferred(text, pos)
+  if (!read.ok) return { ok: false, offset: read.offset, truncated: read.code === 'truncated', message: read.code === 'truncated' ? read.render().error.message : '' }
   // Python spells these with capitals; JSON-style repairs of them are expected here, not leniency.
   const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes' && repair.code !== 'python_tuple')
   return { ok: true, value: read.value, end: read.end, repairs }
