@@ -2,7 +2,12 @@
  * Hostile model outputs for the worst-case measurements (issue 11 item 9): each format's opening
  * tokens repeated, unclosed openers, runs of `{` `[` `"` `\`, nested tags, deep nesting, long
  * runs of whitespace and tokens that almost match. Every input is about `size` UTF-16 code units.
+ *
+ * The inputs come in families ({@link GENERATORS}); `base` is the fixed list above, the others are
+ * generated: every prefix of every format's typical output repeated, every short run of brackets,
+ * quotes and backslashes, nesting up to the reader's depth limit, tag soup and unclosed fences.
  */
+import { formats } from '../src/core/protocols/index'
 
 /** Tokens that open or structure a call in some format, as they appear in outputs. */
 export const TOKENS: readonly string[] = [
@@ -29,9 +34,119 @@ function almost(token: string): string {
   return token.length > 2 ? token.slice(0, -1) : token
 }
 
-/** Every hostile input of about `size` code units, labelled. */
-export function hostileInputs(size: number): Array<readonly [label: string, raw: string]> {
-  const out: Array<readonly [string, string]> = []
+/** A labelled hostile input. */
+export type HostileInput = readonly [label: string, raw: string]
+
+/** The input families, by name (`scripts/worst-case.ts --generators`). */
+export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences'] as const
+export type GeneratorName = (typeof GENERATORS)[number]
+
+/**
+ * The hostile inputs of about `size` code units of the given families (default: all), labelled,
+ * without duplicates.
+ */
+export function hostileInputs(size: number, generators: readonly GeneratorName[] = GENERATORS): HostileInput[] {
+  const seen = new Set<string>()
+  const out: HostileInput[] = []
+  const families: Record<GeneratorName, (size: number) => HostileInput[]> = { base: baseInputs, prefixes: prefixInputs, unbalanced: unbalancedInputs, deep: deepInputs, tags: tagInputs, fences: fenceInputs }
+  for (const name of generators) {
+    for (const input of families[name](size)) {
+      if (seen.has(input[1])) continue
+      seen.add(input[1])
+      out.push(input)
+    }
+  }
+  return out
+}
+
+/** The depth limit of the JSON readers (`JsonReadOptions.maxDepth`'s default). */
+const MAX_DEPTH = 512
+
+/** The outputs a format typically produces: its example, and its rendering of a call after some text and of two calls. */
+function typicalOutputs(): string[] {
+  const call = { name: 'get_weather', arguments: { city: 'Paris', days: [1, 2], units: { c: true } } }
+  const other = { name: 'send_email', arguments: { to: 'a@b.c', body: 'say "hi"\n' } }
+  const outputs: string[] = []
+  for (const protocol of formats) {
+    outputs.push(protocol.example)
+    outputs.push(protocol.render({ text: 'Sure.', calls: [call] }))
+    outputs.push(protocol.render({ calls: [call, other] }))
+  }
+  return outputs
+}
+
+/** Every prefix (up to 100 characters) of every typical output, repeated: a call cut at each point, again and again. */
+function prefixInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
+  for (const output of typicalOutputs()) {
+    for (let length = 1; length <= Math.min(output.length, 100); length++) {
+      const prefix = output.slice(0, length)
+      out.push([`${JSON.stringify(prefix)} repeated (a prefix of a typical output)`, repeat(prefix, size)])
+    }
+  }
+  return out
+}
+
+/** Every run of one to three brackets, quotes, backslashes, colons and commas, repeated. */
+function unbalancedInputs(size: number): HostileInput[] {
+  const alphabet = ['{', '}', '[', ']', '(', '"', "'", '\\', ':', ',']
+  const out: HostileInput[] = []
+  let runs = ['']
+  for (let length = 1; length <= 3; length++) {
+    runs = runs.flatMap((run) => alphabet.map((char) => run + char))
+    for (const run of runs) out.push([`${JSON.stringify(run)} repeated`, repeat(run, size)])
+  }
+  for (const run of ['{"a": "x\\"', '{"a": "\\\\', '"\\\\"', '{"a": [', '{"a": {"b": ', '["a", ', "{'a': '", '{a: ', '{"a": 1,', '[1, ', '[-', '[1.', '[1e', '[tru', '{"a": tr']) {
+    out.push([`${JSON.stringify(run)} repeated`, repeat(run, size)])
+  }
+  return out
+}
+
+/** Nesting up to the depth limit and one past it, repeated, bare and after a format's opener. */
+function deepInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
+  for (const depth of [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1]) {
+    for (const [open, close] of [['[', ']'], ['{"a":', '}'], ['{"a":[', ']}'], ["{'a':", '}'], ['(', ')']] as const) {
+      const unit = open.repeat(depth)
+      out.push([`(${JSON.stringify(open)} × ${depth}) repeated, unclosed`, repeat(unit, size)])
+      out.push([`(${JSON.stringify(open)} × ${depth} 1 ${JSON.stringify(close)} × ${depth}) repeated`, repeat(`${unit}1${close.repeat(depth)}`, size)])
+    }
+    for (const opener of ['<tool_call>', '[TOOL_CALLS]', '{"tool": "f", "arguments": ', '```json\n', 'f(a=', '<|python_tag|>', '[TOOL_CALLS]f[ARGS]']) {
+      out.push([`(${JSON.stringify(opener)} + [ × ${depth}) repeated`, repeat(opener + '['.repeat(depth), size)])
+    }
+  }
+  return out
+}
+
+/** Format tokens followed by the start of a call that never ends, repeated (tag soup). */
+function tagInputs(size: number): HostileInput[] {
+  const bodies = ['{"name": "f", "arguments": {', '{"name": "f", "arguments": {"a": "', '{"name": "f"', '{"name":', 'f', 'f>', 'f">', '<', '"', '\\']
+  const out: HostileInput[] = []
+  for (const token of TOKENS) {
+    for (const body of bodies) out.push([`(${JSON.stringify(token)} + ${JSON.stringify(body)}) repeated`, repeat(token + body, size)])
+    out.push([`${JSON.stringify(token)} repeated, then a call`, `${repeat(token, size - 60)}{"name": "f", "arguments": {"a": 1}}`])
+  }
+  for (const [open, close] of [['<tool_call>', '</tool_call>'], ['<function=f>', '</function>'], ['<parameter=a>', '</parameter>'], ['[TOOL_CALLS]', '[ARGS]']] as const) {
+    out.push([`${open} × n, then ${close} × n`, repeat(open, Math.floor(size / 2)) + repeat(close, Math.floor(size / 2))])
+    out.push([`(${open}${close}) repeated`, repeat(open + close, size)])
+  }
+  return out
+}
+
+/** Code fences that never close, with and without a call-like start, repeated. */
+function fenceInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
+  for (const fence of ['```', '```json', '```json\n', '```python\n', '```tool_call\n', '~~~', 'Action: ```json\n']) {
+    for (const body of ['', '{', '[', '{"tool": "f", "arguments": {', '[{"name": "f", "arguments": {', 'f(', '\n', 'text ']) {
+      out.push([`(${JSON.stringify(fence)} + ${JSON.stringify(body)}) repeated`, repeat(fence + body, size)])
+    }
+    out.push([`${JSON.stringify(fence)} + unclosed call`, `${fence}{"tool": "f", "arguments": {"a": "${'x'.repeat(size)}`])
+  }
+  return out
+}
+
+function baseInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
   const half = Math.floor(size / 2)
   for (const piece of PIECES) out.push([`${JSON.stringify(piece)} repeated`, repeat(piece, size)])
   for (const token of TOKENS) {

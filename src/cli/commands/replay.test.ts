@@ -5,6 +5,7 @@ import { fold } from '../../core/loop/index'
 import { exportRequest, importLogFiles, replayEvents } from '../../core/trace/index'
 import { fakeIO } from '../../test/fake-io'
 import { replayCommand } from './replay'
+import { writeWorkspace } from '../../core/files/workspace-file'
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../../core/__fixtures__/${name}`, import.meta.url))
 const dialectPath = (name: string) => fileURLToPath(new URL(`../../core/trace/__fixtures__/${name}`, import.meta.url))
@@ -173,6 +174,26 @@ describe('toolstep replay', () => {
       expect(fake.stderr(), argv.join(' ')).toMatch(message)
       expect(fake.stdout()).toBe('')
     }
+  })
+
+  it('refuses a Toolstep workspace (exit 2), pointing to toolstep run, whatever the key order, BOM or --format', async () => {
+    const workspace = writeWorkspace({ tools: 'export {}', model: 'export default () => "hi"', input: 'go', settings: { protocol: 'json', maxSteps: 2, systemPrompt: '' } })
+    const reordered = JSON.stringify({ ...JSON.parse(workspace), format: undefined, version: 1 }).replace(/\}$/, ',"format":"toolstep.workspace"}')
+    for (const [argv, text] of [
+      [['w.json'], workspace],
+      [['w.json', '--summary'], `\uFEFF${workspace}`],
+      [['w.json', '--format', 'openai-messages'], workspace],
+      [['w.json', '--json'], reordered],
+    ] as const) {
+      const fake = fakeIO({ 'w.json': text })
+      expect(await replayCommand([...argv], fake.io), argv.join(' ')).toBe(2)
+      expect(fake.stderr(), argv.join(' ')).toContain('w.json is a Toolstep workspace, not a log: open it with `toolstep run w.json`')
+      expect(fake.stdout()).toBe('')
+    }
+    // A log that only mentions the format in a message is still a log.
+    const mentions = JSON.stringify([{ role: 'user', content: 'what is "toolstep.workspace"?' }, { role: 'assistant', content: 'A file format.' }])
+    const fake = fakeIO({ 'log.json': mentions })
+    expect(await replayCommand(['log.json', '--summary'], fake.io)).toBe(0)
   })
 
   it('--check exits 1 and lists anomalies, 0 when the log is clean', async () => {

@@ -105,6 +105,14 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
     io.stderr(`toolstep replay: ${files.error}\n`)
     return 2
   }
+  // A workspace reads as a JSON object, so an importer would take it for a one-message log.
+  const workspaceAt = files.value.findIndex((file) => isWorkspaceText(file.text))
+  if (workspaceAt >= 0) {
+    const name = files.value[workspaceAt]?.name ?? ''
+    const path = args.logs.length === 1 && args.logs[0] !== '-' ? args.logs[0] : name
+    io.stderr(`toolstep replay: ${name} is a Toolstep workspace, not a log: open it with \`toolstep run ${path}\`.\n`)
+    return 2
+  }
   const logName = args.logs.join(' ')
   let tools: ToolSpec[] | undefined
   if (args.tools !== undefined) {
@@ -299,6 +307,26 @@ async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true
     }
   }
   return { ok: true, value: files }
+}
+
+/** The format tag a workspace file starts with (DESIGN.md, "Files that leave the app"). */
+const WORKSPACE_FORMAT = /^\s*\{\s*"format"\s*:\s*"toolstep\.workspace"/
+
+/**
+ * True when `text` is a Toolstep workspace file: a JSON object whose `format` is
+ * `toolstep.workspace`, wherever the key sits. Only an object that names the format somewhere is
+ * parsed for this, so other logs are not read twice.
+ */
+function isWorkspaceText(text: string): boolean {
+  const body = text.replace(/^\uFEFF/, '')
+  if (WORKSPACE_FORMAT.test(body)) return true
+  if (!/^\s*\{/.test(body) || !body.includes('"toolstep.workspace"')) return false
+  try {
+    const value: unknown = JSON.parse(body)
+    return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'toolstep.workspace'
+  } catch {
+    return false
+  }
 }
 
 /** The conversation a recorded session holds: its leading messages, then everything backfilled. */

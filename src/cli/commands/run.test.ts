@@ -139,6 +139,19 @@ export default (ctx: ModelContext) => ctx.step === 0 ? callTools(ctx.protocol, $
       settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' },
     })
 
+  it('lists the first call names on the parse line of a long turn, and how many more there were', async () => {
+    const tools = `import { tool, z } from 'toolstep'
+export const ping = tool({ description: '', inputSchema: z.object({}), execute: () => 'pong' })
+export const echo = tool({ description: '', inputSchema: z.object({}), execute: () => 'echo' })`
+    const calls = `[{ name: 'echo', arguments: {} }, ...Array.from({ length: 59 }, () => ({ name: 'ping', arguments: {} }))]`
+    const { fake, out } = io({ 'w.json': workspaceWith(tools, calls) })
+    // 60 calls of one turn are a repeated_call stop (exit 1): only the parse line matters here.
+    await runCommand(['w.json'], fake)
+    const parseLine = out().split('\n').find((line) => /\bparse\b/.test(line) && line.includes('60 calls')) ?? ''
+    expect(parseLine).toMatch(/60 calls: echo, ping, ping, ping, ping … and 55 more/)
+    expect(parseLine.length).toBeLessThan(120)
+  })
+
   it('refuses file writes and child processes from workspace code with a clear permission error', async () => {
     const tools = `import { tool, z } from 'toolstep'
 const fs = (process as any).getBuiltinModule?.('fs') ?? require('fs')

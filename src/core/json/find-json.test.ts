@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { findJsonValues } from './find-json'
+import { findJsonValues, scanJsonValues } from './find-json'
+import { fuzzSeeds, mutate, seededRandom } from '../../test/fuzz-inputs'
 
 describe('findJsonValues', () => {
   it('finds top-level objects in prose and skips braces inside their strings', () => {
@@ -77,5 +78,16 @@ describe('findJsonValues on hostile input', () => {
     for (let index = 0; index < 3000; index++) inputs.push(next())
     // Skipping a certain failure resumes where the failed read would have: the same values.
     for (const text of inputs) expect(findJsonValues(text).values.map((value) => ({ start: value.start, end: value.end })), text).toEqual(reference(text))
+  })
+
+  it('hands values to scanJsonValues\' callback in order, with the rest of what findJsonValues returns', () => {
+    const next = seededRandom(11)
+    for (let index = 0; index < 1500; index++) {
+      let text = fuzzSeeds[index % fuzzSeeds.length] ?? ''
+      if (index >= fuzzSeeds.length) text = mutate(text, next)
+      const values: unknown[] = []
+      const rest = scanJsonValues(text, { spanDepth: 3 }, (value) => values.push(value))
+      expect({ values, ...rest }, JSON.stringify(text)).toEqual(findJsonValues(text, { spanDepth: 3 }))
+    }
   })
 })

@@ -2,7 +2,7 @@
  * Finding JSON values embedded in prose.
  */
 import { isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
-import { readJson, type JsonReadFailure, type JsonReadResult, type JsonReadSuccess } from './read-json'
+import { readJsonDeferred, type JsonReadFailure, type JsonReadSuccess } from './read-json'
 
 const MAX_RETRIES_AFTER_TRUNCATION = 8
 
@@ -114,7 +114,7 @@ const MAX_INVALID_REPORTED = 8
 
 /**
  * Finds the JSON objects (and arrays) that appear in prose: every `{` or `[` outside an already
- * found value is tried with the lenient {@link readJson}; what reads becomes a value and scanning
+ * found value is tried with the lenient `readJson`; what reads becomes a value and scanning
  * resumes after it, so braces and brackets inside its strings are never mistaken for structure.
  * A failed attempt resumes where the reader stopped; an attempt cut off by the end of the text
  * is retried from the next character a bounded number of times (a stray apostrophe in prose can
@@ -123,9 +123,21 @@ const MAX_INVALID_REPORTED = 8
  * Pure; never throws.
  */
 export function findJsonValues(text: string, options: FindJsonOptions = {}): FoundJson {
+  const values: JsonReadSuccess[] = []
+  const rest = scanJsonValues(text, options, (value) => values.push(value))
+  return { values, ...rest }
+}
+
+/**
+ * {@link findJsonValues} handing each value to `onValue` as it is read, in order, instead of
+ * collecting them: a caller that keeps few of them (tool calls among thousands of `{}` in prose)
+ * lets the rest be collected young, which costs far less than holding them all to the end.
+ *
+ * @returns what {@link findJsonValues} returns besides `values`
+ */
+export function scanJsonValues(text: string, options: FindJsonOptions, onValue: (value: JsonReadSuccess) => void): Omit<FoundJson, 'values'> {
   const arrays = options.arrays ?? true
   const spanDepth = options.spanDepth ?? 0
-  const values: JsonReadSuccess[] = []
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
@@ -143,27 +155,28 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
       pos = Math.max(pos + 1, failsAt)
       continue
     }
-    const result: JsonReadResult = readJson(text, pos, { spanDepth })
+    // Most failed reads are dropped, so their messages are written only for the ones kept.
+    const result = readJsonDeferred(text, pos, { spanDepth })
     if (result.ok) {
       // A value read after a cut-off attempt shows the attempt was prose (an apostrophe taken
       // for a quote, a stray brace), not a cut-off value.
       if (truncated && !keptTruncated) truncated = undefined
-      values.push(result)
+      onValue(result)
       pos = result.end
       continue
     }
-    if (result.error.code === 'truncated') {
+    if (result.code === 'truncated') {
       if (!truncated) {
-        truncated = result
-        keptTruncated = options.keepTruncated?.(result) === true
+        truncated = result.render()
+        keptTruncated = options.keepTruncated?.(truncated) === true
       }
       // Every retry reads to the end of the text, so a fixed budget keeps the scan linear.
       if (++retriesAfterTruncation > MAX_RETRIES_AFTER_TRUNCATION) break
       pos++
       continue
     }
-    if (invalid.length < MAX_INVALID_REPORTED) invalid.push(result)
-    pos = Math.max(pos + 1, result.error.offset)
+    if (invalid.length < MAX_INVALID_REPORTED) invalid.push(result.render())
+    pos = Math.max(pos + 1, result.offset)
   }
-  return { values, ...(truncated ? { truncated } : {}), ...(invalid.length ? { invalid } : {}) }
+  return { ...(truncated ? { truncated } : {}), ...(invalid.length ? { invalid } : {}) }
 }

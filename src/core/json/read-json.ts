@@ -11,10 +11,10 @@
 import type { JsonValue } from '../messages'
 import type { Span } from '../span'
 import { readStrictJson } from './read-strict'
-import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
+import * as chars from './chars'
 import { errorMessage } from '../util'
-import type { Phrase } from '../util/phrase'
-import { parseMessage, parsePhrase, parseSaid, type Said } from '../util/parse-text'
+import type { Phrase, PhraseParams } from '../util/phrase'
+import { parseMessage, parsePhrase, parseSaid, type ParseTextKey } from '../util/parse-text'
 
 /** Names of the leniencies the reader applies. */
 export type JsonRepairCode =
@@ -123,6 +123,19 @@ export interface JsonReadFailure {
 /** Result of {@link readJson}. */
 export type JsonReadResult = JsonReadSuccess | JsonReadFailure
 
+/**
+ * A failed read of {@link readJsonDeferred}: why and where it stopped, with the full
+ * {@link JsonReadFailure} (message, partial value) built only by `render`.
+ */
+export interface DeferredJsonFailure {
+  ok: false
+  code: JsonReadError['code']
+  /** Where reading stopped (the `error.offset` and `end` of the rendered failure). */
+  offset: number
+  /** The failure exactly as {@link readJson} returns it; built on the first call, then cached. */
+  render(): JsonReadFailure
+}
+
 type JsonObject = { [key: string]: JsonValue }
 
 interface ObjectFrame {
@@ -145,6 +158,13 @@ interface ArrayFrame {
 }
 
 type Frame = ObjectFrame | ArrayFrame
+
+// Local copies of the character classes: hot loops stay free of calls across modules, which
+// some loaders (the TypeScript runners of the CLI and the benchmarks) compile to getters.
+const isWhitespace = chars.isWhitespace.bind(undefined)
+const isDigit = chars.isDigit.bind(undefined)
+const isIdentifierStart = chars.isIdentifierStart.bind(undefined)
+const isIdentifierPart = chars.isIdentifierPart.bind(undefined)
 
 const QUOTE = 0x22
 const APOSTROPHE = 0x27
@@ -201,18 +221,47 @@ const LITERALS: Record<string, { value: JsonValue; python: boolean }> = {
   None: { value: null, python: true },
 }
 
-class Failure {
-  readonly message: string
-  readonly phrase: Phrase
+/**
+ * Why a read stopped, before its message is written. Failures are recorded rather than thrown,
+ * and their message is rendered only when a caller keeps the failure: prose scanned for JSON
+ * fails a read at nearly every brace, and throwing or formatting each time cost more than the
+ * reading itself (hostile input is mostly such failures).
+ */
+interface Failure {
+  code: JsonReadError['code']
+  key: ParseTextKey
+  params: PhraseParams | undefined
+  offset: number
+  /** A cut string's content so far, for the partial value. */
+  cutString: string | undefined
+}
+
+/** A repair as the reader applied it, before its message is written. */
+interface PendingRepair {
+  code: JsonRepairCode
+  key: ParseTextKey
+  params: PhraseParams | undefined
+  span: Span
+  /** Places it applied to. */
+  count: number
+}
+
+/** A failed lenient read whose {@link JsonReadFailure} is built on demand, once. */
+class PendingFailure implements DeferredJsonFailure {
+  readonly ok = false
+  readonly code: JsonReadError['code']
+  readonly offset: number
+  private rendered: JsonReadFailure | undefined
   constructor(
-    readonly code: JsonReadError['code'],
-    said: Said,
-    readonly offset: number,
-    /** A cut string's content so far, for the partial value. */
-    readonly cutString?: string,
+    private readonly reader: LenientReader,
+    private readonly failure: Failure,
   ) {
-    this.message = said.message
-    this.phrase = said.phrase
+    this.code = failure.code
+    this.offset = failure.offset
+  }
+  render(): JsonReadFailure {
+    this.rendered ??= this.reader.renderFailure(this.failure)
+    return this.rendered
   }
 }
 
@@ -247,6 +296,22 @@ export function readJson(text: string, start = 0, options: JsonReadOptions = {})
 }
 
 /**
+ * {@link readJson} for callers that try many starts and keep few failures (finding JSON in
+ * prose): the same reading, but a failure's message and partial value are built only when
+ * `render` is called, since writing them costs more than a failed read itself.
+ */
+export function readJsonDeferred(text: string, start = 0, options: JsonReadOptions = {}): JsonReadSuccess | DeferredJsonFailure {
+  let valueStart = start
+  while (valueStart < text.length && isWhitespace(text.charCodeAt(valueStart))) valueStart++
+  const first = text.charCodeAt(valueStart)
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    const strict = readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
+    if (strict) return strict
+  }
+  return new LenientReader(text, start, options).readDeferred()
+}
+
+/**
  * {@link readJson} without its fast path for strict JSON: the lenient reader alone. Same
  * results; exported so tests can check that the two paths agree.
  */
@@ -263,12 +328,14 @@ class LenientReader {
   private readonly length: number
   private readonly spanDepth: number
   private readonly maxDepth: number
-  private readonly repairs: JsonRepair[] = []
+  /** Repairs as they were applied; their messages are written by {@link builtRepairs}. */
+  private readonly pending: PendingRepair[] = []
+  private repairs: JsonRepair[] | undefined
   private readonly stack: Frame[] = []
   private pos: number
   private readonly valueStart: number
-  /** One repair per code keeps a Python dict from producing a line per quote; the span is the first place. */
-  private readonly repeats = new Map<JsonRepairCode, { repair: JsonRepair; count: number; said: Said }>()
+  /** Set by {@link fail} when the read stops. */
+  private failure: Failure | undefined
 
   constructor(
     private readonly text: string,
@@ -285,50 +352,68 @@ class LenientReader {
   }
 
   read(): JsonReadResult {
-    try {
-      const result = this.run()
-      this.countRepeats()
-      return result
-    } catch (caught) {
-      this.countRepeats()
-      if (!(caught instanceof Failure)) {
-        // Only a bug can get here; report it as a value so callers still never see an exception.
-        const message = errorMessage(caught)
-        return { ok: false, error: { code: 'invalid_json', ...parseSaid('jsonInternal', { error: message }), offset: this.pos }, start: this.valueStart, end: this.pos, repairs: this.repairs }
-      }
-      const failure: JsonReadFailure = {
-        ok: false,
-        error: { code: caught.code, message: caught.message, phrase: caught.phrase, offset: caught.offset },
-        start: this.valueStart,
-        end: caught.offset,
-        repairs: this.repairs,
-      }
-      if (caught.code === 'truncated') {
-        const partial = this.partialValue(caught)
-        if (partial !== undefined) failure.partial = partial
-      }
-      return failure
-    }
+    const result = this.readDeferred()
+    return result.ok ? result : result.render()
   }
 
-  private repair(code: JsonRepairCode, said: Said, from: number, to: number): void {
-    const seen = this.repeats.get(code)
-    if (seen) {
-      // The message says how many places; it is written once, in countRepeats, not per place.
-      seen.count++
-      return
+  /** Like {@link read}, but a failure's message is rendered only when asked for. */
+  readDeferred(): JsonReadSuccess | DeferredJsonFailure {
+    let result: JsonReadSuccess | undefined
+    try {
+      result = this.run()
+    } catch (caught) {
+      // Only a bug can get here; report it as a value so callers still never see an exception.
+      const message = errorMessage(caught)
+      this.failure = { code: 'invalid_json', key: 'jsonInternal', params: { error: message }, offset: this.pos, cutString: undefined }
     }
-    const entry: JsonRepair = { code, message: said.message, phrase: said.phrase, span: { start: from, end: to } }
-    this.repeats.set(code, { repair: entry, count: 1, said })
-    this.repairs.push(entry)
+    if (result) return result
+    return new PendingFailure(this, this.failure as Failure)
   }
-  private countRepeats(): void {
-    for (const seen of this.repeats.values()) {
-      if (seen.count <= 1) continue
-      const said = parseSaid('repeatedRepair', { repair: seen.said.phrase, n: seen.count })
-      seen.repair.message = said.message
-      seen.repair.phrase = said.phrase
+
+  /** The failure {@link readJson} returns; called once per read by {@link PendingFailure}. */
+  renderFailure(failure: Failure): JsonReadFailure {
+    const said = parseSaid(failure.key, failure.params)
+    const rendered: JsonReadFailure = {
+      ok: false,
+      error: { code: failure.code, message: said.message, phrase: said.phrase, offset: failure.offset },
+      start: this.valueStart,
+      end: failure.offset,
+      repairs: this.builtRepairs(),
     }
+    if (failure.code === 'truncated') {
+      const partial = this.partialValue(failure)
+      if (partial !== undefined) rendered.partial = partial
+    }
+    return rendered
+  }
+
+  /** Records why the read stopped; returns `undefined`, which every step returns on failure. */
+  private fail(code: JsonReadError['code'], key: ParseTextKey, params: PhraseParams | undefined, offset: number, cutString?: string): undefined {
+    this.failure = { code, key, params, offset, cutString }
+    return undefined
+  }
+
+  private repair(code: JsonRepairCode, key: ParseTextKey, params: PhraseParams | undefined, from: number, to: number): void {
+    // One repair per code keeps a Python dict from producing a line per quote; the span is the
+    // first place, and the message, written once at the end, says how many places.
+    for (const seen of this.pending) {
+      if (seen.code === code) {
+        seen.count++
+        return
+      }
+    }
+    this.pending.push({ code, key, params, span: { start: from, end: to }, count: 1 })
+  }
+
+  /** The repairs with their messages, built once, when the read's result is. */
+  private builtRepairs(): JsonRepair[] {
+    if (this.repairs) return this.repairs
+    this.repairs = this.pending.map(({ code, key, params, span, count }) => {
+      let said = parseSaid(key, params)
+      if (count > 1) said = parseSaid('repeatedRepair', { repair: said.phrase, n: count })
+      return { code, message: said.message, phrase: said.phrase, span }
+    })
+    return this.repairs
   }
 
   private skipWhitespace(): void {
@@ -336,10 +421,10 @@ class LenientReader {
   }
 
   /** Reads a string whose opening quote is at `pos`; leaves `pos` after the closing quote. */
-  private readString(): string {
+  private readString(): string | undefined {
     const quoteAt = this.pos
     const quote = this.text.charCodeAt(this.pos)
-    if (quote === APOSTROPHE) this.repair('single_quotes', parseSaid('jsonSingleQuotes'), this.pos, this.pos)
+    if (quote === APOSTROPHE) this.repair('single_quotes', 'jsonSingleQuotes', undefined, this.pos, this.pos)
     let out = ''
     let chunk = this.pos + 1
     let i = this.pos + 1
@@ -348,19 +433,14 @@ class LenientReader {
     for (;;) {
       if (i >= this.length) {
         out += this.text.slice(chunk, i)
-        throw new Failure(
-          'truncated',
-          parseSaid('jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }),
-          this.length,
-          out,
-        )
+        return this.fail('truncated', 'jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }, this.length, out)
       }
       const code = this.text.charCodeAt(i)
       if (code === quote) {
         out += this.text.slice(chunk, i)
         this.pos = i + 1
         if (quote === APOSTROPHE) {
-          const first = this.repeats.get('single_quotes')?.repair
+          const first = this.pending.find((seen) => seen.code === 'single_quotes')
           if (first && first.span.start === quoteAt) first.span.end = this.pos
         }
         return out
@@ -368,12 +448,7 @@ class LenientReader {
       if (code === BACKSLASH) {
         out += this.text.slice(chunk, i)
         if (i + 1 >= this.length) {
-          throw new Failure(
-            'truncated',
-            parseSaid('jsonEscapeCut', { at: i, offset: quoteAt }),
-            this.length,
-            out,
-          )
+          return this.fail('truncated', 'jsonEscapeCut', { at: i, offset: quoteAt }, this.length, out)
         }
         const escaped = this.text[i + 1] ?? ''
         const simple = SIMPLE_ESCAPES[escaped]
@@ -382,26 +457,21 @@ class LenientReader {
           i += 2
         } else if (escaped === 'u') {
           if (i + 6 > this.length) {
-            throw new Failure(
-              'truncated',
-              parseSaid('jsonUnicodeEscapeCut', { at: i }),
-              this.length,
-              out,
-            )
+            return this.fail('truncated', 'jsonUnicodeEscapeCut', { at: i }, this.length, out)
           }
           const hex = this.text.slice(i + 2, i + 6)
           if (/^[0-9a-fA-F]{4}$/.test(hex)) {
             out += String.fromCharCode(parseInt(hex, 16))
             i += 6
           } else {
-            this.repair('invalid_escape', parseSaid('jsonInvalidUnicodeEscape', { hex }), i, i + 2)
+            this.repair('invalid_escape', 'jsonInvalidUnicodeEscape', { hex }, i, i + 2)
             out += '\\u'
             i += 2
           }
         } else {
           // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
           // character, so keep both rather than guess.
-          this.repair('invalid_escape', parseSaid('jsonUnknownEscape', { char: escaped }), i, i + 2)
+          this.repair('invalid_escape', 'jsonUnknownEscape', { char: escaped }, i, i + 2)
           out += escaped === "'" ? "'" : `\\${escaped}`
           i += 2
         }
@@ -410,10 +480,10 @@ class LenientReader {
       }
       if (code < 0x20) {
         if (code === 0x0a || code === 0x0d) {
-          if (!sawNewline) this.repair('unescaped_newline', parseSaid('jsonRawNewline'), i, i + 1)
+          if (!sawNewline) this.repair('unescaped_newline', 'jsonRawNewline', undefined, i, i + 1)
           sawNewline = true
         } else if (!sawControl) {
-          this.repair('control_character', parseSaid('jsonControlCharacter'), i, i + 1)
+          this.repair('control_character', 'jsonControlCharacter', undefined, i, i + 1)
           sawControl = true
         }
       }
@@ -422,23 +492,23 @@ class LenientReader {
   }
 
   /** Reads a number at `pos`. */
-  private readNumber(): number {
+  private readNumber(): number | undefined {
     const numberStart = this.pos
     let i = this.pos
     if (this.text.charCodeAt(i) === MINUS) i++
     const digitsStart = i
     while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
     if (i === digitsStart) {
-      if (i >= this.length) throw new Failure('truncated', parseSaid('jsonMinusCut', { offset: numberStart }), this.length)
-      throw new Failure('invalid_json', parseSaid('jsonMinusDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+      if (i >= this.length) return this.fail('truncated', 'jsonMinusCut', { offset: numberStart }, this.length)
+      return this.fail('invalid_json', 'jsonMinusDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
     }
     if (this.text.charCodeAt(i) === 0x2e) {
       i++
       const fractionStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === fractionStart) {
-        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonFractionCut', { offset: numberStart }), this.length)
-        throw new Failure('invalid_json', parseSaid('jsonFractionDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+        if (i >= this.length) return this.fail('truncated', 'jsonFractionCut', { offset: numberStart }, this.length)
+        return this.fail('invalid_json', 'jsonFractionDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
       }
     }
     const exponent = this.text.charCodeAt(i)
@@ -449,8 +519,8 @@ class LenientReader {
       const exponentStart = i
       while (i < this.length && isDigit(this.text.charCodeAt(i))) i++
       if (i === exponentStart) {
-        if (i >= this.length) throw new Failure('truncated', parseSaid('jsonExponentCut', { offset: numberStart }), this.length)
-        throw new Failure('invalid_json', parseSaid('jsonExponentDigit', { offset: numberStart, found: charPhrase(this.text, i) }), i)
+        if (i >= this.length) return this.fail('truncated', 'jsonExponentCut', { offset: numberStart }, this.length)
+        return this.fail('invalid_json', 'jsonExponentDigit', { offset: numberStart, found: charPhrase(this.text, i) }, i)
       }
     }
     this.pos = i
@@ -458,25 +528,21 @@ class LenientReader {
   }
 
   /** Reads `true`/`false`/`null` or their Python spellings at `pos`. */
-  private readLiteral(): JsonValue {
+  private readLiteral(): JsonValue | undefined {
     const wordStart = this.pos
     let i = this.pos
     while (i < this.length && isIdentifierPart(this.text.charCodeAt(i))) i++
     const word = this.text.slice(wordStart, i)
     const literal = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined
     if (literal) {
-      if (literal.python) this.repair('python_literal', parseSaid('jsonPythonLiteral', { word, value: String(literal.value) }), wordStart, i)
+      if (literal.python) this.repair('python_literal', 'jsonPythonLiteral', { word, value: String(literal.value) }, wordStart, i)
       this.pos = i
       return literal.value
     }
     if (i >= this.length && Object.keys(LITERALS).some((name) => name.startsWith(word))) {
-      throw new Failure('truncated', parseSaid('jsonLiteralCut', { word, offset: wordStart }), this.length)
+      return this.fail('truncated', 'jsonLiteralCut', { word, offset: wordStart }, this.length)
     }
-    throw new Failure(
-      'invalid_json',
-      parseSaid('jsonUnquotedValue', { offset: wordStart, word: excerpt(word, 0, 20) }),
-      wordStart,
-    )
+    return this.fail('invalid_json', 'jsonUnquotedValue', { offset: wordStart, word: excerpt(word, 0, 20) }, wordStart)
   }
 
   /** Closes every open container at the end of input (the caller checked the last value was complete). */
@@ -485,7 +551,7 @@ class LenientReader {
       .map((frame) => (frame.kind === 'object' ? '}' : frame.tuple ? ')' : ']'))
       .reverse()
       .join('')
-    this.repair('missing_closer', parseSaid('jsonMissingCloser', { closers }), this.length, this.length)
+    this.repair('missing_closer', 'jsonMissingCloser', { closers }, this.length, this.length)
     let value: JsonValue = null
     let node: JsonSpanNode | undefined
     while (this.stack.length > 0) {
@@ -533,14 +599,16 @@ class LenientReader {
   }
 
   /** Reads an object key at `pos` (after whitespace) and the colon after it. */
-  private readKey(frame: ObjectFrame): void {
+  private readKey(frame: ObjectFrame): true | undefined {
     // Cleared first so a key cut off mid-string is not mistaken for the previous member's value.
     frame.key = ''
     const keyStart = this.pos
     const code = this.text.charCodeAt(this.pos)
     let key: string
     if (code === QUOTE || code === APOSTROPHE) {
-      key = this.readString()
+      const read = this.readString()
+      if (read === undefined) return undefined
+      key = read
     } else if (isIdentifierStart(code)) {
       while (this.pos < this.length && isIdentifierPart(this.text.charCodeAt(this.pos))) this.pos++
       key = this.text.slice(keyStart, this.pos)
@@ -548,41 +616,43 @@ class LenientReader {
       if (closing === QUOTE || closing === APOSTROPHE) {
         // `{city": "Paris"}`: only the opening quote is missing.
         this.pos++
-        this.repair('key_missing_quote', parseSaid('jsonKeyMissingQuote', { key }), keyStart, this.pos)
+        this.repair('key_missing_quote', 'jsonKeyMissingQuote', { key }, keyStart, this.pos)
       } else {
-        this.repair('unquoted_key', parseSaid('jsonUnquotedKey', { key }), keyStart, this.pos)
+        this.repair('unquoted_key', 'jsonUnquotedKey', { key }, keyStart, this.pos)
       }
     } else {
-      throw new Failure('invalid_json', parseSaid('jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+      return this.fail('invalid_json', 'jsonExpectedKey', { offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
     }
     const keyEnd = this.pos
     this.skipWhitespace()
-    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonKeyCut', { key }), this.length)
+    if (this.pos >= this.length) return this.fail('truncated', 'jsonKeyCut', { key }, this.length)
     if (this.text.charCodeAt(this.pos) !== COLON) {
-      throw new Failure('invalid_json', parseSaid('jsonExpectedColon', { key, offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+      return this.fail('invalid_json', 'jsonExpectedColon', { key, offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
     }
     this.pos++
     frame.key = key
     frame.keySpan = { start: keyStart, end: keyEnd }
+    return true
   }
 
-  private run(): JsonReadResult {
-    if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonEmpty'), this.length)
+  /** Reads the value; `undefined` when the read failed (see {@link failure}). */
+  private run(): JsonReadSuccess | undefined {
+    if (this.pos >= this.length) return this.fail('truncated', 'jsonEmpty', undefined, this.length)
     // Each turn of the outer loop reads one value at `pos`; containers push a frame and continue.
     for (;;) {
       this.skipWhitespace()
       if (this.pos >= this.length) {
         const frame = this.stack[this.stack.length - 1]
-        throw new Failure('truncated', frame?.kind === 'object' ? parseSaid('jsonValueCut', { key: frame.key }) : parseSaid('jsonItemCut'), this.length)
+        return frame?.kind === 'object' ? this.fail('truncated', 'jsonValueCut', { key: frame.key }, this.length) : this.fail('truncated', 'jsonItemCut', undefined, this.length)
       }
       const code = this.text.charCodeAt(this.pos)
       const depth = this.stack.length
       const from = this.pos
-      let value: JsonValue
+      let value: JsonValue | undefined
       let node: JsonSpanNode | undefined
       let isNumber = false
       if (code === OPEN_BRACE || code === OPEN_BRACKET || code === OPEN_PAREN) {
-        if (depth >= this.maxDepth) throw new Failure('too_deep', parseSaid('jsonTooDeep', { max: this.maxDepth, offset: this.pos }), this.pos)
+        if (depth >= this.maxDepth) return this.fail('too_deep', 'jsonTooDeep', { max: this.maxDepth, offset: this.pos }, this.pos)
         const containerNode: JsonSpanNode | undefined = depth <= this.spanDepth ? { span: { start: this.pos, end: this.pos } } : undefined
         if (containerNode && depth < this.spanDepth) {
           if (code === OPEN_BRACE) containerNode.members = []
@@ -593,17 +663,17 @@ class LenientReader {
         if (code === OPEN_BRACE) {
           const frame: ObjectFrame = { kind: 'object', value: {}, start: from, node: containerNode, key: '', keySpan: { start: this.pos, end: this.pos } }
           this.stack.push(frame)
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: '{', offset: from }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', 'jsonOpenCut', { open: '{', offset: from }, this.length)
           if (this.text.charCodeAt(this.pos) !== CLOSE_BRACE) {
-            this.readKey(frame)
+            if (!this.readKey(frame)) return undefined
             continue
           }
         } else {
           const tuple = code === OPEN_PAREN
           // Python tuples (`(3, 4)`, in dict reprs and pythonic calls) become arrays.
-          if (tuple) this.repair('python_tuple', parseSaid('jsonPythonTuple', { offset: from }), from, from + 1)
+          if (tuple) this.repair('python_tuple', 'jsonPythonTuple', { offset: from }, from, from + 1)
           this.stack.push(tuple ? { kind: 'array', value: [], start: from, node: containerNode, tuple } : { kind: 'array', value: [], start: from, node: containerNode })
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid('jsonOpenCut', { open: tuple ? '(' : '[', offset: from }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', 'jsonOpenCut', { open: tuple ? '(' : '[', offset: from }, this.length)
           if (this.text.charCodeAt(this.pos) !== (tuple ? CLOSE_PAREN : CLOSE_BRACKET)) continue
         }
         // An empty container: fall through to the closing logic below with nothing to attach.
@@ -620,26 +690,27 @@ class LenientReader {
       } else if (isIdentifierStart(code)) {
         value = this.readLiteral()
       } else {
-        throw new Failure('invalid_json', parseSaid('jsonExpectedValue', { offset: this.pos, found: charPhrase(this.text, this.pos) }), this.pos)
+        return this.fail('invalid_json', 'jsonExpectedValue', { offset: this.pos, found: charPhrase(this.text, this.pos) }, this.pos)
       }
+      if (value === undefined) return undefined
 
       // Attach the value, then close every container that ends here.
       let valueFrom = from
       for (;;) {
         const frame = this.stack[this.stack.length - 1]
         if (!frame) {
-          return { ok: true, value, start: this.valueStart, end: this.pos, repairs: this.repairs, spans: node ?? { span: { start: valueFrom, end: this.pos } } }
+          return { ok: true, value, start: this.valueStart, end: this.pos, repairs: this.builtRepairs(), spans: node ?? { span: { start: valueFrom, end: this.pos } } }
         }
         this.attach(frame, value, node, valueFrom, this.pos)
         const valueEnd = this.pos
         this.skipWhitespace()
         if (this.pos >= this.length) {
           if (isNumber && valueEnd === this.length) {
-            throw new Failure('truncated', parseSaid('jsonNumberCut', { offset: valueFrom }), this.length)
+            return this.fail('truncated', 'jsonNumberCut', { offset: valueFrom }, this.length)
           }
           const root = this.stack[0]?.node ?? { span: { start: this.valueStart, end: this.length } }
           const closed = this.closeAllAtEnd()
-          return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.repairs, spans: root }
+          return { ok: true, value: closed, start: this.valueStart, end: this.length, repairs: this.builtRepairs(), spans: root }
         }
         let next = this.text.charCodeAt(this.pos)
         const closer = frame.kind === 'object' ? CLOSE_BRACE : frame.tuple ? CLOSE_PAREN : CLOSE_BRACKET
@@ -647,27 +718,25 @@ class LenientReader {
           const commaAt = this.pos
           this.pos++
           this.skipWhitespace()
-          if (this.pos >= this.length) throw new Failure('truncated', parseSaid(frame.kind === 'object' ? 'jsonCommaCutMember' : 'jsonCommaCutItem', { offset: commaAt }), this.length)
+          if (this.pos >= this.length) return this.fail('truncated', frame.kind === 'object' ? 'jsonCommaCutMember' : 'jsonCommaCutItem', { offset: commaAt }, this.length)
           next = this.text.charCodeAt(this.pos)
           if (next !== closer) {
-            if (frame.kind === 'object') this.readKey(frame)
+            if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
-          this.repair('trailing_comma', parseSaid('jsonTrailingComma', { offset: commaAt }), commaAt, commaAt + 1)
+          this.repair('trailing_comma', 'jsonTrailingComma', { offset: commaAt }, commaAt, commaAt + 1)
         } else if (next !== closer) {
           const startsItem = frame.kind === 'object' ? next === QUOTE : next === QUOTE || next === OPEN_BRACE || next === OPEN_BRACKET || next === OPEN_PAREN || isDigit(next) || next === MINUS
           if (startsItem) {
-            this.repair('missing_comma', parseSaid('jsonMissingComma', { offset: this.pos }), this.pos, this.pos)
-            if (frame.kind === 'object') this.readKey(frame)
+            this.repair('missing_comma', 'jsonMissingComma', { offset: this.pos }, this.pos, this.pos)
+            if (frame.kind === 'object' && !this.readKey(frame)) return undefined
             break
           }
           const expected = frame.kind === 'object' ? "',' or '}'" : frame.tuple ? "',' or ')'" : "',' or ']'"
           const found = charPhrase(this.text, this.pos)
-          throw new Failure(
-            'invalid_json',
-            frame.kind === 'object' ? parseSaid('jsonExpectedAfterMember', { expected, key: frame.key, offset: this.pos, found }) : parseSaid('jsonExpectedAfterItem', { expected, offset: this.pos, found }),
-            this.pos,
-          )
+          return frame.kind === 'object'
+            ? this.fail('invalid_json', 'jsonExpectedAfterMember', { expected, key: frame.key, offset: this.pos, found }, this.pos)
+            : this.fail('invalid_json', 'jsonExpectedAfterItem', { expected, offset: this.pos, found }, this.pos)
         }
         this.pos++
         this.stack.pop()

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { fuzzSeeds, mutate, seededRandom } from '../../test/fuzz-inputs'
-import { readJson, readJsonLenient } from './read-json'
+import { readJson, readJsonDeferred, readJsonLenient } from './read-json'
 import { readStrictJson } from './read-strict'
 
 const valid = [
   '{}',
   '[]',
+  '{ \n }',
+  '[\t] tail',
+  '[{}, [], {"a": {}}]',
   '{"a": 1}',
   ' [1, -2.5e+3, 0, 0.25, true, false, null, "x"] tail',
   '{"tool": "get_weather", "arguments": {"city": "Z\\u00fcrich \\"quoted\\" \\\\ \\n", "days": [1, 2, {"deep": {"deeper": [[]]}}]}}',
@@ -58,5 +61,31 @@ describe('readStrictJson (the fast path of readJson)', () => {
       }
     }
     expect(strictCount).toBeGreaterThan(500)
+  })
+})
+
+describe('readJsonDeferred (readJson with failures rendered on demand)', () => {
+  it('reads what readJson reads, and renders each failure exactly as readJson returns it, once', () => {
+    const next = seededRandom(7)
+    let failures = 0
+    for (let index = 0; index < 2000; index++) {
+      let text = fuzzSeeds[index % fuzzSeeds.length] ?? ''
+      if (index >= fuzzSeeds.length) text = mutate(text, next)
+      const starts = [...text.matchAll(/[[{]/g)].map((match) => match.index)
+      for (const at of starts) {
+        const eager = readJson(text, at, { spanDepth: 3 })
+        const deferred = readJsonDeferred(text, at, { spanDepth: 3 })
+        if (deferred.ok) {
+          expect(deferred, `${JSON.stringify(text)} at ${at}`).toEqual(eager)
+          continue
+        }
+        failures++
+        const rendered = deferred.render()
+        expect(rendered, `${JSON.stringify(text)} at ${at}`).toEqual(eager)
+        expect({ code: deferred.code, offset: deferred.offset }).toEqual({ code: rendered.error.code, offset: rendered.error.offset })
+        expect(deferred.render()).toBe(rendered)
+      }
+    }
+    expect(failures).toBeGreaterThan(500)
   })
 })

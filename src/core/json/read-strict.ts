@@ -115,32 +115,113 @@ function readKey(text: string, at: number, frame: StrictFrame): number {
   return pos + 1
 }
 
+/** What {@link containerEnd} expects next. */
+const AFTER_OPEN_OBJECT = 0
+const AFTER_OPEN_ARRAY = 1
+const KEY = 2
+const COLON = 3
+const VALUE = 4
+const AFTER_VALUE = 5
+
+/**
+ * Which open containers are arrays (1) or objects (0), by level; shared by every scan (they never
+ * overlap) and grown when a deeper limit is asked for.
+ */
+let openArrays = new Uint8Array(1024)
+
 /**
  * End of the object or array whose opener is at `at` (after its closer), or -1 when it is not
- * closed or nests more than `room` levels (itself included). Only quotes and brackets are looked
- * at: below the span depth nothing is recorded, and `JSON.parse` of the whole value afterwards
- * rejects whatever else strict JSON does not allow (mismatched closers included), so a value this
- * scan accepts is returned only when it is strict JSON, with exactly the end a full check finds.
+ * closed, nests more than `room` levels (itself included), or stops being JSON. The scan follows
+ * JSON's structure (keys, colons, commas, matching closers) and stops at the first character
+ * that cannot continue it, so on output that only looks like JSON (a `[TOOL: f] [ARGS: {`
+ * repeated, which opens more than it closes) it reads no further than the lenient reader will,
+ * instead of running on to the depth limit. Inside strings only the closing quote is looked for,
+ * and numbers and literals are only roughly checked: `JSON.parse` of the whole value afterwards
+ * rejects whatever else strict JSON does not allow, so a value this scan accepts is returned only
+ * when it is strict JSON, with exactly the end a full check finds.
  */
 function containerEnd(text: string, at: number, room: number): number {
+  if (openArrays.length < room) openArrays = new Uint8Array(room)
+  const arrays = openArrays
   let level = 0
   let pos = at
+  let expect = VALUE
   for (;;) {
     const code = text.charCodeAt(pos)
-    if (code === QUOTE) {
-      pos = strictStringEnd(text, pos)
-      if (pos < 0) return -1
+    // Past the end `code` is NaN, which matches no case below.
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      pos++
       continue
     }
-    pos++
-    if (code === 0x7b || code === 0x5b) {
-      if (++level > room) return -1
-    } else if (code === 0x7d || code === 0x5d) {
-      if (--level === 0) return pos
-    } else if (code !== code) {
-      // NaN: past the end of the text.
-      return -1
+    switch (expect) {
+      case AFTER_VALUE:
+        if (code === 0x2c) {
+          expect = arrays[level - 1] === 1 ? VALUE : KEY
+          pos++
+          continue
+        }
+        if (code === (arrays[level - 1] === 1 ? 0x5d : 0x7d)) {
+          pos++
+          if (--level === 0) return pos
+          continue
+        }
+        return -1
+      case COLON:
+        if (code !== 0x3a) return -1
+        expect = VALUE
+        pos++
+        continue
+      case AFTER_OPEN_OBJECT:
+      case KEY:
+        if (code === QUOTE) {
+          pos = strictStringEnd(text, pos)
+          if (pos < 0) return -1
+          expect = COLON
+          continue
+        }
+        if (expect === AFTER_OPEN_OBJECT && code === 0x7d) {
+          pos++
+          if (--level === 0) return pos
+          expect = AFTER_VALUE
+          continue
+        }
+        return -1
+      default:
+        // VALUE, or AFTER_OPEN_ARRAY: a value or the closer of an empty array.
+        if (code === 0x7b || code === 0x5b) {
+          if (level >= room) return -1
+          const isArray = code === 0x5b
+          arrays[level++] = isArray ? 1 : 0
+          expect = isArray ? AFTER_OPEN_ARRAY : AFTER_OPEN_OBJECT
+          pos++
+          continue
+        }
+        if (code === QUOTE) {
+          pos = strictStringEnd(text, pos)
+          if (pos < 0) return -1
+        } else if (code === 0x2d || isDigit(code)) {
+          pos = looseNumberEnd(text, pos)
+        } else if (code === 0x74 || code === 0x66 || code === 0x6e) {
+          pos = literalEnd(text, pos)
+          if (pos < 0) return -1
+        } else if (expect === AFTER_OPEN_ARRAY && code === 0x5d) {
+          pos++
+          if (--level === 0) return pos
+        } else {
+          return -1
+        }
+        expect = AFTER_VALUE
     }
+  }
+}
+
+/** End of the run of number characters at `at` (which `JSON.parse` checks afterwards). */
+function looseNumberEnd(text: string, at: number): number {
+  let i = at + 1
+  for (;;) {
+    const code = text.charCodeAt(i)
+    if (isDigit(code) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d) i++
+    else return i
   }
 }
 
@@ -159,6 +240,16 @@ function literalEnd(text: string, at: number): number {
  */
 export function readStrictJson(text: string, start: number, spanDepth: number, maxDepth: number): JsonReadSuccess | undefined {
   const length = text.length
+  // An empty object or array (`{}` repeated in prose is thousands of them) needs no stack and no JSON.parse.
+  const opener = text.charCodeAt(start)
+  const afterOpener = skipSpace(text, start + 1)
+  if (text.charCodeAt(afterOpener) === (opener === 0x5b ? 0x5d : 0x7d) && maxDepth > 0) {
+    const end = afterOpener + 1
+    const span = { start, end }
+    const isArray = opener === 0x5b
+    const spans: JsonSpanNode = spanDepth > 0 ? (isArray ? { span, items: [] } : { span, members: [] }) : { span }
+    return { ok: true, value: isArray ? [] : {}, start, end, repairs: [], spans }
+  }
   const stack: StrictFrame[] = []
   let pos = start
   // Each turn reads one value at `pos` (containers push a frame), then closes what ends after it.

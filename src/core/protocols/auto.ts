@@ -12,6 +12,12 @@ import type { FormatDetection, ParseResult, Protocol } from './types'
 const MIN_CONFIDENCE = 0.3
 /** Candidates parsed before giving up on finding a call (each parse is linear; this bounds their number). */
 const MAX_PARSES = 4
+/**
+ * Characters the trial parses after the first may read in all: a short output tries up to
+ * {@link MAX_PARSES} candidates, a long one stops when the extra parses have read twice its
+ * length, so whatever it holds, choosing costs at most a few parses of it.
+ */
+const extraParseBudget = (length: number): number => 2 * length + 65_536
 /** A detection this sure is kept even when its parse finds no call (an assistant message with text only). */
 const CERTAIN = 0.9
 
@@ -62,6 +68,8 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
   const candidates = detectCandidates(raw, formats)
   const passed: string[] = []
   const tried = new Set<Protocol>()
+  let budget = extraParseBudget(raw.length)
+  let jsonResult: ParseResult | undefined
   // The earliest detection is usually right; when its parse finds nothing (a pattern that only
   // looked like a call), the next candidate is tried, then every later one, and the reason says so.
   const next = (index: number): Candidate | undefined => {
@@ -71,8 +79,13 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
   for (let index = 0, candidate = next(0); candidate !== undefined && tried.size < MAX_PARSES; candidate = next(++index)) {
     const { protocol, detection } = candidate
     if (tried.has(protocol)) continue
+    if (tried.size > 0) {
+      if (budget < raw.length) break
+      budget -= raw.length
+    }
     tried.add(protocol)
     const result = protocol.parse(raw)
+    if (protocol === json) jsonResult = result
     // A format's own structure (a native message, a special token) is its reading even without calls.
     if (result.calls.length > 0 || result.errors.length > 0 || detection.confidence >= CERTAIN) {
       const fallback = passed.length > 0 ? ` (${passed.join('; ')})` : ''
@@ -80,7 +93,8 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
     }
     passed.push(`${protocol.id} at offset ${detection.at} found no call`)
   }
-  const result = json.parse(raw)
+  // Parsing is pure: json's trial reading, when there was one, is the text reading.
+  const result = jsonResult ?? json.parse(raw)
   const reason = candidates.length === 0 ? 'No tool-call syntax found; the output is text.' : `No tool-call syntax found; the output is text (${passed.join('; ')}).`
   return { protocol: json, reason, result }
 }

@@ -2,7 +2,7 @@
  * `json`: a JSON tool-call object (or an array of them) somewhere in prose, as in the hand-written
  * tool-use designs that ask the model to "answer with {"tool": …, "arguments": …}".
  */
-import { findJsonValues, type JsonReadSuccess } from '../json'
+import { scanJsonValues, type JsonReadSuccess } from '../json'
 import type { JsonValue } from '../messages'
 import { isJsonObject, readCallObject, type CallReading } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
@@ -92,12 +92,13 @@ function truncatedCallName(partial: JsonValue | undefined): string | undefined {
  */
 export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOptions = {}): void {
   const view = builder.view
-  const found = findJsonValues(view, { spanDepth: 3, from: options.from ?? 0, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined })
   let lastEnd = options.from ?? 0
   let lastWasCall = false
-  for (const value of found.values) {
+  // Values are handled as they are read; what comes after them (invalid and cut-off candidates)
+  // does not depend on them.
+  const found = scanJsonValues(view, { spanDepth: 3, from: options.from ?? 0, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined }, (value) => {
     const readings = readValue(builder, value)
-    if (readings.every((reading) => reading.kind === 'data')) continue
+    if (readings.every((reading) => reading.kind === 'data')) return
     let span: Span = { start: value.start, end: value.end }
     const fence = fenceAround(view, value.start, value.end, lastEnd)
     if (fence) {
@@ -118,7 +119,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     }
     lastEnd = span.end
     lastWasCall = true
-  }
+  })
   // An object that starts like a call but is not valid JSON is a malformed call, not prose:
   // saying so lets the loop ask the model again instead of taking it as the answer.
   for (const failure of found.invalid ?? []) {

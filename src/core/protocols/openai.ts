@@ -3,7 +3,7 @@
  * `{"role": "assistant", "content": …, "tool_calls": [{"id", "type": "function", "function": {"name", "arguments"}}]}`,
  * serialised as JSON. `arguments` is a JSON string, which models get wrong in practice.
  */
-import { findJsonValues, readJson, type JsonSpanNode } from '../json'
+import { readJson, scanJsonValues, type JsonSpanNode } from '../json'
 import type { JsonValue } from '../messages'
 import { isJsonObject, readCallObject, type CallReading } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
@@ -88,9 +88,8 @@ function isToolCallEntry(value: JsonValue): boolean {
  */
 function parseToolCallArrays(raw: string): ParseResult {
   const builder = new ParseBuilder(raw, 'openai')
-  const found = findJsonValues(builder.view, { spanDepth: 4 })
-  for (const value of found.values) {
-    if (!Array.isArray(value.value) || value.value.length === 0 || !value.value.every(isToolCallEntry)) continue
+  scanJsonValues(builder.view, { spanDepth: 4 }, (value) => {
+    if (!Array.isArray(value.value) || value.value.length === 0 || !value.value.every(isToolCallEntry)) return
     value.value.forEach((entry, index) => {
       const reading = readCallObject(raw, entry, value.spans.items?.[index], 'wrapped', true)
       if (reading.kind === 'call') {
@@ -100,7 +99,7 @@ function parseToolCallArrays(raw: string): ParseResult {
     })
     for (const repair of value.repairs) builder.addRepair(repair.code, repair, repair.span)
     builder.consume(value.start, value.end)
-  }
+  })
   return builder.result()
 }
 

@@ -5,7 +5,7 @@
  * `True`/`False`/`None`, numbers, lists, dicts, nesting); Markdown-escaped names (`get\_weather`)
  * are unescaped.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
@@ -102,11 +102,21 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
     while (isNamePart(text.charCodeAt(end))) end++
     if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
   }
-  const read = readJson(text, pos)
-  if (!read.ok) return { ok: false, offset: read.error.offset, truncated: read.error.code === 'truncated', message: read.error.message }
+  // Only a cut-off literal's message is shown (every other failure ends the attempt quietly), so
+  // the rest are never written.
+  const read = readJsonDeferred(text, pos)
+  if (!read.ok) return { ok: false, offset: read.offset, truncated: read.code === 'truncated', message: read.code === 'truncated' ? read.render().error.message : '' }
   // Python spells these with capitals; JSON-style repairs of them are expected here, not leniency.
   const repairs = read.repairs.filter((repair) => repair.code !== 'python_literal' && repair.code !== 'single_quotes' && repair.code !== 'python_tuple')
   return { ok: true, value: read.value, end: read.end, repairs }
+}
+
+/**
+ * A call cut off by the end of the text. A function of its own, not a closure in `readCall`:
+ * prose full of `f(` starts a read at every one, and a closure per read cost more than the read.
+ */
+function cutAttempt(text: string, name: string, message: string): Attempt {
+  return { ok: false, offset: text.length, truncated: { name, message } }
 }
 
 /** Reads `name(key=value, …)` at `pos`. */
@@ -120,24 +130,23 @@ function readCall(text: string, pos: number): Attempt {
   const repairs: Repair[] = []
   const argsStart = nameEnd + 1
   let i = skipSpace(text, argsStart)
-  const cut = (message: string): Attempt => ({ ok: false, offset: text.length, truncated: { name, message } })
   for (;;) {
-    if (i >= text.length) return cut(`the text ends inside the arguments: expected ')'.`)
+    if (i >= text.length) return cutAttempt(text, name, `the text ends inside the arguments: expected ')'.`)
     if (text.charCodeAt(i) === 0x29) break
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
     // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
     const key = text.slice(i, keyEnd).replace(/\\_/g, '_')
     let j = skipSpace(text, keyEnd)
-    if (j >= text.length) return cut(`the text ends after the argument name "${key}": expected '='.`)
+    if (j >= text.length) return cutAttempt(text, name, `the text ends after the argument name "${key}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
     j = skipSpace(text, j + 1)
     const literal = readLiteral(text, j)
-    if (!literal.ok) return literal.truncated ? cut(lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
+    if (!literal.ok) return literal.truncated ? cutAttempt(text, name, lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
     Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
     repairs.push(...literal.repairs)
     i = skipSpace(text, literal.end)
-    if (i >= text.length) return cut(`the text ends after the argument "${key}": expected ',' or ')'.`)
+    if (i >= text.length) return cutAttempt(text, name, `the text ends after the argument "${key}": expected ',' or ')'.`)
     const code = text.charCodeAt(i)
     if (code === 0x2c) i = skipSpace(text, i + 1)
     else if (code !== 0x29) return { ok: false, offset: i }

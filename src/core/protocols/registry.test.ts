@@ -59,6 +59,28 @@ describe('auto iterates the registry', () => {
     expect(auto.parse(raw)).toMatchObject({ protocol: 'test-angle', calls: [{ name: 'get_time' }], text: 'Sure.' })
   })
 
+  it('tries more candidates on a short output than its extra parses may read on a long one', () => {
+    const parsed: string[] = []
+    // Five formats that each see a call (at offsets 0…4) and read none.
+    const blind = (index: number): Protocol => ({
+      ...defineTextProtocol({ id: `blind-${index}`, label: '', description: '', collect: () => {}, detect: () => undefined, rules: [], renderCall: () => '', example: '' }),
+      detect: (_raw, before) => (before === undefined || index < before ? { at: index, confidence: 0.5, reason: `blind ${index}` } : undefined),
+      parse: (raw) => {
+        parsed.push(`blind-${index}`)
+        return { calls: [], repairs: [], errors: [], text: raw, protocol: `blind-${index}` }
+      },
+    })
+    const auto = createAuto(() => [0, 1, 2, 3, 4].map(blind))
+    const short = 'no call here'
+    expect(auto.parse(short).detection).toMatch(/blind-3 at offset 3 found no call\)/)
+    expect(parsed).toEqual(['blind-0', 'blind-1', 'blind-2', 'blind-3'])
+    parsed.length = 0
+    // Over 64 K characters, the parses after the first may read twice the output: three in all.
+    const long = 'word '.repeat(20_000)
+    expect(auto.parse(long).detection).toMatch(/blind-2 at offset 2 found no call\)/)
+    expect(parsed).toEqual(['blind-0', 'blind-1', 'blind-2'])
+  })
+
   it('chooses the earliest call start, not a fixed token order', () => {
     // <|python_tag|> used to win over any <tool_call> because it came first in a token list.
     const raw = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\nThen maybe <|python_tag|>{"name": "other", "parameters": {}}'

@@ -43,14 +43,51 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Read
   const count = params.count
   const plural = typeof count === 'number' ? catalogue[`${phrase.key}_${count === 1 ? 'one' : 'other'}`] : undefined
   const template = plural ?? catalogue[phrase.key] ?? phrase.key
-  return template.replace(/\{\{(\w+)(?:, *(\w+))?\}\}/g, (whole, name: string, format?: string) => {
-    const value = params[name]
-    if (value === undefined) return whole
+  let out = ''
+  for (const part of compiled(template)) {
+    if (typeof part === 'string') {
+      out += part
+      continue
+    }
+    const value = params[part.name]
+    if (value === undefined) {
+      out += part.whole
+      continue
+    }
     const text = typeof value !== 'object' ? String(value) : 'english' in value ? value.english : renderPhrase(value, catalogue, formats)
-    if (format === undefined) return text
-    const apply = format === 'lowerFirst' ? lowerFirst : formats[format]
-    return apply ? apply(text) : text
-  })
+    const apply = part.format === undefined ? undefined : part.format === 'lowerFirst' ? lowerFirst : formats[part.format]
+    out += apply ? apply(text) : text
+  }
+  return out
+}
+
+/** A `{{name}}` or `{{name, format}}` placeholder of a template, as written (`whole`) and parsed. */
+interface Placeholder {
+  whole: string
+  name: string
+  format: string | undefined
+}
+
+const PLACEHOLDER = /\{\{(\w+)(?:, *(\w+))?\}\}/g
+/** Templates split once into text and placeholders: a parse error per character of hostile output renders thousands of messages. */
+const compiledTemplates = new Map<string, ReadonlyArray<string | Placeholder>>()
+/** Templates come from the catalogues; the bound only guards against keys made up at run time. */
+const MAX_COMPILED = 4096
+
+function compiled(template: string): ReadonlyArray<string | Placeholder> {
+  const known = compiledTemplates.get(template)
+  if (known) return known
+  const parts: Array<string | Placeholder> = []
+  let pos = 0
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    if (match.index > pos) parts.push(template.slice(pos, match.index))
+    parts.push({ whole: match[0], name: match[1] ?? '', format: match[2] })
+    pos = match.index + match[0].length
+  }
+  if (pos < template.length) parts.push(template.slice(pos))
+  if (compiledTemplates.size >= MAX_COMPILED) compiledTemplates.clear()
+  compiledTemplates.set(template, parts)
+  return parts
 }
 
 /** `text` with its first character lower-cased (`Expected …` → `expected …` after a colon). */

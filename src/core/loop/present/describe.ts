@@ -43,6 +43,8 @@ export const EVENT_TEXT = {
   noCallAnswer: 'no call: answer',
   calls_one: '{{count}} call: {{names}}',
   calls_other: '{{count}} calls: {{names}}',
+  /** The first names of a long list of calls, and how many more there are. */
+  namesAndMore: '{{names}} … and {{count}} more',
   via: 'via {{protocol}}',
   repairs_one: '{{count}} repair',
   repairs_other: '{{count}} repairs',
@@ -93,7 +95,20 @@ export interface EventSummary {
   tone: Tone
 }
 
-const say = (key: EventTextKey, params?: Record<string, string | number>): Phrase => phrase(key, params)
+const say = (key: EventTextKey, params?: Record<string, string | number | Phrase>): Phrase => phrase(key, params)
+
+/** Call names listed in full up to this many; a longer list shows the first ones and a count. */
+export const LISTED_CALL_NAMES = 5
+
+/**
+ * The names of a turn's calls for its row: all of them up to {@link LISTED_CALL_NAMES}, else the
+ * first ones and "… and N more" (a model can return 100 000 calls in one turn).
+ */
+function callNames(calls: readonly { name: string }[]): string | Phrase {
+  const names = (list: readonly { name: string }[]): string => list.map((call) => call.name).join(', ')
+  if (calls.length <= LISTED_CALL_NAMES) return names(calls)
+  return say('namesAndMore', { names: names(calls.slice(0, LISTED_CALL_NAMES)), count: calls.length - LISTED_CALL_NAMES })
+}
 const verbatim = (text: string): Phrase => say('verbatim', { text })
 
 /** The timeline row of `event` as phrases (keys of {@link EVENT_TEXT}). Pure; never throws. */
@@ -126,7 +141,7 @@ export function summarizeEvent(event: SessionEvent): EventSummaryText {
       return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: event.error })], 'error')
     case 'parse.completed': {
       const n = event.calls.length
-      const what = n === 0 ? say(event.errors.length ? 'malformedCall' : 'noCallAnswer') : say('calls', { count: n, names: event.calls.map((c) => c.name).join(', ') })
+      const what = n === 0 ? say(event.errors.length ? 'malformedCall' : 'noCallAnswer') : say('calls', { count: n, names: callNames(event.calls) })
       // Fences and prose around a call are part of text formats, not damage worth a warning.
       const damaged = event.repairs.some((r) => !INFORMATIONAL_REPAIRS.has(r.code))
       // Which format matched, when a fallback chain or auto-detection chose it.

@@ -168,12 +168,12 @@ export class ParseBuilder {
 
   /** A repair: `text` is its English, or its English with its phrase (see `parseSaid`). */
   addRepair(code: string, text: string | Told, span?: Span): void {
-    this.repairs.push({ code, ...told(text), ...(span ? { span } : {}) })
+    this.repairs.push(entry(code, text, span))
   }
 
   /** An error: `text` is its English, or its English with its phrase (see `parseSaid`). */
   addError(code: string, text: string | Told, span?: Span): void {
-    this.errors.push({ code, ...told(text), ...(span ? { span } : {}) })
+    this.errors.push(entry(code, text, span))
   }
 
   /** The visible text: everything not consumed, without control tokens, each piece trimmed. */
@@ -221,7 +221,14 @@ export function skipSpace(text: string, pos: number): number {
 /** A text with, when it has one, its phrase (a repair or error being passed on, or `parseSaid`). */
 type Told = { message: string; phrase?: Phrase | undefined }
 
-function told(text: string | Told): { message: string; phrase?: Phrase } {
-  if (typeof text === 'string') return { message: text }
-  return text.phrase ? { message: text.message, phrase: text.phrase } : { message: text.message }
+/**
+ * A repair or error: `{ code, message, phrase?, span? }`, in that key order. Built without
+ * spreads: an output of broken markers can hold a hundred thousand errors.
+ */
+function entry(code: string, text: string | Told, span: Span | undefined): { code: string; message: string; phrase?: Phrase; span?: Span } {
+  const out: { code: string; message: string; phrase?: Phrase; span?: Span } = { code, message: typeof text === 'string' ? text : text.message }
+  if (typeof text !== 'string' && text.phrase) out.phrase = text.phrase
+  if (span) out.span = span
+  return out
 }
+
