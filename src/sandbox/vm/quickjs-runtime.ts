@@ -198,7 +198,8 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   const limitBytes = limitMb * 1024 * 1024 + startBytes
   let overLimit = false
   runtime.setInterruptHandler(() => {
-    if (wasmMemory.buffer.byteLength > limitBytes) {
+    // `overLimit` may have been set by an allocation user code caught the error of: it stops anyway.
+    if (overLimit || wasmMemory.buffer.byteLength > limitBytes) {
       overLimit = true
       return true
     }
@@ -320,6 +321,15 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     },
     now() {
       return context.newNumber(now())
+    },
+    memoryFull(bytes) {
+      const wanted = Math.max(0, context.getNumber(bytes) || 0)
+      const limit = limitMb * 1024 * 1024
+      // The wasm memory's growth is cheap to read and never below what is held; only near the
+      // limit is the exact count asked for.
+      const full = wasmMemory.buffer.byteLength - startBytes + wanted > limit && (memoryUsedBytes() ?? 0) + wanted > limit
+      if (full) overLimit = true
+      return full ? context.true : context.false
     },
     randomUUID() {
       return context.newString(crypto.randomUUID())
