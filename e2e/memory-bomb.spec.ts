@@ -72,6 +72,51 @@ export const hog = tool({
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })
 
+test('typed-array and Map bombs in tools, slower to fill the VM than their timeout allows, are reported out of memory, not timed out', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  const source = `import { tool, z } from 'toolstep'
+export const typed = tool({
+  description: 'Typed arrays without end.',
+  inputSchema: z.object({}),
+  execute: () => {
+  ${BLOCK_BOMB}
+  },
+})
+export const keys = tool({
+  description: 'A Map without end.',
+  inputSchema: z.object({}),
+  timeoutMs: 8000,
+  execute: () => {
+    const map = new Map<string, number>()
+    for (let i = 0; ; i++) map.set('key' + i, i)
+  },
+})
+`
+  const model = `import type { ModelContext } from 'toolstep'
+export default function model({ step }: ModelContext) {
+  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
+  if (step === 0) return call('typed')
+  if (step === 1) return call('keys')
+  return 'Done.'
+}
+`
+  await setEditor(page, 'tools.ts', source)
+  await setEditor(page, 'model.ts', model)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer', { timeout: 60_000 })
+  const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
+  await expect(failed).toHaveCount(2)
+  for (const [index, name] of ['typed', 'keys'].entries()) {
+    await failed.nth(index).click()
+    const result = page.getByTestId('tool-result').first()
+    await expect(result).toContainText(`tools.ts ran out of memory (limit 256 MB) while running tool "${name}"`)
+    await expect(result).not.toContainText('timed out')
+  }
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})
+
 test('a memory bomb in model.ts, during decide, ends the run with the file and phase', async ({ page }) => {
   await openApp(page)
   const source = `import type { ModelContext } from 'toolstep'

@@ -103,13 +103,16 @@ describe('Export → TypeScript loop', () => {
     if (!exported.ok) throw new Error(exported.error)
     const file = folder.write('loop.ts', exported.file.text)
     server.enqueue({ kind: 'hang', sendHeaders: true })
+    const asked = server.requests.length
     const { child, finished } = startTsx(file, [], { cwd: folder.dir })
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    // Ctrl-C once the request is in (an event, not a delay); stop waiting if the program ends first.
+    const endedEarly = await Promise.race([server.answered(asked + 1).then(() => false), finished.then(() => true)])
+    if (endedEarly) throw new Error(`The exported loop ended before its request was answered:\n${(await finished).stderr}`)
     child.kill('SIGINT')
     const ran = await finished
     expect(ran.code).toBe(130)
     expect(ran.stdout).toContain('stop reason: aborted')
-  })
+  }, 120_000)
 
   it('a tools.ts that imports another module cannot be exported, and says why', async () => {
     pg.stores.workspace.getState().setTools(`import { readFileSync } from 'node:fs'\n${CAPTURE_TOOLS}`)

@@ -34,6 +34,11 @@ export interface ChatServer {
   enqueue(...replies: Reply[]): void
   /** Requests received so far, in order. */
   requests: ReceivedRequest[]
+  /**
+   * Resolves once `count` requests in all have been answered (errors included): the reply (for a
+   * `hang`, its headers and `before` events) handed to the socket. Lets a test wait on the event, not on a delay.
+   */
+  answered(count: number): Promise<void>
   /** Stops listening and drops open connections. */
   close(): Promise<void>
 }
@@ -93,6 +98,15 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
   const cors = options.cors ?? true
   const queue: Reply[] = []
   const requests: ReceivedRequest[] = []
+  let answeredCount = 0
+  const waiting: { count: number; resolve: () => void }[] = []
+  const markAnswered = () => {
+    answeredCount++
+    for (const waiter of waiting.splice(0)) {
+      if (answeredCount >= waiter.count) waiter.resolve()
+      else waiting.push(waiter)
+    }
+  }
   const sockets = new Set<Socket>()
   const corsHeaders = (): Record<string, string> =>
     cors ? { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-expose-headers': 'retry-after, retry-after-ms' } : {}
@@ -114,12 +128,12 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
       }
       requests.push({ path: req.url ?? '', headers: req.headers, body })
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json', ...corsHeaders() }).end(JSON.stringify({ error: { message: `No route ${req.method} ${req.url}` } }))
+        res.writeHead(404, { 'content-type': 'application/json', ...corsHeaders() }).end(JSON.stringify({ error: { message: `No route ${req.method} ${req.url}` } }), markAnswered)
         return
       }
       const reply = queue.shift()
       if (!reply) {
-        res.writeHead(500, { 'content-type': 'application/json', ...corsHeaders() }).end(JSON.stringify({ error: { message: 'The test server has no reply queued for this request.' } }))
+        res.writeHead(500, { 'content-type': 'application/json', ...corsHeaders() }).end(JSON.stringify({ error: { message: 'The test server has no reply queued for this request.' } }), markAnswered)
         return
       }
       answer(reply, res)
@@ -129,12 +143,15 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
   function answer(reply: Reply, res: ServerResponse): void {
     switch (reply.kind) {
       case 'json':
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...corsHeaders(), ...reply.headers }).end(reply.body)
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...corsHeaders(), ...reply.headers }).end(reply.body, markAnswered)
         return
-      case 'hang':
+      case 'hang': {
         if (reply.sendHeaders || reply.before) res.writeHead(200, { 'content-type': 'text/event-stream', ...corsHeaders() }).flushHeaders()
-        for (const data of reply.before ?? []) res.write(`data: ${data}\n\n`)
+        const before = reply.before ?? []
+        if (before.length === 0) markAnswered()
+        before.forEach((data, index) => res.write(`data: ${data}\n\n`, index === before.length - 1 ? markAnswered : undefined))
         return
+      }
       case 'sse':
       case 'cut': {
         const events = sseEvents(reply.body)
@@ -147,6 +164,7 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
           if (index >= limit) {
             if (reply.kind === 'cut') res.destroy()
             else res.end()
+            markAnswered()
             return
           }
           res.write(events[index++])
@@ -168,6 +186,11 @@ export async function startChatServer(options: { cors?: boolean } = {}): Promise
     baseUrl: `http://127.0.0.1:${port}/v1`,
     enqueue: (...replies) => void queue.push(...replies),
     requests,
+    answered: (count) =>
+      new Promise<void>((resolve) => {
+        if (answeredCount >= count) resolve()
+        else waiting.push({ count, resolve })
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()

@@ -213,8 +213,51 @@ function makeIntl(): Record<string, unknown> {
   return namespace
 }
 
+/**
+ * Puts a check before every ArrayBuffer and typed-array allocation: past the memory limit it
+ * throws `InternalError: out of memory` (and the VM is reported out of memory) instead of letting
+ * QuickJS grow the wasm memory to its 2 GB maximum, zero-filling as it goes, which takes longer
+ * than a tool's timeout. The constructors stay themselves for `instanceof` and their prototypes.
+ */
+function guardAllocations(): void {
+  const scope = globalThis as unknown as Record<string, unknown>
+  const outOfMemory = () => {
+    const InternalError = scope['InternalError'] as (new (message: string) => Error) | undefined
+    return InternalError ? new InternalError('out of memory') : new RangeError('out of memory')
+  }
+  /** Bytes the constructor call will allocate, as far as its arguments tell. */
+  const bytesOf = (args: unknown[], perElement: number): number => {
+    const first = args[0]
+    if (typeof first === 'number') return first * perElement
+    if (first instanceof ArrayBuffer) return 0
+    if (typeof first === 'object' && first !== null && typeof (first as { length?: unknown }).length === 'number') return (first as { length: number }).length * perElement
+    return 0
+  }
+  const guard = (name: string, perElement: number) => {
+    const target = scope[name]
+    if (typeof target !== 'function') return
+    const guarded: object = new Proxy(target, {
+      construct(constructor, args: unknown[], newTarget): object {
+        if (host.memoryFull(bytesOf(args, perElement))) throw outOfMemory()
+        return Reflect.construct(constructor, args, newTarget === guarded ? constructor : newTarget) as object
+      },
+    })
+    const hidden = { value: guarded, writable: true, configurable: true, enumerable: false }
+    Object.defineProperty(globalThis, name, hidden)
+    // `value.constructor` is the guarded one too, so `new array.constructor(n)` is checked as well.
+    Object.defineProperty((target as { prototype: object }).prototype, 'constructor', hidden)
+  }
+  guard('ArrayBuffer', 1)
+  const typed: [string, number][] = [
+    ['Int8Array', 1], ['Uint8Array', 1], ['Uint8ClampedArray', 1], ['Int16Array', 2], ['Uint16Array', 2], ['Int32Array', 4], ['Uint32Array', 4],
+    ['Float32Array', 4], ['Float64Array', 8], ['BigInt64Array', 8], ['BigUint64Array', 8],
+  ]
+  for (const [name, perElement] of typed) guard(name, perElement)
+}
+
 /** Puts the globals on the VM's global object. */
 export function installGlobals(): void {
+  guardAllocations()
   const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
   const console = { log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error') }
   const define = (name: string, value: unknown) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

@@ -20,6 +20,12 @@ export interface VmHost {
   log(level: string, text: string): void
   /** A monotonic clock, ms (`performance.now()` of the worker). */
   now(): number
+  /**
+   * True when allocating `bytes` more would take the VM past its memory limit; the VM is then
+   * reported out of memory. Asked before typed-array and ArrayBuffer allocations, which QuickJS's
+   * own limit lets grow the wasm memory far past the cap (and slowly: each is zero-filled).
+   */
+  memoryFull(bytes: number): boolean
   /** A random UUID (`crypto.randomUUID()` of the worker). */
   randomUUID(): string
   /** Fills the VM's random bytes: `count` bytes as a string of 2-digit hex. */

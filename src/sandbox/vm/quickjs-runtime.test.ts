@@ -62,6 +62,36 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     expect(model.crashes).toEqual([expect.objectContaining({ outOfMemory: true })])
   }, 120_000)
 
+  // A Map or typed-array bomb can take longer to fill the VM than its budget: stopped at its
+  // deadline with the VM nearly full, it is out of memory, not "timed out".
+  const holdThenSpin = (arrays: number) => `${header}export const hold = tool({ description: '', inputSchema: z.object({}), execute: () => {\n  const keep: number[][] = []\n  for (let i = 0; i < ${arrays}; i++) keep.push(new Array(1e5).fill(i))\n  for (;;) {}\n} })\n`
+
+  it('a typed-array bomb stops at the memory limit, even when it catches the error, without growing the wasm memory to its maximum', async () => {
+    const vm = await fresh()
+    const { runtime, crashes } = make({ memoryLimitMb: 64 }, vm)
+    const start = vm.getWasmMemory().buffer.byteLength
+    runtime.load('tools.ts', `${header}export const hog = tool({ description: '', inputSchema: z.object({}), execute: () => {\n  const blocks: Float64Array[] = []\n  for (;;) { try { blocks.push(new Float64Array(1e6)) } catch {} }\n} })\nexport const fine = tool({ description: '', inputSchema: z.object({}), execute: () => { const bytes = new Uint8Array([1, 2]); return [bytes instanceof Uint8Array, bytes.constructor === Uint8Array, new bytes.constructor(3).length, new Uint8Array(new ArrayBuffer(4)).length].join() } })\n`)
+    expect(await runtime.executeTool('fine', {}, 'c0')).toEqual({ ok: true, result: 'true,true,3,4' })
+    expect(await runtime.budget(60_000, () => runtime.executeTool('hog', {}, 'c1'))).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+    expect(crashes).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 64 })])
+    expect(vm.getWasmMemory().buffer.byteLength - start).toBeLessThan(2 * 64 * 1024 * 1024)
+  }, 60_000)
+
+  it('code stopped at its deadline with the VM nearly full is reported out of memory', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 }, await fresh())
+    expect(runtime.load('tools.ts', holdThenSpin(50))).toMatchObject({ ok: true })
+    expect(await runtime.budget(1000, () => runtime.executeTool('hold', {}, 'c1'))).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+    expect(crashes).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 64 })])
+  }, 60_000)
+
+  it('code stopped at its deadline holding less is a timeout that says how much memory it held', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 }, await fresh())
+    expect(runtime.load('tools.ts', holdThenSpin(20))).toMatchObject({ ok: true })
+    const result = await runtime.budget(1000, () => runtime.executeTool('hold', {}, 'c1'))
+    expect(result).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringMatching(/without a pause and was interrupted.* while holding \d+ MB of its 64 MB memory limit\. Is there an endless loop\?$/) } })
+    expect(crashes).toEqual([])
+  }, 60_000)
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))

@@ -39,6 +39,12 @@ const MAX_STACK_KB = 256
 const DEFAULT_STRAY_BUDGET_MS = 5_000
 /** After an interrupt, the next one comes this soon if the code still runs (`finally` blocks), ms. */
 const INTERRUPT_GRACE_MS = 50
+/**
+ * Share of the memory limit in use at which code stopped at its deadline is reported as out of
+ * memory rather than as a timeout: a Map or typed-array bomb in QuickJS can take longer to fill
+ * the VM than its budget, and "timed out" would hide what it was doing.
+ */
+const NEAR_LIMIT = 2 / 3
 
 /** Why the VM cannot go on: it ran out of memory, or the engine itself failed. */
 export interface VmCrash {
@@ -188,10 +194,12 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   // running code is stopped and the VM is reported out of memory. The wasm maximum (2 GB) is the
   // backstop for a single allocation larger than the limit.
   const wasmMemory = module.getWasmMemory()
-  const limitBytes = limitMb * 1024 * 1024 + wasmMemory.buffer.byteLength
+  const startBytes = wasmMemory.buffer.byteLength
+  const limitBytes = limitMb * 1024 * 1024 + startBytes
   let overLimit = false
   runtime.setInterruptHandler(() => {
-    if (wasmMemory.buffer.byteLength > limitBytes) {
+    // `overLimit` may have been set by an allocation user code caught the error of: it stops anyway.
+    if (overLimit || wasmMemory.buffer.byteLength > limitBytes) {
       overLimit = true
       return true
     }
@@ -199,6 +207,8 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (time <= sliceDeadline) return false
     interruptedAfter = Math.round(time - sliceStarted)
     sliceDeadline = time + INTERRUPT_GRACE_MS
+    // Stopped at its deadline with the VM nearly full: it was running out of memory, and says so.
+    if ((memoryUsedBytes() ?? 0) >= NEAR_LIMIT * limitMb * 1024 * 1024) overLimit = true
     return true
   })
 
@@ -311,6 +321,15 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     },
     now() {
       return context.newNumber(now())
+    },
+    memoryFull(bytes) {
+      const wanted = Math.max(0, context.getNumber(bytes) || 0)
+      const limit = limitMb * 1024 * 1024
+      // The wasm memory's growth is cheap to read and never below what is held; only near the
+      // limit is the exact count asked for.
+      const full = wasmMemory.buffer.byteLength - startBytes + wanted > limit && (memoryUsedBytes() ?? 0) + wanted > limit
+      if (full) overLimit = true
+      return full ? context.true : context.false
     },
     randomUUID() {
       return context.newString(crypto.randomUUID())
@@ -598,16 +617,27 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
 
   const later = <T>(value: T | Promise<T>): Promise<T> => Promise.resolve(value)
 
-  /** Memory the VM holds, MB (rounded), when it can be measured. */
-  function memoryUsedMb(): number | undefined {
+  /**
+   * Memory the VM holds, bytes, when it can be measured: what QuickJS counts as allocated, or the
+   * growth of the wasm memory since the VM started, whichever is larger (QuickJS does not count
+   * every allocation, and the wasm memory never shrinks, so neither alone tells).
+   */
+  function memoryUsedBytes(): number | undefined {
+    const grown = wasmMemory.buffer.byteLength - startBytes
     try {
       const handle = runtime.computeMemoryUsage()
       const usage = context.dump(handle) as { malloc_size?: unknown }
       handle.dispose()
-      return typeof usage.malloc_size === 'number' ? Math.round(usage.malloc_size / (1024 * 1024)) : undefined
+      return typeof usage.malloc_size === 'number' ? Math.max(usage.malloc_size, grown) : grown
     } catch {
-      return undefined
+      return grown
     }
+  }
+
+  /** {@link memoryUsedBytes} in MB (rounded). */
+  function memoryUsedMb(): number | undefined {
+    const used = memoryUsedBytes()
+    return used === undefined ? undefined : Math.round(used / (1024 * 1024))
   }
 
   /** The message of code stopped by the interrupt: who ran, for how long, and where when known. */
@@ -619,7 +649,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     // only a load and a code block, whose results the host shows as they are, name themselves.
     const subject = who.op === 'load' ? `${who.file}'s top-level code` : who.op === 'code' ? 'The code block' : 'It'
     const used = memoryUsedMb()
-    const holding = used !== undefined && used > limitMb / 2 ? ` while holding ${used} MB of its ${limitMb} MB memory limit` : ''
+    const holding = used !== undefined && used >= limitMb / 4 ? ` while holding ${used} MB of its ${limitMb} MB memory limit` : ''
     return {
       name: SANDBOX_ERROR_NAMES.interrupted,
       message: `${subject} ran for ${afterMs} ms without a pause and was interrupted${at}${holding}. Is there an endless loop?`,
