@@ -79,6 +79,77 @@ export const TRACE_TEXT = {
   theFile: 'the file',
   toolsFileBad: 'Not a usable tools file: {{path}}: {{problem}}.',
   toolsFileFailed: 'Not a usable tools file: {{error}}',
+  // What an importer recognised (its detection), a noun phrase inside "Recognised …" and "it looks like …".
+  recogAnthropic: 'an Anthropic Messages {{what}}',
+  recogAnthropicCounted: 'an Anthropic Messages {{what}} ({{n}})',
+  recogAnthropicStream: 'an Anthropic Messages stream ({{events}} as {{carrier}})',
+  recogLangfuseTrace: 'a Langfuse trace with observations',
+  recogLangfuseSession: 'a Langfuse session ({{traces}}) with observations',
+  recogLangfuseObservations: 'a list of Langfuse observations',
+  recogChatMessages: 'an OpenAI Chat Completions messages array ({{messages}})',
+  recogChatPair: 'an OpenAI Chat Completions request/response pair',
+  recogChatRequest: 'an OpenAI Chat Completions request (an object with "messages")',
+  recogChatResponse: 'an OpenAI Chat Completions response',
+  recogChatLists: 'a list of {{conversations}} (messages arrays)',
+  recogChatRecords: 'a list of {{conversations}} (records with "{{key}}")',
+  recogChatPairs: 'a list of {{pairs}}',
+  recogChatItems: 'an array of {{n}} items read as conversations',
+  recogChatJsonl: 'an OpenAI Chat Completions JSONL log ({{lines}} of {{what}})',
+  recogChatStream: 'an OpenAI Chat Completions stream ({{chunks}} as {{carrier}})',
+  recogResponses: 'an OpenAI Responses API {{what}}',
+  recogResponsesCounted: 'an OpenAI Responses API {{what}} ({{n}})',
+  recogResponsesStream: 'an OpenAI Responses API stream ({{events}} as {{carrier}})',
+  recogSpans: '{{what}} ({{container}}; {{calls}} among the first {{spans}})',
+  recogSession: 'a Toolstep session file',
+  recogVercel: 'Vercel AI SDK {{what}}',
+  whatBlocksArray: 'messages array with tool_use/tool_result blocks',
+  whatWithBlocks: '{{what}} with tool_use/tool_result blocks',
+  whatPair: 'request/response pair',
+  whatRequest: 'request',
+  whatResponse: 'response',
+  whatPairs: 'request/response pairs',
+  whatRequests: 'requests',
+  whatResponses: 'responses',
+  whatItemArray: 'item array',
+  whatInputItems: 'input-items list',
+  whatRequestResponse: 'request/response',
+  whatGenAiEvents: 'OpenTelemetry GenAI spans with gen_ai.*.message events',
+  whatTraceloop: 'Traceloop/OpenLLMetry spans with gen_ai.prompt.N attributes',
+  whatGenAi: 'OpenTelemetry GenAI spans with gen_ai.input.messages',
+  whatOpenInference: 'OpenInference spans with llm.input_messages',
+  whatUiMessages: 'UI messages ({{messages}} with parts or toolInvocations)',
+  whatUiChat: 'UI messages (a chat of {{messages}})',
+  whatGenerateText: 'generateText result ({{steps}})',
+  whatPartsArray: 'messages array with tool-call/tool-result parts',
+  whatParts: 'messages with tool-call/tool-result parts',
+  carrierSse: 'server-sent events',
+  carrierJsonl: 'JSONL',
+  carrierArray: 'a JSON array',
+  containerOtlp: 'OTLP JSON',
+  containerJsonl: 'JSONL spans',
+  containerList: 'a span list',
+  countLine_one: '{{count}} line',
+  countLine_other: '{{count}} lines',
+  countRecord_one: '{{count}} record',
+  countRecord_other: '{{count}} records',
+  countEvent_one: '{{count}} event',
+  countEvent_other: '{{count}} events',
+  countTrace_one: '{{count}} trace',
+  countTrace_other: '{{count}} traces',
+  countMessage_one: '{{count}} message',
+  countMessage_other: '{{count}} messages',
+  countConversation_one: '{{count}} conversation',
+  countConversation_other: '{{count}} conversations',
+  countPair_one: '{{count}} request/response pair',
+  countPair_other: '{{count}} request/response pairs',
+  countChunk_one: '{{count}} chat.completion.chunk',
+  countChunk_other: '{{count}} chat.completion.chunks',
+  countModelCallSpan_one: '{{count}} model-call span',
+  countModelCallSpan_other: '{{count}} model-call spans',
+  countSpan_one: '{{count}} span',
+  countSpan_other: '{{count}} spans',
+  countStep_one: '{{count}} step',
+  countStep_other: '{{count}} steps',
   // Recorded request/response files (capture-files.ts).
   noFile: 'No file to import.',
   inFile: '{{file}}: {{error}}',
@@ -106,4 +177,16 @@ export function traceRef(key: TraceTextKey, params?: PhraseParams): PhraseRef {
 /** `p` (a phrase of {@link TRACE_TEXT}) in English. */
 export function traceEnglish(p: Phrase): string {
   return renderPhrase(p, TRACE_TEXT)
+}
+
+/** What an importer recognised: the English (`reason`, as errors print it) and the same as a phrase of {@link TRACE_TEXT}. */
+export interface Recognised {
+  reason: string
+  phrase: Phrase
+}
+
+/** The recognition `key` of {@link TRACE_TEXT} (e.g. `recogSession`, `a Toolstep session file`). */
+export function recognised(key: TraceTextKey, params?: PhraseParams): Recognised {
+  const p = phrase(key, params)
+  return { reason: renderPhrase(p, TRACE_TEXT), phrase: p }
 }

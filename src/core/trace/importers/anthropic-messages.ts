@@ -26,6 +26,8 @@ import { arrayAt, expectArray, expectObject, expectString, firstRecord, keyList,
 import { streamError } from './openai-stream'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 
 /** Text of a string-or-blocks content; non-text blocks are shown as `[type]` so nothing is silently lost. */
@@ -185,10 +187,10 @@ export function readAnthropicExchange(record: JsonValue, path: string, index: nu
 }
 
 /** Anthropic marks: blocks, a top-level `system`, `input_schema` tools, `stop_reason`. */
-function anthropicMarks(value: JsonValue | undefined): { confidence: number; what: string } | undefined {
+function anthropicMarks(value: JsonValue | undefined): { confidence: number; what: Phrase } | undefined {
   if (Array.isArray(value)) {
     const style = messageStyle(value)
-    return style.anthropic ? { confidence: 0.9, what: 'messages array with tool_use/tool_result blocks' } : undefined
+    return style.anthropic ? { confidence: 0.9, what: tracePhrase('whatBlocksArray') } : undefined
   }
   if (!isJsonObject(value)) return undefined
   const response = responseOf(value, '')
@@ -197,8 +199,8 @@ function anthropicMarks(value: JsonValue | undefined): { confidence: number; wha
   const style = messageStyle(messages ?? [])
   const tools = arrayAt(request?.value, 'tools')
   const anthropicTools = isJsonObject(tools?.[0]) && 'input_schema' in tools[0]
-  const what = request && response ? 'request/response pair' : request ? 'request' : 'response'
-  if (style.anthropic || anthropicTools) return { confidence: 0.9, what: `${what} with tool_use/tool_result blocks` }
+  const what = tracePhrase(request && response ? 'whatPair' : request ? 'whatRequest' : 'whatResponse')
+  if (style.anthropic || anthropicTools) return { confidence: 0.9, what: tracePhrase('whatWithBlocks', { what }) }
   if (response && !request) return { confidence: 0.85, what }
   if (request && (style.vercel || style.responses || style.otel || style.openai)) return undefined
   // A top-level system prompt, or a response with stop_reason, is Anthropic's shape, not OpenAI's.
@@ -213,8 +215,8 @@ export const anthropicMessagesImporter: Importer = {
     const whole = isMessagesArray(document)
     const marks = anthropicMarks(whole ? (document as { value: JsonValue }).value : firstRecord(document))
     if (!marks) return undefined
-    const count = document.kind === 'lines' ? plural(document.lines.length, 'line') : Array.isArray(document.value) && !whole ? plural(document.value.length, 'record') : undefined
-    return { confidence: marks.confidence, reason: `an Anthropic Messages ${marks.what}${count ? ` (${count})` : ''}` }
+    const count = document.kind === 'lines' ? plural(document.lines.length, 'Line') : Array.isArray(document.value) && !whole ? plural(document.value.length, 'Record') : undefined
+    return { confidence: marks.confidence, ...(count ? recognised('recogAnthropicCounted', { what: marks.what, n: count }) : recognised('recogAnthropic', { what: marks.what })) }
   },
   *read(document: LogDocument): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isMessagesArray(document))

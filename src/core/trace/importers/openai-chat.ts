@@ -21,6 +21,7 @@ import { assembleChunks, completionMeta, streamError } from './openai-stream'
 import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { recognised, tracePhrase } from '../trace-text'
 
 type Located<T> = { value: T; path: string }
 
@@ -169,7 +170,7 @@ export const openaiMessagesImporter: Importer = {
       const first = value[0]
       if (!isJsonObject(first) || !('role' in first)) return undefined
       const confidence = openaiConfidence(value, 0.8)
-      return confidence === undefined ? undefined : { confidence, reason: `an OpenAI Chat Completions messages array (${plural(value.length, 'message')})` }
+      return confidence === undefined ? undefined : { confidence, ...recognised('recogChatMessages', { messages: plural(value.length, 'Message') }) }
     }
     if (!isJsonObject(value)) return undefined
     const request = requestOf(value, '')
@@ -179,8 +180,7 @@ export const openaiMessagesImporter: Importer = {
     if (confidence === undefined) return undefined
     // A top-level system prompt is Anthropic's request shape, not OpenAI's.
     if (request && 'system' in request.value) confidence = Math.min(confidence, 0.5)
-    const reason = request && paired ? 'an OpenAI Chat Completions request/response pair' : request ? 'an OpenAI Chat Completions request (an object with "messages")' : 'an OpenAI Chat Completions response'
-    return { confidence, reason }
+    return { confidence, ...recognised(request && paired ? 'recogChatPair' : request ? 'recogChatRequest' : 'recogChatResponse') }
   },
   read(document) {
     if (document.kind !== 'json') throw new BadField('', 'expected one JSON value, got JSON lines')
@@ -197,16 +197,16 @@ export const openaiConversationsImporter: Importer = {
     const first = document.value[0]
     if (Array.isArray(first)) {
       const confidence = openaiConfidence(first, 0.8)
-      return confidence === undefined ? undefined : { confidence, reason: `a list of ${plural(count, 'conversation')} (messages arrays)` }
+      return confidence === undefined ? undefined : { confidence, ...recognised('recogChatLists', { conversations: plural(count, 'Conversation') }) }
     }
     if (isJsonObject(first)) {
       // Keyed on presence, not type, so a record whose `traj` is broken gets an error with its path.
       const key = 'traj' in first ? 'traj' : 'messages' in first ? 'messages' : undefined
-      if (key) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'conversation')} (records with "${key}")` }
-      if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'request/response pair')}` }
+      if (key) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, ...recognised('recogChatRecords', { conversations: plural(count, 'Conversation'), key }) }
+      if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, ...recognised('recogChatPairs', { pairs: plural(count, 'Pair') }) }
     }
     // Only useful when forced: say how the file was taken, then fail with the path of the first misfit.
-    return { confidence: 0.1, reason: `an array of ${count} items read as conversations` }
+    return { confidence: 0.1, ...recognised('recogChatItems', { n: count }) }
   },
   read(document) {
     if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', `expected an array of conversations, got ${document.kind === 'json' ? describeJson(document.value) : 'JSON lines'}`)
@@ -224,8 +224,8 @@ export const openaiJsonlImporter: Importer = {
     if (!messages && !hasResponse(first)) return undefined
     const confidence = openaiConfidence(messages ?? [], 0.85)
     if (confidence === undefined) return undefined
-    const what = hasResponse(first) ? (messages ? 'request/response pairs' : 'responses') : 'requests'
-    return { confidence, reason: `an OpenAI Chat Completions JSONL log (${plural(document.lines.length, 'line')} of ${what})` }
+    const what = tracePhrase(hasResponse(first) ? (messages ? 'whatPairs' : 'whatResponses') : 'whatRequests')
+    return { confidence, ...recognised('recogChatJsonl', { lines: plural(document.lines.length, 'Line'), what }) }
   },
   read(document: LogDocument) {
     return readRecords(recordsOf(document), true)

@@ -18,8 +18,9 @@ import type { JsonValue } from '../../messages'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import { readResponsesExchange } from './openai-responses'
-import { conversationOf, plural, recordsOf, type JsonObject } from './shared'
+import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep } from './types'
+import { recognised } from '../trace-text'
 
 /** True when a value is one event of a Responses stream. */
 export function isResponsesEvent(value: JsonValue | undefined): boolean {
@@ -121,8 +122,7 @@ export const openaiResponsesStreamImporter: Importer = {
     const sample = document.kind === 'lines' ? document.lines.slice(0, 5).map((line) => line.value) : Array.isArray(document.value) ? document.value.slice(0, 5) : []
     if (!sample.some(isResponsesEvent)) return undefined
     const count = document.kind === 'lines' ? document.lines.length : sample.length
-    const carrier = document.kind === 'lines' ? (document.sse ? 'server-sent events' : 'JSONL') : 'a JSON array'
-    return { confidence: 0.95, reason: `an OpenAI Responses API stream (${plural(count, 'event')} as ${carrier})` }
+    return { confidence: 0.95, ...recognised('recogResponsesStream', { events: plural(count, 'Event'), carrier: carrierOf(document) }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const body = assembleResponsesStream(recordsOf(document))

@@ -21,6 +21,7 @@ import { streamError } from './openai-stream'
 import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { recognised, tracePhrase } from '../trace-text'
 
 function partsText(value: JsonValue | undefined, path: string, refusals?: string[]): string {
   if (value === undefined || value === null) return ''
@@ -266,9 +267,9 @@ export const openaiResponsesImporter: Importer = {
     const object = isJsonObject(sample) ? sample : undefined
     const marked = style.responses || isItemList(sample) || (object !== undefined && (object['object'] === 'response' || (requestOf(object, '') !== undefined && !Array.isArray(object['messages']))))
     if (!marked || style.anthropic || style.vercel) return undefined
-    const count = document.kind === 'lines' ? ` (${plural(document.lines.length, 'line')})` : !whole && document.kind === 'json' && Array.isArray(document.value) ? ` (${plural(document.value.length, 'record')})` : ''
-    const what = whole ? 'item array' : isItemList(sample) ? 'input-items list' : object && requestOf(object, '') && responseOf(object, '') ? 'request/response' : object && responseOf(object, '') ? 'response' : 'request'
-    return { confidence: style.responses ? 0.9 : 0.7, reason: `an OpenAI Responses API ${what}${count}` }
+    const count = document.kind === 'lines' ? plural(document.lines.length, 'Line') : !whole && document.kind === 'json' && Array.isArray(document.value) ? plural(document.value.length, 'Record') : undefined
+    const what = tracePhrase(whole ? 'whatItemArray' : isItemList(sample) ? 'whatInputItems' : object && requestOf(object, '') && responseOf(object, '') ? 'whatRequestResponse' : object && responseOf(object, '') ? 'whatResponse' : 'whatRequest')
+    return { confidence: style.responses ? 0.9 : 0.7, ...(count ? recognised('recogResponsesCounted', { what, n: count }) : recognised('recogResponses', { what })) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isItemArray(document) || (document.kind === 'json' && isItemList(document.value)))

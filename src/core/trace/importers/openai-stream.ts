@@ -16,8 +16,9 @@ import type { AssistantMessage, JsonValue, ToolCall } from '../../messages'
 import { appendArgumentsFragment } from '../../wire/stream-arguments'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child } from '../openai-log'
-import { conversationOf, firstRecord, objectAt, plural, recordsOf } from './shared'
+import { conversationOf, firstRecord, objectAt, plural, recordsOf, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { recognised } from '../trace-text'
 
 /** One reassembled completion. */
 export interface AssembledCompletion {
@@ -163,8 +164,7 @@ export const openaiStreamImporter: Importer = {
     const first = document.kind === 'json' && isJsonObject(document.value) && Array.isArray(document.value['chunks']) ? document.value['chunks'][0] : firstRecord(document)
     if (!isChunk(first)) return undefined
     const count = document.kind === 'lines' ? document.lines.length : chunksOf(document).length
-    const carrier = document.kind === 'lines' ? (document.sse ? 'server-sent events' : 'JSONL') : 'a JSON array'
-    return { confidence: 0.95, reason: `an OpenAI Chat Completions stream (${plural(count, 'chat.completion.chunk')} as ${carrier})` }
+    return { confidence: 0.95, ...recognised('recogChatStream', { chunks: plural(count, 'Chunk'), carrier: carrierOf(document) }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const completions = assembleChunks(chunksOf(document))

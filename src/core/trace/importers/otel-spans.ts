@@ -37,6 +37,8 @@ import { BadField, child, fillToolNames, readOpenAIMessages, toToolSpecs } from 
 import { arrayAt, asText, expectArray, expectObject, objectAt, parseJsonText, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
+import { recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 /** One span, normalised across containers. */
 export interface SpanRecord {
@@ -635,12 +637,12 @@ function* readSpans(document: LogDocument, isModelCall: (span: SpanRecord) => bo
   )
 }
 
-function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, what: string) {
+function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, what: Phrase) {
   const sample = sampleSpans(document)
   const calls = sample.filter(isModelCall).length
   if (calls === 0) return undefined
-  const container = document.kind === 'json' && isJsonObject(document.value) && 'resourceSpans' in document.value ? 'OTLP JSON' : document.kind === 'lines' ? 'JSONL spans' : 'a span list'
-  return { confidence: 0.9, reason: `${what} (${container}; ${plural(calls, 'model-call span')} among the first ${plural(sample.length, 'span')})` }
+  const container = tracePhrase(document.kind === 'json' && isJsonObject(document.value) && 'resourceSpans' in document.value ? 'containerOtlp' : document.kind === 'lines' ? 'containerJsonl' : 'containerList')
+  return { confidence: 0.9, ...recognised('recogSpans', { what, container, calls: plural(calls, 'ModelCallSpan'), spans: plural(sample.length, 'Span') }) }
 }
 
 export const otelGenAiImporter: Importer = {
@@ -648,7 +650,7 @@ export const otelGenAiImporter: Importer = {
   title: 'OpenTelemetry GenAI spans',
   detect: (document) => {
     const style = sampleSpans(document).map(genAiStyle).find((found) => found !== undefined)
-    const what = style === 'events' ? 'OpenTelemetry GenAI spans with gen_ai.*.message events' : style === 'indexed' ? 'Traceloop/OpenLLMetry spans with gen_ai.prompt.N attributes' : 'OpenTelemetry GenAI spans with gen_ai.input.messages'
+    const what = tracePhrase(style === 'events' ? 'whatGenAiEvents' : style === 'indexed' ? 'whatTraceloop' : 'whatGenAi')
     return detectSpans(document, isGenAiSpan, what)
   },
   read: (document) => readSpans(document, isGenAiSpan, genAiAnyExchange),
@@ -657,6 +659,6 @@ export const otelGenAiImporter: Importer = {
 export const openInferenceImporter: Importer = {
   id: 'openinference',
   title: 'OpenInference spans',
-  detect: (document) => detectSpans(document, isOpenInferenceSpan, 'OpenInference spans with llm.input_messages'),
+  detect: (document) => detectSpans(document, isOpenInferenceSpan, tracePhrase('whatOpenInference')),
   read: (document) => readSpans(document, isOpenInferenceSpan, openInferenceExchange),
 }

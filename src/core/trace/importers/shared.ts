@@ -9,6 +9,8 @@ import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child } from '../openai-log'
 import type { ImportedConversation, LogDocument, MessageMeta } from './types'
 import { errorMessage } from '../../util/error-message'
+import { tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 /** A JSON object. */
 export type JsonObject = Record<string, JsonValue>
@@ -172,9 +174,14 @@ export function keyList(object: JsonObject): string {
   return `keys ${shown}${keys.length > 8 ? `, … (${keys.length} in all)` : ''}`
 }
 
-/** `3 messages`, `1 message`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
+/** `3 messages`, `1 message`: `count` of `noun`, a phrase of `TRACE_TEXT` (`countMessage`). */
+export function plural(count: number, noun: 'Line' | 'Record' | 'Event' | 'Trace' | 'Message' | 'Conversation' | 'Pair' | 'Chunk' | 'ModelCallSpan' | 'Span' | 'Step'): Phrase {
+  return tracePhrase(`count${noun}`, { count })
+}
+
+/** How a stream's events are carried: `server-sent events`, `JSONL` or `a JSON array` (a phrase of `TRACE_TEXT`). */
+export function carrierOf(document: LogDocument): Phrase {
+  return tracePhrase(document.kind === 'lines' ? (document.sse ? 'carrierSse' : 'carrierJsonl') : 'carrierArray')
 }
 
 /** Marks of a dialect found in a list of messages or items (first `limit` entries only). */

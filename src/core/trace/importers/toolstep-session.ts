@@ -7,12 +7,13 @@
 import { isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import type { Importer } from './types'
+import { recognised } from '../trace-text'
 
 export const toolstepSessionImporter: Importer = {
   id: 'toolstep-session',
   title: 'Toolstep session file',
   detect(document) {
-    return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, reason: 'a Toolstep session file' } : undefined
+    return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, ...recognised('recogSession') } : undefined
   },
   // Yields nothing: importLog hands the session back whole for the session-file reader.
   *read(document) {

@@ -22,6 +22,8 @@ import { BadField, child, fillToolNames } from '../openai-log'
 import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { isUiMessageList, readUiMessages } from './vercel-ui'
+import { recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 const OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'content', 'execution-denied'])
 
@@ -184,19 +186,19 @@ function isMessagesArray(document: LogDocument): boolean {
   return isJsonObject(first) && 'role' in first
 }
 
-function vercelMarks(value: JsonValue | undefined): string | undefined {
+function vercelMarks(value: JsonValue | undefined): Phrase | undefined {
   if (Array.isArray(value)) {
-    if (isUiMessageList(value)) return `UI messages (${plural(value.length, 'message')} with parts or toolInvocations)`
-    return messageStyle(value).vercel ? 'messages array with tool-call/tool-result parts' : undefined
+    if (isUiMessageList(value)) return tracePhrase('whatUiMessages', { messages: plural(value.length, 'Message') })
+    return messageStyle(value).vercel ? tracePhrase('whatPartsArray') : undefined
   }
   if (!isJsonObject(value)) return undefined
   const listed = arrayAt(value, 'messages')
-  if (listed && isUiMessageList(listed)) return `UI messages (a chat of ${plural(listed.length, 'message')})`
+  if (listed && isUiMessageList(listed)) return tracePhrase('whatUiChat', { messages: plural(listed.length, 'Message') })
   const steps = arrayAt(value, 'steps')
   const step = steps?.[0]
-  if (isJsonObject(step) && ('toolCalls' in step || 'finishReason' in step || ('content' in step && messageStyle([step]).vercel))) return `generateText result (${plural(steps?.length ?? 0, 'step')})`
+  if (isJsonObject(step) && ('toolCalls' in step || 'finishReason' in step || ('content' in step && messageStyle([step]).vercel))) return tracePhrase('whatGenerateText', { steps: plural(steps?.length ?? 0, 'Step') })
   const messages = arrayAt(value, 'messages') ?? arrayAt(objectAt(value, 'response'), 'messages')
-  if (messages && messageStyle(messages).vercel) return 'messages with tool-call/tool-result parts'
+  if (messages && messageStyle(messages).vercel) return tracePhrase('whatParts')
   return undefined
 }
 
@@ -207,7 +209,7 @@ export const vercelAiImporter: Importer = {
     const whole = isMessagesArray(document)
     const marks = vercelMarks(whole ? (document as { value: JsonValue }).value : firstRecord(document))
     if (!marks) return undefined
-    return { confidence: 0.9, reason: `Vercel AI SDK ${marks}` }
+    return { confidence: 0.9, ...recognised('recogVercel', { what: marks }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isMessagesArray(document))
