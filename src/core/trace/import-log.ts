@@ -87,7 +87,7 @@ export function* importLogIncremental(text: string, options: ImportOptions = {})
     }
     return { ok: true, format: importer.id, conversations }
   } catch (error) {
-    if (error instanceof BadField) return failure('importBadField', { what: reason, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problem })
+    if (error instanceof BadField) return failure('importBadField', { what: reason, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problemParam() })
     return failure('importFailed', { what: reason, error: errorMessage(error) })
   }
 }
@@ -197,7 +197,7 @@ export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] }
   try {
     return { ok: true, tools: toToolSpecs(wrapped ? json['tools'] : json, wrapped ? 'tools' : '') }
   } catch (error) {
-    if (error instanceof BadField) return failure('toolsFileBad', { path: error.path === '' ? traceRef('theFile') : error.path, problem: error.problem })
+    if (error instanceof BadField) return failure('toolsFileBad', { path: error.path === '' ? traceRef('theFile') : error.path, problem: error.problemParam() })
     return failure('toolsFileFailed', { error: errorMessage(error) })
   }
 }

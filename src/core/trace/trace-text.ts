@@ -79,6 +79,68 @@ export const TRACE_TEXT = {
   theFile: 'the file',
   toolsFileBad: 'Not a usable tools file: {{path}}: {{problem}}.',
   toolsFileFailed: 'Not a usable tools file: {{error}}',
+  // What is wrong with a field of a log (openai-log.ts, importers/), inside importBadField, toolsFileBad and captureBadField.
+  fieldExpected: 'expected {{what}}, got {{got}}',
+  fieldExpectedFound: 'expected {{what}}; found {{keys}}',
+  fieldJsonText: 'expected JSON text, {{error}}',
+  fieldJsonDeep: 'expected JSON text nested at most {{limit}} levels deep',
+  fieldNotSession: 'expected an object with "format": "toolstep.session"',
+  fieldNoGeneration: 'found Langfuse data, but no GENERATION observation',
+  fieldNoModelSpan: 'found spans, but none of them records a model call',
+  fieldToolCallId: 'a tool message needs a string "tool_call_id", got {{got}}',
+  gotNoRole: 'no "role"',
+  gotRole: 'role {{role}}',
+  gotJsonLines: 'JSON lines',
+  listOr: '{{a}} or {{b}}',
+  listComma: '{{a}}, {{b}}',
+  expOneOf: 'one of {{values}}',
+  expForText: '{{roles}} for text content',
+  expObject: 'an object',
+  expArray: 'an array',
+  expString: 'a string',
+  expJsonString: 'a JSON string',
+  expStreamEvent: 'a stream event object',
+  expChoices: 'an array of choices',
+  expChoice: 'a choice object',
+  expOneJsonValue: 'one JSON value',
+  expConversations: 'an array of conversations',
+  expConversation: 'a conversation (a messages array or an object with "messages" or "traj")',
+  expChunk: 'a chat.completion.chunk object',
+  expFragment: 'a tool call fragment',
+  expStringNullParts: 'a string, null or an array of content parts',
+  expContentPartObject: 'a content part object',
+  expToolCalls: 'an array of tool calls',
+  expToolCallObject: 'a tool call object',
+  expFunction: 'an object with "name" and "arguments"',
+  expToolDefinitions: 'an array of tool definitions',
+  expToolDefinition: 'a tool definition object',
+  expToolName: 'a tool name',
+  expSchema: 'a JSON Schema object',
+  expMessages: 'an array of messages',
+  expMessage: 'a message object',
+  expAnthropicKeys: '"messages" (a request) or a response with "content"',
+  expChatKeys: '"messages" or "traj" (an array of messages), or a request/response pair',
+  expResponsesKeys: '"input" (a request) or "output" (a response)',
+  expVercelKeys: '"messages", "steps" or "response.messages"',
+  expAiSdkRecord: 'AI SDK messages or a generateText result',
+  expResponsesRecord: 'a Responses API request, response or item array',
+  expUiMessage: 'a UI message',
+  expContentBlock: 'a content block',
+  expContentPart: 'a content part',
+  expMessagePart: 'a message part',
+  expStep: 'a step object',
+  expStringOrBlocks: 'a string or an array of content blocks',
+  expStringOrContentParts: 'a string or an array of content parts',
+  expStringOrParts: 'a string or an array of parts',
+  expToolInvocation: 'a tool invocation',
+  expAnthropicRecord: 'an Anthropic request, response or messages array',
+  expUiMessages: 'an array of UI messages',
+  expItems: 'an array of input or output items',
+  expItem: 'an item object',
+  expParts: 'an array of parts',
+  expToolInvocations: 'an array of tool invocations',
+  expToolCall: 'a tool call',
+  expToolResult: 'a tool result',
   // What an importer recognised (its detection), a noun phrase inside "Recognised …" and "it looks like …".
   recogAnthropic: 'an Anthropic Messages {{what}}',
   recogAnthropicCounted: 'an Anthropic Messages {{what}} ({{n}})',
@@ -189,4 +251,19 @@ export interface Recognised {
 export function recognised(key: TraceTextKey, params?: PhraseParams): Recognised {
   const p = phrase(key, params)
   return { reason: renderPhrase(p, TRACE_TEXT), phrase: p }
+}
+
+/** A key of {@link TRACE_TEXT} naming what a field should have held (`expMessages`, `an array of messages`). */
+export type ExpectedKey = Extract<TraceTextKey, `exp${string}`>
+
+/** `expected {{what}}, got {{got}}`: `got` is a JSON kind (`string`, `null`, …) or a phrase. */
+export function expectedGot(what: ExpectedKey | Phrase, got: string | Phrase): Phrase {
+  return phrase('fieldExpected', { what: typeof what === 'string' ? phrase(what) : what, got })
+}
+
+/** `values` as one phrase, `"a", "b" or "c"` (English list punctuation; each value as it is). */
+export function orList(values: readonly [string, string, ...string[]]): Phrase {
+  let list: Phrase = phrase('listOr', { a: values[values.length - 2]!, b: values[values.length - 1]! })
+  for (let i = values.length - 3; i >= 0; i--) list = phrase('listComma', { a: values[i]!, b: list })
+  return list
 }

@@ -22,7 +22,7 @@ import { readAnthropicExchange } from './anthropic-messages'
 import { streamError } from './openai-stream'
 import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument } from './types'
-import { recognised } from '../trace-text'
+import { expectedGot, recognised } from '../trace-text'
 
 /** Event types of an Anthropic message stream. */
 const EVENT_TYPES: ReadonlySet<string> = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping'])
@@ -51,7 +51,7 @@ export function assembleAnthropicStream(events: readonly { value: JsonValue; pat
   const blocks: BlockDraft[] = []
   let error: JsonValue | undefined
   for (const { value, path } of events) {
-    if (!isJsonObject(value)) throw new BadField(path, `expected a stream event object, got ${describeJson(value)}`)
+    if (!isJsonObject(value)) throw new BadField(path, expectedGot('expStreamEvent', describeJson(value)))
     const index = typeof value['index'] === 'number' ? value['index'] : blocks.length - 1
     switch (value['type']) {
       case 'message_start':

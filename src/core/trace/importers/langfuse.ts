@@ -20,7 +20,7 @@ import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, 
 import { arrayAt, asText, firstRecord, objectAt, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
-import { recognised } from '../trace-text'
+import { recognised, tracePhrase } from '../trace-text'
 
 interface Generation {
   observation: JsonObject
@@ -153,7 +153,7 @@ export const langfuseImporter: Importer = {
       .map((generation, order) => ({ generation, order }))
       .sort((a, b) => (a.generation.start < b.generation.start ? -1 : a.generation.start > b.generation.start ? 1 : a.order - b.order))
       .map(({ generation }) => generation)
-    if (generations.length === 0) throw new BadField('', 'found Langfuse data, but no GENERATION observation')
+    if (generations.length === 0) throw new BadField('', tracePhrase('fieldNoGeneration'))
     yield* readJoined(
       generations.map((generation, index) => ({ value: null, path: generation.path, index })),
       (_value, _path, index) => readGeneration(generations[index]!, index),

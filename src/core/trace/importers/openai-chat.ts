@@ -21,7 +21,7 @@ import { assembleChunks, completionMeta, streamError } from './openai-stream'
 import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
-import { recognised, tracePhrase } from '../trace-text'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
 
 type Located<T> = { value: T; path: string }
 
@@ -83,10 +83,10 @@ export function readChatExchange(record: JsonValue, path: string, index: number)
     const { messages, finishReasons } = readOpenAIMessages(record, path)
     return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), label: `conversation ${index}`, path, meta: {} }
   }
-  if (!isJsonObject(record)) throw new BadField(path, `expected a conversation (a messages array or an object with "messages" or "traj"), got ${describeJson(record)}`)
+  if (!isJsonObject(record)) throw new BadField(path, expectedGot('expConversation', describeJson(record)))
   const request = requestOf(record, path)
   const response = responseOf(record, path)
-  if (!request && !response) throw new BadField(path, `expected "messages" or "traj" (an array of messages), or a request/response pair; found ${keyList(record)}`)
+  if (!request && !response) throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expChatKeys'), keys: keyList(record) }))
   let messagesPath = path
   let requestMessages: ReturnType<typeof readOpenAIMessages> = { messages: [], finishReasons: new Map() }
   let tools: Exchange['tools']
@@ -124,11 +124,11 @@ function readResponse(value: JsonValue, path: string, index: number): { message:
   const choices = arrayAt(value, 'choices')
   // An error body (`{"error": {...}}`) is the answer to the request: the turn failed.
   if (!choices && failure !== undefined) return { message: { role: 'assistant', content: null }, meta: { providerError: failure } }
-  if (!choices) throw new BadField(child(path, 'choices'), `expected an array of choices, got ${describeJson(isJsonObject(value) ? value['choices'] : value)}`)
+  if (!choices) throw new BadField(child(path, 'choices'), expectedGot('expChoices', describeJson(isJsonObject(value) ? value['choices'] : value)))
   const choice = choices[0]
   if (choice === undefined) return undefined
   const choicePath = child(child(path, 'choices'), 0)
-  if (!isJsonObject(choice)) throw new BadField(choicePath, `expected a choice object, got ${describeJson(choice)}`)
+  if (!isJsonObject(choice)) throw new BadField(choicePath, expectedGot('expChoice', describeJson(choice)))
   const message = readOpenAIMessage(choice['message'] ?? null, child(choicePath, 'message'), index)
   const reason = choice['finish_reason']
   const refusal = objectAt(choice, 'message')?.['refusal']
@@ -183,7 +183,7 @@ export const openaiMessagesImporter: Importer = {
     return { confidence, ...recognised(request && paired ? 'recogChatPair' : request ? 'recogChatRequest' : 'recogChatResponse') }
   },
   read(document) {
-    if (document.kind !== 'json') throw new BadField('', 'expected one JSON value, got JSON lines')
+    if (document.kind !== 'json') throw new BadField('', expectedGot('expOneJsonValue', tracePhrase('gotJsonLines')))
     return readRecords([{ value: document.value, path: '', index: 0 }], false)
   },
 }
@@ -209,7 +209,7 @@ export const openaiConversationsImporter: Importer = {
     return { confidence: 0.1, ...recognised('recogChatItems', { n: count }) }
   },
   read(document) {
-    if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', `expected an array of conversations, got ${document.kind === 'json' ? describeJson(document.value) : 'JSON lines'}`)
+    if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', expectedGot('expConversations', document.kind === 'json' ? describeJson(document.value) : tracePhrase('gotJsonLines')))
     return readRecords(recordsOf(document), hasResponse(document.value[0]))
   },
 }

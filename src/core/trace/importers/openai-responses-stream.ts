@@ -20,7 +20,7 @@ import { BadField } from '../openai-log'
 import { readResponsesExchange } from './openai-responses'
 import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep } from './types'
-import { recognised } from '../trace-text'
+import { expectedGot, recognised } from '../trace-text'
 
 /** True when a value is one event of a Responses stream. */
 export function isResponsesEvent(value: JsonValue | undefined): boolean {
@@ -55,7 +55,7 @@ export function assembleResponsesStream(events: readonly { value: JsonValue; pat
     return (draft.parts[index] ??= { part: { type }, text: [] })
   }
   for (const { value, path } of events) {
-    if (!isJsonObject(value)) throw new BadField(path, `expected a stream event object, got ${describeJson(value)}`)
+    if (!isJsonObject(value)) throw new BadField(path, expectedGot('expStreamEvent', describeJson(value)))
     const type = typeof value['type'] === 'string' ? value['type'] : ''
     switch (type) {
       case 'response.created':

@@ -7,7 +7,7 @@
 import { isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import type { Importer } from './types'
-import { recognised } from '../trace-text'
+import { recognised, tracePhrase } from '../trace-text'
 
 export const toolstepSessionImporter: Importer = {
   id: 'toolstep-session',
@@ -18,7 +18,7 @@ export const toolstepSessionImporter: Importer = {
   // Yields nothing: importLog hands the session back whole for the session-file reader.
   *read(document) {
     if (document.kind !== 'json' || !isJsonObject(document.value) || document.value['format'] !== 'toolstep.session') {
-      throw new BadField('', 'expected an object with "format": "toolstep.session"')
+      throw new BadField('', tracePhrase('fieldNotSession'))
     }
   },
 }

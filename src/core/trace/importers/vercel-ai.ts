@@ -22,7 +22,7 @@ import { BadField, child, fillToolNames } from '../openai-log'
 import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { isUiMessageList, readUiMessages } from './vercel-ui'
-import { recognised, tracePhrase } from '../trace-text'
+import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
 import type { Phrase } from '../../util/phrase'
 
 const OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'content', 'execution-denied'])
@@ -69,29 +69,29 @@ function textOfParts(parts: readonly JsonValue[]): string[] {
  */
 export function readVercelMessages(value: JsonValue | undefined, path: string): Message[] {
   const out: Message[] = []
-  expectArray(value, path, 'an array of messages').forEach((entry, index) => {
+  expectArray(value, path, 'expMessages').forEach((entry, index) => {
     const messagePath = child(path, index)
-    const message = expectObject(entry, messagePath, 'a message object')
+    const message = expectObject(entry, messagePath, 'expMessage')
     const role = message['role']
     const content = message['content']
     const contentPath = child(messagePath, 'content')
     if (typeof content === 'string') {
       if (role === 'system' || role === 'user') out.push({ role, content })
       else if (role === 'assistant') out.push({ role, content })
-      else throw new BadField(child(messagePath, 'role'), `expected "system", "user" or "assistant" for text content, got ${JSON.stringify(role ?? null)}`)
+      else throw new BadField(child(messagePath, 'role'), expectedGot(tracePhrase('expForText', { roles: orList(['"system"', '"user"', '"assistant"']) }), JSON.stringify(role ?? null)))
       return
     }
-    const parts = expectArray(content, contentPath, 'a string or an array of parts')
+    const parts = expectArray(content, contentPath, 'expStringOrParts')
     if (role === 'user' || role === 'system') {
       out.push({ role, content: textOfParts(parts).join('') })
       return
     }
-    if (role !== 'assistant' && role !== 'tool') throw new BadField(child(messagePath, 'role'), `expected "system", "user", "assistant" or "tool", got ${JSON.stringify(role ?? null)}`)
+    if (role !== 'assistant' && role !== 'tool') throw new BadField(child(messagePath, 'role'), expectedGot(orList(['"system"', '"user"', '"assistant"', '"tool"']), JSON.stringify(role ?? null)))
     const calls: ToolCall[] = []
     const results: ToolMessage[] = []
     parts.forEach((part, partIndex) => {
       const partPath = child(contentPath, partIndex)
-      const item = expectObject(part, partPath, 'a content part')
+      const item = expectObject(part, partPath, 'expContentPart')
       if (item['type'] === 'tool-call') calls.push(toolCallOf(item, partPath))
       // Results inside an assistant message are provider-executed tools; they still answer a call.
       if (item['type'] === 'tool-result') results.push(toolMessageOf(item, partPath))
@@ -121,21 +121,21 @@ function readPrompt(record: JsonObject, path: string): Message[] {
 function readSteps(steps: readonly JsonValue[], path: string, out: Message[], meta: Map<number, MessageMeta>): void {
   steps.forEach((entry, index) => {
     const stepPath = child(path, index)
-    const step = expectObject(entry, stepPath, 'a step object')
+    const step = expectObject(entry, stepPath, 'expStep')
     let calls: ToolCall[]
     let results: ToolMessage[]
     let text = typeof step['text'] === 'string' ? step['text'] : ''
     const toolCalls = arrayAt(step, 'toolCalls')
     if (toolCalls || !Array.isArray(step['content'])) {
-      calls = (toolCalls ?? []).map((call, at) => toolCallOf(expectObject(call, child(child(stepPath, 'toolCalls'), at), 'a tool call'), child(child(stepPath, 'toolCalls'), at)))
-      results = (arrayAt(step, 'toolResults') ?? []).map((result, at) => toolMessageOf(expectObject(result, child(child(stepPath, 'toolResults'), at), 'a tool result'), child(child(stepPath, 'toolResults'), at)))
+      calls = (toolCalls ?? []).map((call, at) => toolCallOf(expectObject(call, child(child(stepPath, 'toolCalls'), at), 'expToolCall'), child(child(stepPath, 'toolCalls'), at)))
+      results = (arrayAt(step, 'toolResults') ?? []).map((result, at) => toolMessageOf(expectObject(result, child(child(stepPath, 'toolResults'), at), 'expToolResult'), child(child(stepPath, 'toolResults'), at)))
     } else {
       const parts = step['content']
       calls = []
       results = []
       parts.forEach((part, at) => {
         const partPath = child(child(stepPath, 'content'), at)
-        const item = expectObject(part, partPath, 'a content part')
+        const item = expectObject(part, partPath, 'expContentPart')
         if (item['type'] === 'tool-call') calls.push(toolCallOf(item, partPath))
         if (item['type'] === 'tool-result' || item['type'] === 'tool-error') results.push(toolMessageOf(item['type'] === 'tool-error' ? { ...item, output: { type: 'error-text', value: asText(item['error']) } } : item, partPath))
       })
@@ -156,7 +156,7 @@ function readAnyMessages(value: JsonValue[], path: string): Message[] {
 
 function readRecord(record: JsonValue, path: string, index: number) {
   if (Array.isArray(record)) return conversationOf({ id: String(index), label: `conversation ${index}`, messages: readAnyMessages(record, path), path, meta: {} })
-  const object = expectObject(record, path, 'AI SDK messages or a generateText result')
+  const object = expectObject(record, path, 'expAiSdkRecord')
   const uiMessages = arrayAt(object, 'messages')
   if (uiMessages && isUiMessageList(uiMessages)) {
     // A persisted chat or a useChat request body: `{id, messages, trigger?}`.
@@ -174,7 +174,7 @@ function readRecord(record: JsonValue, path: string, index: number) {
     messages.push(...readVercelMessages(responseMessages, child(child(path, 'response'), 'messages')))
     if (typeof object['finishReason'] === 'string' && messages.at(-1)?.role === 'assistant') meta.set(messages.length - 1, { finishReason: object['finishReason'] })
   } else if (!Array.isArray(object['messages'])) {
-    throw new BadField(path, `expected "messages", "steps" or "response.messages"; found ${keyList(object)}`)
+    throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expVercelKeys'), keys: keyList(object) }))
   }
   fillToolNames(messages)
   return conversationOf({ ...naming(object, index), messages, path: messagesPath, meta: scalars(object), messageMeta: meta })
