@@ -45,6 +45,8 @@ export const TRACE_TEXT = {
   unknownTool: 'Unknown tool {{name}}. Available tools: {{tools}}.',
   unknownToolNone: 'Unknown tool {{name}}. No tools are available.',
   schemaViolation: '{{name}}: {{problems}}',
+  /** Two items of a list written with semicolons (validation problems). */
+  listSemicolon: '{{head}}; {{tail}}',
   // Why a call's `arguments` string is unusable (arguments.ts), inside `argumentsProblem`.
   argsNotJson: 'not valid JSON ({{error}})',
   argsTooDeep: 'nested deeper than {{limit}} levels (the limit for arguments)',
