@@ -186,6 +186,10 @@ export const PARSE_TEXT = {
   autoMiss: '{{id}} at offset {{at}} found no call',
   autoText: 'No tool-call syntax found; the output is text.',
   autoTextAfterMisses: 'No tool-call syntax found; the output is text ({{misses}}).',
+  // Why a file's bytes are not read as text (text-file.ts).
+  textUtf16NoMark: 'it looks like UTF-16 text without a byte-order mark. Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark: save it as UTF-8, or as UTF-16 with a BOM.',
+  textNotEncoding: 'it is not {{encoding}} text (a binary file, or text in another encoding?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
+  textNul: 'it is not text: it holds a NUL character at offset {{offset}} (a binary file?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
   /** Two items of a list written with semicolons. */
   listSemicolon: '{{head}}; {{tail}}',
 } as const satisfies Record<string, string>
