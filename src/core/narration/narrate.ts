@@ -42,6 +42,15 @@ export type NarrationKey = (typeof NARRATION_KEYS)[number]
 const MAX_PARAM_CHARS = 120
 
 /** Cuts a parameter to {@link MAX_PARAM_CHARS} chars so a sentence stays a sentence. */
+/** Call names said in full up to this many; the sentence gives the count, so more end in "…". */
+export const NARRATED_CALL_NAMES = 5
+
+/** The first {@link NARRATED_CALL_NAMES} call names, comma-separated, then "…" (a turn can hold 100 000 calls). */
+function listedNames(calls: readonly { name: string }[]): string {
+  const listed = calls.slice(0, NARRATED_CALL_NAMES).map((call) => call.name).join(', ')
+  return calls.length > NARRATED_CALL_NAMES ? `${listed}, …` : listed
+}
+
 function short(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim()
   return oneLine.length > MAX_PARAM_CHARS ? `${oneLine.slice(0, MAX_PARAM_CHARS - 1)}…` : oneLine
@@ -96,7 +105,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       return say('modelFailed', { error: short(event.error) })
     case 'parse.completed': {
       if (event.errors.length > 0) return say('parseErrors', { count: event.errors.length, error: phrased('parse', event.errors[0]?.message ?? '', event.errors[0]?.phrase) })
-      const names = event.calls.map((call) => call.name).join(', ')
+      const names = listedNames(event.calls)
       if (session && event.calls.length > 0 && event.protocol !== session.protocol && session.protocol !== 'auto')
         return say('parseFallback', { protocol: event.protocol, count: event.calls.length, names })
       if (event.calls.length === 0) return say('parseNone')

@@ -92,6 +92,14 @@ describe('narration', () => {
     expect(error).not.toContain('\n')
   })
 
+  it('names the first five calls of a huge turn and gives the count, not 100 000 names', () => {
+    const calls = Array.from({ length: 100_000 }, (_, i) => call(`c${i}`, `tool_${i}`))
+    const log = withSeq([started(), { type: 'parse.completed', protocol: 'json', calls, text: '', repairs: [], errors: [] }])
+    const text = narrationText(createI18n('en').t, log, 1)
+    expect(text).toContain('100000 tools in one turn (tool_0, tool_1, tool_2, tool_3, tool_4, …)')
+    expect(text.length).toBeLessThan(300)
+  })
+
   describe.each(LANGUAGES)('in %s', (language) => {
     const i18n = createI18n(language)
     it.each(CASES)('%s reads as a full sentence with every parameter filled in', (_key, events) => {
