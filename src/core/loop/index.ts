@@ -31,6 +31,7 @@ export {
 export { apply, fold, initialLoopState, turnResults, type IdentifiedParse, type LoopState, type ToolFinished } from './reducer'
 export { nextEffects, type Effect } from './decider'
 export { createFoldCache, type FoldCache } from './fold-cache'
+export { createAppendFold, extendsLog, type AppendFoldSteps } from './append-fold'
 export { transition } from './machine'
 export {
   backfillMessages,

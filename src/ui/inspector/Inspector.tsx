@@ -51,8 +51,8 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
     const decide = turn.find((e) => e.type === 'model.responded' || e.type === 'model.failed')
-    return requestAt(events, decide ? decide.seq : cursor)
-  }, [events, turn, cursor])
+    return requestAt(events, decide ? decide.seq : cursor, folds.foldTo)
+  }, [events, turn, cursor, folds])
   const contextMessages = context.messages
   const current = events[cursor]
   if (!current) return null
