@@ -65,6 +65,12 @@ test('a turn of 100 000 tool calls is inspected in windowed lists and the page k
   const parsed = await page.getByTestId('parsed-call').count()
   expect(parsed).toBeGreaterThan(0)
   expect(parsed).toBeLessThan(200)
+  // The validation verdicts and the edit-result buttons of the turn are windowed too (100 000 of each were in the page).
+  await page.locator('[data-testid="timeline-item"][data-phase="execute"]').first().click()
+  await expect(page.getByTestId('verdict').first()).toBeVisible()
+  expect(await page.getByTestId('verdict').count()).toBeLessThan(200)
+  await expect(page.getByTestId('edit-result').first()).toBeVisible()
+  expect(await page.getByTestId('edit-result').count()).toBeLessThan(200)
   await page.getByTestId('timeline').press('End')
   await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
 })

@@ -2,7 +2,7 @@ import { Suspense, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { coreDetail } from '../i18n/text'
 import { usePlayground, useRun } from '../playground-context'
-import { type SessionEvent, PHASE_OF, createFoldCache, requestAt, fmtMs } from '../../core/loop'
+import { type SessionEvent, PHASE_OF, createFoldCache, createRequestCache, fmtMs } from '../../core/loop'
 import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
@@ -13,6 +13,7 @@ import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
 // A recorded response (imported logs only) reads its stream with the log importers: their own chunk.
 import { RecordedResponse } from '../lazy-panels'
 import { LongText } from './LongText'
+import { WindowedList } from './WindowedList'
 import { verdictText } from '../i18n/core-text'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
@@ -48,11 +49,13 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const busy = useRun((s) => s.status === 'running' || s.status === 'loading')
   const [editing, setEditing] = useState<EditTarget | null>(null)
   const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
+  // The request of a turn's decide does not change while the run appends to the turn.
+  const [requestOf] = useState(createRequestCache)
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
     const decide = turn.find((e) => e.type === 'model.responded' || e.type === 'model.failed')
-    return requestAt(events, decide ? decide.seq : cursor)
-  }, [events, turn, cursor])
+    return requestOf(events, decide ? decide.seq : cursor)
+  }, [events, turn, cursor, requestOf])
   const contextMessages = context.messages
   const current = events[cursor]
   if (!current) return null
@@ -64,6 +67,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const parsed = turn.find((e): e is Ev<'parse.completed'> => e.type === 'parse.completed')
   const validated = turn.find((e): e is Ev<'validate.completed'> => e.type === 'validate.completed')
   const finished = turn.filter((e): e is Ev<'tool.finished'> => e.type === 'tool.finished')
+  const ownResults = finished.filter((f) => f.parentCallId === undefined)
   const confirmRequested = turn.find((e): e is Ev<'confirm.requested'> => e.type === 'confirm.requested')
   const confirmDecided = turn.find((e): e is Ev<'confirm.decided'> => e.type === 'confirm.decided')
   const warnings = turn.flatMap((e) => e.warnings ?? [])
@@ -184,8 +188,15 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
             )}
             {validated && (
               <Section title={t('inspector.validation')} active={phase === 'validate'}>
-                <ul className="flex flex-col gap-1 text-xs">
-                  {validated.verdicts.map((v) => (
+                {/* A turn of 100 000 calls has 100 000 verdicts: windowed, like the parsed calls and the results. */}
+                <WindowedList
+                  as="ul"
+                  className="flex flex-col gap-1 text-xs"
+                  count={validated.verdicts.length}
+                  estimate={20}
+                  render={(index) => {
+                    const v = validated.verdicts[index]!
+                    return (
                     <li key={v.callId} data-testid="verdict" data-ok={v.ok} className={v.ok ? 'text-emerald-700' : 'text-red-700'}>
                       {v.ok ? '✓' : '✗'} <span className="font-mono">{v.name}</span> <span className="text-slate-400">[{v.callId}]</span>
                       {v.resolution && v.resolution !== 'exact' && (
@@ -219,8 +230,9 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                         )
                       })}
                     </li>
-                  ))}
-                </ul>
+                    )
+                  }}
+                />
               </Section>
             )}
             {confirmRequested && (
@@ -242,10 +254,13 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
               <Section title={t('inspector.toolResults')} active={phase === 'execute'}>
                 <ToolResults events={finished} />
                 {!busy && (
-                  <div className="mt-1 flex flex-wrap gap-2">
-                    {finished
-                      .filter((f) => f.parentCallId === undefined)
-                      .map((f) => {
+                  // One button per call; 100 000 of them are windowed.
+                  <WindowedList
+                    className="mt-1 flex flex-wrap gap-2"
+                    count={ownResults.length}
+                    estimate={28}
+                    render={(index) => {
+                      const f = ownResults[index]!
                         const edited = resultEdit(f.seq)
                         return (
                           <button
@@ -261,8 +276,8 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                             {t('editContinue.editResult', { name: f.name })}
                           </button>
                         )
-                      })}
-                  </div>
+                    }}
+                  />
                 )}
                 {openEdit?.target === 'tool_result' && <EditBox key={openEdit.seq} edit={openEdit} onClose={() => setEditing(null)} />}
               </Section>

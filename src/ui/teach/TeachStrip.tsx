@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { createAppendFold, type SessionEvent } from '../../core/loop'
 import { useTranslation } from 'react-i18next'
 import { findLesson } from '../../lessons/index'
 import { LoopDiagram } from '../diagram/LoopDiagram'
@@ -50,7 +51,8 @@ export function TeachStrip() {
   }, [text, unfolded, presenter, short])
 
   // A lesson without a challenge counts as done once its run has come to a stop.
-  const stopped = events.some((e) => e.type === 'loop.stopped')
+  const [stoppedIn] = useState(() => createAppendFold<SessionEvent, { stopped: boolean }, boolean>({ start: () => ({ stopped: false }), add: (acc, e) => void (acc.stopped ||= e.type === 'loop.stopped'), view: (acc) => acc.stopped }))
+  const stopped = stoppedIn(events)
   useEffect(() => {
     if (stopped && lessonId && !findLesson(lessonId)?.challenge) teach.getState().markDone(lessonId)
   }, [stopped, lessonId, teach])
