@@ -177,3 +177,40 @@ describe('breakpoints in a replay', () => {
   })
 })
 
+
+describe('breakpoints on a huge turn', () => {
+  // A turn of many parallel calls: the walk must not rebuild the log before each point.
+  function hugeTurn(n: number) {
+    const outputs: ModelOutput[] = [
+      { kind: 'message', message: { content: null, tool_calls: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 'lookup', arguments: JSON.stringify({ q: `q${i}` }) } })) } },
+      answer('done'),
+    ]
+    return outputs
+  }
+
+  it('walks a logged turn of 3 000 calls reading each event a bounded number of times, and still finds the last call', async () => {
+    const { r } = runner(hugeTurn(3000))
+    while (!r.stopped) await r.step()
+    const events = r.events
+    let reads = 0
+    const counted = new Proxy(events as SessionEventList, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++
+        return Reflect.get(target, key, receiver)
+      },
+    })
+    expect(firstHitInLog(armed("after execute when call.arguments.q == 'never'"), counted)).toBeNull()
+    expect(reads).toBeLessThan(10 * events.length)
+    const hit = firstHitInLog(armed("after execute when call.arguments.q == 'q2999'"), counted)
+    expect(hit?.call?.id).toBe('c2999')
+  })
+
+  it('a live run with a breakpoint armed stops after the named call of a 3 000-call turn', async () => {
+    const { r } = runner(hugeTurn(3000))
+    const hit = await runUntilBreak(r, armed("after execute when call.arguments.q == 'q2998'"))
+    expect(hit?.call?.id).toBe('c2998')
+    expect(hit?.where).toMatch(/^after tool\.finished #\d+$/)
+  })
+})
+
+type SessionEventList = Parameters<typeof firstHitInLog>[1]

@@ -143,15 +143,29 @@ export function parseBreakpointSpec(text: string, id = 'b1'): { ok: true; breakp
  */
 export function findBreakHit(armed: readonly ArmedBreakpoint[], events: readonly SessionEvent[], point: BreakPoint): BreakHit | null {
   if (armed.length === 0) return null
-  const context = breakContext(events, point)
-  const where = point.when === 'before' ? `before ${point.phase}` : `after ${point.event.type} #${point.event.seq}`
+  const turn = createBreakTurn()
+  for (const event of events) addToBreakTurn(turn, event)
+  return findBreakHitIn(armed, turn, events.length, point)
+}
+
+/**
+ * {@link findBreakHit} over a {@link BreakTurn} already folded over the log so far (`count`
+ * events), so a caller walking a log checks each point in time independent of the log's length.
+ */
+export function findBreakHitIn(armed: readonly ArmedBreakpoint[], turnSoFar: BreakTurn, count: number, point: BreakPoint): BreakHit | null {
+  if (armed.length === 0) return null
+  const context = contextAt(turnSoFar, point)
+  let where: string | undefined
   for (const { breakpoint, condition } of armed) {
     if (!triggers(breakpoint.on, point, context)) continue
     // Before a phase that works on calls, the condition is asked about each call in turn.
     const perCall = point.when === 'before' && (point.phase === 'validate' || point.phase === 'confirm' || point.phase === 'execute') && context.calls.length > 0
     const candidates: (BreakCall | null)[] = perCall ? context.calls : [context.call]
     for (const call of candidates) {
-      if (condition.test({ ...context, call }).value) return { breakpoint, label: describeBreakpoint(breakpoint), where, call, seq: events.length, at: pointOrdinal(events, point) }
+      if (condition.test({ ...context, call }).value) {
+        where ??= point.when === 'before' ? `before ${point.phase}` : `after ${point.event.type} #${point.event.seq}`
+        return { breakpoint, label: describeBreakpoint(breakpoint), where, call, seq: count, at: point.when === 'before' ? 2 * count : 2 * point.event.seq + 1 }
+      }
     }
   }
   return null
@@ -175,38 +189,73 @@ function triggers(on: BreakpointTrigger, point: BreakPoint, context: BreakContex
   }
 }
 
+/**
+ * The current turn as the breakpoints see it, folded event by event ({@link addToBreakTurn}):
+ * O(1) per event, plus the calls of the event itself, so a walk over a log stays linear.
+ */
+export interface BreakTurn {
+  turn: number
+  calls: BreakCall[]
+  /** `calls` by id, for the call a `tool.finished` names. */
+  byId: Map<string, BreakCall>
+  verdicts: BreakContext['verdicts']
+  errors: BreakContext['errors']
+  repairs: BreakContext['repairs']
+}
+
+/** An empty {@link BreakTurn}: before the first event. */
+export function createBreakTurn(): BreakTurn {
+  return { turn: 0, calls: [], byId: new Map(), verdicts: [], errors: [], repairs: [] }
+}
+
+function clearTurn(state: BreakTurn): void {
+  state.calls = []
+  state.byId = new Map()
+  state.verdicts = []
+  state.errors = []
+  state.repairs = []
+}
+
+function setCalls(state: BreakTurn, calls: BreakCall[]): void {
+  state.calls = calls
+  state.byId = new Map()
+  for (const call of calls) if (!state.byId.has(call.id)) state.byId.set(call.id, call)
+}
+
+/** Folds `event` into `state` (mutated). */
+export function addToBreakTurn(state: BreakTurn, event: SessionEvent): void {
+  if (event.type === 'model.responded' || event.type === 'model.failed') {
+    state.turn++
+    clearTurn(state)
+  } else if (event.type === 'edit.applied' && event.target === 'model_output') {
+    // The edited output is parsed again: the turn's calls are what that parse finds.
+    clearTurn(state)
+  } else if (event.type === 'parse.completed') {
+    setCalls(state, event.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })))
+    state.errors = event.errors.map((e) => ({ code: e.code, message: e.message }))
+    state.repairs = event.repairs.map((e) => ({ code: e.code, message: e.message }))
+  } else if (event.type === 'validate.completed') {
+    state.verdicts = event.verdicts.map((v) => ({ callId: v.callId, name: v.name, ok: v.ok, problems: v.problems }))
+    // The first verdict of an id stands for it, as a lookup in verdict order would find.
+    const verdictOf = new Map<string, (typeof event.verdicts)[number]>()
+    for (const verdict of event.verdicts) if (!verdictOf.has(verdict.callId)) verdictOf.set(verdict.callId, verdict)
+    setCalls(state, state.calls.map((c) => {
+      const verdict = verdictOf.get(c.id)
+      return verdict ? { id: c.id, name: verdict.name, arguments: verdict.arguments ?? c.arguments } : c
+    }))
+  }
+}
+
 /** The context a condition sees at `point`. Pure; linear in the log. */
 export function breakContext(events: readonly SessionEvent[], point: BreakPoint): BreakContext {
-  let turn = 0
-  let calls: BreakCall[] = []
-  let verdicts: BreakContext['verdicts'] = []
-  let errors: BreakContext['errors'] = []
-  let repairs: BreakContext['repairs'] = []
-  for (const event of events) {
-    if (event.type === 'model.responded' || event.type === 'model.failed') {
-      turn++
-      calls = []
-      verdicts = []
-      errors = []
-      repairs = []
-    } else if (event.type === 'edit.applied' && event.target === 'model_output') {
-      // The edited output is parsed again: the turn's calls are what that parse finds.
-      calls = []
-      verdicts = []
-      errors = []
-      repairs = []
-    } else if (event.type === 'parse.completed') {
-      calls = event.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }))
-      errors = event.errors.map((e) => ({ code: e.code, message: e.message }))
-      repairs = event.repairs.map((e) => ({ code: e.code, message: e.message }))
-    } else if (event.type === 'validate.completed') {
-      verdicts = event.verdicts.map((v) => ({ callId: v.callId, name: v.name, ok: v.ok, problems: v.problems }))
-      calls = calls.map((c) => {
-        const verdict = event.verdicts.find((v) => v.callId === c.id)
-        return verdict ? { id: c.id, name: verdict.name, arguments: verdict.arguments ?? c.arguments } : c
-      })
-    }
-  }
+  const state = createBreakTurn()
+  for (const event of events) addToBreakTurn(state, event)
+  return contextAt(state, point)
+}
+
+/** The context at `point`, from the turn folded over the log up to it. */
+function contextAt(state: BreakTurn, point: BreakPoint): BreakContext {
+  const { turn, calls, verdicts, errors, repairs } = state
   if (point.when === 'before') {
     return { phase: point.phase, turn: point.phase === 'decide' ? turn + 1 : turn, event: null, call: null, calls, verdicts, result: null, errors, repairs, anomalies: [] }
   }
@@ -214,7 +263,7 @@ export function breakContext(events: readonly SessionEvent[], point: BreakPoint)
   let call: BreakCall | null = null
   let result: BreakContext['result'] = null
   if (event.type === 'tool.finished') {
-    const parsed = calls.find((c) => c.id === event.callId)
+    const parsed = state.byId.get(event.callId)
     call = { id: event.callId, name: event.name, arguments: event.arguments ?? parsed?.arguments ?? {} }
     result = { ok: event.error === undefined, content: event.error ?? event.result ?? '', error: event.error ?? null, timedOut: event.timedOut, durationMs: event.durationMs }
   } else if (calls.length === 1) call = calls[0]!
@@ -228,6 +277,9 @@ export function breakContext(events: readonly SessionEvent[], point: BreakPoint)
  * skips the points up to and including that one, to continue after a hit. Pure.
  */
 export function firstHitInLog(armed: readonly ArmedBreakpoint[], events: readonly SessionEvent[], resumeAfter = -1): BreakHit | null {
+  if (armed.length === 0) return null
+  // One fold as the walk goes: the context at each point costs no more on a long log.
+  const turn = createBreakTurn()
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!
     const phase = PHASE_OF[event.type]
@@ -235,11 +287,12 @@ export function firstHitInLog(armed: readonly ArmedBreakpoint[], events: readonl
     // A phase is "about to run" once, before its first event (execute logs one event per call).
     const starts = !previous || PHASE_OF[previous.type] !== phase || phase === 'decide'
     if (2 * i > resumeAfter && starts && phase !== 'start' && phase !== 'stop') {
-      const hit = findBreakHit(armed, events.slice(0, i), { when: 'before', phase })
+      const hit = findBreakHitIn(armed, turn, i, { when: 'before', phase })
       if (hit) return hit
     }
+    addToBreakTurn(turn, event)
     if (2 * i + 1 > resumeAfter) {
-      const hit = findBreakHit(armed, events.slice(0, i + 1), { when: 'after', event })
+      const hit = findBreakHitIn(armed, turn, i + 1, { when: 'after', event })
       if (hit) return hit
     }
   }

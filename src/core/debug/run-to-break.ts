@@ -3,10 +3,10 @@
  * before each step the breakpoints are asked about the phase it will perform, after it about
  * every event it appended.
  */
-import { PHASE_OF, type Phase } from '../loop/events'
+import { PHASE_OF, type Phase, type SessionEvent } from '../loop/events'
 import { nextEffects, type LoopState } from '../loop/index'
 import type { LoopRunner } from '../loop/runner'
-import { findBreakHit, pointOrdinal, type ArmedBreakpoint, type BreakHit } from './breakpoints'
+import { addToBreakTurn, createBreakTurn, findBreakHitIn, pointOrdinal, type ArmedBreakpoint, type BreakHit } from './breakpoints'
 
 /** The phase the runner performs next, or `null` once the loop has stopped. Pure. */
 export function upcomingPhase(state: LoopState): Phase | null {
@@ -35,12 +35,20 @@ export function upcomingPhase(state: LoopState): Phase | null {
  * Rejects only when the runner does (a step already in progress).
  */
 export async function runUntilBreak(runner: LoopRunner, armed: readonly ArmedBreakpoint[], resumeAfter = -1): Promise<BreakHit | null> {
+  // The breakpoints' view of the turn, folded once per event as the run appends them, so a
+  // turn of 100 000 calls is checked in linear time.
+  const turn = createBreakTurn()
+  let folded = 0
+  const foldUpTo = (events: readonly SessionEvent[], end: number): void => {
+    for (; folded < end; folded++) addToBreakTurn(turn, events[folded]!)
+  }
   while (!runner.stopped) {
     const phase = upcomingPhase(runner.state)
     if (phase && phase !== 'stop') {
       const events = runner.events
       if (pointOrdinal(events, { when: 'before', phase }) > resumeAfter) {
-        const hit = findBreakHit(armed, events, { when: 'before', phase })
+        foldUpTo(events, events.length)
+        const hit = findBreakHitIn(armed, turn, events.length, { when: 'before', phase })
         if (hit) return hit
       }
     }
@@ -48,8 +56,9 @@ export async function runUntilBreak(runner: LoopRunner, armed: readonly ArmedBre
     if (appended.length === 0) break
     const events = runner.events
     for (const event of appended) {
+      foldUpTo(events, event.seq + 1)
       if (2 * event.seq + 1 <= resumeAfter) continue
-      const hit = findBreakHit(armed, events.slice(0, event.seq + 1), { when: 'after', event })
+      const hit = findBreakHitIn(armed, turn, event.seq + 1, { when: 'after', event })
       if (hit) return hit
     }
   }
