@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from '../messages'
 import { PHASE_OF, type Phase, type SessionEvent, type SessionEventType } from '../loop/events'
+import { createAppendFold, type AppendFoldSteps } from '../loop/append-fold'
 import { BREAK_EVENTS, BREAK_PHASES, type BreakPhase, type Breakpoint, type BreakpointTrigger } from './breakpoint-schema'
 import { compileCondition, type CompiledCondition } from './condition'
 
@@ -245,34 +246,76 @@ export function firstHitInLog(armed: readonly ArmedBreakpoint[], events: readonl
   return null
 }
 
+interface PlacedRows {
+  rows: Set<number>
+  turn: number
+}
+
+function placedSteps(breakpoints: readonly Breakpoint[]): AppendFoldSteps<SessionEvent, PlacedRows, RowMarks> {
+  const enabled = breakpoints.filter((b) => b.enabled && b.on.kind !== 'any')
+  return {
+    start: () => ({ rows: new Set(), turn: 0 }),
+    add(placed, event, i, events) {
+      if (enabled.length === 0) return
+      const phase = PHASE_OF[event.type]
+      const previous = i > 0 ? PHASE_OF[events[i - 1]!.type] : null
+      if (phase === 'decide') placed.turn++
+      const starts = previous !== phase || phase === 'decide'
+      const anomalous = (event.anomalies?.length ?? 0) + (event.warnings?.length ?? 0) > 0
+      for (const { on } of enabled) {
+        const hit =
+          (on.kind === 'before' && starts && on.phase === phase) ||
+          (on.kind === 'after' && on.phase === phase) ||
+          (on.kind === 'event' && on.type === event.type) ||
+          (on.kind === 'anomaly' && anomalous) ||
+          (on.kind === 'turn' && phase === 'decide' && placed.turn === on.turn)
+        if (hit) {
+          placed.rows.add(i)
+          break
+        }
+      }
+    },
+    // Rows are only ever added past `count`; a view bounded by `count` answers for this log even
+    // after the set grows for a longer one (an "after execute" mark on each of 100 000 calls is
+    // not copied on every update).
+    view: (placed, count) => boundedRows(placed.rows, count),
+  }
+}
+
+/** Rows of a timeline that carry a mark: `has(row)` for a 0-based event index. */
+export interface RowMarks {
+  has(row: number): boolean
+}
+
+function boundedRows(rows: ReadonlySet<number>, count: number): RowMarks {
+  return { has: (row) => row < count && rows.has(row) }
+}
+
 /**
  * Timeline rows where an enabled breakpoint is placed (its trigger, not its condition): the
  * event a `before` breakpoint stops ahead of, the event an `after` / `on` breakpoint follows,
  * the decide of turn N. `any` breakpoints mark nothing (they are everywhere). Pure; linear.
  */
 export function breakpointRows(breakpoints: readonly Breakpoint[], events: readonly SessionEvent[]): Set<number> {
-  const rows = new Set<number>()
-  const enabled = breakpoints.filter((b) => b.enabled && b.on.kind !== 'any')
-  if (enabled.length === 0) return rows
-  let turn = 0
-  events.forEach((event, i) => {
-    const phase = PHASE_OF[event.type]
-    const previous = i > 0 ? PHASE_OF[events[i - 1]!.type] : null
-    if (phase === 'decide') turn++
-    const starts = previous !== phase || phase === 'decide'
-    const anomalous = (event.anomalies?.length ?? 0) + (event.warnings?.length ?? 0) > 0
-    for (const { on } of enabled) {
-      const placed =
-        (on.kind === 'before' && starts && on.phase === phase) ||
-        (on.kind === 'after' && on.phase === phase) ||
-        (on.kind === 'event' && on.type === event.type) ||
-        (on.kind === 'anomaly' && anomalous) ||
-        (on.kind === 'turn' && phase === 'decide' && turn === on.turn)
-      if (placed) {
-        rows.add(i)
-        break
-      }
+  const placed = placedSteps(breakpoints)
+  const acc = placed.start()
+  events.forEach((event, i) => placed.add(acc, event, i, events))
+  return acc.rows
+}
+
+/**
+ * {@link breakpointRows} for a log looked at as it grows (the live timeline): for the same
+ * `breakpoints` array, each call walks only the events appended since the last call; other
+ * breakpoints start over. The answer is the rows of `events`, read-only.
+ */
+export function createBreakpointRows(): (breakpoints: readonly Breakpoint[], events: readonly SessionEvent[]) => RowMarks {
+  let armedFor: readonly Breakpoint[] | null = null
+  let fold: (events: readonly SessionEvent[]) => RowMarks = () => ({ has: () => false })
+  return (breakpoints, events) => {
+    if (breakpoints !== armedFor) {
+      armedFor = breakpoints
+      fold = createAppendFold(placedSteps(breakpoints))
     }
-  })
-  return rows
+    return fold(events)
+  }
 }

@@ -8,6 +8,8 @@ export {
   armBreakpoints,
   breakContext,
   breakpointRows,
+  createBreakpointRows,
+  type RowMarks,
   describeBreakpoint,
   findBreakHit,
   firstHitInLog,

@@ -7,6 +7,7 @@
  * cursor through it then costs what folding ≤ `every` events costs.
  */
 import type { SessionEvent } from './events'
+import { extendsLog } from './append-fold'
 import { apply, initialLoopState, type LoopState } from './reducer'
 
 /** Folds prefixes of logs; see the file comment. Pure from the caller's side (same answers as `fold`). */
@@ -24,6 +25,11 @@ export function createFoldCache(every = 1000): FoldCache {
   /** Keeps the checkpoints that cover only events `next` shares with the last log (same objects). */
   function adopt(next: readonly SessionEvent[]): void {
     if (next === log) return
+    // A live run's next log extends the last one: every checkpoint stays, found in O(1).
+    if (extendsLog(log, next)) {
+      log = next
+      return
+    }
     let shared = 0
     const limit = Math.min(next.length, log.length)
     while (shared < limit && next[shared] === log[shared]) shared++

@@ -31,6 +31,7 @@ export {
 export { apply, fold, initialLoopState, turnResults, type IdentifiedParse, type LoopState, type ToolFinished } from './reducer'
 export { nextEffects, type Effect } from './decider'
 export { createFoldCache, type FoldCache } from './fold-cache'
+export { createAppendFold, extendsLog, type AppendFoldSteps } from './append-fold'
 export { transition } from './machine'
 export {
   backfillMessages,
@@ -84,5 +85,5 @@ export type {
 } from './interfaces'
 export { describeEvent, summarizeEvent, renderSummary, fmtMs, EVENT_TEXT, INFORMATIONAL_REPAIRS, type EventSummary, type EventSummaryText, type EventTextKey, type Tone } from './present/describe'
 export { cellOf, diffSessions, stopOf, turnsOf, type DiffCellLines, type DiffRow, type TurnSummary } from './present/diff'
-export { requestAt } from './present/request-at'
+export { createRequestCache, requestAt } from './present/request-at'
 export { LOOP_TEXT, loopEnglish, loopPhrase, loopRef, storedPhrase, type LoopPhrase, type LoopTextKey, type StoredPhrase } from './loop-text'

@@ -1,8 +1,8 @@
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
 import { useWorkspace } from '../playground-context'
-import { breakpointMarks, DIAGRAM_PHASES, edgeCounts, nextEventOfPhase, type DiagramEdge } from './loop-graph'
+import { breakpointMarks, DIAGRAM_PHASES, createEdgeCounter, nextEventOfPhase, type DiagramEdge } from './loop-graph'
 
 const NODE_W = 84
 const NODE_H = 30
@@ -34,7 +34,9 @@ function edgePath(edge: DiagramEdge, lane: number): { d: string; labelX: number;
  */
 export function LoopDiagram({ events, cursor, onSelect }: { events: readonly SessionEvent[]; cursor: number; onSelect(index: number): void }) {
   const { t } = useTranslation()
-  const { edges, counts } = useMemo(() => edgeCounts(events), [events])
+  // A live run's log grows phase by phase: only the new events are counted on each update.
+  const [countEdges] = useState(createEdgeCounter)
+  const { edges, counts } = useMemo(() => countEdges(events), [countEdges, events])
   // Where the workspace's breakpoints sit: a red dot on the node's left (before) or right (after) edge.
   const breakpoints = useWorkspace((s) => s.settings.breakpoints)
   const marks = useMemo(() => breakpointMarks(breakpoints ?? []), [breakpoints])

@@ -3,7 +3,7 @@
  * session took. Pure: events in, numbers out.
  */
 import type { Breakpoint } from '../../core/debug'
-import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
+import { PHASE_OF, createAppendFold, type AppendFoldSteps, type Phase, type SessionEvent } from '../../core/loop'
 
 /** The nodes, left to right. */
 export const DIAGRAM_PHASES: readonly Phase[] = ['start', 'decide', 'parse', 'validate', 'confirm', 'execute', 'backfill', 'stop']
@@ -48,35 +48,55 @@ function edgeOf(previous: SessionEvent, event: SessionEvent): DiagramEdge | null
   return { id: kind === 'next' ? `${from}>${to}` : `${from}>${to}:${kind}`, from, to, kind }
 }
 
+interface EdgeTally {
+  counts: Map<string, number>
+  edges: DiagramEdge[]
+  known: Set<string>
+  protocol: string | undefined
+  previous: SessionEvent | null
+}
+
+const FALLBACK_EDGE = BASE_EDGES.find((e) => e.kind === 'fallback') as DiagramEdge
+
+const edgeSteps: AppendFoldSteps<SessionEvent, EdgeTally, { edges: DiagramEdge[]; counts: Map<string, number> }> = {
+  start: () => ({ counts: new Map(), edges: [...BASE_EDGES], known: new Set(BASE_EDGES.map((e) => e.id)), protocol: undefined, previous: null }),
+  add(tally, event) {
+    const bump = (edge: DiagramEdge) => {
+      if (!tally.known.has(edge.id)) {
+        tally.known.add(edge.id)
+        tally.edges.push(edge)
+      }
+      tally.counts.set(edge.id, (tally.counts.get(edge.id) ?? 0) + 1)
+    }
+    // The first session.started names the wire format a parse in another one fell back from.
+    if (event.type === 'session.started' && tally.protocol === undefined) tally.protocol = event.protocol
+    // An edit is the user's, not a transition of the loop: the edge goes around it.
+    if (event.type === 'edit.applied') return
+    const { protocol } = tally
+    if (event.type === 'parse.completed' && protocol && protocol !== 'auto' && event.protocol !== protocol && event.calls.length > 0) bump(FALLBACK_EDGE)
+    const edge = tally.previous ? edgeOf(tally.previous, event) : null
+    if (edge) bump(edge)
+    tally.previous = event
+  },
+  // A dozen edges at most: copied so a kept answer does not change under its holder.
+  view: (tally) => ({ edges: [...tally.edges], counts: new Map(tally.counts) }),
+}
+
 /**
  * How often the session took each edge, by edge id, and every edge drawn (the base edges plus
  * any other transition the session made, e.g. `validate>stop`). A parse that matched in a fallback
  * format counts once on `parse>parse:fallback`. Linear in the number of events.
  */
 export function edgeCounts(events: readonly SessionEvent[]): { edges: DiagramEdge[]; counts: Map<string, number> } {
-  const counts = new Map<string, number>()
-  const edges = [...BASE_EDGES]
-  const known = new Set(edges.map((e) => e.id))
-  const started = events.find((e) => e.type === 'session.started')
-  const protocol = started?.type === 'session.started' ? started.protocol : undefined
-  const bump = (edge: DiagramEdge) => {
-    if (!known.has(edge.id)) {
-      known.add(edge.id)
-      edges.push(edge)
-    }
-    counts.set(edge.id, (counts.get(edge.id) ?? 0) + 1)
-  }
-  let previous: SessionEvent | null = null
-  for (const event of events) {
-    // An edit is the user's, not a transition of the loop: the edge goes around it.
-    if (event.type === 'edit.applied') continue
-    if (event.type === 'parse.completed' && protocol && protocol !== 'auto' && event.protocol !== protocol && event.calls.length > 0)
-      bump(BASE_EDGES.find((e) => e.kind === 'fallback') as DiagramEdge)
-    const edge = previous ? edgeOf(previous, event) : null
-    if (edge) bump(edge)
-    previous = event
-  }
-  return { edges, counts }
+  return createAppendFold(edgeSteps)(events)
+}
+
+/**
+ * {@link edgeCounts} for a log looked at as it grows (the live diagram): each call walks only
+ * the events appended since the last one, so a run of n events costs O(n) to draw, not O(n²).
+ */
+export function createEdgeCounter(): (events: readonly SessionEvent[]) => { edges: DiagramEdge[]; counts: Map<string, number> } {
+  return createAppendFold(edgeSteps)
 }
 
 /** The index of the next event after `cursor` in `phase`, wrapping to the first; -1 when none. */

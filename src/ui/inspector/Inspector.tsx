@@ -2,7 +2,7 @@ import { Suspense, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { coreDetail } from '../i18n/text'
 import { usePlayground, useRun } from '../playground-context'
-import { type SessionEvent, PHASE_OF, createFoldCache, requestAt, fmtMs } from '../../core/loop'
+import { type SessionEvent, PHASE_OF, createFoldCache, createRequestCache, fmtMs } from '../../core/loop'
 import { AnomalyList } from './AnomalyList'
 import { MessageList } from './MessageList'
 import { ParsedView, highlightsOf } from './ParsedView'
@@ -48,11 +48,13 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const busy = useRun((s) => s.status === 'running' || s.status === 'loading')
   const [editing, setEditing] = useState<EditTarget | null>(null)
   const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
+  // The request of a turn's decide does not change while the run appends to the turn.
+  const [requestOf] = useState(createRequestCache)
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
     const decide = turn.find((e) => e.type === 'model.responded' || e.type === 'model.failed')
-    return requestAt(events, decide ? decide.seq : cursor)
-  }, [events, turn, cursor])
+    return requestOf(events, decide ? decide.seq : cursor)
+  }, [events, turn, cursor, requestOf])
   const contextMessages = context.messages
   const current = events[cursor]
   if (!current) return null

@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import { createAppendFold, type SessionEvent } from '../../core/loop'
 import { useTranslation } from 'react-i18next'
 import { findLesson } from '../../lessons/index'
 import { LoopDiagram } from '../diagram/LoopDiagram'
@@ -24,7 +25,8 @@ export function TeachStrip() {
   const text = cursor >= 0 ? narrationText(t, events, cursor) : t('diagram.empty')
 
   // A lesson without a challenge counts as done once its run has come to a stop.
-  const stopped = events.some((e) => e.type === 'loop.stopped')
+  const [stoppedIn] = useState(() => createAppendFold<SessionEvent, { stopped: boolean }, boolean>({ start: () => ({ stopped: false }), add: (acc, e) => void (acc.stopped ||= e.type === 'loop.stopped'), view: (acc) => acc.stopped }))
+  const stopped = stoppedIn(events)
   useEffect(() => {
     if (stopped && lessonId && !findLesson(lessonId)?.challenge) teach.getState().markDone(lessonId)
   }, [stopped, lessonId, teach])

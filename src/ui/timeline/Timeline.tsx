@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { type SessionEvent, renderSummary, summarizeEvent, type Tone } from '../../core/loop'
+import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 
 const PHASE_STYLE: Record<string, string> = {
@@ -30,7 +31,7 @@ export interface TimelineProps {
   cursor: number
   onSelect(index: number): void
   /** Rows where a breakpoint is placed: a red gutter mark. */
-  breakpointRows?: ReadonlySet<number>
+  breakpointRows?: RowMarks
 }
 
 /**

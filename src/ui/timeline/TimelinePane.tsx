@@ -1,7 +1,7 @@
 import type { SessionEvent } from '../../core/loop'
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { breakpointRows } from '../../core/debug'
+import { createBreakpointRows, type Breakpoint } from '../../core/debug'
 import { usePlayground, useWorkspace } from '../playground-context'
 import { usePrefs, type TimelineView } from '../prefs'
 import { ConversationView } from './ConversationView'
@@ -9,6 +9,8 @@ import { Timeline } from './Timeline'
 
 // Labels are `timeline.view.<value>` and `timeline.viewHint.<value>` in the UI resources.
 const VIEWS: readonly TimelineView[] = ['phases', 'conversation']
+// One empty list, so a workspace without breakpoints keeps the same fold across updates.
+const NO_BREAKPOINTS: readonly Breakpoint[] = []
 
 /** The session log shown as phases or as a conversation; the choice is remembered. */
 export function TimelinePane({ events, cursor }: { events: readonly SessionEvent[]; cursor: number }) {
@@ -17,7 +19,9 @@ export function TimelinePane({ events, cursor }: { events: readonly SessionEvent
   const pg = usePlayground()
   const select = (index: number) => pg.stores.run.getState().setCursor(index)
   const breakpoints = useWorkspace((s) => s.settings.breakpoints)
-  const marks = useMemo(() => breakpointRows(breakpoints ?? [], events), [breakpoints, events])
+  // A live run's log grows phase by phase: only the new events are checked on each update.
+  const [rowsOf] = useState(createBreakpointRows)
+  const marks = useMemo(() => rowsOf(breakpoints ?? NO_BREAKPOINTS, events), [rowsOf, breakpoints, events])
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import type { ToolSpec } from '../tools/types'
+import { createAppendFold, extendsLog } from './append-fold'
+import { createFoldCache } from './fold-cache'
+import type { ModelOutput, ToolExecutor } from './interfaces'
+import { fold } from './reducer'
+import { LoopRunner } from './runner'
+import type { SessionEvent } from './events'
+
+const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }
+const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
+
+/** A live run's logs as the store sees them: one new array after every phase. */
+async function growingLogs(turns: number, calls: number): Promise<SessionEvent[][]> {
+  let turn = 0
+  const output = (): ModelOutput =>
+    turn++ < turns ? { kind: 'message', message: { content: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${turn}_${i}`, type: 'function' as const, function: { name: 'echo', arguments: `{"n":${i}}` } })) } } : { kind: 'text', raw: 'done' }
+  const runner = new LoopRunner({ model: { respond: async () => output() }, executor, clock: () => 0 })
+  runner.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: turns + 2 })
+  const logs = [runner.events]
+  while (!runner.stopped) {
+    await runner.step()
+    logs.push(runner.events)
+  }
+  return logs
+}
+
+/** `events` whose index reads are counted in `reads.count`. */
+function counted(events: SessionEvent[], reads: { count: number }): SessionEvent[] {
+  return new Proxy(events, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++
+      return Reflect.get(target, key, receiver) as unknown
+    },
+  })
+}
+
+const countTypes = () =>
+  createAppendFold<SessionEvent, Map<string, number>, Record<string, number>>({
+    start: () => new Map(),
+    add: (acc, event) => void acc.set(event.type, (acc.get(event.type) ?? 0) + 1),
+    view: (acc) => Object.fromEntries(acc),
+  })
+const typesOf = (events: readonly SessionEvent[]) => events.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.type]: (acc[e.type] ?? 0) + 1 }), {})
+
+describe('createAppendFold', () => {
+  it('answers the fold of each log of a live run, adding each event once', async () => {
+    const logs = await growingLogs(3, 5)
+    let added = 0
+    const fold = createAppendFold<SessionEvent, { n: number }, number>({ start: () => ({ n: 0 }), add: (acc) => void (acc.n++, added++), view: (acc) => acc.n })
+    for (const log of logs) expect(fold(log)).toBe(log.length)
+    expect(added).toBe(logs.at(-1)!.length)
+    const types = countTypes()
+    for (const log of logs) expect(types(log)).toEqual(typesOf(log))
+  })
+
+  it('starts again for a log that does not extend the last one (Reset, an import, a fork)', async () => {
+    const logs = await growingLogs(2, 3)
+    const full = logs.at(-1)!
+    const types = countTypes()
+    expect(types(full)).toEqual(typesOf(full))
+    // Cut back (a fork keeps a prefix, then appends its edit).
+    const fork = [...full.slice(0, 5), { ...full[5]! }]
+    expect(types(fork)).toEqual(typesOf(fork))
+    // A new log with a new first event and the same later ones (a replay continued live).
+    const restarted = [{ ...full[0]! }, ...full.slice(1)]
+    expect(types(restarted)).toEqual(typesOf(restarted))
+    expect(types([])).toEqual({})
+  })
+
+  it('extendsLog compares the first and last shared events by identity', async () => {
+    const full = (await growingLogs(1, 2)).at(-1)!
+    expect(extendsLog([], full)).toBe(true)
+    expect(extendsLog(full.slice(0, 4), full)).toBe(true)
+    expect(extendsLog(full, full.slice(0, 4))).toBe(false)
+    expect(extendsLog(full.slice(0, 4), [...full.slice(0, 3), { ...full[3]! }, ...full.slice(4)])).toBe(false)
+  })
+})
+
+describe('createFoldCache on a growing log', () => {
+  it('reads only the new events of a log that extends the last one', async () => {
+    const logs = await growingLogs(40, 30)
+    const full = logs.at(-1)!
+    const cache = createFoldCache(100)
+    const before = full.slice(0, full.length - 30)
+    expect(cache.foldTo(before, before.length - 1)).toEqual(fold(before))
+    const reads = { count: 0 }
+    expect(cache.foldTo(counted(full, reads), full.length - 1)).toEqual(fold(full))
+    // The last 30 events and the checkpoint's tail (< 100), plus the O(1) identity checks; not the 1 000 + shared ones.
+    expect(reads.count).toBeLessThan(200)
+    expect(full.length).toBeGreaterThan(1000)
+  })
+})
