@@ -84,3 +84,54 @@ test('in 简体中文: a refused workspace file says why in Chinese, with zod’
   expect(await englishWords(toast.locator('span').first())).toEqual([])
   await page.screenshot({ path: shot('refused-file') })
 })
+
+test('in 简体中文: auto-detection says why in Chinese, and a log import names what it recognised, the field problem and schema violations in Chinese', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lang-select').selectOption('zh-CN')
+
+  // The Parse lab with auto: the detection reason, marker and offset as they are.
+  await page.getByTestId('view-parse').click()
+  await page.getByTestId('parse-protocol-select').selectOption('auto')
+  await page.getByTestId('parse-input').fill('Let me check. [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]')
+  const detection = page.getByTestId('parse-detection')
+  await expect(detection).toContainText('在偏移 14 处发现 [TOOL_CALLS]。')
+  await expect(detection.locator('[lang="en"]')).toHaveCount(0)
+  expect(await englishWords(detection)).toEqual([])
+  await page.getByTestId('parse-input').fill('Nothing to call here.')
+  await expect(detection).toContainText('没有发现工具调用语法；输出是文本。')
+  await page.screenshot({ path: shot('detection') })
+  await page.getByTestId('view-loop').click()
+
+  // A log whose importer is recognised but a field is wrong: both parts of the toast in Chinese.
+  const broken = [{ traj: [{ role: 'user', content: 'hi' }, { role: 'robot', content: 'x' }] }]
+  await page.getByTestId('import-file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) })
+  const toast = page.getByTestId('toast').filter({ hasText: 'broken.json' })
+  await expect(toast).toContainText('识别为 1 个对话的列表（带 "traj" 的记录），但 [0].traj[1].role：应为')
+  await expect(toast).toContainText('之一，实际为 role "robot"。')
+  // The field's path and the log's key ("role") stay as they are.
+  expect((await englishWords(toast.locator('span').first())).filter((word) => word !== 'role')).toEqual([])
+  await page.screenshot({ path: shot('import-field') })
+
+  // A request/response pair whose call breaks the tool's JSON Schema: the schema_violation detail.
+  const pair = {
+    request: {
+      model: 'gpt-4o',
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } } }],
+      messages: [{ role: 'user', content: 'Weather?' }],
+    },
+    response: { choices: [{ finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"town": "Paris"}' } }] } }] },
+  }
+  await page.getByTestId('import-file').setInputFiles({ name: 'pair.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pair)) })
+  await page.getByTestId('timeline-item').first().click()
+  // The turn's other anomaly (the call is never answered) may come first.
+  const anomaly = page.locator('[data-testid="anomaly-detail"][data-code="schema_violation"]').first()
+  await expect(async () => {
+    await page.getByTestId('next-anomaly').click()
+    await expect(anomaly).toBeVisible({ timeout: 1000 })
+  }).toPass()
+  await expect(anomaly).toContainText('get_weather 的参数不符合其 Schema：缺少必填的 "city"')
+  await expect(anomaly.locator('[lang="en"]')).toHaveCount(0)
+  // "Schema" is JSON Schema's name.
+  expect((await englishWords(anomaly.locator('p').first())).filter((word) => word !== 'Schema')).toEqual([])
+  await page.screenshot({ path: shot('schema-violation') })
+})

@@ -8,6 +8,7 @@
 import type { SessionEvent } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import type { PhraseRef } from '../core/util'
+import { traceRef } from '../core/trace/trace-text'
 import { createRequestClient } from './request-client'
 import { logImportToHostSchema, type ConversationSummary, type HostToLogImport, type ImportStage, type LogImportToHost } from './log-import-protocol'
 
@@ -85,9 +86,12 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
   worker.addEventListener('message', (event) => {
     if (alive) client.receive(event.data)
   })
+  /** Why the worker died, once it has (its English is the reason pending requests fail with). */
+  let crash: PhraseRef | undefined
   worker.addEventListener('error', (event) => {
     event.preventDefault()
-    client.failPending(`The import worker stopped: ${event.message || 'unknown error'}`)
+    crash = traceRef('workerStopped', { error: event.message || traceRef('workerUnknownError') })
+    client.failPending(crash.english)
   })
 
   async function request(make: (requestId: string) => HostToLogImport, progress?: ProgressListener): Promise<Answer> {
@@ -103,11 +107,11 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
         return { message: settled.message, slices }
       case 'stopped':
         // Disposed: cancelled. A worker that died fails the request with its reason.
-        return { message: alive ? { type: 'failed', requestId: '', error: settled.reason } : null, slices }
+        return { message: alive ? { type: 'failed', requestId: '', error: settled.reason, ...(crash?.english === settled.reason ? { errorPhrase: crash } : {}) } : null, slices }
       case 'invalid':
         return { message: { type: 'failed', requestId: '', error: settled.reason.replace('The worker', 'The import worker') }, slices }
       case 'timeout':
-        return { message: { type: 'failed', requestId: '', error: 'The import worker did not answer.' }, slices }
+        return { message: failed(traceRef('workerNoAnswer')), slices }
     }
   }
 
@@ -116,7 +120,7 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
     switch (message.type) {
       case 'imported': {
         const conversations = slices.flat()
-        if (conversations.length !== message.total) return { kind: 'failed', error: `The import worker listed ${conversations.length} of ${message.total} conversations.` }
+        if (conversations.length !== message.total) return failedReply(traceRef('workerListed', { listed: conversations.length, total: message.total }))
         return { kind: 'log', format: message.format, conversations }
       }
       case 'passthrough':
@@ -126,7 +130,7 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       case 'protocol-error':
         return { kind: 'failed', error: message.message }
       default:
-        return { kind: 'failed', error: `Unexpected reply from the import worker: ${message.type}.` }
+        return failedReply(traceRef('workerUnexpected', { type: message.type }))
     }
   }
 
@@ -137,7 +141,7 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
     },
     async importFiles(files, tools, onProgress) {
       const first = files[0]
-      if (!first) return { kind: 'failed', error: 'No file to import.' }
+      if (!first) return failedReply(traceRef('noFile'))
       return toReply(await request((requestId) => ({ type: 'import', requestId, file: first.file, files: [...files], tools: tools ? [...tools] : null }), onProgress))
     },
     async reindex(tools, onProgress) {
@@ -146,17 +150,19 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
     async replay(index, tools) {
       const { message } = await request((requestId) => ({ type: 'replay', requestId, index, tools: tools ? [...tools] : null }))
       if (message?.type === 'replayed') return { ok: true, events: message.events }
-      if (message === null) return { ok: false, error: 'The log was closed.' }
+      if (message === null) return { ok: false, error: traceRef('workerClosed').english }
       return { ok: false, error: message.type === 'failed' || message.type === 'protocol-error' ? ('error' in message ? message.error : message.message) : `Unexpected reply: ${message.type}.` }
     },
     async readSession(file, options = {}) {
       const name = file instanceof File ? { name: file.name } : {}
       const conversation = options.conversation === undefined ? {} : { conversation: options.conversation }
       const { message } = await request((requestId) => ({ type: 'read-session', requestId, file, ...name, ...conversation }), options.onProgress)
-      if (message === null) return { ok: false, error: 'Cancelled.', cancelled: true }
+      if (message === null) return { ok: false, error: traceRef('workerCancelled').english, cancelled: true }
       if (message.type === 'session-read') return { ok: true, events: message.events, format: message.format, conversations: message.conversations }
       if (message.type === 'failed') return { ok: false, error: message.error, ...(message.errorPhrase ? { errorPhrase: message.errorPhrase } : {}) }
-      return { ok: false, error: message.type === 'protocol-error' ? message.message : `Unexpected reply from the import worker: ${message.type}.` }
+      if (message.type === 'protocol-error') return { ok: false, error: message.message }
+      const unexpected = traceRef('workerUnexpected', { type: message.type })
+      return { ok: false, error: unexpected.english, errorPhrase: unexpected }
     },
     async search(text) {
       const { message } = await request((requestId) => ({ type: 'search', requestId, text }))
@@ -166,7 +172,17 @@ export function createLogImportHost(createWorker: () => LogImportEndpoint = defa
       if (!alive) return
       alive = false
       worker.terminate()
-      client.stop('The log was closed.')
+      client.stop(traceRef('workerClosed').english)
     },
   }
+}
+
+/** A failure saying `error`, as the worker would send it. */
+function failed(error: PhraseRef): LogImportToHost {
+  return { type: 'failed', requestId: '', error: error.english, errorPhrase: error }
+}
+
+/** An import that failed saying `error`. */
+function failedReply(error: PhraseRef): ImportReply {
+  return { kind: 'failed', error: error.english, errorPhrase: error }
 }

@@ -10,12 +10,14 @@
 import { z } from 'zod'
 import { sessionEventSchema } from '../core/loop/index'
 import { toolSpecSchema } from '../core/tools/types'
-import type { PhraseRef } from '../core/util'
+import type { Phrase, PhraseRef } from '../core/util'
 
+/** Parameters of a phrase: text, numbers, phrases of the same catalogue, or of another one (with their English). */
+const paramsSchema: z.ZodType<Record<string, string | number | Phrase | PhraseRef>> = z.lazy(() => z.record(z.string(), z.union([z.string(), z.number(), phraseRefSchema, nestedPhraseSchema])))
+/** A phrase of the catalogue of the phrase it is nested in (`expected {{what}}` holding `an array of messages`). */
+const nestedPhraseSchema: z.ZodType<Phrase> = z.lazy(() => z.object({ key: z.string(), params: paramsSchema.optional() }))
 /** A phrase of core's catalogues with its English (`PhraseRef`); parameters may be phrases too. */
-const phraseRefSchema: z.ZodType<PhraseRef> = z.lazy(() =>
-  z.object({ ns: z.string(), key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number(), phraseRefSchema])).optional(), english: z.string() }),
-)
+const phraseRefSchema: z.ZodType<PhraseRef> = z.lazy(() => z.object({ ns: z.string(), key: z.string(), params: paramsSchema.optional(), english: z.string() }))
 
 /** What the page knows about one imported conversation: enough to list, filter and label it. */
 export const conversationSummarySchema = z.object({

@@ -8,7 +8,7 @@
  */
 import type { Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
-import { findAnomalies, importLogChunked, importLogFiles, replayEvents, withRecording, type ImportedConversation, type ImportResult } from '../core/trace/index'
+import { findAnomalies, importLogChunked, importLogFiles, replayEvents, traceRef, withRecording, type ImportedConversation, type ImportResult } from '../core/trace/index'
 import {
   hostToLogImportSchema,
   type ConversationSummary,
@@ -16,8 +16,9 @@ import {
   type ImportStage,
   type LogImportToHost,
 } from './log-import-protocol'
-import { errorMessage, isJsonObject, parseJsonText, readTextFile } from '../core/util'
+import { errorMessage, isJsonObject, parseJsonText, phraseRef, readTextFile, type PhraseRef } from '../core/util'
 import { readSession } from '../core/files'
+import { FILE_TEXT, PARSE_TEXT } from '../core/catalogue'
 import { openAIArguments } from '../core/wire'
 
 /** Conversations per `index-slice` message: small enough that the page receives each in a few ms. */
@@ -51,6 +52,11 @@ interface Held {
 export function createLogImportDispatch(post: (message: LogImportToHost) => void): (data: unknown) => void {
   let held: Held | null = null
 
+  /** Fails request `requestId` saying `error` (English for the CLI and tests, the phrase for the page). */
+  function fail(requestId: string, error: PhraseRef): void {
+    post({ type: 'failed', requestId, error: error.english, errorPhrase: error })
+  }
+
   async function importFile(message: Extract<HostToLogImport, { type: 'import' }>): Promise<void> {
     const { requestId } = message
     const progress = progressReporter(requestId, post)
@@ -64,13 +70,14 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
       for (const part of parts) {
         const decoded = readTextFile(new Uint8Array(await part.file.arrayBuffer()))
         if (!decoded.ok) {
-          post({ type: 'failed', requestId, error: `${parts.length > 1 ? `${part.name}: ` : ''}The file cannot be opened: ${decoded.error}` })
+          const error = phraseRef('parse', decoded.errorPhrase, PARSE_TEXT)
+          fail(requestId, parts.length > 1 ? traceRef('workerPartCannotOpen', { file: part.name, error }) : traceRef('workerCannotOpen', { error }))
           return
         }
         texts.push(decoded.text)
       }
     } catch (error) {
-      post({ type: 'failed', requestId, error: `The file could not be read (${errorMessage(error)}).` })
+      fail(requestId, traceRef('workerReadFailed', { error: errorMessage(error) }))
       return
     }
     const text = texts[0] ?? ''
@@ -93,7 +100,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
       return
     }
     if (result.conversations.length === 0) {
-      post({ type: 'failed', requestId, error: 'the log holds no conversation.' })
+      fail(requestId, traceRef('workerNoConversation'))
       return
     }
     const next: Held = { format: result.format, conversations: result.conversations, summaries: [], texts: null }
@@ -109,7 +116,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     progress('reading', 0, true)
     const decoded = readTextFile(new Uint8Array(await message.file.arrayBuffer()))
     if (!decoded.ok) {
-      post({ type: 'failed', requestId, error: `The file cannot be opened: ${decoded.error}` })
+      fail(requestId, traceRef('workerCannotOpen', { error: phraseRef('parse', decoded.errorPhrase, PARSE_TEXT) }))
       return
     }
     progress('parsing', 0, true)
@@ -121,13 +128,13 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     if (result.format === 'toolstep-session') {
       const session = readSession(result.session ?? decoded.text)
       if (session.ok) post({ type: 'session-read', requestId, events: session.value.events, format: result.format, conversations: 1 })
-      else post({ type: 'failed', requestId, error: session.error })
+      else post({ type: 'failed', requestId, error: session.error, ...(session.phrase ? { errorPhrase: phraseRef('file', session.phrase, FILE_TEXT) } : {}) })
       return
     }
     const index = message.conversation ?? 0
     const conversation = result.conversations[index]
     if (!conversation) {
-      post({ type: 'failed', requestId, error: result.conversations.length === 0 ? 'The log has no conversation.' : `The log has ${result.conversations.length} conversations, not ${index + 1}.` })
+      fail(requestId, result.conversations.length === 0 ? traceRef('workerLogEmpty') : traceRef('workerTooFew', { total: result.conversations.length, n: index + 1 }))
       return
     }
     progress('checking', 0, true)
@@ -147,12 +154,12 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     switch (message.type) {
       case 'import':
         void importFile(message).catch((error: unknown) =>
-          post({ type: 'failed', requestId: message.requestId, error: `Import failed: ${errorMessage(error)}` }),
+          fail(message.requestId, traceRef('workerImportFailed', { error: errorMessage(error) })),
         )
         return
       case 'reindex': {
         if (!held) {
-          post({ type: 'failed', requestId: message.requestId, error: 'No log is open.' })
+          fail(message.requestId, traceRef('workerNoLog'))
           return
         }
         const progress = progressReporter(message.requestId, post)
@@ -163,14 +170,14 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
       case 'replay': {
         const conversation = held?.conversations[message.index]
         if (!conversation) {
-          post({ type: 'failed', requestId: message.requestId, error: `No conversation ${message.index + 1} in the open log.` })
+          fail(message.requestId, traceRef('workerNoConversationAt', { n: message.index + 1 }))
           return
         }
         post({ type: 'replayed', requestId: message.requestId, events: replayEvents(conversation, message.tools ? { tools: message.tools } : {}) })
         return
       }
       case 'read-session':
-        void readOne(message).catch((error: unknown) => post({ type: 'failed', requestId: message.requestId, error: `The file could not be read (${errorMessage(error)}).` }))
+        void readOne(message).catch((error: unknown) => fail(message.requestId, traceRef('workerReadFailed', { error: errorMessage(error) })))
         return
       case 'search': {
         post({ type: 'matches', requestId: message.requestId, indexes: held ? search(held, message.text) : [] })

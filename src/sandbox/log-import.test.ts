@@ -129,7 +129,7 @@ describe('log import: file encodings', () => {
   it('refuses a binary file with a reason', async () => {
     const host = createLogImportHost(inProcessWorker)
     const reply = await host.importFile(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe, 0x01])]), null)
-    expect(reply).toEqual({ kind: 'failed', error: expect.stringMatching(/^The file cannot be opened: it is not (UTF-8 )?text/) })
+    expect(reply).toEqual({ kind: 'failed', error: expect.stringMatching(/^The file cannot be opened: it is not (UTF-8 )?text/), errorPhrase: expect.objectContaining({ ns: 'trace', key: 'workerCannotOpen' }) })
     host.dispose()
   })
 })

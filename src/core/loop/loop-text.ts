@@ -58,23 +58,15 @@ export function loopEnglish(p: Phrase): string {
 }
 
 /**
- * A phrase as an event stores it (`phraseSchema`): plain parameters, and a parameter that is a
- * phrase of a catalogue (`ns`) without its English, which the event's `detail` already has.
- * Phrases nested deeper are stored as their English.
+ * A phrase as an event stores it (`phraseSchema`): plain parameters, and parameters that are
+ * phrases (of the same catalogue, or of another with `ns`) stored the same way, without the
+ * English a reference carries (the event's `detail` already has it). Linear in the phrase's size.
  */
-export function storedPhrase(p: Phrase): StoredPhrase {
-  if (!p.params) return { key: p.key }
-  const params = Object.fromEntries(
-    Object.entries(p.params).map(([name, value]) => [
-      name,
-      typeof value !== 'object' ? value : 'ns' in value ? { ns: value.ns, key: value.key, ...(value.params ? { params: flatParams(value.params) } : {}) } : storedPhrase(value),
-    ]),
-  )
-  return { key: p.key, params }
-}
-
-function flatParams(params: PhraseParams): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value !== 'object' ? value : 'english' in value ? value.english : value.key]))
+export function storedPhrase(p: Phrase | PhraseRef): StoredPhrase {
+  const ns = 'ns' in p ? { ns: p.ns } : {}
+  if (!p.params) return { ...ns, key: p.key }
+  const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value !== 'object' ? value : storedPhrase(value)]))
+  return { ...ns, key: p.key, params }
 }
 
 /** The shape of `phraseSchema` in events.ts. */

@@ -3,10 +3,21 @@
  * parameters. Core stays free of UI and language: the UI looks the key up under `narration.` in
  * its resources (en, zh-CN, zh-TW) and fills in the parameters.
  */
-import type { SessionEvent, StopReason } from '../loop/events'
+import type { PhraseShape, SessionEvent, StopReason } from '../loop/events'
 
-/** Parameters of a narration sentence; numbers and short strings only. */
-export type NarrationParams = Record<string, string | number>
+/**
+ * A detail core phrased (a validation problem, a parse error) as a parameter: the phrase of core's
+ * catalogue `ns` (`core.<ns>.` in the UI's resources), and its English, shortened, for a UI
+ * without that key.
+ */
+export interface NarrationPhrase {
+  ns: string
+  phrase: PhraseShape
+  english: string
+}
+
+/** Parameters of a narration sentence; numbers, short strings, and phrased details. */
+export type NarrationParams = Record<string, string | number | NarrationPhrase>
 
 /** A sentence to say: the key under `narration.` and its parameters. */
 export interface Narration {
@@ -36,6 +47,11 @@ function short(text: string): string {
   return oneLine.length > MAX_PARAM_CHARS ? `${oneLine.slice(0, MAX_PARAM_CHARS - 1)}…` : oneLine
 }
 
+/** `english`, shortened, or its phrase of catalogue `ns` when core gave one (the UI shortens the translation). */
+function phrased(ns: string, english: string, phrase: PhraseShape | undefined): string | NarrationPhrase {
+  return phrase ? { ns, phrase, english: short(english) } : short(english)
+}
+
 function say(key: NarrationKey, params: NarrationParams = {}): Narration {
   return { key, params }
 }
@@ -44,7 +60,7 @@ function say(key: NarrationKey, params: NarrationParams = {}): Narration {
  * Why the loop stopped. The step cap and a repeated call are said from the events themselves (the
  * cap, the repeated tool and count), so every language can say them; an error keeps its detail.
  */
-function stopNarration(events: readonly SessionEvent[], index: number, reason: StopReason, detail: string | undefined): Narration {
+function stopNarration(events: readonly SessionEvent[], index: number, reason: StopReason, detail: string | undefined, phrase: PhraseShape | undefined): Narration {
   const before = events.slice(0, index)
   if (reason === 'max_steps') {
     const started = before.find((e) => e.type === 'session.started')
@@ -57,7 +73,7 @@ function stopNarration(events: readonly SessionEvent[], index: number, reason: S
     // The machine stops with repeated_call only after a validate event flagged the repetition.
     return say('stop.repeated_call', { name: found?.name ?? '?', count: found?.count ?? 0 })
   }
-  return say(`stop.${reason}`, { detail: short(detail ?? '') })
+  return say(`stop.${reason}`, { detail: phrased('loop', detail ?? '', phrase) })
 }
 
 /**
@@ -79,7 +95,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
     case 'model.failed':
       return say('modelFailed', { error: short(event.error) })
     case 'parse.completed': {
-      if (event.errors.length > 0) return say('parseErrors', { count: event.errors.length, error: short(event.errors[0]?.message ?? '') })
+      if (event.errors.length > 0) return say('parseErrors', { count: event.errors.length, error: phrased('parse', event.errors[0]?.message ?? '', event.errors[0]?.phrase) })
       const names = event.calls.map((call) => call.name).join(', ')
       if (session && event.calls.length > 0 && event.protocol !== session.protocol && session.protocol !== 'auto')
         return say('parseFallback', { protocol: event.protocol, count: event.calls.length, names })
@@ -92,7 +108,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       if (event.repeated) return say('validateRepeated', { name: event.repeated.name, count: event.repeated.count })
       const failed = event.verdicts.filter((v) => !v.ok)
       if (failed.length > 0)
-        return say('validateProblems', { failed: failed.length, count: event.verdicts.length, name: failed[0]?.name ?? '', problem: short(failed[0]?.problems[0] ?? '') })
+        return say('validateProblems', { failed: failed.length, count: event.verdicts.length, name: failed[0]?.name ?? '', problem: phrased('validation', failed[0]?.problems[0] ?? '', failed[0]?.phrases?.problems[0]) })
       if (event.verdicts.some((v) => v.confirm)) return say('validateConfirm')
       const coerced = event.verdicts.reduce((n, v) => n + (v.coercions?.length ?? 0), 0)
       if (coerced > 0) return say('validateCoerced', { count: event.verdicts.length, coerced })
@@ -123,6 +139,6 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
     case 'edit.applied':
       return event.target === 'model_output' ? say('editOutput', { chars: event.edited.length }) : say('editResult', { name: event.name ?? event.callId ?? '' })
     case 'loop.stopped':
-      return stopNarration(events, index, event.reason, event.detail)
+      return stopNarration(events, index, event.reason, event.detail, event.phrase)
   }
 }

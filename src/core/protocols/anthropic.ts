@@ -9,7 +9,7 @@ import { decodeArguments, isJsonObject, stringContentSpan } from './shared/call-
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { reparseScanner } from './stream/reparse-scanner'
-import { scanOutput } from './shared/detect'
+import { scanOutput, detectionReason } from './shared/detect'
 import type { FormatDetection, ParseResult, ParsedCall, Protocol } from './types'
 import { nested, parseSaid } from '../util/parse-text'
 
@@ -28,9 +28,9 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   const head = scan.view.slice(scan.start, scan.start + 2048)
   // Both shapes have role/content: tool_calls make it OpenAI.
   if (head.startsWith('{') && MESSAGE_FIRST_KEY.test(head) && MESSAGE.test(head) && !head.includes('"tool_calls"')) {
-    return { at: scan.start, confidence: 0.92, reason: 'The output is a JSON message of typed content blocks (Anthropic).' }
+    return { at: scan.start, confidence: 0.92, ...detectionReason('detectAnthropicMessage') }
   }
-  if (BLOCKS.test(head)) return { at: scan.start, confidence: 0.85, reason: 'The output is an array of typed content blocks (Anthropic).' }
+  if (BLOCKS.test(head)) return { at: scan.start, confidence: 0.85, ...detectionReason('detectAnthropicBlocks') }
   return undefined
 }
 

@@ -7,6 +7,8 @@ import { json } from './json'
 import { reparseScanner } from './stream/reparse-scanner'
 import { xmlTag } from './xml-tag'
 import type { FormatDetection, ParseResult, Protocol } from './types'
+import { parsePhrase, parseSaid, semicolonList } from '../util/parse-text'
+import type { Phrase } from '../util/phrase'
 
 /** Detections below this are not worth a parse. */
 const MIN_CONFIDENCE = 0.3
@@ -61,12 +63,14 @@ export function detectCandidates(raw: string, formats: readonly Protocol[]): Can
 interface Choice {
   protocol: Protocol
   reason: string
+  /** `reason` as a phrase of `PARSE_TEXT` (absent for a format from outside the registry that gives none). */
+  phrase?: Phrase
   result: ParseResult
 }
 
 function choose(raw: string, formats: readonly Protocol[]): Choice {
   const candidates = detectCandidates(raw, formats)
-  const passed: string[] = []
+  const passed: Phrase[] = []
   const tried = new Set<Protocol>()
   let budget = extraParseBudget(raw.length)
   let jsonResult: ParseResult | undefined
@@ -88,25 +92,29 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
     if (protocol === json) jsonResult = result
     // A format's own structure (a native message, a special token) is its reading even without calls.
     if (result.calls.length > 0 || result.errors.length > 0 || detection.confidence >= CERTAIN) {
-      const fallback = passed.length > 0 ? ` (${passed.join('; ')})` : ''
-      return { protocol, reason: `${detection.reason}${fallback}`, result }
+      const misses = semicolonList(passed)
+      if (!misses) return { protocol, reason: detection.reason, ...(detection.phrase ? { phrase: detection.phrase } : {}), result }
+      // A format from outside the registry may give its reason in English only.
+      const said = parseSaid('autoAfterMisses', { reason: detection.phrase ?? detection.reason, misses })
+      return { protocol, reason: said.message, phrase: said.phrase, result }
     }
-    passed.push(`${protocol.id} at offset ${detection.at} found no call`)
+    passed.push(parsePhrase('autoMiss', { id: protocol.id, at: detection.at }))
   }
   // Parsing is pure: json's trial reading, when there was one, is the text reading.
   const result = jsonResult ?? json.parse(raw)
-  const reason = candidates.length === 0 ? 'No tool-call syntax found; the output is text.' : `No tool-call syntax found; the output is text (${passed.join('; ')}).`
-  return { protocol: json, reason, result }
+  const misses = semicolonList(passed)
+  const said = candidates.length === 0 ? parseSaid('autoText') : parseSaid('autoTextAfterMisses', { misses: misses ?? '' })
+  return { protocol: json, reason: said.message, phrase: said.phrase, result }
 }
 
 /**
  * Makes the `auto` protocol over `formats` (the registry passes its concrete formats, so a new
  * format is detected as soon as it is registered).
  */
-export function createAuto(formats: () => readonly Protocol[]): Protocol & { detectProtocol(raw: string): { protocol: Protocol; reason: string } } {
+export function createAuto(formats: () => readonly Protocol[]): Protocol & { detectProtocol(raw: string): { protocol: Protocol; reason: string; phrase?: Phrase } } {
   const parse = (raw: string): ParseResult => {
-    const { protocol, reason, result } = choose(raw, formats())
-    return { ...result, protocol: protocol.id, detection: reason }
+    const { protocol, reason, phrase, result } = choose(raw, formats())
+    return { ...result, protocol: protocol.id, detection: reason, ...(phrase ? { detectionPhrase: phrase } : {}) }
   }
   return {
     id: 'auto',
@@ -121,8 +129,8 @@ export function createAuto(formats: () => readonly Protocol[]): Protocol & { det
     // A model told to speak "auto" gets json's instructions, so it writes json.
     render: (output) => json.render(output),
     detectProtocol(raw: string) {
-      const { protocol, reason } = choose(raw, formats())
-      return { protocol, reason }
+      const { protocol, reason, phrase } = choose(raw, formats())
+      return { protocol, reason, ...(phrase ? { phrase } : {}) }
     },
   }
 }

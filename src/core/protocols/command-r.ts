@@ -8,7 +8,7 @@
 import { skipSpace, type ParseBuilder } from './shared/parse-builder'
 import { defineTextProtocol } from './shared/define'
 import { collectMarkedJson, readWrappedJson } from './shared/wrapped-json'
-import { defineMarkers, detectMarkers, type OutputScan } from './shared/detect'
+import { defineMarkers, detectMarkers, type OutputScan, detectionReason, type DetectionReason } from './shared/detect'
 
 const MARKERS = defineMarkers('<|START_ACTION|>', 'Action:')
 const FENCE = '```'
@@ -43,9 +43,9 @@ function collectActionBlocks(builder: ParseBuilder): void {
   }
 }
 
-function checkAction(scan: OutputScan, at: number, marker: string): { confidence: number; reason: string } | undefined {
-  if (marker !== 'Action:') return { confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }
-  return actionBlockStart(scan.view, at) < 0 ? undefined : { confidence: 0.85, reason: `Found a Command R Action: \`\`\`json block at offset ${at}.` }
+function checkAction(scan: OutputScan, at: number, marker: string): ({ confidence: number } & DetectionReason) | undefined {
+  if (marker !== 'Action:') return { confidence: 0.9, ...detectionReason('detectFoundMarker', { marker, at }) }
+  return actionBlockStart(scan.view, at) < 0 ? undefined : { confidence: 0.85, ...detectionReason('detectCommandRBlock', { at }) }
 }
 
 function collect(builder: ParseBuilder): void {

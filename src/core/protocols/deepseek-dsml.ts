@@ -5,7 +5,7 @@
  * (numbers, booleans, objects, arrays). Thinking mode puts reasoning in `<think>…</think>`.
  */
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 import { collectInvokeCalls, renderInvokeCalls, type InvokeSyntax } from './shared/invoke-xml'
 
 const DSML = '｜DSML｜'
@@ -26,7 +26,7 @@ export const deepseekDsml = defineTextProtocol({
   label: 'DeepSeek V3.2 DSML',
   description: 'DeepSeek-V3.2: <｜DSML｜function_calls> with <｜DSML｜invoke name="…"> and typed <｜DSML｜parameter … string="true|false">.',
   collect: (builder) => collectInvokeCalls(builder, SYNTAX),
-  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, reason: `Found ${marker} at offset ${at}.` })),
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, ...detectionReason('detectFoundMarker', { marker, at }) })),
   rules: [
     `To call tools, write ${SYNTAX.blockOpen}, then for each call ${SYNTAX.invoke} name="<tool name>"> with one ${SYNTAX.parameter} name="<key>" string="true|false">value${SYNTAX.parameterClose} per argument and ${SYNTAX.invokeClose}, then ${SYNTAX.blockClose}.`,
     'Use string="true" for text values (written as they are) and string="false" for numbers, booleans, objects and arrays (written as JSON).',

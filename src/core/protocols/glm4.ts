@@ -7,7 +7,7 @@ import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import type { Protocol } from './types'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
-import { scanOutput } from './shared/detect'
+import { scanOutput, detectionReason } from './shared/detect'
 import type { FormatDetection } from './types'
 import { nested, parseSaid } from '../util/parse-text'
 
@@ -22,7 +22,7 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   if (scan.start >= (before ?? Number.POSITIVE_INFINITY)) return undefined
   const head = scan.view.slice(scan.start, scan.start + 400)
   if (!LAYOUT.test(head) || CALL_OBJECT.test(head)) return undefined
-  return { at: scan.start, confidence: 0.6, reason: 'The output is a tool name on its own line followed by JSON arguments (GLM-4).' }
+  return { at: scan.start, confidence: 0.6, ...detectionReason('detectGlm4') }
 }
 
 /** Reads `NAME\n{…}` at the start of the output (after whitespace). */

@@ -11,7 +11,7 @@ export const glm45 = defineTextProtocol({
   label: 'GLM-4.5 arg_key/arg_value',
   description: 'GLM-4.5: <tool_call>name then <arg_key>/<arg_value> pairs.',
   collect: collectTaggedCalls,
-  detect: (raw, before) => detectTags(raw, before, 'with a name and <arg_key>/<arg_value> pairs', { 'arg-pairs': 0.9 }),
+  detect: (raw, before) => detectTags(raw, before, 'detectTagArgPairs', { 'arg-pairs': 0.9 }),
   rules: ['To call a tool, write <tool_call><tool name>, then per argument <arg_key>key</arg_key> and <arg_value>value</arg_value> on their own lines, then </tool_call>.'],
   renderCall: (name, args) =>
     `<tool_call>${name}\n${Object.entries(args)

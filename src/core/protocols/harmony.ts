@@ -9,7 +9,7 @@ import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { ForwardFinder } from './shared/scan'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 import { nested, parsePhrase, parseSaid } from '../util/parse-text'
 
 const START = '<|start|>'
@@ -93,7 +93,7 @@ export const harmony = defineTextProtocol({
   detect: (raw, before) =>
     detectMarkers(raw, MARKERS, before, (scan, at, marker) => {
       if (marker === START && scan.view.slice(at, at + 64).indexOf(CHANNEL) < 0) return undefined
-      return { confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }
+      return { confidence: 0.9, ...detectionReason('detectFoundMarker', { marker, at }) }
     }),
   rules: [
     'To call a tool, write a commentary message addressed to it: <|start|>assistant<|channel|>commentary to=functions.<tool name> <|constrain|>json<|message|>{<arguments>}<|call|>.',

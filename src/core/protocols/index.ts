@@ -6,6 +6,7 @@
  * instructions, render, example; `shared/define.ts` builds most of it), plus its line in
  * {@link formats}. `auto`, streaming and the Parse lab read the registry.
  */
+import type { Phrase } from '../util/phrase'
 import { anthropic } from './anthropic'
 import { createAuto } from './auto'
 import { bracket } from './bracket'
@@ -76,8 +77,8 @@ export const auto = createAuto(() => formats)
 /** `auto` over the formats that are written as text (what a native message's content can hold). */
 const textAuto = createAuto(() => formats.filter((protocol) => !protocol.native))
 
-/** The protocol `auto` chooses for `raw`, and why. Pure; linear in `raw.length`. */
-export function detectProtocol(raw: string): { protocol: Protocol; reason: string } {
+/** The protocol `auto` chooses for `raw`, and why (`reason` in English, `phrase` the same as a phrase of `PARSE_TEXT`). Pure; linear in `raw.length`. */
+export function detectProtocol(raw: string): { protocol: Protocol; reason: string; phrase?: Phrase } {
   return auto.detectProtocol(raw)
 }
 

@@ -3,7 +3,7 @@
  * parser): `<|action_start|><|plugin|>\n{"name": NAME, "parameters": {…}}<|action_end|>`.
  */
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { readWrappedJson } from './shared/wrapped-json'
 import { parseSaid } from '../util/parse-text'
@@ -50,7 +50,7 @@ export const internlm = defineTextProtocol({
   description: 'InternLM2/2.5: <|action_start|><|plugin|> then {"name", "parameters"} JSON and <|action_end|>.',
   collect,
   detect: (raw, before) =>
-    detectMarkers(raw, MARKERS, before, (scan, at) => (scan.view.startsWith(PLUGIN, skipSpace(scan.view, at + ACTION_START.length)) ? { confidence: 0.95, reason: `Found ${ACTION_START}${PLUGIN} at offset ${at}.` } : undefined)),
+    detectMarkers(raw, MARKERS, before, (scan, at) => (scan.view.startsWith(PLUGIN, skipSpace(scan.view, at + ACTION_START.length)) ? { confidence: 0.95, ...detectionReason('detectFoundMarker', { marker: `${ACTION_START}${PLUGIN}`, at }) } : undefined)),
   rules: [`To call a tool, write ${ACTION_START}${PLUGIN}, a new line, one JSON object {"name": "<tool name>", "parameters": {<arguments>}}, then ${ACTION_END}.`],
   renderCall: (name, args) => `${ACTION_START}${PLUGIN}\n${JSON.stringify({ name, parameters: args })}${ACTION_END}`,
   example: `I will look it up.${ACTION_START}${PLUGIN}\n{"name": "get_weather", "parameters": {"city": "Paris"}}${ACTION_END}`,

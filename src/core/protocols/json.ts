@@ -8,7 +8,7 @@ import { isJsonObject, readCallObject, type CallReading } from './shared/call-ob
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
-import { scanOutput, searchWindow } from './shared/detect'
+import { scanOutput, searchWindow, detectionReason } from './shared/detect'
 import { TextScanner } from './stream/text-scanner'
 import { joinOutput, type FormatDetection, type ParseResult, type Protocol, type Span } from './types'
 import { nested, parseSaid } from '../util/parse-text'
@@ -39,7 +39,7 @@ export function detectJsonCall(raw: string, before?: number): FormatDetection | 
     if (!match || match.index >= limit) return undefined
     const key = match[1]
     if (key !== 'name' || ARGUMENTS_KEY.test(view.slice(match.index, match.index + 400))) {
-      return { at: match.index, confidence: 0.7, reason: `Found a JSON tool-call object at offset ${match.index}.` }
+      return { at: match.index, confidence: 0.7, ...detectionReason('detectJsonObject', { at: match.index }) }
     }
   }
   return undefined

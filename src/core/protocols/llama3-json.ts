@@ -4,7 +4,7 @@
  */
 import { collectJsonCalls } from './json'
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers, scanOutput } from './shared/detect'
+import { defineMarkers, detectMarkers, scanOutput, detectionReason } from './shared/detect'
 import { skipSpace } from './shared/parse-builder'
 import { TextScanner } from './stream/text-scanner'
 import type { FormatDetection } from './types'
@@ -18,10 +18,10 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   const scan = scanOutput(raw)
   const limit = before ?? Number.POSITIVE_INFINITY
   if (scan.start < limit && LLAMA_HEAD.test(scan.view.slice(scan.start, scan.start + 300))) {
-    return { at: scan.start, confidence: 0.75, reason: 'The output starts with a bare {"name", "parameters"} object (Llama 3 JSON).' }
+    return { at: scan.start, confidence: 0.75, ...detectionReason('detectLlama3Bare') }
   }
   return detectMarkers(raw, PYTHON_TAG, before, (found, at, marker) =>
-    found.view.charCodeAt(skipSpace(found.view, at + marker.length)) === 0x7b ? { confidence: 0.9, reason: `Found ${marker} at offset ${at} followed by JSON.` } : undefined,
+    found.view.charCodeAt(skipSpace(found.view, at + marker.length)) === 0x7b ? { confidence: 0.9, ...detectionReason('detectMarkerJson', { marker, at }) } : undefined,
   )
 }
 

@@ -5,7 +5,7 @@
  */
 import { collectMistral } from './mistral'
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 
 const MARKERS = defineMarkers('[TOOL_CALLS]')
 
@@ -20,7 +20,7 @@ export const magistral = defineTextProtocol({
     // Searched only once a marker is found: most outputs have none.
     let thinks: boolean | undefined
     return detectMarkers(raw, MARKERS, before, (_scan, at, marker) =>
-      (thinks ??= raw.includes('[/THINK]')) ? { confidence: 0.95, reason: `Found ${marker} at offset ${at} after [THINK] reasoning (Magistral).` } : { confidence: 0.5, reason: `Found ${marker} at offset ${at} (Magistral without reasoning reads like Mistral).` },
+      (thinks ??= raw.includes('[/THINK]')) ? { confidence: 0.95, ...detectionReason('detectMagistral', { marker, at }) } : { confidence: 0.5, ...detectionReason('detectMagistralPlain', { marker, at }) },
     )
   },
   rules: [

@@ -5,7 +5,7 @@
  * answer (interleaved thinking). Values are text; JSON objects and arrays are read as such.
  */
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 import { collectInvokeCalls, renderInvokeCalls, type InvokeSyntax } from './shared/invoke-xml'
 
 const SYNTAX: InvokeSyntax = {
@@ -25,7 +25,7 @@ export const minimaxM2 = defineTextProtocol({
   label: 'MiniMax M2 XML',
   description: 'MiniMax-M2: <minimax:tool_call> holding <invoke name="…"> with <parameter name="…"> values; <think> reasoning.',
   collect: (builder) => collectInvokeCalls(builder, SYNTAX),
-  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, reason: `Found ${marker} at offset ${at}.` })),
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, ...detectionReason('detectFoundMarker', { marker, at }) })),
   rules: [
     'To call tools, write <minimax:tool_call>, then for each call <invoke name="<tool name>"> with one <parameter name="<key>">value</parameter> per argument and </invoke>, then </minimax:tool_call>.',
     'Write objects and arrays as JSON inside <parameter>.',

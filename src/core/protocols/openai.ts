@@ -9,7 +9,7 @@ import { isJsonObject, readCallObject, type CallReading } from './shared/call-ob
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { toOpenAIAssistant, writeOpenAIAssistant } from '../wire/openai-chat'
-import { defineMarkers, scanOutput, searchWindow } from './shared/detect'
+import { defineMarkers, scanOutput, searchWindow, detectionReason } from './shared/detect'
 import { OpenAiScanner } from './stream/openai-scanner'
 import type { FormatDetection, ParseResult, ParsedCall, Protocol, Repair, Span, UnreadCall } from './types'
 import { nested, parseSaid } from '../util/parse-text'
@@ -38,7 +38,7 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
     if (!MESSAGE_FIRST_KEY.test(head)) return undefined
     const keys = MESSAGE_KEYS.exec(head)
     const confidence = keys === null ? 0 : keys[1] !== undefined || /"(?:tool_calls|function_call)"\s*:/.test(head) ? 0.95 : 0.9
-    if (confidence > 0) return { at: scan.start, confidence, reason: 'The output is a JSON assistant message with role/content/tool_calls (OpenAI).' }
+    if (confidence > 0) return { at: scan.start, confidence, ...detectionReason('detectOpenaiMessage') }
   }
   // Unbounded, the shared scan would read the whole output; one native search settles most outputs
   // (for the key without its opening quote: quotes are frequent in JSON, an `f` followed by `unction"` is not).
@@ -50,7 +50,7 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   pattern.lastIndex = Math.max(0, key - 200)
   const match = pattern.exec(searchWindow(scan.view, before))
   if (!match || match.index >= limit) return undefined
-  return { at: match.index, confidence: 0.8, reason: `Found an OpenAI tool_calls array at offset ${match.index}.` }
+  return { at: match.index, confidence: 0.8, ...detectionReason('detectOpenaiToolCalls', { at: match.index }) }
 }
 
 function member(node: JsonSpanNode | undefined, key: string): JsonSpanNode | undefined {

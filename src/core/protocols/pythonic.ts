@@ -12,7 +12,7 @@ import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
 import type { FormatDetection, ParsedCall, Repair } from './types'
-import { defineMarkers, detectMarkers, scanOutput, searchWindow } from './shared/detect'
+import { defineMarkers, detectMarkers, scanOutput, searchWindow, detectionReason } from './shared/detect'
 import { nested, parseSaid } from '../util/parse-text'
 
 /** Wrappers around a Python call list: LFM2, Llama 4, and Llama 3.1's built-in tools. */
@@ -29,33 +29,33 @@ const FENCED = new RegExp(String.raw`\`\`\`(?:python|py|json|tool_code|tool_call
 /** A call at the very start of the output. */
 const LEADING = new RegExp('^' + CALL)
 
-function earliest(found: FormatDetection | undefined, at: number, confidence: number, reason: string): FormatDetection {
-  return found && (found.at < at || (found.at === at && found.confidence >= confidence)) ? found : { at, confidence, reason }
+function earliest(found: FormatDetection | undefined, at: number, confidence: number, said: Pick<FormatDetection, 'reason' | 'phrase'>): FormatDetection {
+  return found && (found.at < at || (found.at === at && found.confidence >= confidence)) ? found : { at, confidence, ...said }
 }
 
 /** Where the earliest Python call list starts. Cheap: a few regex searches over the reasoning-free view. */
 function detect(raw: string, before?: number): FormatDetection | undefined {
   const limit = before ?? Number.POSITIVE_INFINITY
-  let found = detectMarkers(raw, WRAPPERS, before, (_scan, at, marker) => ({ confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }))
+  let found = detectMarkers(raw, WRAPPERS, before, (_scan, at, marker) => ({ confidence: 0.9, ...detectionReason('detectFoundMarker', { marker, at }) }))
   const tagged = detectMarkers(raw, PYTHON_TAG, found ? found.at + 1 : before, (scan, at, marker) =>
-    LEADING.test(scan.view.slice(skipSpace(scan.view, at + marker.length), at + marker.length + 300)) ? { confidence: 0.9, reason: `Found a Python call after ${marker} at offset ${at} (a Llama 3.1 built-in tool).` } : undefined,
+    LEADING.test(scan.view.slice(skipSpace(scan.view, at + marker.length), at + marker.length + 300)) ? { confidence: 0.9, ...detectionReason('detectPythonTag', { marker, at }) } : undefined,
   )
-  if (tagged) found = earliest(found, tagged.at, tagged.confidence, tagged.reason)
+  if (tagged) found = earliest(found, tagged.at, tagged.confidence, tagged)
   const scan = scanOutput(raw)
   const view = searchWindow(scan.view, before)
   // Every call has a '(': one native search rules most outputs out before any regex runs.
   if (view.indexOf('(') < 0) return found
-  if (scan.start < limit && LEADING.test(view.slice(scan.start, scan.start + 300))) found = earliest(found, scan.start, 0.6, 'The output starts with a Python call.')
+  if (scan.start < limit && LEADING.test(view.slice(scan.start, scan.start + 300))) found = earliest(found, scan.start, 0.6, detectionReason('detectPythonLeading'))
   const line = LINE_LIST.exec(view)
   if (line) {
     const at = line.index + line[0].indexOf('[')
-    if (at < limit) found = earliest(found, at, 0.8, `Found a Python call list at offset ${at}.`)
+    if (at < limit) found = earliest(found, at, 0.8, detectionReason('detectPythonList', { at }))
   }
   const fenced = FENCED.exec(view)
-  if (fenced && fenced.index < limit) found = earliest(found, fenced.index, 0.75, `Found a fenced Python call at offset ${fenced.index}.`)
+  if (fenced && fenced.index < limit) found = earliest(found, fenced.index, 0.75, detectionReason('detectPythonFenced', { at: fenced.index }))
   if (!line) {
     const list = ANY_LIST.exec(view)
-    if (list && list.index < limit) found = earliest(found, list.index, 0.55, `Found a Python call list at offset ${list.index}.`)
+    if (list && list.index < limit) found = earliest(found, list.index, 0.55, detectionReason('detectPythonList', { at: list.index }))
   }
   return found
 }

@@ -12,7 +12,7 @@ export const qwen3Coder = defineTextProtocol({
   label: 'Qwen3-Coder XML',
   description: 'Qwen3-Coder: <tool_call><function=name><parameter=key>value</parameter></function></tool_call>.',
   collect: collectTaggedCalls,
-  detect: (raw, before) => detectTags(raw, before, 'with <function=…> and <parameter=…> inside', { 'function-parameters': 0.9 }),
+  detect: (raw, before) => detectTags(raw, before, 'detectTagFunction', { 'function-parameters': 0.9 }),
   rules: [
     'To call a tool, write <tool_call>, then <function=<tool name>>, one <parameter=<key>> … </parameter> per argument (the value on its own lines), </function> and </tool_call>.',
     'Write several <tool_call> blocks to call several tools.',

@@ -5,7 +5,7 @@
  * ending the turn. Values are text; JSON objects and arrays are read as such.
  */
 import { defineTextProtocol } from './shared/define'
-import { defineMarkers, detectMarkers } from './shared/detect'
+import { defineMarkers, detectMarkers, detectionReason } from './shared/detect'
 import { collectTaggedCalls } from './shared/tags'
 
 const MARKERS = defineMarkers('<seed:tool_call>')
@@ -16,7 +16,7 @@ export const seedOss = defineTextProtocol({
   label: 'Seed-OSS tool_call',
   description: 'Seed-OSS: <seed:tool_call><function=name><parameter=key>value</parameter></function></seed:tool_call>; <seed:think> reasoning.',
   collect: collectTaggedCalls,
-  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, reason: `Found ${marker} at offset ${at}.` })),
+  detect: (raw, before) => detectMarkers(raw, MARKERS, before, (_scan, at, marker) => ({ confidence: 0.95, ...detectionReason('detectFoundMarker', { marker, at }) })),
   rules: [
     'To call a tool, write <seed:tool_call>, then <function=<tool name>>, one <parameter=<key>>value</parameter> per argument, </function> and </seed:tool_call>.',
     'Write several <seed:tool_call> blocks to call several tools.',

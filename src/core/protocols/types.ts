@@ -108,6 +108,8 @@ export interface FormatDetection {
   confidence: number
   /** One sentence saying what was found, e.g. `Found [TOOL_CALLS] at offset 12.` */
   reason: string
+  /** `reason` as a phrase of `PARSE_TEXT` (core/util/parse-text.ts), which the UI translates; every built-in format gives one. */
+  phrase?: Phrase
 }
 
 /** A call in a streaming snapshot: complete, or still being written. */

@@ -5,7 +5,7 @@
  * Granite-20B-FunctionCalling, which writes no close tag).
  */
 import { collectJsonCalls, detectJsonCall } from './json'
-import { defineMarkers, scanOutput } from './shared/detect'
+import { defineMarkers, scanOutput, detectionReason } from './shared/detect'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { collectTaggedCalls, detectTags } from './shared/tags'
@@ -41,7 +41,7 @@ function collectOrphanCall(builder: ParseBuilder): void {
 }
 
 function detect(raw: string, before?: number): FormatDetection | undefined {
-  const tagged = detectTags(raw, before, 'with a JSON body', { json: 0.85, 'function-json': 0.85, name: 0.5 })
+  const tagged = detectTags(raw, before, 'detectTagJson', { json: 0.85, 'function-json': 0.85, name: 0.5 })
   if (tagged) return tagged
   const scan = scanOutput(raw)
   // Every orphan closer starts with '</': one native search spares most outputs the full marker scan.
@@ -49,7 +49,7 @@ function detect(raw: string, before?: number): FormatDetection | undefined {
   const orphan = orphanClose((marker) => scan.first(marker))
   if (!orphan) return undefined
   const call = detectJsonCall(raw, Math.min(orphan.at, before ?? orphan.at))
-  return call ? { at: call.at, confidence: 0.75, reason: `Found a JSON call at offset ${call.at} followed by ${orphan.close} without its opening tag.` } : undefined
+  return call ? { at: call.at, confidence: 0.75, ...detectionReason('detectOrphanClose', { at: call.at, close: orphan.close }) } : undefined
 }
 
 /**

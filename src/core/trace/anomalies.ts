@@ -8,13 +8,13 @@
  */
 import type { Message, ToolCall } from '../messages'
 import type { ToolSpec } from '../tools/types'
-import { resolveToolName, validateArguments } from '../validation'
+import { argumentProblems, resolveToolName, VALIDATION_TEXT } from '../validation'
 import { stableJson } from '../util/json-walk'
 import { pairedEarliest, safeTrimStart, systemHead } from '../loop/context-window'
 import { readArguments } from './arguments'
 import type { MessageMeta } from './importers/types'
 import { storedPhrase, type StoredPhrase } from '../loop/loop-text'
-import type { Phrase, PhraseRef } from '../util/phrase'
+import { phraseRef, type Phrase, type PhraseRef } from '../util/phrase'
 import { traceEnglish, tracePhrase, traceRef, type TraceTextKey } from './trace-text'
 
 /** Anomaly codes. Stable: they are shown to users, printed by the CLI and matched by tests. */
@@ -349,7 +349,15 @@ function checkCall(call: ToolCall, index: number, tools: readonly ToolSpec[] | u
   }
   // Unparseable arguments were read as {}, which would add misleading "is required" problems.
   if (!argumentsUsable) return found
-  const problems = validateArguments(spec, call.arguments)
-  if (problems.length > 0) found.push(anomaly(index, 'schema_violation', 'schemaViolation', { name: call.name, problems: problems.join('; ') }))
+  const problems = argumentProblems(spec, call.arguments).map((problem) => phraseRef('validation', problem, VALIDATION_TEXT))
+  const list = problemList(problems)
+  if (list) found.push(anomaly(index, 'schema_violation', 'schemaViolation', { name: call.name, problems: list }))
   return found
+}
+
+/** The validation problems joined with `; `, each a phrase of `VALIDATION_TEXT` (empty list: none). */
+function problemList(problems: readonly PhraseRef[]): Phrase | PhraseRef | undefined {
+  let list: Phrase | PhraseRef | undefined
+  for (let i = problems.length - 1; i >= 0; i--) list = list ? tracePhrase('listSemicolon', { head: problems[i]!, tail: list }) : problems[i]
+  return list
 }

@@ -159,7 +159,7 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
       exchanges.push(exchange)
     })
   } catch (error) {
-    if (error instanceof BadField) return failure('captureBadField', { capture, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problem })
+    if (error instanceof BadField) return failure('captureBadField', { capture, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problemParam() })
     return failure('inFile', { file: capture, error: errorMessage(error) })
   }
   const turnsLabel = records.length > 1 ? ` · ${records.length} turns` : ''

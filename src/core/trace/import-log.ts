@@ -11,10 +11,10 @@ import type { ToolSpec } from '../tools/types'
 import { describeJson, isJsonObject } from './arguments'
 import { detectAll, importerFor, MIN_CONFIDENCE } from './importers/registry'
 import { uniqueIdGiver } from './importers/shared'
-import { LOG_FORMATS, type ImportedConversation, type Importer, type LogDocument, type LogFormat } from './importers/types'
+import { LOG_FORMATS, type Detection, type ImportedConversation, type Importer, type LogDocument, type LogFormat } from './importers/types'
 import { failure, parseLogDocument, type ReadFailure } from './log-document'
-import type { PhraseRef } from '../util/phrase'
-import { traceRef } from './trace-text'
+import { phraseRef, type PhraseRef } from '../util/phrase'
+import { TRACE_TEXT, traceRef } from './trace-text'
 import { BadField, describePath, toToolSpecs } from './openai-log'
 import { errorMessage } from '../util/error-message'
 import { parseJsonText } from '../util/text-file'
@@ -87,7 +87,7 @@ export function* importLogIncremental(text: string, options: ImportOptions = {})
     }
     return { ok: true, format: importer.id, conversations }
   } catch (error) {
-    if (error instanceof BadField) return failure('importBadField', { what: reason, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problem })
+    if (error instanceof BadField) return failure('importBadField', { what: reason, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problemParam() })
     return failure('importFailed', { what: reason, error: errorMessage(error) })
   }
 }
@@ -131,7 +131,7 @@ type Choice = { importer: Importer; reason: string | PhraseRef } | { error: Read
 function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
   if (format === 'auto') {
     const best = detectAll(document)[0]
-    if (best && best.detection.confidence >= MIN_CONFIDENCE) return { importer: best.importer, reason: best.detection.reason }
+    if (best && best.detection.confidence >= MIN_CONFIDENCE) return { importer: best.importer, reason: reasonOf(best.detection) }
     if (document.kind === 'json' && Array.isArray(document.value) && document.value.length === 0) return { error: failure('notRecognisedEmpty') }
     return { error: failure('notRecognised', { sample: describeSample(document), supported: traceRef('supported') }) }
   }
@@ -146,10 +146,15 @@ function choose(document: LogDocument, format: 'auto' | LogFormat): Choice {
   // blocks read as OpenAI, say), so a file another importer recognises better is refused.
   const other = detectAll(document).find((d) => d.importer.id !== format && d.detection.confidence >= MIN_CONFIDENCE && d.detection.confidence > (detection?.confidence ?? 0))
   if (format === 'toolstep-session' && !detection) return { error: failure('notSession') }
-  if (other) return { error: failure('wrongFormat', { title: importer.title, format, otherTitle: other.importer.title, other: other.importer.id, reason: other.detection.reason }) }
-  if (detection) return { importer, reason: detection.reason }
+  if (other) return { error: failure('wrongFormat', { title: importer.title, format, otherTitle: other.importer.title, other: other.importer.id, reason: reasonOf(other.detection) }) }
+  if (detection) return { importer, reason: reasonOf(detection) }
   const title = importer.title
   return { importer, reason: document.kind === 'lines' ? traceRef('readAsLines', { count: document.lines.length, title }) : traceRef('readAsJson', { kind: describeJson(document.value), title }) }
+}
+
+/** What an importer recognised, to nest in an error: its phrase, or its English when it has none. */
+function reasonOf(detection: Detection): string | PhraseRef {
+  return detection.phrase ? phraseRef('trace', detection.phrase, TRACE_TEXT) : detection.reason
 }
 
 /** What the file looked like, for "not recognised". */
@@ -192,7 +197,7 @@ export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] }
   try {
     return { ok: true, tools: toToolSpecs(wrapped ? json['tools'] : json, wrapped ? 'tools' : '') }
   } catch (error) {
-    if (error instanceof BadField) return failure('toolsFileBad', { path: error.path === '' ? traceRef('theFile') : error.path, problem: error.problem })
+    if (error instanceof BadField) return failure('toolsFileBad', { path: error.path === '' ? traceRef('theFile') : error.path, problem: error.problemParam() })
     return failure('toolsFileFailed', { error: errorMessage(error) })
   }
 }

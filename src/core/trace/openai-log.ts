@@ -10,17 +10,32 @@
 import type { AssistantMessage, JsonValue, Message, ToolCall } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { describeJson, isJsonObject, readArguments } from './arguments'
+import { phraseRef, type Phrase, type PhraseRef } from '../util/phrase'
+import { expectedGot, traceEnglish, tracePhrase, TRACE_TEXT } from './trace-text'
 
 /** A field that could not be read: where it is (`[3].traj[5].role`) and what is wrong with it. */
 export class BadField extends Error {
+  /** What is wrong, e.g. `expected a string, got number` (English). */
+  readonly problem: string
+  /** `problem` as a phrase of `TRACE_TEXT`, which the UI translates (absent when given as a string). */
+  readonly problemPhrase: Phrase | undefined
+
   constructor(
     /** JSON path of the field, e.g. `[3].traj[5].tool_calls[0].function.name`; `''` for the root. */
     readonly path: string,
-    /** What is wrong, e.g. `expected a string, got number`. */
-    readonly problem: string,
+    /** What is wrong: a phrase of `TRACE_TEXT` (see {@link expectedGot}), or English. */
+    problem: string | Phrase,
   ) {
-    super(`${path === '' ? 'the file' : path}: ${problem}`)
+    const english = typeof problem === 'string' ? problem : traceEnglish(problem)
+    super(`${path === '' ? 'the file' : path}: ${english}`)
     this.name = 'BadField'
+    this.problem = english
+    this.problemPhrase = typeof problem === 'string' ? undefined : problem
+  }
+
+  /** `problem` to nest in an error phrase: a reference to its phrase, or the English. */
+  problemParam(): string | PhraseRef {
+    return this.problemPhrase ? phraseRef('trace', this.problemPhrase, TRACE_TEXT) : this.problem
   }
 }
 
@@ -60,7 +75,7 @@ export function toCanonicalMessages(value: unknown, path: string): Message[] {
  * @throws BadField for a field that is missing or of the wrong type.
  */
 export function readOpenAIMessages(value: unknown, path: string): { messages: Message[]; finishReasons: Map<number, string> } {
-  if (!Array.isArray(value)) throw new BadField(path, `expected an array of messages, got ${describeJson(value)}`)
+  if (!Array.isArray(value)) throw new BadField(path, expectedGot('expMessages', describeJson(value)))
   const finishReasons = new Map<number, string>()
   const messages = value.map((item, index) => {
     const message = toCanonicalMessage(item, child(path, index), index)
@@ -83,11 +98,11 @@ export function readOpenAIMessage(value: unknown, path: string, index: number): 
 }
 
 function toCanonicalMessage(value: unknown, path: string, index: number): Message {
-  if (!isJsonObject(value)) throw new BadField(path, `expected a message object, got ${describeJson(value)}`)
+  if (!isJsonObject(value)) throw new BadField(path, expectedGot('expMessage', describeJson(value)))
   const role = value['role']
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
-    const got = role === undefined ? 'no "role"' : `role ${JSON.stringify(role)}`
-    throw new BadField(child(path, 'role'), `expected one of ${ROLES.map((name) => `"${name}"`).join(', ')}, got ${got}`)
+    const got = role === undefined ? tracePhrase('gotNoRole') : tracePhrase('gotRole', { role: JSON.stringify(role) })
+    throw new BadField(child(path, 'role'), expectedGot(tracePhrase('expOneOf', { values: ROLES.map((name) => `"${name}"`).join(', ') }), got))
   }
   const content = readContent(value['content'], child(path, 'content'))
   switch (role) {
@@ -98,7 +113,7 @@ function toCanonicalMessage(value: unknown, path: string, index: number): Messag
       return { role: 'user', content: content ?? '' }
     case 'tool': {
       const id = value['tool_call_id']
-      if (typeof id !== 'string') throw new BadField(child(path, 'tool_call_id'), `a tool message needs a string "tool_call_id", got ${describeJson(id)}`)
+      if (typeof id !== 'string') throw new BadField(child(path, 'tool_call_id'), tracePhrase('fieldToolCallId', { got: describeJson(id) }))
       const name = value['name']
       return { role: 'tool', tool_call_id: id, name: typeof name === 'string' ? name : '', content: content ?? '' }
     }
@@ -115,11 +130,11 @@ function toCanonicalMessage(value: unknown, path: string, index: number): Messag
 export function readContent(value: unknown, path: string): string | null {
   if (value === undefined || value === null) return null
   if (typeof value === 'string') return value
-  if (!Array.isArray(value)) throw new BadField(path, `expected a string, null or an array of content parts, got ${describeJson(value)}`)
+  if (!Array.isArray(value)) throw new BadField(path, expectedGot('expStringNullParts', describeJson(value)))
   return value
     .map((part, index) => {
       if (typeof part === 'string') return part
-      if (!isJsonObject(part)) throw new BadField(child(path, index), `expected a content part object, got ${describeJson(part)}`)
+      if (!isJsonObject(part)) throw new BadField(child(path, index), expectedGot('expContentPartObject', describeJson(part)))
       const text = part['text']
       if (typeof text === 'string') return text
       // Images, audio and files cannot be shown as text; keep a marker so the turn is not silently empty.
@@ -130,14 +145,14 @@ export function readContent(value: unknown, path: string): string | null {
 
 function readToolCalls(value: unknown, path: string, messageIndex: number): ToolCall[] {
   if (value === undefined || value === null) return []
-  if (!Array.isArray(value)) throw new BadField(path, `expected an array of tool calls, got ${describeJson(value)}`)
+  if (!Array.isArray(value)) throw new BadField(path, expectedGot('expToolCalls', describeJson(value)))
   return value.map((item, index) => {
     const callPath = child(path, index)
-    if (!isJsonObject(item)) throw new BadField(callPath, `expected a tool call object, got ${describeJson(item)}`)
+    if (!isJsonObject(item)) throw new BadField(callPath, expectedGot('expToolCallObject', describeJson(item)))
     const fn = item['function']
-    if (!isJsonObject(fn)) throw new BadField(child(callPath, 'function'), `expected an object with "name" and "arguments", got ${describeJson(fn)}`)
+    if (!isJsonObject(fn)) throw new BadField(child(callPath, 'function'), expectedGot('expFunction', describeJson(fn)))
     const name = fn['name']
-    if (typeof name !== 'string') throw new BadField(child(child(callPath, 'function'), 'name'), `expected a string, got ${describeJson(name)}`)
+    if (typeof name !== 'string') throw new BadField(child(child(callPath, 'function'), 'name'), expectedGot('expString', describeJson(name)))
     const id = item['id']
     const call: ToolCall = {
       // A missing id cannot be paired with a result anyway; a stable generated one keeps the call visible.
@@ -154,7 +169,7 @@ function readToolCalls(value: unknown, path: string, messageIndex: number): Tool
       call.arguments = args
       call.rawArguments = JSON.stringify(args)
     } else if (args !== undefined && args !== null) {
-      throw new BadField(child(child(callPath, 'function'), 'arguments'), `expected a JSON string, got ${describeJson(args)}`)
+      throw new BadField(child(child(callPath, 'function'), 'arguments'), expectedGot('expJsonString', describeJson(args)))
     }
     return call
   })
@@ -178,19 +193,19 @@ export function fillToolNames(messages: Message[]): void {
  * @throws BadField for a definition without a name or with a schema that is not an object.
  */
 export function toToolSpecs(value: unknown, path: string): ToolSpec[] {
-  if (!Array.isArray(value)) throw new BadField(path, `expected an array of tool definitions, got ${describeJson(value)}`)
+  if (!Array.isArray(value)) throw new BadField(path, expectedGot('expToolDefinitions', describeJson(value)))
   return value.map((item, index) => {
     const itemPath = child(path, index)
-    if (!isJsonObject(item)) throw new BadField(itemPath, `expected a tool definition object, got ${describeJson(item)}`)
+    if (!isJsonObject(item)) throw new BadField(itemPath, expectedGot('expToolDefinition', describeJson(item)))
     const nested = item['function']
     const definition = isJsonObject(nested) ? nested : item
     const definitionPath = isJsonObject(nested) ? child(itemPath, 'function') : itemPath
     const name = definition['name']
-    if (typeof name !== 'string' || name === '') throw new BadField(child(definitionPath, 'name'), `expected a tool name, got ${describeJson(name)}`)
+    if (typeof name !== 'string' || name === '') throw new BadField(child(definitionPath, 'name'), expectedGot('expToolName', describeJson(name)))
     const description = definition['description']
     const schemaKey = ['parameters', 'input_schema', 'inputSchema'].find((key) => definition[key] !== undefined)
     const schema: JsonValue = schemaKey === undefined ? { type: 'object', properties: {} } : (definition[schemaKey] ?? null)
-    if (!isJsonObject(schema)) throw new BadField(child(definitionPath, schemaKey ?? 'parameters'), `expected a JSON Schema object, got ${describeJson(schema)}`)
+    if (!isJsonObject(schema)) throw new BadField(child(definitionPath, schemaKey ?? 'parameters'), expectedGot('expSchema', describeJson(schema)))
     const spec: ToolSpec = { name, description: typeof description === 'string' ? description : '', inputSchema: schema as JsonSchema }
     return spec
   })

@@ -20,11 +20,23 @@ describe('readTextFile (input that must be text)', () => {
 
   it('refuses binary data and invalid UTF-8 with a reason', () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52])
-    expect(readTextFile(png)).toEqual({ ok: false, error: expect.stringMatching(/^it is not UTF-8 text \(a binary file/) })
-    expect(readTextFile(new Uint8Array([0x61, 0x62, 0, 0x01, 0x63]))).toEqual({ ok: false, error: expect.stringMatching(/NUL character at offset 2/) })
+    expect(readTextFile(png)).toEqual({
+      ok: false,
+      error: 'it is not UTF-8 text (a binary file, or text in another encoding?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
+      errorPhrase: { key: 'textNotEncoding', params: { encoding: 'UTF-8' } },
+    })
+    expect(readTextFile(new Uint8Array([0x61, 0x62, 0, 0x01, 0x63]))).toEqual({
+      ok: false,
+      error: 'it is not text: it holds a NUL character at offset 2 (a binary file?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
+      errorPhrase: { key: 'textNul', params: { offset: 2 } },
+    })
   })
 
   it('says so when UTF-16 has no byte-order mark', () => {
-    expect(readTextFile(utf16(json, false, false))).toEqual({ ok: false, error: expect.stringMatching(/UTF-16 text without a byte-order mark/) })
+    expect(readTextFile(utf16(json, false, false))).toEqual({
+      ok: false,
+      error: 'it looks like UTF-16 text without a byte-order mark. Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark: save it as UTF-8, or as UTF-16 with a BOM.',
+      errorPhrase: { key: 'textUtf16NoMark' },
+    })
   })
 })

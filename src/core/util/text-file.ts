@@ -10,6 +10,8 @@
 import type { JsonValue } from '../messages'
 import { errorMessage } from './error-message'
 import { jsonDepth, MAX_FILE_DEPTH } from './json-walk'
+import { parseSaid } from './parse-text'
+import type { Phrase, PhraseParams } from './phrase'
 
 /** The encodings a BOM can announce. */
 export type TextEncodingLabel = 'utf-8' | 'utf-16le' | 'utf-16be'
@@ -40,12 +42,15 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 /** The outcome of {@link readTextFile}. */
-export type TextFileResult = { ok: true; text: string; encoding: TextEncodingLabel } | { ok: false; error: string }
+export type TextFileResult = { ok: true; text: string; encoding: TextEncodingLabel } | { ok: false; error: string; errorPhrase: Phrase }
 
 type FatalDecoder = new (label: TextEncodingLabel, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string }
 
-const TEXT_HINT = 'Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark'
-const UTF16_WITHOUT_MARK = `it looks like UTF-16 text without a byte-order mark. ${TEXT_HINT}: save it as UTF-8, or as UTF-16 with a BOM.`
+/** A refusal of {@link readTextFile}: `key` of `PARSE_TEXT`, in English and as a phrase. */
+function notText(key: 'textUtf16NoMark' | 'textNotEncoding' | 'textNul', params?: PhraseParams): { ok: false; error: string; errorPhrase: Phrase } {
+  const said = parseSaid(key, params)
+  return { ok: false, error: said.message, errorPhrase: said.phrase }
+}
 
 /**
  * Like {@link decodeText}, but for input that must be text (the CLI's files and standard input,
@@ -60,14 +65,14 @@ export function readTextFile(bytes: Uint8Array): TextFileResult {
   try {
     text = new TextDecoderClass(encoding, { fatal: true }).decode(bytes.subarray(bomBytes))
   } catch {
-    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return { ok: false, error: UTF16_WITHOUT_MARK }
+    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return notText('textUtf16NoMark')
     const name = encoding === 'utf-8' ? 'UTF-8' : encoding === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE'
-    return { ok: false, error: `it is not ${name} text (a binary file, or text in another encoding?). ${TEXT_HINT}.` }
+    return notText('textNotEncoding', { encoding: name })
   }
   const nul = text.indexOf('\u0000')
   if (nul !== -1) {
-    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return { ok: false, error: UTF16_WITHOUT_MARK }
-    return { ok: false, error: `it is not text: it holds a NUL character at offset ${nul} (a binary file?). ${TEXT_HINT}.` }
+    if (encoding === 'utf-8' && looksLikeUtf16WithoutMark(bytes)) return notText('textUtf16NoMark')
+    return notText('textNul', { offset: nul })
   }
   return { ok: true, text, encoding }
 }

@@ -71,6 +71,20 @@ describe('narration', () => {
     expect(narrate(withSeq([started()]), 5)).toBeUndefined()
   })
 
+  it('says a validation problem and a parse error in the UI language when core phrased them (the English of older files as it is)', () => {
+    const zh = createI18n('zh-CN').t
+    const en = createI18n('en').t
+    const verdict = { callId: 'c1', name: 'get_weather', ok: false, problems: ['"city" is required'], phrases: { problems: [{ key: 'required', params: { path: 'city' } }] } }
+    const validated = withSeq([started(), { type: 'validate.completed', verdicts: [verdict] }])
+    expect(narrationText(zh, validated, 1)).toBe('1 个调用中有 1 个校验失败，第一个是 get_weather：缺少必填的 "city"。原因会回填给模型。')
+    expect(narrationText(en, validated, 1)).toContain('"city" is required')
+    const older = withSeq([started(), { type: 'validate.completed', verdicts: [{ ...verdict, phrases: undefined }] }])
+    expect(narrationText(zh, older, 1)).toContain('get_weather："city" is required')
+    const parsed = withSeq([started(), { type: 'parse.completed', protocol: 'json', calls: [], text: '', repairs: [], errors: [{ code: 'invalid_json', message: 'Expected a JSON value, found the end of the input.', phrase: { key: 'jsonEmpty' } }] }])
+    expect(narrationText(zh, parsed, 1)).not.toMatch(/Expected a JSON value/)
+    expect(narrationText(en, parsed, 1)).toContain('Expected a JSON value, found the end of the input.')
+  })
+
   it('shortens long parameters to one line', () => {
     const log = withSeq([started(), finished({ result: undefined, error: `line one\n${'x'.repeat(500)}` })])
     const error = String(narrate(log, 1)?.params.error)

@@ -5,7 +5,21 @@
  * of it; one combined search costs a fifth).
  */
 import type { FormatDetection } from '../types'
+import { parseMessage, parsePhrase, type ParseTextKey } from '../../util/parse-text'
+import type { Phrase, PhraseParams } from '../../util/phrase'
 import { reasoningView, skipSpace } from './parse-builder'
+
+/** Why a detector sees a call: the English the CLI prints (`reason`) and its phrase of `PARSE_TEXT`, which the UI translates. */
+export interface DetectionReason {
+  reason: string
+  phrase: Phrase
+}
+
+/** The reason `key` of `PARSE_TEXT` (e.g. `detectFoundMarker`, `Found [TOOL_CALLS] at offset 12.`). */
+export function detectionReason(key: ParseTextKey, params?: PhraseParams): DetectionReason {
+  const phrase = parsePhrase(key, params)
+  return { reason: parseMessage(phrase), phrase }
+}
 
 const registered = new Set<string>()
 let combined: RegExp | undefined
@@ -139,7 +153,7 @@ export function detectMarkers(
   raw: string,
   markers: readonly string[],
   before: number | undefined,
-  check: (scan: OutputScan, at: number, marker: string) => { confidence: number; reason: string } | undefined = (_scan, at, marker) => ({ confidence: 0.9, reason: `Found ${marker} at offset ${at}.` }),
+  check: (scan: OutputScan, at: number, marker: string) => ({ confidence: number } & DetectionReason) | undefined = (_scan, at, marker) => ({ confidence: 0.9, ...detectionReason('detectFoundMarker', { marker, at }) }),
   tries = 4,
 ): FormatDetection | undefined {
   const scan = scanOutput(raw)

@@ -11,7 +11,7 @@ import type { FormatDetection, ParsedCall, Span } from '../types'
 import { decodeArguments, isJsonObject, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { ForwardFinder, readNameEnd } from './scan'
-import { defineMarkers, detectMarkers } from './detect'
+import { defineMarkers, detectMarkers, detectionReason } from './detect'
 import { nested, parsePhrase, parseSaid } from '../../util/parse-text'
 import type { Phrase } from '../../util/phrase'
 
@@ -413,7 +413,7 @@ export function tagBody(view: string, at: number, marker: string): TagBody {
  *
  * @param confidence by body kind; kinds not listed are not this member's
  */
-export function detectTags(raw: string, before: number | undefined, label: string, confidence: Partial<Record<TagBody, number>>): FormatDetection | undefined {
+export function detectTags(raw: string, before: number | undefined, label: 'detectTagJson' | 'detectTagFunction' | 'detectTagArgPairs', confidence: Partial<Record<TagBody, number>>): FormatDetection | undefined {
   return detectMarkers(
     raw,
     TAG_MARKERS,
@@ -421,7 +421,7 @@ export function detectTags(raw: string, before: number | undefined, label: strin
     (scan, at, marker) => {
       const kind = tagBody(scan.view, at, marker)
       const score = confidence[kind]
-      return score === undefined ? undefined : { confidence: score, reason: `Found ${marker} at offset ${at}${label ? ` ${label}` : ''}.` }
+      return score === undefined ? undefined : { confidence: score, ...detectionReason(label, { marker, at }) }
     },
     8,
   )

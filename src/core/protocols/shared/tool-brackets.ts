@@ -5,7 +5,7 @@
 import { readJson } from '../../json'
 import type { JsonValue } from '../../messages'
 import type { FormatDetection, ParsedCall } from '../types'
-import { defineMarkers, detectMarkers } from './detect'
+import { defineMarkers, detectMarkers, detectionReason } from './detect'
 import { decodeArguments } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { readNameEnd } from './scan'
@@ -163,8 +163,8 @@ export function detectToolBrackets(raw: string, before: number | undefined, form
     const nameEnd = readNameEnd(view, nameStart)
     if (nameEnd === nameStart) return undefined
     const next = view.charCodeAt(skipBlanks(view, nameEnd))
-    if (form === 'bracket' && next === 0x5d) return { confidence: 0.85, reason: `Found [TOOL: name] at offset ${at}.` }
-    if (form === 'pipe' && next === 0x7c) return { confidence: 0.85, reason: `Found [TOOL:name| at offset ${at}.` }
+    if (form === 'bracket' && next === 0x5d) return { confidence: 0.85, ...detectionReason('detectBracket', { at }) }
+    if (form === 'pipe' && next === 0x7c) return { confidence: 0.85, ...detectionReason('detectPipe', { at }) }
     return undefined
   })
 }

@@ -26,15 +26,17 @@ import { arrayAt, expectArray, expectObject, expectString, firstRecord, keyList,
 import { streamError } from './openai-stream'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 
 /** Text of a string-or-blocks content; non-text blocks are shown as `[type]` so nothing is silently lost. */
 function blockText(value: JsonValue | undefined, path: string): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
-  return expectArray(value, path, 'a string or an array of content blocks')
+  return expectArray(value, path, 'expStringOrBlocks')
     .map((block, index) => {
-      const item = expectObject(block, child(path, index), 'a content block')
+      const item = expectObject(block, child(path, index), 'expContentBlock')
       return typeof item['text'] === 'string' ? item['text'] : `[${typeof item['type'] === 'string' ? item['type'] : 'block'}]`
     })
     .join('')
@@ -54,9 +56,9 @@ function readSystem(value: JsonValue | undefined, path: string): Message[] {
  */
 export function readAnthropicMessages(value: JsonValue | undefined, path: string): Message[] {
   const out: Message[] = []
-  expectArray(value, path, 'an array of messages').forEach((item, index) => {
+  expectArray(value, path, 'expMessages').forEach((item, index) => {
     const messagePath = child(path, index)
-    const message = expectObject(item, messagePath, 'a message object')
+    const message = expectObject(item, messagePath, 'expMessage')
     out.push(...readAnthropicMessage(message, messagePath))
   })
   fillToolNames(out)
@@ -66,18 +68,18 @@ export function readAnthropicMessages(value: JsonValue | undefined, path: string
 function readAnthropicMessage(message: JsonObject, path: string): Message[] {
   const role = message['role']
   if (role !== 'user' && role !== 'assistant') {
-    throw new BadField(child(path, 'role'), `expected "user" or "assistant", got ${role === undefined ? 'no "role"' : JSON.stringify(role)}`)
+    throw new BadField(child(path, 'role'), expectedGot(orList(['"user"', '"assistant"']), role === undefined ? tracePhrase('gotNoRole') : JSON.stringify(role)))
   }
   const content = message['content']
   const contentPath = child(path, 'content')
   if (typeof content === 'string') return [role === 'user' ? { role: 'user', content } : { role: 'assistant', content }]
-  const blocks = expectArray(content ?? [], contentPath, 'a string or an array of content blocks')
+  const blocks = expectArray(content ?? [], contentPath, 'expStringOrBlocks')
   if (role === 'assistant') {
     const texts: string[] = []
     const calls: ToolCall[] = []
     blocks.forEach((block, index) => {
       const blockPath = child(contentPath, index)
-      const item = expectObject(block, blockPath, 'a content block')
+      const item = expectObject(block, blockPath, 'expContentBlock')
       if (item['type'] === 'tool_use') calls.push(readToolUse(item, blockPath))
       else if (item['type'] === 'text') texts.push(expectString(item['text'], child(blockPath, 'text')))
     })
@@ -89,7 +91,7 @@ function readAnthropicMessage(message: JsonObject, path: string): Message[] {
   const texts: string[] = []
   blocks.forEach((block, index) => {
     const blockPath = child(contentPath, index)
-    const item = expectObject(block, blockPath, 'a content block')
+    const item = expectObject(block, blockPath, 'expContentBlock')
     if (item['type'] === 'tool_result') {
       const id = expectString(item['tool_use_id'], child(blockPath, 'tool_use_id'))
       results.push({ role: 'tool', tool_call_id: id, name: '', content: blockText(item['content'], child(blockPath, 'content')), ...(item['is_error'] === true ? { isError: true } : {}) })
@@ -108,7 +110,7 @@ function readToolUse(block: JsonObject, path: string): ToolCall {
   const input = block['input']
   if (typeof input === 'string') return { id, name, arguments: readArguments(input).arguments, rawArguments: input }
   if (input === undefined || input === null) return { id, name, arguments: {} }
-  if (!isJsonObject(input)) throw new BadField(child(path, 'input'), `expected an object, got ${describeJson(input)}`)
+  if (!isJsonObject(input)) throw new BadField(child(path, 'input'), expectedGot('expObject', describeJson(input)))
   return { id, name, arguments: input }
 }
 
@@ -151,10 +153,10 @@ export function readAnthropicExchange(record: JsonValue, path: string, index: nu
     const messages = readAnthropicMessages(record, path)
     return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
   }
-  const object = expectObject(record, path, 'an Anthropic request, response or messages array')
+  const object = expectObject(record, path, 'expAnthropicRecord')
   const request = requestOf(object, path)
   const response = responseOf(object, path)
-  if (!request && !response) throw new BadField(path, `expected "messages" (a request) or a response with "content"; found ${keyList(object)}`)
+  if (!request && !response) throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expAnthropicKeys'), keys: keyList(object) }))
   const messages: Message[] = []
   let messagesPath = path
   let tools: Exchange['tools']
@@ -185,10 +187,10 @@ export function readAnthropicExchange(record: JsonValue, path: string, index: nu
 }
 
 /** Anthropic marks: blocks, a top-level `system`, `input_schema` tools, `stop_reason`. */
-function anthropicMarks(value: JsonValue | undefined): { confidence: number; what: string } | undefined {
+function anthropicMarks(value: JsonValue | undefined): { confidence: number; what: Phrase } | undefined {
   if (Array.isArray(value)) {
     const style = messageStyle(value)
-    return style.anthropic ? { confidence: 0.9, what: 'messages array with tool_use/tool_result blocks' } : undefined
+    return style.anthropic ? { confidence: 0.9, what: tracePhrase('whatBlocksArray') } : undefined
   }
   if (!isJsonObject(value)) return undefined
   const response = responseOf(value, '')
@@ -197,8 +199,8 @@ function anthropicMarks(value: JsonValue | undefined): { confidence: number; wha
   const style = messageStyle(messages ?? [])
   const tools = arrayAt(request?.value, 'tools')
   const anthropicTools = isJsonObject(tools?.[0]) && 'input_schema' in tools[0]
-  const what = request && response ? 'request/response pair' : request ? 'request' : 'response'
-  if (style.anthropic || anthropicTools) return { confidence: 0.9, what: `${what} with tool_use/tool_result blocks` }
+  const what = tracePhrase(request && response ? 'whatPair' : request ? 'whatRequest' : 'whatResponse')
+  if (style.anthropic || anthropicTools) return { confidence: 0.9, what: tracePhrase('whatWithBlocks', { what }) }
   if (response && !request) return { confidence: 0.85, what }
   if (request && (style.vercel || style.responses || style.otel || style.openai)) return undefined
   // A top-level system prompt, or a response with stop_reason, is Anthropic's shape, not OpenAI's.
@@ -213,8 +215,8 @@ export const anthropicMessagesImporter: Importer = {
     const whole = isMessagesArray(document)
     const marks = anthropicMarks(whole ? (document as { value: JsonValue }).value : firstRecord(document))
     if (!marks) return undefined
-    const count = document.kind === 'lines' ? plural(document.lines.length, 'line') : Array.isArray(document.value) && !whole ? plural(document.value.length, 'record') : undefined
-    return { confidence: marks.confidence, reason: `an Anthropic Messages ${marks.what}${count ? ` (${count})` : ''}` }
+    const count = document.kind === 'lines' ? plural(document.lines.length, 'Line') : Array.isArray(document.value) && !whole ? plural(document.value.length, 'Record') : undefined
+    return { confidence: marks.confidence, ...(count ? recognised('recogAnthropicCounted', { what: marks.what, n: count }) : recognised('recogAnthropic', { what: marks.what })) }
   },
   *read(document: LogDocument): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isMessagesArray(document))

@@ -20,8 +20,9 @@ import { describeJson, isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import { readAnthropicExchange } from './anthropic-messages'
 import { streamError } from './openai-stream'
-import { conversationOf, plural, recordsOf, type JsonObject } from './shared'
+import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument } from './types'
+import { expectedGot, recognised } from '../trace-text'
 
 /** Event types of an Anthropic message stream. */
 const EVENT_TYPES: ReadonlySet<string> = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping'])
@@ -50,7 +51,7 @@ export function assembleAnthropicStream(events: readonly { value: JsonValue; pat
   const blocks: BlockDraft[] = []
   let error: JsonValue | undefined
   for (const { value, path } of events) {
-    if (!isJsonObject(value)) throw new BadField(path, `expected a stream event object, got ${describeJson(value)}`)
+    if (!isJsonObject(value)) throw new BadField(path, expectedGot('expStreamEvent', describeJson(value)))
     const index = typeof value['index'] === 'number' ? value['index'] : blocks.length - 1
     switch (value['type']) {
       case 'message_start':
@@ -115,8 +116,7 @@ export const anthropicStreamImporter: Importer = {
     const sample = document.kind === 'lines' ? document.lines.slice(0, 5).map((line) => line.value) : Array.isArray(document.value) ? document.value.slice(0, 5) : []
     if (!sample.some((value) => isJsonObject(value) && value['type'] === 'message_start') && !(sample.length > 0 && sample.every(isAnthropicEvent))) return undefined
     const count = document.kind === 'lines' ? document.lines.length : sample.length
-    const carrier = document.kind === 'lines' ? (document.sse ? 'server-sent events' : 'JSONL') : 'a JSON array'
-    return { confidence: 0.95, reason: `an Anthropic Messages stream (${plural(count, 'event')} as ${carrier})` }
+    return { confidence: 0.95, ...recognised('recogAnthropicStream', { events: plural(count, 'Event'), carrier: carrierOf(document) }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const body = assembleAnthropicStream(eventsOf(document))

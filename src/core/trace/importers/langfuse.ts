@@ -20,6 +20,7 @@ import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, 
 import { arrayAt, asText, firstRecord, objectAt, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
+import { recognised, tracePhrase } from '../trace-text'
 
 interface Generation {
   observation: JsonObject
@@ -142,9 +143,9 @@ export const langfuseImporter: Importer = {
     const first = firstRecord(document)
     const sample = document.kind === 'json' && !Array.isArray(document.value) ? document.value : first
     const traces = isTrace(sample) ? 1 : arrayAt(sample, 'traces')?.length
-    if (traces !== undefined) return { confidence: 0.9, reason: `a Langfuse ${traces === 1 && isTrace(sample) ? 'trace' : `session (${plural(traces, 'trace')})`} with observations` }
+    if (traces !== undefined) return { confidence: 0.9, ...(traces === 1 && isTrace(sample) ? recognised('recogLangfuseTrace') : recognised('recogLangfuseSession', { traces: plural(traces, 'Trace') })) }
     const observations = arrayAt(sample, 'data') ?? [sample ?? null]
-    if (isObservation(observations[0])) return { confidence: 0.85, reason: 'a list of Langfuse observations' }
+    if (isObservation(observations[0])) return { confidence: 0.85, ...recognised('recogLangfuseObservations') }
     return undefined
   },
   *read(document) {
@@ -152,7 +153,7 @@ export const langfuseImporter: Importer = {
       .map((generation, order) => ({ generation, order }))
       .sort((a, b) => (a.generation.start < b.generation.start ? -1 : a.generation.start > b.generation.start ? 1 : a.order - b.order))
       .map(({ generation }) => generation)
-    if (generations.length === 0) throw new BadField('', 'found Langfuse data, but no GENERATION observation')
+    if (generations.length === 0) throw new BadField('', tracePhrase('fieldNoGeneration'))
     yield* readJoined(
       generations.map((generation, index) => ({ value: null, path: generation.path, index })),
       (_value, _path, index) => readGeneration(generations[index]!, index),

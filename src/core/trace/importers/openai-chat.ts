@@ -21,6 +21,7 @@ import { assembleChunks, completionMeta, streamError } from './openai-stream'
 import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
 
 type Located<T> = { value: T; path: string }
 
@@ -82,10 +83,10 @@ export function readChatExchange(record: JsonValue, path: string, index: number)
     const { messages, finishReasons } = readOpenAIMessages(record, path)
     return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), label: `conversation ${index}`, path, meta: {} }
   }
-  if (!isJsonObject(record)) throw new BadField(path, `expected a conversation (a messages array or an object with "messages" or "traj"), got ${describeJson(record)}`)
+  if (!isJsonObject(record)) throw new BadField(path, expectedGot('expConversation', describeJson(record)))
   const request = requestOf(record, path)
   const response = responseOf(record, path)
-  if (!request && !response) throw new BadField(path, `expected "messages" or "traj" (an array of messages), or a request/response pair; found ${keyList(record)}`)
+  if (!request && !response) throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expChatKeys'), keys: keyList(record) }))
   let messagesPath = path
   let requestMessages: ReturnType<typeof readOpenAIMessages> = { messages: [], finishReasons: new Map() }
   let tools: Exchange['tools']
@@ -123,11 +124,11 @@ function readResponse(value: JsonValue, path: string, index: number): { message:
   const choices = arrayAt(value, 'choices')
   // An error body (`{"error": {...}}`) is the answer to the request: the turn failed.
   if (!choices && failure !== undefined) return { message: { role: 'assistant', content: null }, meta: { providerError: failure } }
-  if (!choices) throw new BadField(child(path, 'choices'), `expected an array of choices, got ${describeJson(isJsonObject(value) ? value['choices'] : value)}`)
+  if (!choices) throw new BadField(child(path, 'choices'), expectedGot('expChoices', describeJson(isJsonObject(value) ? value['choices'] : value)))
   const choice = choices[0]
   if (choice === undefined) return undefined
   const choicePath = child(child(path, 'choices'), 0)
-  if (!isJsonObject(choice)) throw new BadField(choicePath, `expected a choice object, got ${describeJson(choice)}`)
+  if (!isJsonObject(choice)) throw new BadField(choicePath, expectedGot('expChoice', describeJson(choice)))
   const message = readOpenAIMessage(choice['message'] ?? null, child(choicePath, 'message'), index)
   const reason = choice['finish_reason']
   const refusal = objectAt(choice, 'message')?.['refusal']
@@ -169,7 +170,7 @@ export const openaiMessagesImporter: Importer = {
       const first = value[0]
       if (!isJsonObject(first) || !('role' in first)) return undefined
       const confidence = openaiConfidence(value, 0.8)
-      return confidence === undefined ? undefined : { confidence, reason: `an OpenAI Chat Completions messages array (${plural(value.length, 'message')})` }
+      return confidence === undefined ? undefined : { confidence, ...recognised('recogChatMessages', { messages: plural(value.length, 'Message') }) }
     }
     if (!isJsonObject(value)) return undefined
     const request = requestOf(value, '')
@@ -179,11 +180,10 @@ export const openaiMessagesImporter: Importer = {
     if (confidence === undefined) return undefined
     // A top-level system prompt is Anthropic's request shape, not OpenAI's.
     if (request && 'system' in request.value) confidence = Math.min(confidence, 0.5)
-    const reason = request && paired ? 'an OpenAI Chat Completions request/response pair' : request ? 'an OpenAI Chat Completions request (an object with "messages")' : 'an OpenAI Chat Completions response'
-    return { confidence, reason }
+    return { confidence, ...recognised(request && paired ? 'recogChatPair' : request ? 'recogChatRequest' : 'recogChatResponse') }
   },
   read(document) {
-    if (document.kind !== 'json') throw new BadField('', 'expected one JSON value, got JSON lines')
+    if (document.kind !== 'json') throw new BadField('', expectedGot('expOneJsonValue', tracePhrase('gotJsonLines')))
     return readRecords([{ value: document.value, path: '', index: 0 }], false)
   },
 }
@@ -197,19 +197,19 @@ export const openaiConversationsImporter: Importer = {
     const first = document.value[0]
     if (Array.isArray(first)) {
       const confidence = openaiConfidence(first, 0.8)
-      return confidence === undefined ? undefined : { confidence, reason: `a list of ${plural(count, 'conversation')} (messages arrays)` }
+      return confidence === undefined ? undefined : { confidence, ...recognised('recogChatLists', { conversations: plural(count, 'Conversation') }) }
     }
     if (isJsonObject(first)) {
       // Keyed on presence, not type, so a record whose `traj` is broken gets an error with its path.
       const key = 'traj' in first ? 'traj' : 'messages' in first ? 'messages' : undefined
-      if (key) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'conversation')} (records with "${key}")` }
-      if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, reason: `a list of ${plural(count, 'request/response pair')}` }
+      if (key) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, ...recognised('recogChatRecords', { conversations: plural(count, 'Conversation'), key }) }
+      if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, ...recognised('recogChatPairs', { pairs: plural(count, 'Pair') }) }
     }
     // Only useful when forced: say how the file was taken, then fail with the path of the first misfit.
-    return { confidence: 0.1, reason: `an array of ${count} items read as conversations` }
+    return { confidence: 0.1, ...recognised('recogChatItems', { n: count }) }
   },
   read(document) {
-    if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', `expected an array of conversations, got ${document.kind === 'json' ? describeJson(document.value) : 'JSON lines'}`)
+    if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', expectedGot('expConversations', document.kind === 'json' ? describeJson(document.value) : tracePhrase('gotJsonLines')))
     return readRecords(recordsOf(document), hasResponse(document.value[0]))
   },
 }
@@ -224,8 +224,8 @@ export const openaiJsonlImporter: Importer = {
     if (!messages && !hasResponse(first)) return undefined
     const confidence = openaiConfidence(messages ?? [], 0.85)
     if (confidence === undefined) return undefined
-    const what = hasResponse(first) ? (messages ? 'request/response pairs' : 'responses') : 'requests'
-    return { confidence, reason: `an OpenAI Chat Completions JSONL log (${plural(document.lines.length, 'line')} of ${what})` }
+    const what = tracePhrase(hasResponse(first) ? (messages ? 'whatPairs' : 'whatResponses') : 'whatRequests')
+    return { confidence, ...recognised('recogChatJsonl', { lines: plural(document.lines.length, 'Line'), what }) }
   },
   read(document: LogDocument) {
     return readRecords(recordsOf(document), true)

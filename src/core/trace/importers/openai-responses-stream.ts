@@ -18,8 +18,9 @@ import type { JsonValue } from '../../messages'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import { readResponsesExchange } from './openai-responses'
-import { conversationOf, plural, recordsOf, type JsonObject } from './shared'
+import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep } from './types'
+import { expectedGot, recognised } from '../trace-text'
 
 /** True when a value is one event of a Responses stream. */
 export function isResponsesEvent(value: JsonValue | undefined): boolean {
@@ -54,7 +55,7 @@ export function assembleResponsesStream(events: readonly { value: JsonValue; pat
     return (draft.parts[index] ??= { part: { type }, text: [] })
   }
   for (const { value, path } of events) {
-    if (!isJsonObject(value)) throw new BadField(path, `expected a stream event object, got ${describeJson(value)}`)
+    if (!isJsonObject(value)) throw new BadField(path, expectedGot('expStreamEvent', describeJson(value)))
     const type = typeof value['type'] === 'string' ? value['type'] : ''
     switch (type) {
       case 'response.created':
@@ -121,8 +122,7 @@ export const openaiResponsesStreamImporter: Importer = {
     const sample = document.kind === 'lines' ? document.lines.slice(0, 5).map((line) => line.value) : Array.isArray(document.value) ? document.value.slice(0, 5) : []
     if (!sample.some(isResponsesEvent)) return undefined
     const count = document.kind === 'lines' ? document.lines.length : sample.length
-    const carrier = document.kind === 'lines' ? (document.sse ? 'server-sent events' : 'JSONL') : 'a JSON array'
-    return { confidence: 0.95, reason: `an OpenAI Responses API stream (${plural(count, 'event')} as ${carrier})` }
+    return { confidence: 0.95, ...recognised('recogResponsesStream', { events: plural(count, 'Event'), carrier: carrierOf(document) }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const body = assembleResponsesStream(recordsOf(document))

@@ -21,13 +21,14 @@ import { streamError } from './openai-stream'
 import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
 
 function partsText(value: JsonValue | undefined, path: string, refusals?: string[]): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
-  return expectArray(value, path, 'a string or an array of content parts')
+  return expectArray(value, path, 'expStringOrContentParts')
     .map((part, index) => {
-      const item = expectObject(part, child(path, index), 'a content part')
+      const item = expectObject(part, child(path, index), 'expContentPart')
       if (typeof item['text'] === 'string') return item['text']
       if (typeof item['refusal'] === 'string') {
         refusals?.push(item['refusal'])
@@ -61,9 +62,9 @@ export function readResponseItems(value: JsonValue | undefined, path: string, ou
     }
     return turn
   }
-  expectArray(value, path, 'an array of input or output items').forEach((entry, index) => {
+  expectArray(value, path, 'expItems').forEach((entry, index) => {
     const itemPath = child(path, index)
-    const item = expectObject(entry, itemPath, 'an item object')
+    const item = expectObject(entry, itemPath, 'expItem')
     const type = item['type'] ?? (typeof item['role'] === 'string' ? 'message' : undefined)
     switch (type) {
       case 'message': {
@@ -75,7 +76,7 @@ export function readResponseItems(value: JsonValue | undefined, path: string, ou
           assistant.content = (assistant.content ?? '') + text
           return
         }
-        if (role !== 'user' && role !== 'system' && role !== 'developer') throw new BadField(child(itemPath, 'role'), `expected "user", "assistant", "system" or "developer", got ${JSON.stringify(role ?? null)}`)
+        if (role !== 'user' && role !== 'system' && role !== 'developer') throw new BadField(child(itemPath, 'role'), expectedGot(orList(['"user"', '"assistant"', '"system"', '"developer"']), JSON.stringify(role ?? null)))
         turn = undefined
         out.push(role === 'user' ? { role: 'user', content: text } : { role: 'system', content: text })
         return
@@ -86,7 +87,7 @@ export function readResponseItems(value: JsonValue | undefined, path: string, ou
         const args = item['arguments']
         const assistant = openTurn()
         const raw = typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args)
-        if (args !== undefined && args !== null && typeof args !== 'string' && !isJsonObject(args)) throw new BadField(child(itemPath, 'arguments'), `expected a JSON string, got ${describeJson(args)}`)
+        if (args !== undefined && args !== null && typeof args !== 'string' && !isJsonObject(args)) throw new BadField(child(itemPath, 'arguments'), expectedGot('expJsonString', describeJson(args)))
         ;(assistant.tool_calls ??= []).push({ id: callId, name, arguments: isJsonObject(args) ? args : readArguments(raw).arguments, rawArguments: raw })
         return
       }
@@ -139,7 +140,7 @@ export function readResponsesExchange(record: JsonValue, path: string, index: nu
     fillToolNames(messages)
     return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
   }
-  const object = expectObject(record, path, 'a Responses API request, response or item array')
+  const object = expectObject(record, path, 'expResponsesRecord')
   if (isItemList(object)) {
     readResponseItems(inputOrder(object['data'] as JsonValue[]), child(path, 'data'), messages)
     fillToolNames(messages)
@@ -147,7 +148,7 @@ export function readResponsesExchange(record: JsonValue, path: string, index: nu
   }
   const request = requestOf(object, path)
   const response = responseOf(object, path)
-  if (!request && !response) throw new BadField(path, `expected "input" (a request) or "output" (a response); found ${keyList(object)}`)
+  if (!request && !response) throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expResponsesKeys'), keys: keyList(object) }))
   let tools: Exchange['tools']
   let messagesPath = path
   const messageMeta = new Map<number, MessageMeta>()
@@ -266,9 +267,9 @@ export const openaiResponsesImporter: Importer = {
     const object = isJsonObject(sample) ? sample : undefined
     const marked = style.responses || isItemList(sample) || (object !== undefined && (object['object'] === 'response' || (requestOf(object, '') !== undefined && !Array.isArray(object['messages']))))
     if (!marked || style.anthropic || style.vercel) return undefined
-    const count = document.kind === 'lines' ? ` (${plural(document.lines.length, 'line')})` : !whole && document.kind === 'json' && Array.isArray(document.value) ? ` (${plural(document.value.length, 'record')})` : ''
-    const what = whole ? 'item array' : isItemList(sample) ? 'input-items list' : object && requestOf(object, '') && responseOf(object, '') ? 'request/response' : object && responseOf(object, '') ? 'response' : 'request'
-    return { confidence: style.responses ? 0.9 : 0.7, reason: `an OpenAI Responses API ${what}${count}` }
+    const count = document.kind === 'lines' ? plural(document.lines.length, 'Line') : !whole && document.kind === 'json' && Array.isArray(document.value) ? plural(document.value.length, 'Record') : undefined
+    const what = tracePhrase(whole ? 'whatItemArray' : isItemList(sample) ? 'whatInputItems' : object && requestOf(object, '') && responseOf(object, '') ? 'whatRequestResponse' : object && responseOf(object, '') ? 'whatResponse' : 'whatRequest')
+    return { confidence: style.responses ? 0.9 : 0.7, ...(count ? recognised('recogResponsesCounted', { what, n: count }) : recognised('recogResponses', { what })) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isItemArray(document) || (document.kind === 'json' && isItemList(document.value)))

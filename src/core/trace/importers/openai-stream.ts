@@ -16,8 +16,9 @@ import type { AssistantMessage, JsonValue, ToolCall } from '../../messages'
 import { appendArgumentsFragment } from '../../wire/stream-arguments'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child } from '../openai-log'
-import { conversationOf, firstRecord, objectAt, plural, recordsOf } from './shared'
+import { conversationOf, firstRecord, objectAt, plural, recordsOf, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
+import { expectedGot, recognised } from '../trace-text'
 
 /** One reassembled completion. */
 export interface AssembledCompletion {
@@ -59,7 +60,7 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
   const drafts = new Map<string, Draft>()
   let last: Draft | undefined
   for (const { value, path } of chunks) {
-    if (!isJsonObject(value)) throw new BadField(path, `expected a chat.completion.chunk object, got ${describeJson(value)}`)
+    if (!isJsonObject(value)) throw new BadField(path, expectedGot('expChunk', describeJson(value)))
     const failure = streamError(value)
     if (failure !== undefined && last) {
       // An error line carries no completion id: it ends the completion in progress.
@@ -76,16 +77,16 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
     if (failure !== undefined) draft.error = failure
     const choices = value['choices']
     if (choices === undefined || choices === null) continue
-    if (!Array.isArray(choices)) throw new BadField(child(path, 'choices'), `expected an array, got ${describeJson(choices)}`)
+    if (!Array.isArray(choices)) throw new BadField(child(path, 'choices'), expectedGot('expArray', describeJson(choices)))
     choices.forEach((choice, choiceIndex) => {
       const choicePath = child(child(path, 'choices'), choiceIndex)
-      if (!isJsonObject(choice)) throw new BadField(choicePath, `expected a choice object, got ${describeJson(choice)}`)
+      if (!isJsonObject(choice)) throw new BadField(choicePath, expectedGot('expChoice', describeJson(choice)))
       if ((choice['index'] ?? 0) !== 0) return
       const reason = choice['finish_reason']
       if (typeof reason === 'string') draft.finishReason = reason
       const delta = choice['delta']
       if (delta === undefined || delta === null) return
-      if (!isJsonObject(delta)) throw new BadField(child(choicePath, 'delta'), `expected an object, got ${describeJson(delta)}`)
+      if (!isJsonObject(delta)) throw new BadField(child(choicePath, 'delta'), expectedGot('expObject', describeJson(delta)))
       const content = delta['content']
       if (typeof content === 'string') {
         draft.content.push(content)
@@ -94,10 +95,10 @@ export function assembleChunks(chunks: readonly { value: JsonValue; path: string
       if (typeof delta['refusal'] === 'string') draft.refusal.push(delta['refusal'])
       const fragments = delta['tool_calls']
       if (fragments === undefined || fragments === null) return
-      if (!Array.isArray(fragments)) throw new BadField(child(child(choicePath, 'delta'), 'tool_calls'), `expected an array, got ${describeJson(fragments)}`)
+      if (!Array.isArray(fragments)) throw new BadField(child(child(choicePath, 'delta'), 'tool_calls'), expectedGot('expArray', describeJson(fragments)))
       fragments.forEach((fragment, fragmentIndex) => {
         const fragmentPath = child(child(child(choicePath, 'delta'), 'tool_calls'), fragmentIndex)
-        if (!isJsonObject(fragment)) throw new BadField(fragmentPath, `expected a tool call fragment, got ${describeJson(fragment)}`)
+        if (!isJsonObject(fragment)) throw new BadField(fragmentPath, expectedGot('expFragment', describeJson(fragment)))
         const at = typeof fragment['index'] === 'number' ? fragment['index'] : Math.max(0, draft.calls.length - 1)
         const call = (draft.calls[at] ??= { id: '', name: '', arguments: '' })
         if (typeof fragment['id'] === 'string' && fragment['id'] !== '') call.id = fragment['id']
@@ -163,8 +164,7 @@ export const openaiStreamImporter: Importer = {
     const first = document.kind === 'json' && isJsonObject(document.value) && Array.isArray(document.value['chunks']) ? document.value['chunks'][0] : firstRecord(document)
     if (!isChunk(first)) return undefined
     const count = document.kind === 'lines' ? document.lines.length : chunksOf(document).length
-    const carrier = document.kind === 'lines' ? (document.sse ? 'server-sent events' : 'JSONL') : 'a JSON array'
-    return { confidence: 0.95, reason: `an OpenAI Chat Completions stream (${plural(count, 'chat.completion.chunk')} as ${carrier})` }
+    return { confidence: 0.95, ...recognised('recogChatStream', { chunks: plural(count, 'Chunk'), carrier: carrierOf(document) }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const completions = assembleChunks(chunksOf(document))

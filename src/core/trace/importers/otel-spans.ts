@@ -37,6 +37,8 @@ import { BadField, child, fillToolNames, readOpenAIMessages, toToolSpecs } from 
 import { arrayAt, asText, expectArray, expectObject, objectAt, parseJsonText, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 /** One span, normalised across containers. */
 export interface SpanRecord {
@@ -306,20 +308,20 @@ function structured(value: JsonValue | undefined, path: string): JsonValue | und
 function readGenAiParts(message: JsonObject, path: string, out: Message[], meta: Map<number, MessageMeta>): void {
   const role = message['role']
   const partsPath = child(path, 'parts')
-  const parts = expectArray(message['parts'] ?? [], partsPath, 'an array of parts')
+  const parts = expectArray(message['parts'] ?? [], partsPath, 'expParts')
   const texts: string[] = []
   const calls: ToolCall[] = []
   const responses: Message[] = []
   parts.forEach((entry, index) => {
     const partPath = child(partsPath, index)
-    const part = expectObject(entry, partPath, 'a message part')
+    const part = expectObject(entry, partPath, 'expMessagePart')
     switch (part['type']) {
       case 'text':
         texts.push(asText(part['content']))
         return
       case 'tool_call': {
         const name = part['name']
-        if (typeof name !== 'string') throw new BadField(child(partPath, 'name'), `expected a string, got ${describeJson(name)}`)
+        if (typeof name !== 'string') throw new BadField(child(partPath, 'name'), expectedGot('expString', describeJson(name)))
         const id = typeof part['id'] === 'string' ? part['id'] : `call_${out.length}_${calls.length}`
         const args = part['arguments']
         if (typeof args === 'string') calls.push({ id, name, arguments: readArguments(args).arguments, rawArguments: args })
@@ -351,7 +353,7 @@ function readGenAiParts(message: JsonObject, path: string, out: Message[], meta:
 function readGenAiMessages(value: JsonValue | undefined, path: string, out: Message[], meta: Map<number, MessageMeta>): void {
   if (value === undefined || value === null) return
   const list = structured(value, path)
-  expectArray(list, path, 'an array of messages').forEach((entry, index) => readGenAiParts(expectObject(entry, child(path, index), 'a message object'), child(path, index), out, meta))
+  expectArray(list, path, 'expMessages').forEach((entry, index) => readGenAiParts(expectObject(entry, child(path, index), 'expMessage'), child(path, index), out, meta))
 }
 
 function genAiExchange(span: SpanRecord, index: number): Exchange {
@@ -582,9 +584,9 @@ function openInferenceExchange(span: SpanRecord, index: number): Exchange {
   const inputPath = child(attributesPath, 'llm.input_messages')
   const input = attributeAt(span, 'llm', 'input_messages')
   const output = attributeAt(span, 'llm', 'output_messages')
-  const request = readOpenAIMessages((input === undefined ? [] : expectArray(structured(input, inputPath), inputPath, 'an array of messages')).map(openInferenceToOpenAI), inputPath)
+  const request = readOpenAIMessages((input === undefined ? [] : expectArray(structured(input, inputPath), inputPath, 'expMessages')).map(openInferenceToOpenAI), inputPath)
   const outputPath = child(attributesPath, 'llm.output_messages')
-  const response = readOpenAIMessages((output === undefined ? [] : expectArray(structured(output, outputPath), outputPath, 'an array of messages')).map(openInferenceToOpenAI), outputPath)
+  const response = readOpenAIMessages((output === undefined ? [] : expectArray(structured(output, outputPath), outputPath, 'expMessages')).map(openInferenceToOpenAI), outputPath)
   const messages = [...request.messages, ...response.messages]
   fillToolNames(messages)
   const toolList = attributeAt(span, 'llm', 'tools')
@@ -628,19 +630,19 @@ function* readSpans(document: LogDocument, isModelCall: (span: SpanRecord) => bo
     .map((span, order) => ({ span, order }))
     // Stable by start time; spans without one keep file order.
     .sort((a, b) => (a.span.start < b.span.start ? -1 : a.span.start > b.span.start ? 1 : a.order - b.order))
-  if (spans.length === 0) throw new BadField('', 'found spans, but none of them records a model call')
+  if (spans.length === 0) throw new BadField('', tracePhrase('fieldNoModelSpan'))
   yield* readJoined(
     spans.map(({ span }, index) => ({ value: null, path: span.path, index })),
     (_value, _path, index) => read(spans[index]!.span, index),
   )
 }
 
-function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, what: string) {
+function detectSpans(document: LogDocument, isModelCall: (span: SpanRecord) => boolean, what: Phrase) {
   const sample = sampleSpans(document)
   const calls = sample.filter(isModelCall).length
   if (calls === 0) return undefined
-  const container = document.kind === 'json' && isJsonObject(document.value) && 'resourceSpans' in document.value ? 'OTLP JSON' : document.kind === 'lines' ? 'JSONL spans' : 'a span list'
-  return { confidence: 0.9, reason: `${what} (${container}; ${plural(calls, 'model-call span')} among the first ${plural(sample.length, 'span')})` }
+  const container = tracePhrase(document.kind === 'json' && isJsonObject(document.value) && 'resourceSpans' in document.value ? 'containerOtlp' : document.kind === 'lines' ? 'containerJsonl' : 'containerList')
+  return { confidence: 0.9, ...recognised('recogSpans', { what, container, calls: plural(calls, 'ModelCallSpan'), spans: plural(sample.length, 'Span') }) }
 }
 
 export const otelGenAiImporter: Importer = {
@@ -648,7 +650,7 @@ export const otelGenAiImporter: Importer = {
   title: 'OpenTelemetry GenAI spans',
   detect: (document) => {
     const style = sampleSpans(document).map(genAiStyle).find((found) => found !== undefined)
-    const what = style === 'events' ? 'OpenTelemetry GenAI spans with gen_ai.*.message events' : style === 'indexed' ? 'Traceloop/OpenLLMetry spans with gen_ai.prompt.N attributes' : 'OpenTelemetry GenAI spans with gen_ai.input.messages'
+    const what = tracePhrase(style === 'events' ? 'whatGenAiEvents' : style === 'indexed' ? 'whatTraceloop' : 'whatGenAi')
     return detectSpans(document, isGenAiSpan, what)
   },
   read: (document) => readSpans(document, isGenAiSpan, genAiAnyExchange),
@@ -657,6 +659,6 @@ export const otelGenAiImporter: Importer = {
 export const openInferenceImporter: Importer = {
   id: 'openinference',
   title: 'OpenInference spans',
-  detect: (document) => detectSpans(document, isOpenInferenceSpan, 'OpenInference spans with llm.input_messages'),
+  detect: (document) => detectSpans(document, isOpenInferenceSpan, tracePhrase('whatOpenInference')),
   read: (document) => readSpans(document, isOpenInferenceSpan, openInferenceExchange),
 }

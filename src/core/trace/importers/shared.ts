@@ -9,6 +9,8 @@ import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child } from '../openai-log'
 import type { ImportedConversation, LogDocument, MessageMeta } from './types'
 import { errorMessage } from '../../util/error-message'
+import { expectedGot, type ExpectedKey, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 /** A JSON object. */
 export type JsonObject = Record<string, JsonValue>
@@ -61,20 +63,20 @@ export function stringAt(value: JsonValue | undefined, key: string): string | un
 }
 
 /** Requires an object at `path`. @throws BadField */
-export function expectObject(value: JsonValue | undefined, path: string, what: string): JsonObject {
-  if (!isJsonObject(value)) throw new BadField(path, `expected ${what}, got ${describeJson(value)}`)
+export function expectObject(value: JsonValue | undefined, path: string, what: ExpectedKey): JsonObject {
+  if (!isJsonObject(value)) throw new BadField(path, expectedGot(what, describeJson(value)))
   return value
 }
 
 /** Requires an array at `path`. @throws BadField */
-export function expectArray(value: JsonValue | undefined, path: string, what: string): JsonValue[] {
-  if (!Array.isArray(value)) throw new BadField(path, `expected ${what}, got ${describeJson(value)}`)
+export function expectArray(value: JsonValue | undefined, path: string, what: ExpectedKey): JsonValue[] {
+  if (!Array.isArray(value)) throw new BadField(path, expectedGot(what, describeJson(value)))
   return value
 }
 
 /** Requires a string at `path`. @throws BadField */
 export function expectString(value: JsonValue | undefined, path: string): string {
-  if (typeof value !== 'string') throw new BadField(path, `expected a string, got ${describeJson(value)}`)
+  if (typeof value !== 'string') throw new BadField(path, expectedGot('expString', describeJson(value)))
   return value
 }
 
@@ -90,10 +92,10 @@ export function parseJsonText(text: string, path: string): JsonValue {
   try {
     value = JSON.parse(text) as JsonValue
   } catch (error) {
-    throw new BadField(path, `expected JSON text, ${errorMessage(error)}`)
+    throw new BadField(path, tracePhrase('fieldJsonText', { error: errorMessage(error) }))
   }
   // The importers walk what they read level by level: JSON text inside a field gets the file's depth limit.
-  if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new BadField(path, `expected JSON text nested at most ${MAX_FILE_DEPTH} levels deep`)
+  if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new BadField(path, tracePhrase('fieldJsonDeep', { limit: MAX_FILE_DEPTH }))
   return value
 }
 
@@ -161,20 +163,25 @@ export function conversationOf(fields: {
   return conversation
 }
 
-/** Keys of an object for error messages: `keys "a", "b"` (at most 8). */
-export function keyList(object: JsonObject): string {
+/** Keys of an object for error messages: `keys "a", "b"` (at most 8), a phrase of `TRACE_TEXT`. */
+export function keyList(object: JsonObject): Phrase {
   const keys = Object.keys(object)
-  if (keys.length === 0) return 'no keys'
-  const shown = keys
+  if (keys.length === 0) return tracePhrase('keysNone')
+  const list = keys
     .slice(0, 8)
     .map((key) => `"${key}"`)
     .join(', ')
-  return `keys ${shown}${keys.length > 8 ? `, … (${keys.length} in all)` : ''}`
+  return keys.length > 8 ? tracePhrase('keysMany', { list, total: keys.length }) : tracePhrase('keysSome', { list })
 }
 
-/** `3 messages`, `1 message`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
+/** `3 messages`, `1 message`: `count` of `noun`, a phrase of `TRACE_TEXT` (`countMessage`). */
+export function plural(count: number, noun: 'Line' | 'Record' | 'Event' | 'Trace' | 'Message' | 'Conversation' | 'Pair' | 'Chunk' | 'ModelCallSpan' | 'Span' | 'Step'): Phrase {
+  return tracePhrase(`count${noun}`, { count })
+}
+
+/** How a stream's events are carried: `server-sent events`, `JSONL` or `a JSON array` (a phrase of `TRACE_TEXT`). */
+export function carrierOf(document: LogDocument): Phrase {
+  return tracePhrase(document.kind === 'lines' ? (document.sse ? 'carrierSse' : 'carrierJsonl') : 'carrierArray')
 }
 
 /** Marks of a dialect found in a list of messages or items (first `limit` entries only). */

@@ -7,17 +7,18 @@
 import { isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import type { Importer } from './types'
+import { recognised, tracePhrase } from '../trace-text'
 
 export const toolstepSessionImporter: Importer = {
   id: 'toolstep-session',
   title: 'Toolstep session file',
   detect(document) {
-    return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, reason: 'a Toolstep session file' } : undefined
+    return document.kind === 'json' && isJsonObject(document.value) && document.value['format'] === 'toolstep.session' ? { confidence: 1, ...recognised('recogSession') } : undefined
   },
   // Yields nothing: importLog hands the session back whole for the session-file reader.
   *read(document) {
     if (document.kind !== 'json' || !isJsonObject(document.value) || document.value['format'] !== 'toolstep.session') {
-      throw new BadField('', 'expected an object with "format": "toolstep.session"')
+      throw new BadField('', tracePhrase('fieldNotSession'))
     }
   },
 }

@@ -4,6 +4,7 @@
  */
 import type { JsonValue, Message } from '../../messages'
 import type { ToolSpec } from '../../tools/types'
+import type { Phrase } from '../../util/phrase'
 
 /**
  * Formats `importLog` understands. Ids are stable: they appear in the CLI's `--format`
@@ -110,6 +111,8 @@ export interface Detection {
   confidence: number
   /** What was recognised, as a noun phrase: `an Anthropic Messages request (tool_use blocks)`. Used in errors. */
   reason: string
+  /** `reason` as a phrase of `TRACE_TEXT` (trace-text.ts), which the UI translates; every built-in importer gives one. */
+  phrase?: Phrase
 }
 
 /** Progress of an importer: a conversation it finished (if any) and how far through the document it is. */

@@ -22,6 +22,8 @@ import { BadField, child, fillToolNames } from '../openai-log'
 import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { isUiMessageList, readUiMessages } from './vercel-ui'
+import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 const OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'content', 'execution-denied'])
 
@@ -67,29 +69,29 @@ function textOfParts(parts: readonly JsonValue[]): string[] {
  */
 export function readVercelMessages(value: JsonValue | undefined, path: string): Message[] {
   const out: Message[] = []
-  expectArray(value, path, 'an array of messages').forEach((entry, index) => {
+  expectArray(value, path, 'expMessages').forEach((entry, index) => {
     const messagePath = child(path, index)
-    const message = expectObject(entry, messagePath, 'a message object')
+    const message = expectObject(entry, messagePath, 'expMessage')
     const role = message['role']
     const content = message['content']
     const contentPath = child(messagePath, 'content')
     if (typeof content === 'string') {
       if (role === 'system' || role === 'user') out.push({ role, content })
       else if (role === 'assistant') out.push({ role, content })
-      else throw new BadField(child(messagePath, 'role'), `expected "system", "user" or "assistant" for text content, got ${JSON.stringify(role ?? null)}`)
+      else throw new BadField(child(messagePath, 'role'), expectedGot(tracePhrase('expForText', { roles: orList(['"system"', '"user"', '"assistant"']) }), JSON.stringify(role ?? null)))
       return
     }
-    const parts = expectArray(content, contentPath, 'a string or an array of parts')
+    const parts = expectArray(content, contentPath, 'expStringOrParts')
     if (role === 'user' || role === 'system') {
       out.push({ role, content: textOfParts(parts).join('') })
       return
     }
-    if (role !== 'assistant' && role !== 'tool') throw new BadField(child(messagePath, 'role'), `expected "system", "user", "assistant" or "tool", got ${JSON.stringify(role ?? null)}`)
+    if (role !== 'assistant' && role !== 'tool') throw new BadField(child(messagePath, 'role'), expectedGot(orList(['"system"', '"user"', '"assistant"', '"tool"']), JSON.stringify(role ?? null)))
     const calls: ToolCall[] = []
     const results: ToolMessage[] = []
     parts.forEach((part, partIndex) => {
       const partPath = child(contentPath, partIndex)
-      const item = expectObject(part, partPath, 'a content part')
+      const item = expectObject(part, partPath, 'expContentPart')
       if (item['type'] === 'tool-call') calls.push(toolCallOf(item, partPath))
       // Results inside an assistant message are provider-executed tools; they still answer a call.
       if (item['type'] === 'tool-result') results.push(toolMessageOf(item, partPath))
@@ -119,21 +121,21 @@ function readPrompt(record: JsonObject, path: string): Message[] {
 function readSteps(steps: readonly JsonValue[], path: string, out: Message[], meta: Map<number, MessageMeta>): void {
   steps.forEach((entry, index) => {
     const stepPath = child(path, index)
-    const step = expectObject(entry, stepPath, 'a step object')
+    const step = expectObject(entry, stepPath, 'expStep')
     let calls: ToolCall[]
     let results: ToolMessage[]
     let text = typeof step['text'] === 'string' ? step['text'] : ''
     const toolCalls = arrayAt(step, 'toolCalls')
     if (toolCalls || !Array.isArray(step['content'])) {
-      calls = (toolCalls ?? []).map((call, at) => toolCallOf(expectObject(call, child(child(stepPath, 'toolCalls'), at), 'a tool call'), child(child(stepPath, 'toolCalls'), at)))
-      results = (arrayAt(step, 'toolResults') ?? []).map((result, at) => toolMessageOf(expectObject(result, child(child(stepPath, 'toolResults'), at), 'a tool result'), child(child(stepPath, 'toolResults'), at)))
+      calls = (toolCalls ?? []).map((call, at) => toolCallOf(expectObject(call, child(child(stepPath, 'toolCalls'), at), 'expToolCall'), child(child(stepPath, 'toolCalls'), at)))
+      results = (arrayAt(step, 'toolResults') ?? []).map((result, at) => toolMessageOf(expectObject(result, child(child(stepPath, 'toolResults'), at), 'expToolResult'), child(child(stepPath, 'toolResults'), at)))
     } else {
       const parts = step['content']
       calls = []
       results = []
       parts.forEach((part, at) => {
         const partPath = child(child(stepPath, 'content'), at)
-        const item = expectObject(part, partPath, 'a content part')
+        const item = expectObject(part, partPath, 'expContentPart')
         if (item['type'] === 'tool-call') calls.push(toolCallOf(item, partPath))
         if (item['type'] === 'tool-result' || item['type'] === 'tool-error') results.push(toolMessageOf(item['type'] === 'tool-error' ? { ...item, output: { type: 'error-text', value: asText(item['error']) } } : item, partPath))
       })
@@ -154,7 +156,7 @@ function readAnyMessages(value: JsonValue[], path: string): Message[] {
 
 function readRecord(record: JsonValue, path: string, index: number) {
   if (Array.isArray(record)) return conversationOf({ id: String(index), label: `conversation ${index}`, messages: readAnyMessages(record, path), path, meta: {} })
-  const object = expectObject(record, path, 'AI SDK messages or a generateText result')
+  const object = expectObject(record, path, 'expAiSdkRecord')
   const uiMessages = arrayAt(object, 'messages')
   if (uiMessages && isUiMessageList(uiMessages)) {
     // A persisted chat or a useChat request body: `{id, messages, trigger?}`.
@@ -172,7 +174,7 @@ function readRecord(record: JsonValue, path: string, index: number) {
     messages.push(...readVercelMessages(responseMessages, child(child(path, 'response'), 'messages')))
     if (typeof object['finishReason'] === 'string' && messages.at(-1)?.role === 'assistant') meta.set(messages.length - 1, { finishReason: object['finishReason'] })
   } else if (!Array.isArray(object['messages'])) {
-    throw new BadField(path, `expected "messages", "steps" or "response.messages"; found ${keyList(object)}`)
+    throw new BadField(path, tracePhrase('fieldExpectedFound', { what: tracePhrase('expVercelKeys'), keys: keyList(object) }))
   }
   fillToolNames(messages)
   return conversationOf({ ...naming(object, index), messages, path: messagesPath, meta: scalars(object), messageMeta: meta })
@@ -184,19 +186,19 @@ function isMessagesArray(document: LogDocument): boolean {
   return isJsonObject(first) && 'role' in first
 }
 
-function vercelMarks(value: JsonValue | undefined): string | undefined {
+function vercelMarks(value: JsonValue | undefined): Phrase | undefined {
   if (Array.isArray(value)) {
-    if (isUiMessageList(value)) return `UI messages (${plural(value.length, 'message')} with parts or toolInvocations)`
-    return messageStyle(value).vercel ? 'messages array with tool-call/tool-result parts' : undefined
+    if (isUiMessageList(value)) return tracePhrase('whatUiMessages', { messages: plural(value.length, 'Message') })
+    return messageStyle(value).vercel ? tracePhrase('whatPartsArray') : undefined
   }
   if (!isJsonObject(value)) return undefined
   const listed = arrayAt(value, 'messages')
-  if (listed && isUiMessageList(listed)) return `UI messages (a chat of ${plural(listed.length, 'message')})`
+  if (listed && isUiMessageList(listed)) return tracePhrase('whatUiChat', { messages: plural(listed.length, 'Message') })
   const steps = arrayAt(value, 'steps')
   const step = steps?.[0]
-  if (isJsonObject(step) && ('toolCalls' in step || 'finishReason' in step || ('content' in step && messageStyle([step]).vercel))) return `generateText result (${plural(steps?.length ?? 0, 'step')})`
+  if (isJsonObject(step) && ('toolCalls' in step || 'finishReason' in step || ('content' in step && messageStyle([step]).vercel))) return tracePhrase('whatGenerateText', { steps: plural(steps?.length ?? 0, 'Step') })
   const messages = arrayAt(value, 'messages') ?? arrayAt(objectAt(value, 'response'), 'messages')
-  if (messages && messageStyle(messages).vercel) return 'messages with tool-call/tool-result parts'
+  if (messages && messageStyle(messages).vercel) return tracePhrase('whatParts')
   return undefined
 }
 
@@ -207,7 +209,7 @@ export const vercelAiImporter: Importer = {
     const whole = isMessagesArray(document)
     const marks = vercelMarks(whole ? (document as { value: JsonValue }).value : firstRecord(document))
     if (!marks) return undefined
-    return { confidence: 0.9, reason: `Vercel AI SDK ${marks}` }
+    return { confidence: 0.9, ...recognised('recogVercel', { what: marks }) }
   },
   *read(document): Generator<ImportStep, void, void> {
     const records = recordsOf(document, isMessagesArray(document))

@@ -22,6 +22,7 @@ import type { AssistantMessage, JsonValue, Message, ToolCall, ToolMessage } from
 import { isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames } from '../openai-log'
 import { asText, expectArray, expectObject, expectString, type JsonObject } from './shared'
+import { expectedGot, orList } from '../trace-text'
 
 /** True for a part list that only UI messages have (typed tool parts, step boundaries, v4 invocations). */
 function isUiPart(part: JsonValue): boolean {
@@ -80,7 +81,7 @@ function readPart(part: JsonObject, path: string, turn: Turn): void {
     return
   }
   if (type === 'tool-invocation') {
-    const invocation = expectObject(part['toolInvocation'], child(path, 'toolInvocation'), 'a tool invocation')
+    const invocation = expectObject(part['toolInvocation'], child(path, 'toolInvocation'), 'expToolInvocation')
     const invocationPath = child(path, 'toolInvocation')
     const { call, result } = readInvocation(invocation, expectString(invocation['toolName'], child(invocationPath, 'toolName')), invocationPath, invocation['args'])
     turn.calls.push(call)
@@ -110,7 +111,7 @@ function readAssistantParts(parts: readonly JsonValue[], path: string, out: Mess
   let step: number | undefined
   parts.forEach((entry, index) => {
     const partPath = child(path, index)
-    const part = expectObject(entry, partPath, 'a message part')
+    const part = expectObject(entry, partPath, 'expMessagePart')
     const partStep = stepOf(part)
     // A new model call starts at step-start, at a new v4 step number, or with text after a call's result.
     const boundary =
@@ -127,11 +128,11 @@ function readAssistantParts(parts: readonly JsonValue[], path: string, out: Mess
 
 /** v4 `toolInvocations` without parts: one turn per `step`, the message text as the last turn's answer. */
 function readInvocations(message: JsonObject, path: string, out: Message[]): void {
-  const invocations = expectArray(message['toolInvocations'], child(path, 'toolInvocations'), 'an array of tool invocations')
+  const invocations = expectArray(message['toolInvocations'], child(path, 'toolInvocations'), 'expToolInvocations')
   const steps = new Map<number, Turn>()
   invocations.forEach((entry, index) => {
     const invocationPath = child(child(path, 'toolInvocations'), index)
-    const invocation = expectObject(entry, invocationPath, 'a tool invocation')
+    const invocation = expectObject(entry, invocationPath, 'expToolInvocation')
     const step = stepOf(invocation) ?? 0
     const turn = steps.get(step) ?? { texts: [], calls: [], results: [] }
     const { call, result } = readInvocation(invocation, expectString(invocation['toolName'], child(invocationPath, 'toolName')), invocationPath, invocation['args'])
@@ -155,9 +156,9 @@ function readInvocations(message: JsonObject, path: string, out: Message[]): voi
  */
 export function readUiMessages(value: JsonValue | undefined, path: string): Message[] {
   const out: Message[] = []
-  expectArray(value, path, 'an array of UI messages').forEach((entry, index) => {
+  expectArray(value, path, 'expUiMessages').forEach((entry, index) => {
     const messagePath = child(path, index)
-    const message = expectObject(entry, messagePath, 'a UI message')
+    const message = expectObject(entry, messagePath, 'expUiMessage')
     const role = message['role']
     const parts = Array.isArray(message['parts']) ? message['parts'] : undefined
     const partsText = (): string =>
@@ -169,7 +170,7 @@ export function readUiMessages(value: JsonValue | undefined, path: string): Mess
       out.push({ role, content: parts ? partsText() : asText(message['content']) })
       return
     }
-    if (role !== 'assistant') throw new BadField(child(messagePath, 'role'), `expected "system", "user" or "assistant", got ${JSON.stringify(role ?? null)}`)
+    if (role !== 'assistant') throw new BadField(child(messagePath, 'role'), expectedGot(orList(['"system"', '"user"', '"assistant"']), JSON.stringify(role ?? null)))
     const hasPartCalls = parts?.some((part) => isJsonObject(part) && typeof part['type'] === 'string' && (part['type'].startsWith('tool-') || part['type'] === 'dynamic-tool')) ?? false
     if (parts && (hasPartCalls || !Array.isArray(message['toolInvocations']))) readAssistantParts(parts, child(messagePath, 'parts'), out)
     else if (Array.isArray(message['toolInvocations'])) readInvocations(message, messagePath, out)
