@@ -125,3 +125,41 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
     expect(JSON.stringify(loaded)).toContain('tools.ts ran out of memory (limit 64 MB) while running its top-level code')
   })
 })
+
+describe('CLI sandbox memory cap for memory that is committed but never written', () => {
+  // Buffers never written are not resident, and WebAssembly memory grown but untouched neither:
+  // they must still count, or such a bomb runs into its timeout instead of the memory cap.
+  const UNTOUCHED = `const hoard: ArrayBuffer[] = []; for (;;) hoard.push(new ArrayBuffer(1e9))`
+  const WASM = `const hoard: WebAssembly.Memory[] = []; for (;;) { const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536 }); memory.grow(60000); hoard.push(memory) }`
+  const modelRequest = { messages: [{ role: 'user' as const, content: 'go' }], tools: [], step: 1, protocol: 'xml-tag' }
+
+  it('stops them in a tool, in model.ts and at the top level, naming the file and phase', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 60_000, loadTimeoutMs: 60_000 })
+    const tools = `import { tool, z } from 'toolstep'
+export const untouched = tool({ description: '', inputSchema: z.object({}), execute: () => { ${UNTOUCHED} } })
+export const wasm = tool({ description: '', inputSchema: z.object({}), execute: () => { ${WASM} } })
+`
+    expect((await sandbox.load({ tools, model: `export default function model() { ${UNTOUCHED} }` })).ok).toBe(true)
+    for (const name of ['untouched', 'wasm']) {
+      expect(await sandbox.execute({ id: name, name, arguments: {} }, spec(name, 60_000))).toMatchObject({
+        ok: false,
+        error: `tools.ts ran out of memory (limit 64 MB) while running tool "${name}" and was stopped.`,
+      })
+    }
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering step 1/)
+    sandbox.dispose()
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 60_000 })
+    const loaded = await sandbox.load({ tools: `${UNTOUCHED}\nexport {}` })
+    expect(JSON.stringify(loaded)).toContain('tools.ts ran out of memory (limit 64 MB) while running its top-level code')
+  }, 120_000)
+
+  it('leaves an honest file that reserves WebAssembly memory without using it alone', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    const tools = `import { tool, z } from 'toolstep'
+const reserved = Array.from({ length: 8 }, () => new WebAssembly.Memory({ initial: 1, maximum: 65536 }))
+export const size = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 300)); return String(reserved.length) } })
+`
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 's', name: 'size', arguments: {} }, spec('size'))).toMatchObject({ ok: true, result: '8' })
+  })
+})

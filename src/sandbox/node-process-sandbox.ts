@@ -3,21 +3,23 @@
  * (`--permission`, `--experimental-permission` on Node 20). It may read the Toolstep package's
  * own files (to load its code) and use the network (`fetch`), but cannot write files, start
  * processes or start workers, unless the user passes `allowFsWrite` paths or `trust`. Its heap
- * is capped with `--max-old-space-size`, and what that cap does not count (ArrayBuffer, typed-array
- * and Buffer backing stores) by a watchdog in this process that polls the child's resident memory;
+ * is capped with `--max-old-space-size`, and what that cap does not count (ArrayBuffer, typed-array,
+ * Buffer and WebAssembly memory) by a watchdog in this process that polls the child's resident and
+ * committed memory;
  * running out of memory is reported with the file and phase, and the host process lives on.
  *
  * Talks to the child over the IPC channel with a per-sandbox secret token (see
  * `serveChildProcess` in `worker-channel.ts`): messages without it are dropped.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFile, rmSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readFile, rmSync, unlinkSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MEMORY_LIMIT_MB } from './node-sandbox'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
+import { readFileLabel } from './node-call-tracker'
 import { CONNECT_MESSAGE } from './worker-channel'
 
 /** Options of {@link createProcessSandbox}. */
@@ -86,8 +88,8 @@ export function childExecArgv(entry: string, options: Pick<ProcessSandboxOptions
   return flags
 }
 
-/** V8's words when a heap cap is hit (`FATAL ERROR: Reached heap limit …`, `… JavaScript heap out of memory`). */
-const OUT_OF_MEMORY = /Reached heap limit|heap out of memory|Ineffective mark-compacts near heap limit/
+/** V8's words when a heap cap is hit (`FATAL ERROR: Reached heap limit …`, `… JavaScript heap out of memory`, and the GC trace it prints first). */
+const OUT_OF_MEMORY = /Reached heap limit|heap out of memory|Ineffective mark-compacts near heap limit|<--- Last few GCs --->|<--- JS stacktrace --->/
 
 /** How often the memory watchdog reads the child's resident memory, ms. */
 const MEMORY_POLL_MS = 40
@@ -99,36 +101,74 @@ const MEMORY_POLL_MS = 40
 const MEMORY_SLACK_MB = 64
 
 /**
- * Resident set size of process `pid` in bytes, or undefined once it is gone. Reads
- * `/proc/<pid>/status` (`VmRSS`, kB) on Linux, else asks `ps -o rss=` (kB, POSIX).
+ * Committed memory the child may grow by beyond its heap cap, MB. V8 commits its young generation
+ * and code space outside `--max-old-space-size`, and commits heap pages a little ahead of use.
  */
-function residentBytes(pid: number, done: (bytes: number | undefined) => void): void {
-  const parse = (text: string | undefined, pattern: RegExp): number | undefined => {
-    const kb = text === undefined ? undefined : pattern.exec(text)?.[1]
-    return kb === undefined ? undefined : Number(kb) * 1024
-  }
-  if (process.platform === 'linux') readFile(`/proc/${pid}/status`, 'utf8', (error, text) => done(error ? undefined : parse(text, /VmRSS:\s+(\d+)/)))
-  else execFile('ps', ['-o', 'rss=', '-p', String(pid)], (error, text) => done(error ? undefined : parse(text, /(\d+)/)))
+const COMMITTED_SLACK_MB = 128
+
+/** What the watchdog reads of the child's memory, bytes. */
+interface MemoryReading {
+  /** Resident set size. */
+  resident: number
+  /**
+   * Private writable memory committed to the process (Linux `VmData`), touched or not: an
+   * ArrayBuffer that was allocated but never written counts here but not in `resident`, while
+   * address space only reserved (WebAssembly memories, V8's heap cage) counts in neither.
+   * Undefined where the system does not tell.
+   */
+  committed?: number
 }
 
 /**
- * Stops the child when its resident memory grows past `limitMb` (plus {@link MEMORY_SLACK_MB})
- * over what it used when it started. V8's heap cap does not count ArrayBuffer backing stores, so
- * without this a typed-array bomb takes the machine's memory. Runs in the host's event loop,
- * which user code in the child cannot block. Returns the function that stops watching.
+ * The memory of process `pid`, or undefined once it is gone. Reads `/proc/<pid>/status`
+ * (`VmRSS`, `VmData`, kB) on Linux, else asks `ps -o rss=` (kB, POSIX; resident only).
+ */
+function readMemory(pid: number, done: (reading: MemoryReading | undefined) => void): void {
+  const field = (text: string, name: string): number | undefined => {
+    const kb = new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  }
+  if (process.platform === 'linux') {
+    readFile(`/proc/${pid}/status`, 'utf8', (error, text) => {
+      const resident = error ? undefined : field(text, 'VmRSS')
+      const committed = error ? undefined : field(text, 'VmData')
+      done(resident === undefined ? undefined : { resident, ...(committed === undefined ? {} : { committed }) })
+    })
+  } else {
+    execFile('ps', ['-o', 'rss=', '-p', String(pid)], (error, text) => {
+      const kb = error ? undefined : /(\d+)/.exec(text)?.[1]
+      done(kb === undefined ? undefined : { resident: Number(kb) * 1024 })
+    })
+  }
+}
+
+/**
+ * Stops the child when its resident memory grows past `limitMb` (plus {@link MEMORY_SLACK_MB}),
+ * or its committed memory past `limitMb` (plus {@link COMMITTED_SLACK_MB}), over what it used
+ * when it started. V8's heap cap does not count ArrayBuffer backing stores, so without this a
+ * typed-array bomb takes the machine's memory; and buffers that are never written are not
+ * resident at all, so without the committed measure `while (true) a.push(new ArrayBuffer(1e9))`
+ * would run until its timeout. Runs in the host's event loop, which user code in the child cannot
+ * block. Returns the function that stops watching.
  */
 function watchMemory(pid: number, limitMb: number, overLimit: () => void): () => void {
-  let baseline: number | undefined
+  const MB = 1024 * 1024
+  let baseline: MemoryReading | undefined
   let busy = false
   let stopped = false
   const timer = setInterval(() => {
     if (busy) return
     busy = true
-    residentBytes(pid, (bytes) => {
+    readMemory(pid, (reading) => {
       busy = false
-      if (stopped || bytes === undefined) return
-      baseline = baseline === undefined ? bytes : Math.min(baseline, bytes)
-      if (bytes - baseline > (limitMb + MEMORY_SLACK_MB) * 1024 * 1024) {
+      if (stopped || reading === undefined) return
+      // The lowest reading is the baseline: the first ones may come while the child still boots.
+      baseline ??= { ...reading }
+      baseline.resident = Math.min(baseline.resident, reading.resident)
+      if (reading.committed !== undefined) baseline.committed = Math.min(baseline.committed ?? reading.committed, reading.committed)
+      const residentOver = reading.resident - baseline.resident > (limitMb + MEMORY_SLACK_MB) * MB
+      const committedOver = reading.committed !== undefined && reading.committed - (baseline.committed ?? reading.committed) > (limitMb + COMMITTED_SLACK_MB) * MB
+      if (residentOver || committedOver) {
         stop()
         overLimit()
       }
@@ -141,6 +181,29 @@ function watchMemory(pid: number, limitMb: number, overLimit: () => void): () =>
     clearInterval(timer)
   }
   return stop
+}
+
+let labelDir: string | undefined
+
+/**
+ * Opens a fresh, empty file for one child's call labels (see node-call-tracker.ts) and returns its
+ * descriptor. The name is removed at once where the system allows (the open descriptors keep the
+ * file), else when this process exits.
+ */
+function openLabelFile(token: string): number {
+  if (!labelDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'toolstep-labels-'))
+    labelDir = dir
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  const path = join(labelDir, token)
+  const fd = openSync(path, 'w+', 0o600)
+  try {
+    unlinkSync(path)
+  } catch {
+    // Windows keeps an open file's name; the folder goes at exit.
+  }
+  return fd
 }
 
 /**
@@ -156,10 +219,18 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
     const token = globalThis.crypto.randomUUID()
     let terminated = false
     let outOfMemory = false
+    const labels = openLabelFile(token)
+    let labelsOpen = true
+    const closeLabels = () => {
+      if (!labelsOpen) return
+      labelsOpen = false
+      closeSync(labels)
+    }
     const child: ChildProcess = fork(entry, [], {
       execArgv,
       cwd: dirname(entry),
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      // fd 4: the label of the tool call whose code runs (see node-call-tracker.ts).
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc', labels],
       serialization: 'json',
     })
     const stopWatching = child.pid === undefined ? () => {} : watchMemory(child.pid, limitMb, () => {
@@ -187,6 +258,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
     child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
     child.on('exit', (code, signal) => {
       stopWatching()
+      closeLabels()
       if (terminated) return
       const oom = outOfMemory || signal === 'SIGABRT' || code === 134
       if (oom) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
@@ -197,10 +269,12 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       post: (message) => {
         if (child.connected) child.send(message)
       },
+      runningCall: () => (labelsOpen ? readFileLabel(labels) : undefined),
       terminate: () => {
         terminated = true
         stopWatching()
         child.kill('SIGKILL')
+        closeLabels()
       },
     }
   }

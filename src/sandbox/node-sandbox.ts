@@ -12,6 +12,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads'
+import { readSharedLabel, SHARED_LABEL_BYTES } from './node-call-tracker'
 import { CONNECT_MESSAGE } from './worker-channel'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
 
@@ -71,7 +72,9 @@ export function createNodeSandbox(options: NodeSandboxOptions = {}): NodeSandbox
     // on `parentPort` is never read.
     const channel = new MessageChannel()
     channel.port1.on('message', (data: unknown) => events.message(data))
-    worker.postMessage({ type: CONNECT_MESSAGE, port: channel.port2 }, [channel.port2])
+    // Where the worker keeps the label of the tool call whose code runs, readable while it is blocked.
+    const labels = new SharedArrayBuffer(SHARED_LABEL_BYTES)
+    worker.postMessage({ type: CONNECT_MESSAGE, port: channel.port2, labels }, [channel.port2])
     // In a worker thread an uncaught error ends the thread, so every error is fatal.
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') events.error(error.message, true, { outOfMemory: true, limitMb })
@@ -82,6 +85,7 @@ export function createNodeSandbox(options: NodeSandboxOptions = {}): NodeSandbox
     })
     return {
       post: (message) => channel.port1.postMessage(message),
+      runningCall: () => readSharedLabel(labels),
       terminate: () => {
         terminated = true
         channel.port1.close()

@@ -134,6 +134,12 @@ export interface WorkerEndpoint {
   post(message: HostToSandbox): void
   /** Stops the worker immediately. */
   terminate(): void
+  /**
+   * The label (`requestId#index`) of the batch call whose code the worker ran last, readable
+   * while the worker is blocked; absent where the platform cannot tell (the browser's VM
+   * interrupts a blocking call itself).
+   */
+  runningCall?(): string | undefined
 }
 
 /** Why a worker ended on its own, when the platform can tell. */
@@ -250,6 +256,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       requests: createRequestEncoder(),
       batches: createToolBatchQueue({
         send: (make, onInterim) => request(target, make, undefined, onInterim),
+        running: () => target.endpoint.runningCall?.(),
         timedOut: (call) =>
           killAndRespawn(
             target,

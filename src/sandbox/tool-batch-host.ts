@@ -5,10 +5,12 @@
  *
  * Timeouts: the worker times each call from its own start and reports a call that never settled
  * (`timedOut`). If the worker itself falls silent (a synchronous endless loop the engine cannot
- * interrupt, as in the Node sandbox), the host gives up on the batch after the shortest timeout of
- * its open calls has passed since the worker's last report. Either way exactly one call is
- * reported as timed out and `timedOut` is called, which stops the worker; the other open calls
- * then end as stopped, never to be run again.
+ * interrupt, as in the Node sandbox), the host gives up on the batch once the blocking call's
+ * timeout has passed since the worker's last report. The blocking call is the one the worker
+ * labelled last (`running`, see node-call-tracker.ts); only without a label does the host guess
+ * (the first open call the worker started) and wait for the shortest timeout of the open calls.
+ * Either way exactly one call is reported as timed out and `timedOut` is called, which stops the
+ * worker; the other open calls then end as stopped, never to be run again.
  */
 import type { Settled } from './request-client'
 import type { BatchCall, BatchResult, HostToSandbox, SandboxToHost } from './protocol'
@@ -30,6 +32,11 @@ export interface BatchQueueDeps {
   send(make: (requestId: string) => HostToSandbox, onInterim: (message: SandboxToHost) => void): Promise<Settled<SandboxToHost>>
   /** `call` timed out: stop the worker. The batch's other open calls then end through `send`'s `stopped`. */
   timedOut(call: BatchCall): void
+  /**
+   * The label (`requestId#index`) of the call whose code the worker ran last, readable while it
+   * is blocked; undefined when unknown.
+   */
+  running?(): string | undefined
   /** Monotonic clock, ms. */
   now(): number
   /** Waits before giving up on a silent worker, past the shortest timeout of the open calls, ms. Default 500. */
@@ -84,8 +91,22 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
     const endRest = (outcome: BatchOutcome) => {
       for (const entry of entries) end(entry, outcome)
     }
-    /** The first open call the worker has started (the one most likely still running), else the first open one. */
+    let batchId: string | undefined
+    /** The open call of this batch whose code the worker labelled last: the one blocking it. */
+    const labelled = (): Entry | undefined => {
+      const label = deps.running?.()
+      const at = label?.lastIndexOf('#') ?? -1
+      if (label === undefined || at < 0 || batchId === undefined || label.slice(0, at) !== batchId) return undefined
+      const entry = entries[Number(label.slice(at + 1))]
+      return entry && !entry.settled ? entry : undefined
+    }
+    /**
+     * The call blocking the worker: the labelled one, else the first open call the worker has
+     * started (the one most likely still running), else the first open one.
+     */
     const culprit = (): Entry | undefined => {
+      const known = labelled()
+      if (known) return known
       while (firstOpen < entries.length && entries[firstOpen]?.settled) firstOpen++
       for (let at = firstOpen; at < Math.min(started, entries.length); at++) if (!entries[at]?.settled) return entries[at]
       return entries[firstOpen]
@@ -101,10 +122,16 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       if (open === 0 || gaveUp) return
       let shortest = Infinity
       for (const timeoutMs of openByTimeout.keys()) shortest = Math.min(shortest, timeoutMs)
-      silence = setTimeout(() => {
-        const entry = culprit()
-        if (entry && !gaveUp) giveUp(entry, Math.round(deps.now() - lastHeard))
-      }, Math.max(0, lastHeard + shortest + slackMs - deps.now()))
+      silence = setTimeout(onSilence, Math.max(0, lastHeard + shortest + slackMs - deps.now()))
+    }
+    const onSilence = () => {
+      if (gaveUp) return
+      const entry = culprit()
+      if (!entry) return
+      // The blocking call is known: it gets its own timeout, which may be longer than the shortest.
+      const due = labelled() === entry ? lastHeard + entry.call.timeoutMs + slackMs : 0
+      if (due > deps.now()) silence = setTimeout(onSilence, due - deps.now())
+      else giveUp(entry, Math.round(deps.now() - lastHeard))
     }
     const take = (message: SandboxToHost) => {
       if (message.type !== 'tool-results' || gaveUp) return
@@ -132,7 +159,10 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       return
     }
     armSilence()
-    const reply = await deps.send((requestId) => ({ type: 'execute-tools', requestId, calls }), take)
+    const reply = await deps.send((requestId) => {
+      batchId = requestId
+      return { type: 'execute-tools', requestId, calls }
+    }, take)
     clearTimeout(silence)
     if (reply.status === 'reply') {
       const message = reply.message

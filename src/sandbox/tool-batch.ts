@@ -105,14 +105,26 @@ export interface BatchUpdate {
   results: BatchResult[]
 }
 
+/**
+ * Wraps the start of the call at `index` of a batch (e.g. to label the code it runs, see
+ * node-call-tracker.ts); returns what `start` returns.
+ */
+export type CallStarter = (index: number, start: () => Promise<ExecuteResult>) => Promise<ExecuteResult>
+
 /** Starts `calls` one by one on a runtime that has no batch entry of its own (the V8 runtime). */
-function startEach(runtime: SandboxRuntime, calls: readonly StartedCall[], settle: (key: number, result: ExecuteResult, durationMs: number) => void): void {
+function startEach(
+  runtime: SandboxRuntime,
+  calls: readonly StartedCall[],
+  settle: (key: number, result: ExecuteResult, durationMs: number) => void,
+  startCall: CallStarter | undefined,
+): void {
   for (const call of calls) {
     const started = clock()
     const done = (result: ExecuteResult) => settle(call.key, result, clock() - started)
     const failed = (error: unknown) => done({ ok: false, error: serializeError(error) })
     try {
-      const work = runtime.budget ? runtime.budget(call.timeoutMs, () => runtime.executeTool(call.name, call.arguments, call.callId)) : runtime.executeTool(call.name, call.arguments, call.callId)
+      const start = () => (runtime.budget ? runtime.budget(call.timeoutMs, () => runtime.executeTool(call.name, call.arguments, call.callId)) : runtime.executeTool(call.name, call.arguments, call.callId))
+      const work = startCall ? startCall(call.key, start) : start()
       work.then(done, failed)
     } catch (error) {
       failed(error)
@@ -122,9 +134,10 @@ function startEach(runtime: SandboxRuntime, calls: readonly StartedCall[], settl
 
 /**
  * Runs `calls` on `runtime` and reports through `report` (see {@link BatchUpdate}); the first
- * report comes synchronously, after the first slice. Never throws.
+ * report comes synchronously, after the first slice. `startCall`, when given, wraps the start of
+ * each call (runtimes with their own batch entry, like the browser's VM, do without). Never throws.
  */
-export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[], report: (update: BatchUpdate) => void): void {
+export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[], report: (update: BatchUpdate) => void, startCall?: CallStarter): void {
   const total = calls.length
   let next = 0
   let settledCount = 0
@@ -228,7 +241,7 @@ export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[
     next = end
     try {
       if (runtime.startTools) runtime.startTools(starting, byKey)
-      else startEach(runtime, starting, byKey)
+      else startEach(runtime, starting, byKey, startCall)
     } catch (error) {
       const serialized = serializeError(error)
       for (const call of starting) settle(call.key, { ok: false, error: serialized }, clock() - sliceStarted)

@@ -5,8 +5,17 @@
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
 import { createRequestDecoder } from './request-wire'
 import { createRuntime, type SandboxRuntime } from './runtime'
-import { readBatch, runToolBatch } from './tool-batch'
+import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
+
+/** Options of {@link createWorkerDispatch}. */
+export interface DispatchOptions {
+  /**
+   * Labels the code of each tool call of a batch as `requestId#index` while it runs (see
+   * node-call-tracker.ts), so the host can tell which call blocks the worker.
+   */
+  track?: { open(): () => void; run<T>(label: string, work: () => T): T }
+}
 
 /**
  * Creates the handler for messages arriving from the host. Posts `{type:'ready'}` as soon as the
@@ -16,11 +25,13 @@ import { serializeError } from './user-errors'
  * @param runtime - the runtime to serve (default: {@link createRuntime} in this realm), or a promise
  *   of it (the browser's QuickJS VM loads its wasm first). When the promise rejects, the worker
  *   reports `crashed` and serves nothing.
+ * @param options - see {@link DispatchOptions}.
  * @returns a function to call with each received message's data. It never throws.
  */
 export function createWorkerDispatch(
   post: (message: SandboxToHost) => void,
   runtime: SandboxRuntime | Promise<SandboxRuntime> = createRuntime(),
+  options: DispatchOptions = {},
 ): (data: unknown) => void {
   if (runtime instanceof Promise) {
     // The host sends nothing before `ready`; anything that comes early waits for the runtime.
@@ -28,14 +39,14 @@ export function createWorkerDispatch(
     const early: unknown[] = []
     runtime.then(
       (ready) => {
-        serve = serveRuntime(post, ready)
+        serve = serveRuntime(post, ready, options)
         for (const data of early.splice(0)) serve(data)
       },
       (error: unknown) => post({ type: 'crashed', outOfMemory: false, reason: `The sandbox runtime failed to start: ${serializeError(error).message}` }),
     )
     return (data) => (serve ? serve(data) : void early.push(data))
   }
-  return serveRuntime(post, runtime)
+  return serveRuntime(post, runtime, options)
 }
 
 /** Runs `work` (one runtime operation) under the host's timeout, when the runtime can interrupt code. */
@@ -43,7 +54,8 @@ function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work:
   return runtime.budget ? runtime.budget(timeoutMs, work) : work()
 }
 
-function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime): (data: unknown) => void {
+function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime, options: DispatchOptions): (data: unknown) => void {
+  const { track } = options
   // The conversation of the last model/route request: requests carry only what changed.
   const requests = createRequestDecoder()
   /**
@@ -108,7 +120,18 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
           post({ type: 'protocol-error', requestId, message: batch.error })
           return
         }
-        runToolBatch(runtime, batch.calls, (update) => post({ type: 'tool-results', requestId, ...update }))
+        // A lone call is blamed rightly without labels; only batches of several pay for them.
+        const close = track && batch.calls.length > 1 ? track.open() : undefined
+        const startCall: CallStarter | undefined = close && track && ((index, start) => track.run(`${requestId}#${index}`, start))
+        runToolBatch(
+          runtime,
+          batch.calls,
+          (update) => {
+            if (update.done) close?.()
+            post({ type: 'tool-results', requestId, ...update })
+          },
+          startCall,
+        )
         return
       }
       case 'route': {
