@@ -1,4 +1,4 @@
-import { test, expect, openApp, getEditor } from './fixtures'
+import { test, expect, openApp, getEditor, setEditor, inMore } from './fixtures'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 const shot = (name: string) => `test-results/teach-${name}.png`
@@ -128,7 +128,6 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
   await expect(page.getByTestId('editor-tools')).toBeHidden()
 
   await page.locator('body').click({ position: { x: 5, y: 700 } })
-  // Each key waits for its step: a key pressed while the code loads is not queued.
   await page.keyboard.press('Space')
   await expect(page.getByTestId('timeline-item')).toHaveCount(1)
   await page.keyboard.press('ArrowRight')
@@ -170,6 +169,169 @@ test('presenter mode at 150 % on 1280×720: nothing cut off, Space and arrows st
   await expect(page.getByTestId('narration')).toContainText('模型')
   await page.screenshot({ path: shot('presenter-150-zh-TW') })
 })
+
+test('Space and → pressed at once after opening a lesson both step: the second waits for the code to load', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.locator('body').click({ position: { x: 5, y: 700 } })
+  // Both keys in one go: the second arrives while the first one's sandbox is still starting.
+  await page.evaluate(() => {
+    for (const key of [' ', 'ArrowRight']) window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+  })
+  await expect(page.getByTestId('timeline-item')).toHaveCount(2)
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  // A lesson opened while its code loads cancels the key that waited.
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="registry-tags"]').click()
+  await page.evaluate(() => {
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true, cancelable: true }))
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true, cancelable: true }))
+    document.querySelector<HTMLElement>('[data-testid="lesson-item"][data-lesson-id="typed-schema"]')!.click()
+  })
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]')).toHaveAttribute('aria-current', 'true')
+  await expect(page.getByTestId('status-bar')).not.toContainText('Loading')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(0)
+})
+
+test('keyboard only in presenter mode: a lesson chosen with Enter is then stepped with Space, and Next does not skip a lesson', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]')).toHaveAttribute('aria-current', 'true')
+  // Space steps the lesson; it no longer presses the lesson's button again (which reopened it).
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(2)
+  await page.getByTestId('lesson-next').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="agent-loop"]')).toHaveAttribute('aria-current', 'true')
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="agent-loop"]')).toHaveAttribute('aria-current', 'true')
+})
+
+test('opening a share link over my own work keeps it: Undo, or Restore my previous work after a reload', async ({ page, browser }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="fail-timeout"]').click()
+  await page.getByTestId('share-link').click()
+  const url = await page.getByTestId('share-url').inputValue()
+  const shared = await getEditor(page, 'model.ts')
+
+  const learner = await browser.newContext({ viewport: { width: 1280, height: 720 } })
+  await learner.route((u) => !LOCAL.test(u.href), (r) => r.abort())
+  const other = await learner.newPage()
+  await other.goto('/')
+  await expect(other.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
+  const mine = 'export default () => "mine"'
+  await setEditor(other, 'model.ts', mine)
+  // Saved (the workspace is written on change) before the link arrives.
+  await expect.poll(() => other.evaluate(() => localStorage.getItem('toolstep.workspace') ?? '')).toContain('mine')
+
+  for (const how of ['undo', 'restore after reload'] as const) {
+    await other.goto(url)
+    await expect(other.getByTestId('link-ask')).toBeVisible()
+    await other.getByTestId('link-open').click()
+    await expect.poll(() => getEditor(other, 'model.ts')).toBe(shared)
+    await expect(other.getByTestId('toast')).toContainText('replaced')
+    if (how === 'undo') {
+      await other.getByTestId('toast-action').click()
+    } else {
+      await other.reload()
+      await expect(other.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
+      expect(await getEditor(other, 'model.ts')).toBe(shared)
+      await (await inMore(other, 'restore-work')).click()
+    }
+    await expect.poll(() => getEditor(other, 'model.ts'), how).toBe(mine)
+    await other.screenshot({ path: shot(`share-restored-${how.split(' ')[0]}`) })
+  }
+  // Restored, the entry is gone (nothing else is put aside).
+  await other.getByTestId('toolbar-more').click()
+  await expect(other.getByTestId('toolbar-more-menu')).toBeVisible()
+  await expect(other.getByTestId('restore-work')).toHaveCount(0)
+  await learner.close()
+})
+
+/**
+ * Row boxes of the timeline: every row's text inside its own box (the two lines of one row do
+ * not reach into the next), rows one under the other, and how many are wholly in view.
+ */
+async function timelineGeometry(page: import('@playwright/test').Page) {
+  return page.getByTestId('timeline').evaluate((list) => {
+    const view = list.getBoundingClientRect()
+    const rows = [...list.querySelectorAll<HTMLElement>('[data-testid="timeline-item"]')].map((row) => {
+      const box = row.getBoundingClientRect()
+      const text = row.lastElementChild!.getBoundingClientRect()
+      return { top: box.top, bottom: box.bottom, textTop: text.top, textBottom: text.bottom }
+    })
+    rows.sort((a, b) => a.top - b.top)
+    const spills = rows.filter((r) => r.textTop < r.top - 0.5 || r.textBottom > r.bottom + 0.5).length
+    const overlaps = rows.filter((r, i) => i > 0 && r.top < rows[i - 1]!.bottom - 0.5).length
+    const bottom = Math.min(view.bottom, window.innerHeight)
+    const inView = rows.filter((r) => r.top >= view.top - 0.5 && r.bottom <= bottom + 0.5).length
+    return { spills, overlaps, inView }
+  })
+}
+
+/**
+ * Presenter mode on a projected laptop or a big screen, at every text size: the loop diagram
+ * keeps a usable height, the timeline shows several whole rows whose text stays in its row, and
+ * a narration too long for its room folds to its first lines with a button to read on.
+ */
+for (const [width, height, size] of [[1280, 720, 150], [1280, 720, 200], [1920, 1080, 200], [1920, 1080, 100]] as const) {
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`presenter layout at ${width}×${height}, ${size} %, ${language}: diagram, narration and timeline rows all usable`, async ({ page }) => {
+      await page.setViewportSize({ width, height })
+      await openApp(page)
+      await page.getByTestId('lang-select').selectOption(language)
+      await page.getByTestId('lessons-toggle').click()
+      await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+      await page.getByTestId('lessons-toggle').click()
+      await page.getByTestId('presenter-toggle').click()
+      await page.getByTestId('font-size').selectOption(String(size))
+      await page.getByTestId('run').click()
+      await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+      // The parse phase: its narration names the four calls (the longest of the lesson).
+      await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+      await expect(page.getByTestId('narration')).toContainText('packing_list')
+
+      const narration = (await page.getByTestId('narration').boundingBox())!
+      expect(narration.y + narration.height, 'narration on screen').toBeLessThanOrEqual(height)
+      const folded = await page.getByTestId('narration').evaluate((el) => el.scrollHeight > el.clientHeight + 1)
+      if (folded) await expect(page.getByTestId('narration-toggle'), 'a cut narration can be read on').toBeVisible()
+
+      // 720 px at 200 % is 22.5 rem: there the diagram starts folded away, and opens at its height.
+      const short = height / (16 * (size / 100)) < 26
+      await expect(page.getByTestId('diagram-toggle')).toHaveAttribute('aria-expanded', short ? 'false' : 'true')
+      if (!short) {
+        const diagram = (await page.getByTestId('loop-diagram').locator('svg').boundingBox())!
+        expect(diagram.height, 'diagram height').toBeGreaterThanOrEqual(88)
+        expect(diagram.y + diagram.height, 'diagram on screen').toBeLessThanOrEqual(height)
+      }
+
+      const rows = await timelineGeometry(page)
+      expect(rows.spills, 'row text outside its row').toBe(0)
+      expect(rows.overlaps, 'overlapping rows').toBe(0)
+      expect(rows.inView, 'whole rows in view').toBeGreaterThanOrEqual(3)
+      const timeline = (await page.getByTestId('timeline').boundingBox())!
+      expect(timeline.y + timeline.height, 'timeline on screen').toBeLessThanOrEqual(height + 1)
+      await page.screenshot({ path: shot(`presenter-${width}x${height}-${size}-${language}`) })
+
+      // Unfolded, the whole narration is there to read (it scrolls in its box); folded again after.
+      if (folded) {
+        await page.getByTestId('narration-toggle').click()
+        await expect(page.getByTestId('narration-toggle')).toHaveAttribute('aria-expanded', 'true')
+        await expect(page.getByTestId('narration')).toContainText(language === 'en' ? 'call order' : '调用顺序')
+        expect((await timelineGeometry(page)).inView, 'rows in view with the narration unfolded').toBeGreaterThanOrEqual(3)
+        await page.getByTestId('narration-toggle').click()
+      }
+    })
+  }
+}
 
 /**
  * The visible text of `testId`'s element with code, raw model output, messages, ids and tool

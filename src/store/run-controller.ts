@@ -39,7 +39,10 @@ export interface RunController {
   /**
    * Runs to the end or to the first enabled breakpoint that hits: continues the current live
    * run (past the breakpoint it paused at), or starts a new one. In a replay, moves the cursor
-   * to the first hit after it, or to the last event.
+   * to the first hit after it, or to the last event. Asked for while the code loads, it is
+   * queued: one action waits (the latest Step or Run wins) and is done once the load ends; a
+   * Reset, a failed load or a change of the workspace in the meantime cancels it. The promise
+   * of a queued call resolves at once.
    */
   run(): Promise<void>
   /**
@@ -56,7 +59,11 @@ export interface RunController {
    * not be loaded.
    */
   continueAfterEdit(prefix: SessionEvent[], edit: EditEvent, replayed: boolean): Promise<boolean>
-  /** Advances one phase: moves the cursor forward through logged events, or performs the next phase. */
+  /**
+   * Advances one phase: moves the cursor forward through logged events, or performs the next phase.
+   * Asked for while the code loads (the first Step's sandbox is starting), it is queued and done
+   * once the load ends; so is Run (see {@link RunController.run}).
+   */
   step(): Promise<void>
   /** Moves the cursor back one phase (time travel; nothing is re-run). */
   back(): void
@@ -88,6 +95,26 @@ export function createRunController(deps: RunControllerDeps): RunController {
   let generation = 0
   /** The run on screen was restored after a reload and has no runner yet: Step or Run reattaches one. */
   let restored = false
+  /**
+   * The Step or Run asked for while the code loaded (a key pressed right after opening a lesson),
+   * with the workspace it was asked for: done when the load ends, unless that workspace changed.
+   */
+  let queued: { action: 'step' | 'run'; workspace: string } | null = null
+
+  /** Queues `action` when the code is loading; true when it was queued. */
+  function queueWhileLoading(action: 'step' | 'run'): boolean {
+    if (store.getState().status !== 'loading') return false
+    queued = { action, workspace: JSON.stringify(deps.workspace()) }
+    return true
+  }
+
+  /** Does the queued action, if any (after a load ended), unless the workspace changed since it was asked for. */
+  async function drain(): Promise<void> {
+    const next = queued
+    queued = null
+    if (!next || store.getState().status === 'loading' || next.workspace !== JSON.stringify(deps.workspace())) return
+    await (next.action === 'step' ? step() : run())
+  }
 
   function dispose(): void {
     confirm.denyPending()
@@ -102,6 +129,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
   function reset(): void {
     generation += 1
     restored = false
+    queued = null
     dispose()
     store.getState().reset()
   }
@@ -249,7 +277,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
 
   async function run(): Promise<void> {
     const s = store.getState()
-    if (s.status === 'loading' || s.status === 'running') return
+    if (queueWhileLoading('run') || s.status === 'running') return
     // A replay is played, not re-run: go to the next breakpoint hit, or its last event.
     if (s.mode === 'replay') {
       const hit = firstHitInLog(armed(), s.events, resumePoint())
@@ -257,10 +285,12 @@ export function createRunController(deps: RunControllerDeps): RunController {
       s.setCursor(hit ? hit.seq - 1 : s.events.length - 1)
       return
     }
-    if (restored && !(await reattach())) return
+    if (restored && !(await reattach())) return void (queued = null)
     const continuing = !needsFreshRun()
     const resume = continuing ? resumePoint() : -1
-    if (!continuing && !(await startRun(deps.workspace()))) return
+    if (!continuing && !(await startRun(deps.workspace()))) return void (queued = null)
+    // A Step or Run pressed while this Run's code loaded is this Run.
+    queued = null
     const mine = generation
     store.setState({ status: 'running', breakHit: null })
     const done = guard.begin('run')
@@ -282,20 +312,21 @@ export function createRunController(deps: RunControllerDeps): RunController {
 
   async function step(): Promise<void> {
     const s = store.getState()
-    if (s.status === 'loading' || s.status === 'running') return
+    if (queueWhileLoading('step') || s.status === 'running') return
     if (s.cursor < s.events.length - 1) {
       s.setCursor(s.cursor + 1)
       return
     }
     if (s.mode === 'replay') return
     if (restored) {
-      await reattach()
-      if (!runner) return
+      const attached = await reattach()
+      if (!runner || !attached) return void (queued = null)
     }
     // At the end of a finished run, Step does nothing: Run starts a new one.
     if (runner?.stopped || (s.events.length > 0 && !runner)) return
     if (needsFreshRun()) {
-      await startRun(deps.workspace())
+      if (await startRun(deps.workspace())) await drain()
+      else queued = null
       return
     }
     const mine = generation
@@ -307,7 +338,10 @@ export function createRunController(deps: RunControllerDeps): RunController {
     } finally {
       done()
     }
-    if (mine === generation) store.setState({ status: current?.stopped ? 'stopped' : 'idle' })
+    if (mine !== generation) return
+    store.setState({ status: current?.stopped ? 'stopped' : 'idle' })
+    // A key pressed while a restored run's code loaded.
+    await drain()
   }
 
   return {

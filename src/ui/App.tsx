@@ -236,8 +236,9 @@ export function App() {
                   <TeachStrip />
                   <ReplayBar />
                   {!presenter && <BreakpointsPanel />}
-                  {/* The timeline keeps a usable height: on a short screen the strip above shrinks and scrolls instead. */}
-                  <div className="flex min-h-48 flex-1">
+                  {/* The timeline keeps a usable height (a header and three rows): on a short screen the strip
+                      above shrinks and scrolls instead. Presenter text up to 200 % on 720 px caps it at half the screen. */}
+                  <div className={`flex flex-1 ${presenter ? 'min-h-[min(12rem,50vh)]' : 'min-h-48'}`}>
                     {logOpen && (
                       <div className="min-h-0 shrink-0">
                         <Suspense fallback={null}>

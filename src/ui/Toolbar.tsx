@@ -14,7 +14,7 @@ import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
 import { exampleDescription, exampleTitle, protocolDescription, protocolLabel } from './i18n/core-text'
-import { PresenterMenuItems, TeachControls } from './teach/TeachControls'
+import { PresenterMenuItems, RestoreWorkMenuItem, TeachControls } from './teach/TeachControls'
 import { MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
 import { toolbarFit } from './layout/toolbar-fit'
 import { useRemWidth } from './layout/use-rem-width'
@@ -202,6 +202,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
             {t('toolbar.import')}
           </button>
           <PresenterMenuItems />
+          <RestoreWorkMenuItem />
           {/* Not last: a refused value's message shows under the field, over the row below. */}
           {!wide && (
             <div className="px-2 py-1.5">

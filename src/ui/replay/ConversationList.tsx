@@ -5,8 +5,10 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { describeAnomaly } from '../../core/catalogue'
 import { anomalyTitle } from '../anomalies/AnomalyCatalogue'
+import { useRootFontPx } from '../layout/use-root-font'
 
-const ROW_HEIGHT = 56
+/** A row's height in rem (3.5rem is 56 px at 100 %), so it grows with the text size. */
+const ROW_REM = 3.5
 /** Wait this long after the last keystroke before asking the worker to search. */
 const SEARCH_DELAY_MS = 150
 
@@ -79,12 +81,17 @@ export function ConversationList() {
   )
   const position = filtered.findIndex((c) => c.index === selected)
 
+  const rowHeight = ROW_REM * useRootFontPx()
   const virtualizer = useVirtualizer({
     count: filtered.length,
     getScrollElement: () => listRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 8,
   })
+  // The sizes already laid out were estimated at the previous text size.
+  useEffect(() => {
+    virtualizer.measure()
+  }, [rowHeight, virtualizer])
 
   useEffect(() => {
     if (position >= 0) virtualizer.scrollToIndex(position, { align: 'auto' })
@@ -222,7 +229,7 @@ export function ConversationList() {
                   aria-selected={open}
                   aria-current={open ? 'true' : undefined}
                   onClick={() => void pg.openConversation(conversation.index)}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
                   className={`flex cursor-pointer flex-col justify-center gap-0.5 border-b border-slate-200/70 px-2 text-sm ${
                     open ? 'border-l-4 border-l-sky-500 bg-white' : 'border-l-4 border-l-transparent hover:bg-white'
                   }`}

@@ -1,9 +1,19 @@
-import { useState } from 'react'
+import { useState, type MouseEvent } from 'react'
+import type { StoreApi } from 'zustand'
 import { useTranslation } from 'react-i18next'
 import { lessons, type Lesson } from '../../lessons/index'
 import { usePlayground, useRun } from '../playground-context'
 import { openLesson } from './open-lesson'
 import { useTeach, useTeachStore } from './teach-context'
+import type { TeachState } from './teach-store'
+
+/**
+ * In presenter mode, a button that opened a lesson gives the keyboard back to the page: Space then
+ * steps the lesson, instead of pressing the button again (which reopened it, or skipped to the next).
+ */
+function handBack(event: MouseEvent<HTMLButtonElement>, teach: StoreApi<TeachState>): void {
+  if (teach.getState().presenter) event.currentTarget.blur()
+}
 
 const SECTIONS: Lesson['section'][] = ['basics', 'formats', 'robust', 'production', 'failures']
 
@@ -35,8 +45,9 @@ function LessonText({ lesson }: { lesson: Lesson }) {
             <button
               data-testid="challenge-solution"
               className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50"
-              onClick={() => {
+              onClick={(event) => {
                 openLesson(pg, teach, lesson.id, { solution: true })
+                handBack(event, teach)
                 setSolutionShown(true)
               }}
             >
@@ -63,11 +74,25 @@ function LessonText({ lesson }: { lesson: Lesson }) {
         </div>
       )}
       <div className="flex gap-2 pt-1">
-        <button data-testid="lesson-reload" className="rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50" onClick={() => openLesson(pg, teach, lesson.id)}>
+        <button
+          data-testid="lesson-reload"
+          className="rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50"
+          onClick={(event) => {
+            openLesson(pg, teach, lesson.id)
+            handBack(event, teach)
+          }}
+        >
           {t('lessonsPanel.reset')}
         </button>
         {next && (
-          <button data-testid="lesson-next" className="rounded border border-sky-600 bg-sky-600 px-2 py-1 text-xs text-white hover:bg-sky-700" onClick={() => openLesson(pg, teach, next.id)}>
+          <button
+            data-testid="lesson-next"
+            className="rounded border border-sky-600 bg-sky-600 px-2 py-1 text-xs text-white hover:bg-sky-700"
+            onClick={(event) => {
+              openLesson(pg, teach, next.id)
+              handBack(event, teach)
+            }}
+          >
             {t('lessonsPanel.next')} →
           </button>
         )}
@@ -105,7 +130,10 @@ export function LessonsPanel() {
                     data-testid="lesson-item"
                     data-lesson-id={lesson.id}
                     aria-current={lesson.id === lessonId ? 'true' : undefined}
-                    onClick={() => openLesson(pg, teach, lesson.id)}
+                    onClick={(event) => {
+                      openLesson(pg, teach, lesson.id)
+                      handBack(event, teach)
+                    }}
                     className={`flex w-full items-start gap-2 rounded px-2 py-1 text-left text-sm ${lesson.id === lessonId ? 'bg-sky-100 font-medium text-sky-900' : 'hover:bg-slate-100'}`}
                   >
                     <span className="w-5 shrink-0 text-right text-xs text-slate-400">{lessons.indexOf(lesson) + 1}</span>

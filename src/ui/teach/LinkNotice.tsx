@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { usePlayground } from '../playground-context'
+import { replaceAfterAsking, restorePutAside, usePutAside } from '../example-switch'
 import { applyLink, openLinkFragment } from './open-link'
 import { useTeach, useTeachStore } from './teach-context'
 
@@ -17,6 +18,19 @@ export function LinkNotice() {
   const pending = useTeach((s) => s.pendingLink)
   const fromLink = useTeach((s) => s.fromLink)
   const [error, setError] = useState<string | null>(null)
+  const putAside = usePutAside((s) => s.putAside !== null)
+
+  /** Opens the link's workspace over the user's work, which is put aside (undo, or restore later). */
+  function openOverMine(payload: Parameters<typeof applyLink>[2]) {
+    const lesson = teach.getState().lessonId
+    teach.getState().setPendingLink(null)
+    replaceAfterAsking(pg, { key: 'share.linkTitle' }, () => applyLink(pg, teach, payload), {
+      undone: () => {
+        teach.getState().setFromLink(false)
+        teach.getState().selectLesson(lesson)
+      },
+    })
+  }
 
   useEffect(() => {
     let live = true
@@ -43,7 +57,7 @@ export function LinkNotice() {
     return (
       <div data-testid="link-ask" role="alertdialog" aria-label={t('share.askOverwrite')} className="flex flex-wrap items-center gap-2 border-b border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
         <span className="min-w-0 flex-1">{t('share.askOverwrite')}</span>
-        <button data-testid="link-open" className="rounded border border-amber-600 bg-amber-500 px-2 py-1 font-medium text-white" onClick={() => applyLink(pg, teach, pending.payload)}>
+        <button data-testid="link-open" className="rounded border border-amber-600 bg-amber-500 px-2 py-1 font-medium text-white" onClick={() => openOverMine(pending.payload)}>
           {t('share.open')}
         </button>
         <button data-testid="link-keep" className="rounded border border-slate-300 bg-white px-2 py-1" onClick={() => teach.getState().setPendingLink(null)}>
@@ -64,6 +78,17 @@ export function LinkNotice() {
     return (
       <div data-testid="link-notice" role="status" className="flex items-center gap-2 border-b border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-950">
         <span className="min-w-0 flex-1">{t('share.fromLink')}</span>
+        {putAside && (
+          <button
+            data-testid="link-restore"
+            className="rounded border border-sky-400 bg-white px-2 py-0.5"
+            onClick={() => {
+              if (restorePutAside(pg)) teach.getState().setFromLink(false)
+            }}
+          >
+            {t('share.restoreMine')}
+          </button>
+        )}
         <button aria-label={t('common.close')} onClick={() => teach.getState().setFromLink(false)}>✕</button>
       </div>
     )

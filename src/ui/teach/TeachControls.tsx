@@ -6,7 +6,9 @@ import { usePlayground } from '../playground-context'
 import { MAX_LINK_CHARS, encodeShare, shareUrl } from './share-link'
 import { useTeach, useTeachStore } from './teach-context'
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from './teach-store'
-import { menuItem } from '../layout/MoreMenu'
+import { closeMoreMenu, menuItem } from '../layout/MoreMenu'
+import { restorePutAside, usePutAside } from '../example-switch'
+import { translate } from '../i18n/text'
 import { LessonsIcon, LinkIcon, PresenterIcon, TextSizeIcon } from '../layout/icons'
 
 const SIZES = [100, 110, 125, 150, 175, 200].filter((n) => n >= FONT_SIZE_MIN && n <= FONT_SIZE_MAX)
@@ -144,6 +146,31 @@ export function PresenterMenuItems() {
   return (
     <button data-testid="editors-toggle" aria-pressed={!editorsHidden} className={menuItem} onClick={() => teach.getState().setEditorsHidden(!editorsHidden)}>
       {t('presenter.editors')} <span aria-hidden className={!editorsHidden ? 'text-amber-600' : 'invisible'}>✓</span>
+    </button>
+  )
+}
+
+/**
+ * The More menu's *Restore my previous work*: while edited work that an example, a lesson or a
+ * share link replaced is put aside (kept across reloads), it brings that work back.
+ */
+export function RestoreWorkMenuItem() {
+  const { t } = useTranslation()
+  const pg = usePlayground()
+  const teach = useTeachStore()
+  const aside = usePutAside((s) => s.putAside)
+  if (!aside) return null
+  return (
+    <button
+      data-testid="restore-work"
+      className={menuItem}
+      title={t('share.restoreHint', { title: translate(t, aside.title) })}
+      onClick={() => {
+        closeMoreMenu()
+        if (restorePutAside(pg)) teach.getState().setFromLink(false)
+      }}
+    >
+      {t('share.restoreMine')}
     </button>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useLayoutEffect } from 'react'
 import { usePlayground } from '../playground-context'
 import { useTeach } from './teach-context'
 
@@ -22,7 +22,8 @@ export function TeachEffects() {
   const fontSize = useTeach((s) => s.fontSize)
   const presenter = useTeach((s) => s.presenter)
 
-  useEffect(() => {
+  // Before paint and before other effects: lists sized in rem (the timeline) read the new size in theirs.
+  useLayoutEffect(() => {
     document.documentElement.style.fontSize = fontSize === 100 ? '' : `${fontSize}%`
   }, [fontSize])
 

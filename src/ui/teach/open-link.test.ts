@@ -6,6 +6,8 @@ import { createPlayground, type Playground } from '../../store/playground'
 import { WORKSPACE_KEY } from '../../store/workspace-store'
 import { memoryStorage } from '../../store/storage'
 import { inProcessImportWorker } from '../../test/in-process-import-worker'
+import { replaceAfterAsking, restorePutAside, usePutAside } from '../example-switch'
+import { useToasts } from '../toasts'
 import { applyLink, openLinkFragment } from './open-link'
 import { encodeShare } from './share-link'
 import { createTeachStore } from './teach-store'
@@ -44,6 +46,32 @@ describe('opening a share link', () => {
     applyLink(pg, teach, pending!.payload)
     expect(pg.currentWorkspace().input).toBe('Shared question')
     expect(teach.getState().pendingLink).toBeNull()
+  })
+
+  it('opened over the user\'s own work, the work is put aside: the toast\'s Undo or Restore brings it back', async () => {
+    for (const how of ['undo', 'restore'] as const) {
+      const { pg, teach } = playground()
+      pg.stores.workspace.getState().setInput('My own question')
+      teach.getState().selectLesson('registry-tags')
+      expect(await openLinkFragment(pg, teach, await link())).toEqual({ kind: 'asked' })
+      const payload = teach.getState().pendingLink!.payload
+      replaceAfterAsking(pg, { key: 'share.linkTitle' }, () => applyLink(pg, teach, payload), { undone: () => teach.getState().selectLesson('registry-tags') })
+      expect(pg.currentWorkspace().input).toBe('Shared question')
+      expect(teach.getState().lessonId).toBe('fail-endless-loop')
+      // Kept beyond the toast (the store is persisted under its own key).
+      expect(usePutAside.getState().putAside?.workspace).toContain('My own question')
+      if (how === 'undo') {
+        const toast = useToasts.getState().toasts.at(-1)
+        expect(toast?.action).toBeDefined()
+        toast!.action!.run()
+        expect(teach.getState().lessonId).toBe('registry-tags')
+      } else {
+        expect(restorePutAside(pg)).toBe(true)
+      }
+      expect(pg.currentWorkspace().input).toBe('My own question')
+      expect(usePutAside.getState().putAside).toBeNull()
+      expect(restorePutAside(pg)).toBe(false)
+    }
   })
 
   it('a damaged link says why and changes nothing; no fragment does nothing', async () => {

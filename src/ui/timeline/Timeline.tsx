@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next'
 import { type SessionEvent, renderSummary, summarizeEvent, type Tone } from '../../core/loop'
 import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
+import { useRootFontPx } from '../layout/use-root-font'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -24,7 +25,8 @@ const TONE_STYLE: Record<Tone, string> = {
   error: 'text-red-700 font-medium',
 }
 
-const ROW_HEIGHT = 44
+/** A row's height in rem: its two lines of text and their padding, so it grows with the text size. */
+const ROW_REM = 2.75
 
 export interface TimelineProps {
   events: readonly SessionEvent[]
@@ -41,12 +43,18 @@ export interface TimelineProps {
 export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineProps) {
   const { t } = useTranslation()
   const parentRef = useRef<HTMLDivElement>(null)
+  // Rows are placed in px: at 150 % text a row is 1.5 times as tall, or its two lines overlap the next row.
+  const rowHeight = ROW_REM * useRootFontPx()
   const virtualizer = useVirtualizer({
     count: events.length,
     getScrollElement: () => parentRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
   })
+  // The sizes already laid out were estimated at the previous text size.
+  useEffect(() => {
+    virtualizer.measure()
+  }, [rowHeight, virtualizer])
 
   useEffect(() => {
     if (cursor >= 0) virtualizer.scrollToIndex(cursor, { align: 'auto' })
@@ -101,7 +109,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               aria-selected={current}
               aria-current={current ? 'step' : undefined}
               onClick={() => onSelect(row.index)}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
               className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${
                 current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
@@ -111,7 +119,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               </span>
               {/* A narrow timeline gives the event number's room to the title. */}
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
-              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[11px] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
+              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {t(`diagram.phase.${summary.phase}`)}
               </span>
               <span className="min-w-0 flex-1">
@@ -122,7 +130,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                       data-testid="anomaly"
                       data-code={anomalies.map((a) => a.code).join(' ')}
                       title={anomalyTooltip(t, anomalies)}
-                      className="shrink-0 rounded bg-red-600 px-1 text-[10px] font-semibold leading-4 text-white"
+                      className="shrink-0 rounded bg-red-600 px-1 text-[0.625rem] font-semibold leading-4 text-white"
                     >
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
                     </span>
