@@ -163,3 +163,35 @@ export const size = tool({ description: '', inputSchema: z.object({}), execute: 
     expect(await sandbox.execute({ id: 's', name: 'size', arguments: {} }, spec('size'))).toMatchObject({ ok: true, result: '8' })
   })
 })
+
+describe('CLI sandbox: Node functions that write files past the permission model', () => {
+  // Node 20's permission model does not check the files V8 and the tracing agent write by
+  // themselves: a trace log and a heap snapshot land in the child's working folder, and V8 flags
+  // set at run time (`--allow-natives-syntax`) reach past JavaScript's own safety.
+  const tools = `import { tool, z } from 'toolstep'
+const builtin = (name: string) => (process as any).getBuiltinModule(name)
+const fs = builtin('node:fs')
+export const trace = tool({ description: '', inputSchema: z.object({}), execute: async () => { builtin('node:trace_events').createTracing({ categories: ['node', 'v8'] }).enable(); await new Promise((resolve) => setTimeout(resolve, 300)); return 'tracing' } })
+export const snapshot = tool({ description: '', inputSchema: z.object({}), execute: () => { builtin('node:v8').setHeapSnapshotNearHeapLimit(1); return 'armed' } })
+export const flags = tool({ description: '', inputSchema: z.object({}), execute: () => { builtin('node:v8').setFlagsFromString('--allow-natives-syntax'); return 'set' } })
+export const files = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(fs.readdirSync(process.cwd()).filter((name: string) => /trace|heapsnapshot/.test(name))) })
+`
+
+  it('refuses tracing, heap snapshots near the limit and V8 flags, and leaves no file behind', async () => {
+    sandbox = createProcessSandbox()
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    for (const name of ['trace', 'snapshot', 'flags']) {
+      expect(await sandbox.execute({ id: name, name, arguments: {} }, spec(name))).toMatchObject({ ok: false, error: expect.stringContaining('Permission denied') })
+    }
+    sandbox.dispose()
+    sandbox = createProcessSandbox()
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'f', name: 'files', arguments: {} }, spec('files'))).toMatchObject({ ok: true, result: '[]' })
+  })
+
+  it('keeps them with --trust', async () => {
+    sandbox = createProcessSandbox({ trust: true })
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 's', name: 'snapshot', arguments: {} }, spec('snapshot'))).toMatchObject({ ok: true, result: 'armed' })
+  })
+})

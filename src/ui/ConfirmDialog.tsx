@@ -17,13 +17,14 @@ export function ConfirmDialog() {
   const pg = usePlayground()
   const pending = useConfirm((s) => s.pending)
   const [choices, setChoices] = useState<Record<string, Choice>>({})
-  const firstButton = useRef<HTMLButtonElement>(null)
   const dialog = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     if (!pending) return
     setChoices(Object.fromEntries(pending.calls.map((c) => [c.call.id, { decision: 'approve' } as Choice])))
-    firstButton.current?.focus()
+    // The dialog itself takes focus, not Continue: a key pressed to step (Space in presenter mode,
+    // Enter) must not approve a dangerous call. Tab reaches the choices and the buttons.
+    dialog.current?.focus()
   }, [pending])
 
   if (!pending) return null
@@ -65,7 +66,11 @@ export function ConfirmDialog() {
     const first = focusable[0]
     const last = focusable[focusable.length - 1]
     if (!first || !last) return
-    if (e.shiftKey && document.activeElement === first) {
+    if (document.activeElement === dialog.current) {
+      // From the dialog itself (focused when it opens), Tab goes to its first control, Shift+Tab to its last.
+      e.preventDefault()
+      ;(e.shiftKey ? last : first).focus()
+    } else if (e.shiftKey && document.activeElement === first) {
       e.preventDefault()
       last.focus()
     } else if (!e.shiftKey && document.activeElement === last) {
@@ -78,7 +83,7 @@ export function ConfirmDialog() {
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4">
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl" onKeyDown={onKeyDown}>
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm-dialog" tabIndex={-1} className="w-full max-w-xl rounded-lg bg-white p-4 shadow-2xl outline-none" onKeyDown={onKeyDown}>
         <h2 id="confirm-title" className="text-lg font-semibold text-slate-900">
           {pending.calls.length === 1 ? t('confirm.titleOne') : t('confirm.titleMany', { count: pending.calls.length })}
         </h2>
@@ -144,7 +149,7 @@ export function ConfirmDialog() {
           <button className="rounded-md border border-slate-300 px-3 py-1.5 text-sm" onClick={() => all('deny')}>
             {t('confirm.denyAll')}
           </button>
-          <button ref={firstButton} data-testid="confirm-submit" className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700" onClick={submit}>
+          <button data-testid="confirm-submit" className="rounded-md bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-700" onClick={submit}>
             {t('confirm.continue')}
           </button>
         </div>

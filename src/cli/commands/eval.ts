@@ -123,7 +123,8 @@ async function runOne(evalCase: EvalCase, workspace: Workspace): Promise<{ resul
   try {
     const loaded = await sandbox.load({ tools: workspace.tools, model: workspace.model })
     if (!loaded.ok) {
-      return { loadError: loaded.errors.map((e) => `${e.line ? `${e.file}:${e.line}${e.column ? `:${e.column}` : ''}` : e.file}: ${e.message}`).join('; ') }
+      // A message that already names the file ("tools.ts ran out of memory …") is not prefixed again.
+      return { loadError: loaded.errors.map((e) => (!e.line && e.message.startsWith(`${e.file} `) ? e.message : `${e.line ? `${e.file}:${e.line}${e.column ? `:${e.column}` : ''}` : e.file}: ${e.message}`)).join('; ') }
     }
     const { result } = await runEvalCase(evalCase, {
       settings: workspace.settings,

@@ -177,7 +177,7 @@ export const hoard = tool({ description: '', inputSchema: z.object({}), timeoutM
   it('reports a top-level memory bomb as a load error (exit 2) and rejects a bad --max-memory-mb', async () => {
     const { fake, err } = io({ 'w.json': workspaceWith('const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(1.5))', '[]') })
     expect(await runCommand(['w.json', '--max-memory-mb=64'], fake)).toBe(2)
-    expect(err()).toContain('tools.ts ran out of memory (limit 64 MB) while running its top-level code')
+    expect(err()).toContain('toolstep run: tools.ts ran out of memory (limit 64 MB) while running its top-level code')
     const bad = io({ 'w.json': workspaceWith('', '[]') })
     expect(await runCommand(['w.json', '--max-memory-mb', 'lots'], bad.fake)).toBe(2)
     expect(bad.err()).toContain('--max-memory-mb takes a whole number')

@@ -223,7 +223,8 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (!loaded.ok) {
       for (const error of loaded.errors) {
         const where = error.line ? `${error.file}:${error.line}${error.column ? `:${error.column}` : ''}` : error.file
-        io.stderr(`toolstep run: ${where}: ${error.message}\n`)
+        // A message that already names the file ("tools.ts ran out of memory …") is not prefixed again.
+        io.stderr(`toolstep run: ${!error.line && error.message.startsWith(`${error.file} `) ? '' : `${where}: `}${error.message}\n`)
       }
       return 2
     }

@@ -13,6 +13,11 @@ function pressing(event: KeyboardEvent): boolean {
   return event.key === ' ' && event.target instanceof HTMLElement && event.target.closest('button, a[href], summary, [role="button"]') !== null
 }
 
+/** True when a key press belongs to a modal dialog (the confirmation of a dangerous call): it does not step. */
+function inDialog(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.closest('[aria-modal="true"]') !== null
+}
+
 /**
  * Side effects of the teaching preferences: the text size applied to the root element (the UI is
  * sized in rem, so everything scales), and in presenter mode Space / → step and ← goes back.
@@ -30,7 +35,7 @@ export function TeachEffects() {
   useEffect(() => {
     if (!presenter) return
     function onKey(event: KeyboardEvent) {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || pressing(event)) return
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || pressing(event) || inDialog(event.target)) return
       if (event.key === ' ' || event.key === 'ArrowRight') {
         event.preventDefault()
         void pg.step()
