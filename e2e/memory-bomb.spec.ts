@@ -161,3 +161,41 @@ export const spin = tool({
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await expectAlive(page)
 })
+
+test('runaway recursion in one of two parallel tool calls is an error that tool can catch; the other call and the loaded state are unharmed', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  const source = `import { tool, z } from 'toolstep'
+const loadedAt = 'loaded'
+export const deep = tool({
+  description: 'Recurses without end.',
+  inputSchema: z.object({}),
+  execute: () => {
+    let depth = 0
+    const f = (n: number): number => (depth = n, f(n + 1) + 1)
+    try { return f(0) } catch (e) { return 'caught ' + (e as Error).name + ' at depth ' + depth }
+  },
+})
+export const calm = tool({ description: 'Answers.', inputSchema: z.object({}), execute: async () => { await new Promise((r) => setTimeout(r, 50)); return 'calm ' + loadedAt } })
+`
+  await setEditor(page, 'tools.ts', source)
+  await setEditor(page, 'model.ts', `import type { ModelContext } from 'toolstep'
+export default function model({ step }: ModelContext) {
+  if (step === 0) return { content: null, tool_calls: [
+    { id: 'call_1', type: 'function', function: { name: 'deep', arguments: '{}' } },
+    { id: 'call_2', type: 'function', function: { name: 'calm', arguments: '{}' } },
+  ] }
+  return 'Done'
+}
+`)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer', { timeout: 30_000 })
+  const results = page.locator('[data-testid="timeline-item"][data-phase="execute"]')
+  await expect(results).toHaveCount(2)
+  await expect(page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')).toHaveCount(0)
+  await results.nth(0).click()
+  await expect(page.getByTestId('tool-result').filter({ hasText: /caught (InternalError|RangeError) at depth \d+/ })).toHaveCount(1)
+  await results.nth(1).click()
+  await expect(page.getByTestId('tool-result').filter({ hasText: 'calm loaded' })).toHaveCount(1)
+  await expectAlive(page)
+})

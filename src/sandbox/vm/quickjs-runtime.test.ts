@@ -153,6 +153,15 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     expect(requests).toEqual(['POST https://example.test/w {"city":"Paris"}'])
   })
 
+  it('runaway recursion in a tool is an error the tool can catch, and the VM goes on serving calls', async () => {
+    const { runtime, crashes } = make()
+    runtime.load('tools.ts', `${header}let loaded = 'yes'\nexport const deep = tool({ description: '', inputSchema: z.object({}), execute: () => { const f = (n: number): number => f(n + 1) + 1; try { return f(0) } catch (e) { return 'caught ' + (e as Error).name } } })\nexport const spin = tool({ description: '', inputSchema: z.object({}), execute: () => { const f = (n: number): number => f(n + 1) + 1; return f(0) } })\nexport const state = tool({ description: '', inputSchema: z.object({}), execute: () => loaded })\n`)
+    expect(await runtime.executeTool('deep', {}, 'c1')).toEqual({ ok: true, result: 'caught InternalError' })
+    expect(await runtime.executeTool('spin', {}, 'c2')).toMatchObject({ ok: false, error: { name: 'InternalError', message: expect.stringContaining('stack overflow') } })
+    expect(await runtime.executeTool('state', {}, 'c3')).toEqual({ ok: true, result: 'yes' })
+    expect(crashes).toEqual([])
+  })
+
   it('maps a thrown error back to its line and column in tools.ts', async () => {
     const { runtime } = make()
     runtime.load('tools.ts', `${header}export const boom = tool({\n  description: '',\n  inputSchema: z.object({}),\n  execute: () => {\n    throw new TypeError('bad')\n  },\n})\n`)

@@ -33,8 +33,13 @@ import type { VmHost } from './host'
 
 /** Default memory limit of the VM, MB. */
 export const DEFAULT_VM_MEMORY_LIMIT_MB = 256
-/** Stack the VM's code may use, KB: deep enough for zod, shallow enough for the wasm stack of a worker. */
-const MAX_STACK_KB = 256
+/**
+ * Stack the VM's code may use, KB: deep enough for zod (about 500 frames of user recursion),
+ * shallow enough that QuickJS throws its catchable stack-overflow error before the browser's own
+ * stack under the wasm code runs out (at 256 KB a worker's stack overflowed first, killing the VM
+ * and every call in flight with it).
+ */
+const MAX_STACK_KB = 96
 /** Budget of code that runs while no call is in flight (a stray timer), ms. */
 const DEFAULT_STRAY_BUDGET_MS = 5_000
 /** After an interrupt, the next one comes this soon if the code still runs (`finally` blocks), ms. */
