@@ -92,6 +92,15 @@ describe('narration', () => {
     expect(error).not.toContain('\n')
   })
 
+  it('a detail that ends in a full stop does not double the sentence\'s own (no "。。" or ".。")', () => {
+    const log = withSeq([started(), finished({ result: undefined, error: 'Unknown tool "get_wether". Available tools: get_weather, lookup_order.' })])
+    for (const language of LANGUAGES) {
+      const text = narrationText(createI18n(language).t, log, 1)
+      expect(text, language).not.toMatch(/[.。]\s*[.。]/)
+      expect(text, language).toContain('Available tools: get_weather, lookup_order')
+    }
+  })
+
   it('names the first five calls of a huge turn and gives the count, not 100 000 names', () => {
     const calls = Array.from({ length: 100_000 }, (_, i) => call(`c${i}`, `tool_${i}`))
     const log = withSeq([started(), { type: 'parse.completed', protocol: 'json', calls, text: '', repairs: [], errors: [] }])
@@ -109,7 +118,8 @@ describe('narration', () => {
       expect(text).not.toContain('{{')
       expect(text).not.toContain('narration.') // a missing key would come back as itself
       for (const value of Object.values(narrate(log, log.length - 1)?.params ?? {})) {
-        if (String(value) !== '') expect(text).toContain(String(value))
+        // A detail's own closing full stop gives way to the sentence's.
+        if (String(value) !== '') expect(text).toContain(String(value).replace(/(?<!\.)[.。]$/, ''))
       }
       if (language !== 'en') expect(text).toMatch(/[\u4e00-\u9fff]/)
     })

@@ -10,6 +10,14 @@ import { corePhrase, translate } from '../i18n/text'
 /** Longest phrased detail said in a sentence (as core shortens English ones). */
 const MAX_DETAIL_CHARS = 120
 
+/**
+ * A detail's own closing full stop where the sentence around it puts one too ("…。。", ".。"):
+ * the sentence's stays. An ellipsis ("...") is left as it is.
+ */
+function oneFullStop(sentence: string): string {
+  return sentence.replace(/(?<!\.)[.。]([.。])(?!\.)/g, '$1')
+}
+
 /** The sentence for `events[index]` in `t`'s language, or `''` out of range. */
 export function narrationText(t: TFunction, events: readonly SessionEvent[], index: number): string {
   const narration = narrate(events, index)
@@ -23,5 +31,5 @@ export function narrationText(t: TFunction, events: readonly SessionEvent[], ind
       return [name, text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text]
     }),
   )
-  return t(`narration.${narration.key}`, params).replace(/\s+$/, '')
+  return oneFullStop(t(`narration.${narration.key}`, params).replace(/\s+$/, ''))
 }
