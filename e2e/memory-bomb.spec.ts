@@ -44,6 +44,8 @@ test('a memory bomb at the top level of tools.ts, checked on edit without Run, i
   const source = `import { tool, z } from 'toolstep'\n{\n  ${BLOCK_BOMB}\n}\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
   await setEditor(page, 'tools.ts', source)
   await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts ran out of memory \(limit 256 MB\) while running its top-level code/, { timeout: 45_000 })
+  // The message names its file: the banner does not say it twice.
+  await expect(page.getByTestId('code-problem')).not.toContainText('tools.ts — tools.ts')
   await expectAlive(page)
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })

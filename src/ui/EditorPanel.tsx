@@ -15,6 +15,9 @@ const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 function ProblemBanner({ problem }: { problem: CodeProblem }) {
   const { t } = useTranslation()
   const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
+  const message = problem.phrase ? translate(t, corePhrase('store', problem.phrase)) : problem.message
+  // "tools.ts ran out of memory …" names its file already: no "tools.ts — tools.ts …".
+  const named = !problem.line && message.startsWith(`${problem.file} `)
   return (
     <div role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
       <span className="font-semibold">
@@ -28,11 +31,12 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
           >
             {where}
           </button>
-        ) : (
+        ) : named ? null : (
           where
         )}
-      </span>{' '}
-      — <span lang={problem.phrase ? undefined : 'en'}>{problem.phrase ? translate(t, corePhrase('store', problem.phrase)) : problem.message}</span>
+      </span>
+      {named ? null : ' — '}
+      <span lang={problem.phrase ? undefined : 'en'}>{message}</span>
     </div>
   )
 }
