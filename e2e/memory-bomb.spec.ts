@@ -131,7 +131,7 @@ export default async function model({ step }: ModelContext) {
   await setEditor(page, 'tools.ts', TOOLS_OK)
   await setEditor(page, 'model.ts', source)
   await page.getByTestId('run').click()
-  await expect(page.getByText(/model\.ts ran out of memory \(limit 256 MB\) while answering step 0/).first()).toBeVisible({ timeout: 45_000 })
+  await expect(page.getByText(/model\.ts ran out of memory \(limit 256 MB\) while answering turn 1/).first()).toBeVisible({ timeout: 45_000 })
   await expectAlive(page)
   expect(await getEditor(page, 'model.ts')).toBe(source)
 })

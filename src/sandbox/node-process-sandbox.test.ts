@@ -115,7 +115,7 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
     sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 60_000 })
     const model = `export default function model() { ${TYPED}; return 'x' }`
     expect((await sandbox.load({ tools: '', model })).ok).toBe(true)
-    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering step 1/)
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering turn 2/)
   })
 
   it('stops a typed-array bomb at the top level of tools.ts as a load error', async () => {
@@ -146,7 +146,7 @@ export const wasm = tool({ description: '', inputSchema: z.object({}), execute: 
         error: `tools.ts ran out of memory (limit 64 MB) while running tool "${name}" and was stopped.`,
       })
     }
-    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering step 1/)
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow(/^model\.ts ran out of memory \(limit 64 MB\) while answering turn 2/)
     sandbox.dispose()
     sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 60_000 })
     const loaded = await sandbox.load({ tools: `${UNTOUCHED}\nexport {}` })

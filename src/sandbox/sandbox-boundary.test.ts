@@ -160,6 +160,6 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
   it('model.ts: respond rejects naming the file and the step', async () => {
     sandbox = createNodeSandbox({ memoryLimitMb: 64, modelTimeoutMs: 30_000 })
     expect((await sandbox.load({ tools: '', model: `export default () => { ${BOMB} }` })).ok).toBe(true)
-    await expect(sandbox.respond(request(2))).rejects.toThrow('model.ts ran out of memory (limit 64 MB) while answering step 2 and was stopped.')
+    await expect(sandbox.respond(request(2))).rejects.toThrow('model.ts ran out of memory (limit 64 MB) while answering turn 3 and was stopped.')
   })
 })

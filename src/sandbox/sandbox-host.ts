@@ -452,7 +452,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
       }
-      if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'model.ts', `while answering step ${modelRequest.step}`))
+      if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
       const failed = notAReply(reply)
       if (failed !== undefined || reply.status !== 'reply') throw new Error(failed)
       const message = reply.message
