@@ -6,6 +6,7 @@ import type { ModelOutput, ToolExecutor } from './interfaces'
 import { fold } from './reducer'
 import { LoopRunner } from './runner'
 import type { SessionEvent } from './events'
+import { countedReads } from '../../test/counted-reads'
 
 const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }
 const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
@@ -25,15 +26,6 @@ async function growingLogs(turns: number, calls: number): Promise<SessionEvent[]
   return logs
 }
 
-/** `events` whose index reads are counted in `reads.count`. */
-function counted(events: SessionEvent[], reads: { count: number }): SessionEvent[] {
-  return new Proxy(events, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++
-      return Reflect.get(target, key, receiver) as unknown
-    },
-  })
-}
 
 const countTypes = () =>
   createAppendFold<SessionEvent, Map<string, number>, Record<string, number>>({
@@ -85,7 +77,7 @@ describe('createFoldCache on a growing log', () => {
     const before = full.slice(0, full.length - 30)
     expect(cache.foldTo(before, before.length - 1)).toEqual(fold(before))
     const reads = { count: 0 }
-    expect(cache.foldTo(counted(full, reads), full.length - 1)).toEqual(fold(full))
+    expect(cache.foldTo(countedReads(full, reads), full.length - 1)).toEqual(fold(full))
     // The last 30 events and the checkpoint's tail (< 100), plus the O(1) identity checks; not the 1 000 + shared ones.
     expect(reads.count).toBeLessThan(200)
     expect(full.length).toBeGreaterThan(1000)

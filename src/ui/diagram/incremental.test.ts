@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createBreakpointRows, breakpointRows, type Breakpoint } from '../../core/debug'
 import { LoopRunner, type SessionEvent } from '../../core/loop'
 import { createEdgeCounter, edgeCounts } from './loop-graph'
+import { countedReads } from '../../test/counted-reads'
 
 /** A live run's logs as the store sees them: one new array after every phase. */
 async function growingLogs(turns: number, calls: number): Promise<SessionEvent[][]> {
@@ -25,15 +26,6 @@ async function growingLogs(turns: number, calls: number): Promise<SessionEvent[]
   return logs
 }
 
-/** `events` whose index reads are counted in `reads.count`. */
-function counted(events: SessionEvent[], reads: { count: number }): SessionEvent[] {
-  return new Proxy(events, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key)) reads.count++
-      return Reflect.get(target, key, receiver) as unknown
-    },
-  })
-}
 
 const breakpoints: Breakpoint[] = [
   { id: 'b1', enabled: true, on: { kind: 'after', phase: 'execute' }, condition: '' },
@@ -48,7 +40,7 @@ describe('derivations of a growing log', () => {
     const last = logs.at(-1)!
     const appended = last.length - logs.at(-2)!.length
     const reads = { count: 0 }
-    expect(count(counted(last, reads))).toEqual(edgeCounts(last))
+    expect(count(countedReads(last, reads))).toEqual(edgeCounts(last))
     expect(reads.count).toBeLessThanOrEqual(appended + 2)
     // Another log (Reset, then an import) is counted from its start.
     const other = last.slice(0, 7).map((e) => ({ ...e }))
@@ -64,7 +56,7 @@ describe('derivations of a growing log', () => {
     const last = logs.at(-1)!
     const appended = last.length - logs.at(-2)!.length
     const reads = { count: 0 }
-    expect(rowsIn(rowsOf(breakpoints, counted(last, reads)), last.length)).toEqual([...breakpointRows(breakpoints, last)])
+    expect(rowsIn(rowsOf(breakpoints, countedReads(last, reads)), last.length)).toEqual([...breakpointRows(breakpoints, last)])
     // Each new event is read with the one before it (a phase starts where the phase changes).
     expect(reads.count).toBeLessThanOrEqual(2 * appended + 2)
     expect(rowsIn(held, last.length)).toEqual([...breakpointRows(breakpoints, logs[10]!)])
