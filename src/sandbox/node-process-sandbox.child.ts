@@ -4,6 +4,7 @@
  * on the fly (see `childEntry`). The label of the tool call whose code runs goes to fd
  * {@link CALL_LABEL_FD}, a file the host reads even while this process is blocked.
  */
+import fs from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import traceEvents from 'node:trace_events'
 import v8 from 'node:v8'
@@ -29,9 +30,40 @@ function refuseUncheckedWrites(): void {
   }
   lock(traceEvents, 'trace_events', ['createTracing'])
   lock(v8, 'v8', ['setHeapSnapshotNearHeapLimit', 'setFlagsFromString'])
+  guardLabelFd()
   syncBuiltinESMExports()
 }
 
-refuseUncheckedWrites()
+/**
+ * The functions of `node:fs` that take a file descriptor first (streams use these too).
+ * Writes to an open descriptor are not checked by the permission model.
+ */
+const FD_FUNCTIONS = [
+  'write', 'writeSync', 'writev', 'writevSync', 'read', 'readSync', 'readv', 'readvSync',
+  'writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'readFile', 'readFileSync',
+  'ftruncate', 'ftruncateSync', 'close', 'closeSync', 'fsync', 'fsyncSync', 'fdatasync', 'fdatasyncSync',
+  'fchmod', 'fchmodSync', 'fchown', 'fchownSync', 'futimes', 'futimesSync', 'fstat', 'fstatSync',
+] as const
+
+/**
+ * User code must not write the label of the running call itself: it could blame a sibling for
+ * its own hang (and get that sibling retried). The label's descriptor is refused to `node:fs`;
+ * the tracker's writer captured `writeSync` before this ran.
+ */
+function guardLabelFd(): void {
+  const exports = fs as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of FD_FUNCTIONS) {
+    const original = exports[name]
+    if (typeof original !== 'function') continue
+    const guarded = function (this: unknown, fd: unknown, ...rest: unknown[]): unknown {
+      if (fd === CALL_LABEL_FD) throw Object.assign(new Error(`fs.${name}() on the sandbox's own descriptor ${CALL_LABEL_FD} is not allowed`), { code: 'ERR_ACCESS_DENIED', permission: 'FileSystemWrite' })
+      return Reflect.apply(original, this, [fd, ...rest])
+    }
+    Object.defineProperty(exports, name, { value: guarded, writable: false, configurable: false, enumerable: true })
+  }
+}
+
+// The tracker's writer first: it keeps the real `writeSync` for the label descriptor.
 const track = createCallTracker(fdLabelWriter(CALL_LABEL_FD))
+refuseUncheckedWrites()
 serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0], (post) => createWorkerDispatch(post, undefined, { track }))

@@ -195,3 +195,27 @@ export const files = tool({ description: '', inputSchema: z.object({}), execute:
     expect(await sandbox.execute({ id: 's', name: 'snapshot', arguments: {} }, spec('snapshot'))).toMatchObject({ ok: true, result: 'armed' })
   })
 })
+
+describe('CLI sandbox: the running call\'s label is out of user code\'s reach', () => {
+  // The host reads the label of the call whose code runs from a descriptor the child holds open;
+  // written by user code, it would blame a sibling for the writer's own hang.
+  const tools = `import { tool, z } from 'toolstep'
+const fs = (process as any).getBuiltinModule('node:fs')
+const attempt = (f: () => unknown) => { try { f(); return 'done' } catch (e) { return (e as { code?: string }).code ?? String(e) } }
+export const forge = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify([
+  attempt(() => fs.writeSync(4, Buffer.from([2, 0, 97, 49]), 0, 4, 0)),
+  attempt(() => fs.readSync(4, Buffer.alloc(8), 0, 8, 0)),
+  attempt(() => fs.writeFileSync(4, 'a1')),
+  attempt(() => fs.ftruncateSync(4, 0)),
+  attempt(() => fs.closeSync(4)),
+]) })
+`
+
+  it('refuses node:fs on that descriptor', async () => {
+    sandbox = createProcessSandbox()
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    const result = await sandbox.execute({ id: 'f', name: 'forge', arguments: {} }, spec('forge'))
+    expect(result).toMatchObject({ ok: true })
+    expect(JSON.parse((result as { result: string }).result)).toEqual(Array(5).fill('ERR_ACCESS_DENIED'))
+  })
+})
