@@ -229,14 +229,16 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
     const child: ChildProcess = fork(entry, [], {
       execArgv,
       cwd: dirname(entry),
-      // fd 4: the label of the tool call whose code runs (see node-call-tracker.ts).
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc', labels],
+      // fd 4: the label of the tool call whose code runs (see node-call-tracker.ts). What user
+      // code writes to stdout goes to our stderr: stdout is the CLI's (`--json` output).
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', labels],
       serialization: 'json',
     })
     const stopWatching = child.pid === undefined ? () => {} : watchMemory(child.pid, limitMb, () => {
       outOfMemory = true
       child.kill('SIGKILL')
     })
+    child.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk))
     child.stderr?.setEncoding('utf8')
     child.stderr?.on('data', (chunk: string) => {
       if (OUT_OF_MEMORY.test(chunk)) outOfMemory = true
