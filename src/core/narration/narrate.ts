@@ -61,6 +61,25 @@ function phrased(ns: string, english: string, phrase: PhraseShape | undefined): 
   return phrase ? { ns, phrase, english: short(english) } : short(english)
 }
 
+/**
+ * A tool error in words: a call that was not run because it failed validation says its first
+ * problem as the validate phase phrased it (translated), else the error as written back.
+ */
+function toolErrorDetail(events: readonly SessionEvent[], index: number, event: Extract<SessionEvent, { type: 'tool.finished' }>): string | NarrationPhrase {
+  const english = event.error ?? ''
+  // The turn's validate event is a few events back (one per call of the turn at most).
+  for (let i = index - 1; i >= 0; i--) {
+    const before = events[i]!
+    if (before.type === 'model.responded' || before.type === 'model.failed') break
+    if (before.type !== 'validate.completed') continue
+    const verdict = before.verdicts.find((v) => v.callId === event.callId)
+    const problem = verdict && !verdict.ok ? verdict.phrases?.problems[0] : undefined
+    if (verdict && problem && english.includes(verdict.problems[0] ?? '\u0000')) return phrased('validation', verdict.problems[0] ?? english, problem)
+    break
+  }
+  return short(english)
+}
+
 function say(key: NarrationKey, params: NarrationParams = {}): Narration {
   return { key, params }
 }
@@ -133,7 +152,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       const ms = Math.round(event.durationMs)
       if (event.declined) return say('toolDeclined', { name: event.name })
       if (event.timedOut) return say('toolTimedOut', { name: event.name, ms })
-      if (event.error !== undefined) return say('toolError', { name: event.name, error: short(event.error) })
+      if (event.error !== undefined) return say('toolError', { name: event.name, error: toolErrorDetail(events, index, event) })
       if (event.injection && event.injection.length > 0) return say('toolInjection', { name: event.name, text: short(event.injection[0]?.text ?? '') })
       if (event.truncated) return say('toolTruncated', { name: event.name, chars: event.originalChars ?? event.result?.length ?? 0 })
       return say('toolOk', { name: event.name, ms, chars: event.result?.length ?? 0 })

@@ -101,6 +101,19 @@ describe('narration', () => {
     }
   })
 
+  it('a call not run because it failed validation says its problem in the UI language when the tool error is narrated', () => {
+    const problem = 'Unknown tool "get_wether". Available tools: get_weather, lookup_order.'
+    const verdict = { callId: 'c1', name: 'get_wether', ok: false, problems: [problem], phrases: { problems: [{ key: 'unknownTool', params: { name: '"get_wether"', tools: 'get_weather, lookup_order' } }] } }
+    const log = withSeq([started(), { type: 'model.responded', step: 0, raw: '', durationMs: 1 }, { type: 'validate.completed', verdicts: [verdict] }, finished({ name: 'get_wether', result: undefined, error: problem })])
+    const zh = narrationText(createI18n('zh-CN').t, log, 3)
+    expect(zh).toContain('未知工具 "get_wether"')
+    expect(zh).not.toContain('Available tools')
+    expect(narrationText(createI18n('en').t, log, 3)).toContain(problem.slice(0, -1))
+    // A tool that ran and threw says its own error as it is.
+    const threw = withSeq([started(), { type: 'validate.completed', verdicts: [{ ...verdict, ok: true, problems: [] }] }, finished({ result: undefined, error: 'Order A999 does not exist.' })])
+    expect(narrationText(createI18n('zh-CN').t, threw, 2)).toContain('Order A999 does not exist')
+  })
+
   it('names the first five calls of a huge turn and gives the count, not 100 000 names', () => {
     const calls = Array.from({ length: 100_000 }, (_, i) => call(`c${i}`, `tool_${i}`))
     const log = withSeq([started(), { type: 'parse.completed', protocol: 'json', calls, text: '', repairs: [], errors: [] }])
