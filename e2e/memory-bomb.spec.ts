@@ -201,3 +201,13 @@ export default function model({ step }: ModelContext) {
   await expect(page.getByTestId('tool-result').filter({ hasText: 'calm loaded' })).toHaveCount(1)
   await expectAlive(page)
 })
+
+test('runaway recursion at the top level of tools.ts, checked on edit, is named in the editor and the code is kept', async ({ page }) => {
+  await openApp(page)
+  const source = `import { tool, z } from 'toolstep'\nconst f = (n: number): number => f(n + 1) + 1\nf(0)\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
+  await setEditor(page, 'tools.ts', source)
+  await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts/, { timeout: 30_000 })
+  await expect(page.getByTestId('code-problem')).toContainText(/stack overflow|Maximum call stack/)
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})

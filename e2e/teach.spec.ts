@@ -214,6 +214,23 @@ test('keyboard only in presenter mode: a lesson chosen with Enter is then steppe
   await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="agent-loop"]')).toHaveAttribute('aria-current', 'true')
 })
 
+test('in presenter mode, → and ← step even while the text-size menu still has focus; ↑ / ↓ still change the size', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="typed-schema"]').click()
+  await page.getByTestId('font-size').selectOption('150')
+  await page.getByTestId('font-size').focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(1)
+  await expect(page.getByTestId('font-size')).toHaveValue('150')
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('timeline-item')).toHaveCount(2)
+  await page.getByTestId('font-size').focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('font-size')).not.toHaveValue('150')
+})
+
 test('opening a share link over my own work keeps it: Undo, or Restore my previous work after a reload', async ({ page, browser }) => {
   await openApp(page)
   await page.getByTestId('lessons-toggle').click()

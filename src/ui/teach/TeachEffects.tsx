@@ -35,7 +35,12 @@ export function TeachEffects() {
   useEffect(() => {
     if (!presenter) return
     function onKey(event: KeyboardEvent) {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || pressing(event) || inDialog(event.target)) return
+      if (event.ctrlKey || event.metaKey || event.altKey || pressing(event) || inDialog(event.target)) return
+      // Just after choosing a text size, focus is still on its menu: ← / → step there too
+      // (↑ / ↓ still change the size), and the menu lets go of the keyboard.
+      const sizeMenu = event.target instanceof HTMLSelectElement && event.target.dataset['testid'] === 'font-size'
+      if (sizeMenu && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) event.target.blur()
+      else if (typing(event.target)) return
       if (event.key === ' ' || event.key === 'ArrowRight') {
         event.preventDefault()
         void pg.step()
