@@ -186,7 +186,10 @@ test('toasts never cover the timeline or inspector; errors stay until dismissed'
 
 test("Monaco's context menu has a background", async ({ page }) => {
   await openApp(page)
-  await page.getByTestId('editor-tools').locator('.view-lines').click({ button: 'right', position: { x: 80, y: 40 } })
+  // The editor's visible area (its overflow guard), not the lines' box, which can reach past it.
+  const visible = page.getByTestId('editor-tools').locator('.monaco-editor .overflow-guard')
+  await expect(visible).toBeVisible()
+  await visible.click({ button: 'right', position: { x: 80, y: 40 } })
   const background = await page.waitForFunction(() => {
     // Monaco makes one shadow root per widget host; the menu is in one of them (or in the page).
     const roots: (Document | ShadowRoot)[] = [document, ...[...document.querySelectorAll('.shadow-root-host')].flatMap((h) => (h.shadowRoot ? [h.shadowRoot] : []))]

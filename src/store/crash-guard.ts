@@ -61,15 +61,19 @@ export function createCrashGuard(storage: KeyValueStorage, now: () => Date = () 
   const inFlight = new Map<number, PendingKind>()
   let nextId = 0
   let since: string | null = null
+  /** The marker this page wrote last, to tell it from one another page left. */
+  let written: string | null = null
 
   function write(): void {
     if (inFlight.size === 0) {
       since = null
+      written = null
       writeItem(storage, PENDING_KEY, null)
       return
     }
     since ??= now().toISOString()
-    writeItem(storage, PENDING_KEY, JSON.stringify({ kinds: [...new Set(inFlight.values())], since }))
+    written = JSON.stringify({ kinds: [...new Set(inFlight.values())], since })
+    writeItem(storage, PENDING_KEY, written)
   }
 
   return {
@@ -86,8 +90,8 @@ export function createCrashGuard(storage: KeyValueStorage, now: () => Date = () 
       if (inFlight.size === 0) writeItem(storage, PENDING_KEY, null)
     },
     pageHidden() {
-      // Only this page's own mark: a previous page's marker stays until the user answers it.
-      if (inFlight.size > 0) writeItem(storage, PENDING_KEY, null)
+      // Only this page's own mark: a marker another page left stays until the user answers it.
+      if (inFlight.size > 0 && written !== null && readItem(storage, PENDING_KEY) === written) writeItem(storage, PENDING_KEY, null)
     },
     pageShown() {
       if (inFlight.size > 0) write()

@@ -554,6 +554,12 @@ describe('playground: crash-loop guard', () => {
     expect(setupWithoutLoading(storage).pg.stores.session.getState().interrupted).toBeNull()
     before.pg.pageShown()
     expect(JSON.parse(storage.getItem(PENDING_KEY)!).kinds).toEqual(['check'])
+    // A marker another page wrote meanwhile (a tab that crashed) is not this page's to remove.
+    const other = JSON.stringify({ kinds: ['run'], since: 'x' })
+    storage.setItem(PENDING_KEY, other)
+    before.pg.pageHidden()
+    expect(storage.getItem(PENDING_KEY)).toBe(other)
+    before.pg.pageShown()
     slow.release()
     await until(() => !before.pg.stores.codeCheck.getState().checking)
     expect(storage.getItem(PENDING_KEY)).toBeNull()

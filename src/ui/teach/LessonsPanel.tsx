@@ -112,7 +112,7 @@ export function LessonsPanel() {
   if (!open) return null
   const chosen = lessons.find((l) => l.id === lessonId)
   return (
-    <aside data-testid="lessons" aria-label={t('lessonsPanel.title')} className="flex w-80 min-w-0 max-w-[40vw] shrink-0 flex-col overflow-y-auto border-r border-slate-200 bg-white">
+    <aside data-testid="lessons" aria-label={t('lessonsPanel.title')} className="flex w-80 min-w-0 max-w-[28vw] shrink-0 flex-col overflow-y-auto border-r border-slate-200 bg-white">
       <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
         <h2 className="font-semibold">{t('lessonsPanel.title')}</h2>
         <span className="text-xs text-slate-500">{t('lessonsPanel.progress', { done: done.length, total: lessons.length })}</span>
