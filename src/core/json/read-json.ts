@@ -283,16 +283,20 @@ class PendingFailure implements DeferredJsonFailure {
  * @param start offset to read from
  */
 export function readJson(text: string, start = 0, options: JsonReadOptions = {}): JsonReadResult {
+  return readStrictFirst(text, start, options) ?? readJsonLenient(text, start, options)
+}
+
+/**
+ * The fast path of both readers: strict JSON (most output) is measured by a non-allocating scan
+ * and built by JSON.parse, the same result as the lenient reader's, several times faster.
+ * `undefined` when the value at `start` is not a strict object or array.
+ */
+function readStrictFirst(text: string, start: number, options: JsonReadOptions): JsonReadSuccess | undefined {
   let valueStart = start
   while (valueStart < text.length && isWhitespace(text.charCodeAt(valueStart))) valueStart++
-  // Strict JSON (most output) is measured by a non-allocating scan and built by JSON.parse;
-  // the result is the same as the lenient reader's, several times faster.
   const first = text.charCodeAt(valueStart)
-  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
-    const strict = readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
-    if (strict) return strict
-  }
-  return readJsonLenient(text, start, options)
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return undefined
+  return readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
 }
 
 /**
@@ -301,14 +305,7 @@ export function readJson(text: string, start = 0, options: JsonReadOptions = {})
  * `render` is called, since writing them costs more than a failed read itself.
  */
 export function readJsonDeferred(text: string, start = 0, options: JsonReadOptions = {}): JsonReadSuccess | DeferredJsonFailure {
-  let valueStart = start
-  while (valueStart < text.length && isWhitespace(text.charCodeAt(valueStart))) valueStart++
-  const first = text.charCodeAt(valueStart)
-  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
-    const strict = readStrictJson(text, valueStart, options.spanDepth ?? 0, options.maxDepth ?? 512)
-    if (strict) return strict
-  }
-  return new LenientReader(text, start, options).readDeferred()
+  return readStrictFirst(text, start, options) ?? new LenientReader(text, start, options).readDeferred()
 }
 
 /**
