@@ -40,7 +40,7 @@ test('? and the toolbar button open the shortcuts list; Esc closes it', async ({
   await expect(page.getByTestId('user-input')).toHaveValue('Why?')
 })
 
-test('the error banner links to the line; a stale error goes as soon as the code changes', async ({ page }) => {
+test('the error banner links to the line, and fixing the line there clears it', async ({ page }) => {
   await openApp(page)
   const broken = 'import { tool, z } from "toolstep"\nexport const broken = tool({\n  description: "oops",\n  inputSchema: z.object({}),\n  execute: async () => { return 1 +* 2 },\n})\n'
   await setEditor(page, 'tools.ts', broken)
@@ -53,7 +53,15 @@ test('the error banner links to the line; a stale error goes as soon as the code
     return { focused: editor.hasTextFocus(), line: editor.getPosition()?.lineNumber }
   })
   expect(position).toEqual({ focused: true, line: 5 })
-  await page.keyboard.type(' ')
+  // Fix the line by keyboard: `1 +* 2` → `1 + 2` (the `*` is 5 characters before the line's end).
+  // A mere space would leave the code broken, and the next check reports the error again.
+  await page.keyboard.press('End')
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft')
+  await page.keyboard.press('Backspace')
+  await expect(page.getByTestId('code-problem')).toHaveCount(0)
+  expect(await getEditor(page, 'tools.ts')).toContain('return 1 + 2 }')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toBeVisible()
   await expect(page.getByTestId('code-problem')).toHaveCount(0)
 })
 
