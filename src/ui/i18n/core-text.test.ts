@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { describeEvent, renderSummary, summarizeEvent, type SessionEvent } from '../../core/loop'
 import { renderPhrase } from '../../core/util'
 import { createI18n } from './index'
+import { rowSummary } from '../timeline/row-summary'
 
 // Partial events: the summary reads only these fields.
 const ev = (event: Record<string, unknown>) => event as unknown as SessionEvent
@@ -27,6 +28,7 @@ const EVENTS: [SessionEvent, string][] = [
   [ev({ type: 'backfill.completed', messages: [{}] }), 'Backfill — +1 message'],
   [ev({ type: 'backfill.completed', messages: [{}, {}, {}] }), 'Backfill — +3 messages'],
   [ev({ type: 'loop.stopped', reason: 'max_steps' }), 'Stop — max_steps'],
+  [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'b', 'a', 'b', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 7 calls: a, b, a, b, a … and 2 more'],
 ]
 const line = (s: { title: string; detail: string }) => `${s.title} — ${s.detail}`
 
@@ -37,16 +39,17 @@ describe('text from core in the UI', () => {
 
   it("the UI's English for each phrase is core's English (i18next picks the same plural as renderPhrase)", () => {
     const t = createI18n('en').t
-    for (const [event, expected] of EVENTS) expect(line(renderSummary(summarizeEvent(event), (p) => t(`core.event.${p.key}`, p.params)))).toBe(expected)
+    for (const [event, expected] of EVENTS) expect(line(rowSummary(t, event))).toBe(expected)
   })
 
   it('in Chinese the rows are translated while identifiers stay', () => {
     const t = createI18n('zh-CN').t
-    const zh = EVENTS.map(([event]) => line(renderSummary(summarizeEvent(event), (p) => t(`core.event.${p.key}`, p.params))))
+    const zh = EVENTS.map(([event]) => line(rowSummary(t, event)))
     expect(zh[0]).toBe('开始 — 2 个工具 · json')
     expect(zh[8]).toBe('解析 — 2 个调用：a, b · 2 处修复')
     expect(zh[12]).toBe('确认 — 已批准, 已拒绝, 已编辑')
     expect(zh[19]).toBe('停止 — max_steps')
+    expect(zh[20]).toBe('解析 — 7 个调用：a, b, a, b, a … 另有 2 个')
   })
 
   it('renderPhrase fills parameters, picks _one/_other by count, and shows an unknown key rather than nothing', () => {

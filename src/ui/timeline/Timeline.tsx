@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
-import { type SessionEvent, renderSummary, summarizeEvent, type Tone } from '../../core/loop'
+import { type SessionEvent, type Tone } from '../../core/loop'
 import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { useRootFontPx } from '../layout/use-root-font'
+import { rowSummary } from './row-summary'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -94,7 +95,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const event = events[row.index]!
-          const summary = renderSummary(summarizeEvent(event), (p) => t(`core.event.${p.key}`, p.params))
+          const summary = rowSummary(t, event)
           const current = row.index === cursor
           const future = row.index > cursor
           const anomalies = event.anomalies ?? []
