@@ -89,6 +89,14 @@ describe('workspace store: a saved workspace that cannot be read', () => {
     expect(store.getState().restoreProblem).toMatchObject({ reset: ['model.ts', 'settings'], text })
   })
 
+  it('a wire format this build does not know resets the settings and says so (it was kept, shown as Auto-detect, and failed every turn)', () => {
+    const text = JSON.stringify({ state: { tools: '// kept', model: '// kept too', input: 'hi', settings: { protocol: 'no-such-protocol', maxSteps: 8 }, exampleId: 'weather' }, version: 1 })
+    const store = createWorkspaceStore(memoryStorage({ [WORKSPACE_KEY]: text }))
+    expect(store.getState()).toMatchObject({ tools: '// kept', model: '// kept too' })
+    expect(store.getState().settings.protocol).not.toBe('no-such-protocol')
+    expect(store.getState().restoreProblem).toMatchObject({ reset: ['settings'], text })
+  })
+
   it('resets everything when the JSON is not a saved workspace', () => {
     const store = createWorkspaceStore(memoryStorage({ [WORKSPACE_KEY]: '[1, 2]' }))
     expect(store.getState().restoreProblem).toMatchObject({ reset: ['everything'], text: '[1, 2]' })

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { breakpointSchema } from '../debug/breakpoint-schema'
+import { protocols } from '../protocols/index'
 
 /** Fault injected into a tool call, for teaching how the loop copes. */
 export const faultSchema = z.object({
@@ -75,8 +76,11 @@ export const DEFAULT_LOOP_SETTINGS: LoopSettings = loopSettingsSchema.parse({})
  * not in core/files, so the loop can read them without importing the file format.
  */
 export const settingsSchema = z.object({
-  /** Wire format id the model speaks (see the protocol registry). */
-  protocol: z.string().min(1),
+  /**
+   * Wire format id the model speaks: one of the protocol registry's (`auto` included). An id this
+   * build does not know is refused where the file is read, not run as "malformed call" every turn.
+   */
+  protocol: z.enum(protocols.map((p) => p.id) as [string, ...string[]]),
   /** Model turns before stopping with `max_steps`. */
   maxSteps: z.number().int().min(1).max(100),
   /** Extra system prompt text placed before the generated tool instructions. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeEvent, renderSummary, summarizeEvent, type SessionEvent } from '../../core/loop'
+import { describeEvent, type SessionEvent } from '../../core/loop'
 import { renderPhrase } from '../../core/util'
 import { createI18n } from './index'
 import { rowSummary } from '../timeline/row-summary'
