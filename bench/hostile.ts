@@ -38,7 +38,7 @@ function almost(token: string): string {
 export type HostileInput = readonly [label: string, raw: string]
 
 /** The input families, by name (`scripts/worst-case.ts --generators`). */
-export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences'] as const
+export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs'] as const
 export type GeneratorName = (typeof GENERATORS)[number]
 
 /**
@@ -48,7 +48,16 @@ export type GeneratorName = (typeof GENERATORS)[number]
 export function hostileInputs(size: number, generators: readonly GeneratorName[] = GENERATORS): HostileInput[] {
   const seen = new Set<string>()
   const out: HostileInput[] = []
-  const families: Record<GeneratorName, (size: number) => HostileInput[]> = { base: baseInputs, prefixes: prefixInputs, unbalanced: unbalancedInputs, deep: deepInputs, tags: tagInputs, fences: fenceInputs }
+  const families: Record<GeneratorName, (size: number) => HostileInput[]> = {
+    base: baseInputs,
+    prefixes: prefixInputs,
+    unbalanced: unbalancedInputs,
+    deep: deepInputs,
+    tags: tagInputs,
+    fences: fenceInputs,
+    alternating: alternatingInputs,
+    runs: runInputs,
+  }
   for (const name of generators) {
     for (const input of families[name](size)) {
       if (seen.has(input[1])) continue
@@ -129,6 +138,57 @@ function tagInputs(size: number): HostileInput[] {
   for (const [open, close] of [['<tool_call>', '</tool_call>'], ['<function=f>', '</function>'], ['<parameter=a>', '</parameter>'], ['[TOOL_CALLS]', '[ARGS]']] as const) {
     out.push([`${open} × n, then ${close} × n`, repeat(open, Math.floor(size / 2)) + repeat(close, Math.floor(size / 2))])
     out.push([`(${open}${close}) repeated`, repeat(open + close, size)])
+  }
+  return out
+}
+
+/**
+ * The tokens that open a call in some format, each with the start of a body that format expects
+ * (a call's first characters): what {@link alternatingInputs} interleaves.
+ */
+const OPENERS: readonly string[] = [
+  '<tool_call>{"name": "f", "arguments": {', '<tool_call>\n<function=f>\n<parameter=a>', '<function=f>{"a": ', '<function_call>{"name": ',
+  '[TOOL_CALLS][{"name": "f", ', '[TOOL_CALLS]f[ARGS]{', '[TOOL: f] [ARGS: {', '[TOOL:f|a=', '<|python_tag|>{"name": "f", ', 'functools[{"name": ',
+  '<|tool_call|>[{"name": ', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{', '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{',
+  '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{', '<minimax:tool_call><invoke name="f"><parameter name="a">', '<｜DSML｜function_calls><｜DSML｜invoke name="f">',
+  '<seed:tool_call><function=f><parameter=a>', 'Action: ```json\n[{"tool_name": "f", ', '<|action_start|><|plugin|>{"name": "f", ', '[f(a=1, ', '{"tool": "f", "arguments": {', '{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{',
+  '<think>', '```json\n{', 'f(a=',
+]
+
+/** Every pair of two formats' openers, alternating: each opener cuts the other's call short. */
+function alternatingInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
+  for (const first of OPENERS) {
+    for (const second of OPENERS) {
+      if (first !== second) out.push([`(${JSON.stringify(first)} + ${JSON.stringify(second)}) repeated`, repeat(first + second, size)])
+    }
+  }
+  return out
+}
+
+/** Long runs inside a value: backslashes, digits, exponents, signs, spaces, word characters, escapes. */
+function runInputs(size: number): HostileInput[] {
+  const out: HostileInput[] = []
+  const body = size - 64
+  for (const opener of ['', '{"tool": "f", "arguments": {"a": ', '<tool_call>{"name": "f", "arguments": {"a": ', '[TOOL_CALLS][{"name": "f", "arguments": {"a": ', 'f(a=', '[TOOL:f|a=', '<function=f>\n<parameter=a>\n']) {
+    const at = opener
+    const runs: readonly (readonly [string, string])[] = [
+      ['"' + '\\'.repeat(body), 'a string of backslashes, unclosed'],
+      ['"' + '\\\\'.repeat(Math.floor(body / 2)) + '"', 'a string of escaped backslashes'],
+      ['"' + '\\"'.repeat(Math.floor(body / 2)), 'a string of escaped quotes, unclosed'],
+      ['"' + '\\u00'.repeat(Math.floor(body / 4)), 'a string of cut \\u escapes'],
+      ['1'.repeat(body), 'a huge number'],
+      ['-' + '1'.repeat(body) + '.', 'a huge number cut after the point'],
+      ['1.' + '0'.repeat(body) + 'e', 'a huge fraction cut in the exponent'],
+      ['1e' + '9'.repeat(body), 'a huge exponent'],
+      ['-'.repeat(body), 'a run of minus signs'],
+      ['t'.repeat(body), 'a run of t (almost true)'],
+      ['a'.repeat(body), 'a run of word characters'],
+      [' '.repeat(body) + '}', 'whitespace, then }'],
+      ['"' + 'x'.repeat(body), 'an unclosed string'],
+      ["'" + 'x'.repeat(body), 'an unclosed single-quoted string'],
+    ]
+    for (const [run, label] of runs) out.push([`${JSON.stringify(at)} + ${label}`, at + run])
   }
   return out
 }

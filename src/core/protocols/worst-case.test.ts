@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_LISTED_ERRORS } from './shared/parse-builder'
+import { bracket } from './bracket'
+import { pipe } from './pipe'
+
+// Worst-case inputs (`npx tsx scripts/worst-case.ts` finds them; `npm run bench parse` times them as
+// ratios). These tests count work, not time: what a parse builds must not grow with the number of
+// failures in an output beyond a constant.
+describe('worst-case inputs', () => {
+  it('lists at most MAX_LISTED_ERRORS errors and counts the rest in one more_errors entry', () => {
+    const raw = '[TOOL:f'.repeat(10_000)
+    for (const protocol of [pipe, bracket]) {
+      const result = protocol.parse(raw)
+      expect(result.errors).toHaveLength(MAX_LISTED_ERRORS + 1)
+      expect(result.errors.slice(0, MAX_LISTED_ERRORS).every((error) => error.code === 'invalid_call')).toBe(true)
+      const last = result.errors[MAX_LISTED_ERRORS]
+      expect(last?.code).toBe('more_errors')
+      expect(last?.message).toBe(`${10_000 - MAX_LISTED_ERRORS} more errors like these are not listed (only the first ${MAX_LISTED_ERRORS} are).`)
+      expect(last?.phrase).toEqual({ key: 'moreErrors', params: { count: 10_000 - MAX_LISTED_ERRORS, max: MAX_LISTED_ERRORS } })
+    }
+  })
+
+  it('keeps the errors of an output with no more than MAX_LISTED_ERRORS of them as they were', () => {
+    const raw = '[TOOL:f'.repeat(MAX_LISTED_ERRORS) + '[TOOL:g|a=1]'
+    const result = pipe.parse(raw)
+    expect(result.errors).toHaveLength(MAX_LISTED_ERRORS)
+    expect(result.errors.every((error) => error.code === 'invalid_call')).toBe(true)
+    expect(result.errors[1]).toEqual({
+      code: 'invalid_call',
+      message: "Expected ']' or '|' after the tool name \"f\" at offset 14, found '['.",
+      phrase: { key: 'bracketExpectedClose', params: { name: 'f', offset: 14, found: '[' } },
+      span: { start: 7, end: 14 },
+    })
+    expect(result.calls).toEqual([expect.objectContaining({ name: 'g', arguments: { a: '1' } })])
+  })
+
+  it('reads the text around failed markers consumed back to back the same as before', () => {
+    const result = pipe.parse(`before ${'[TOOL:f'.repeat(500)}[TOOL:g|a=1] after`)
+    expect(result.text).toBe('before\nafter')
+  })
+})
