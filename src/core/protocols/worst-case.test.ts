@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
+import { createStreamParser } from './index'
 import { pipe } from './pipe'
+import { JsonStreamReader } from './stream/json-stream-reader'
+import { ProseText } from './stream/prose-text'
 
 // Worst-case inputs (`npx tsx scripts/worst-case.ts` finds them; `npm run bench parse` times them as
 // ratios). These tests count work, not time: what a parse builds must not grow with the number of
@@ -37,5 +40,30 @@ describe('worst-case inputs', () => {
   it('reads the text around failed markers consumed back to back the same as before', () => {
     const result = pipe.parse(`before ${'[TOOL:f'.repeat(500)}[TOOL:g|a=1] after`)
     expect(result.text).toBe('before\nafter')
+  })
+})
+
+describe('worst-case inputs, streamed', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('starts no JSON reader at a { or [ that the next character rules out (json: {{{{)', () => {
+    const write = vi.spyOn(JsonStreamReader.prototype, 'write')
+    const parser = createStreamParser('json')
+    const snapshot = parser.push('{'.repeat(1000) + '[}'.repeat(500))
+    expect(write.mock.calls.length).toBeLessThan(10)
+    expect(snapshot.reading).toBe('incremental')
+    expect(snapshot.text).toBe('{'.repeat(1000) + '[}'.repeat(500))
+  })
+
+  it('adds a run of < that open no token to the prose once, not per character', () => {
+    for (const id of ['json', 'xml-tag']) {
+      const add = vi.spyOn(ProseText.prototype, 'add')
+      const snapshot = createStreamParser(id).push(`a${'<'.repeat(1000)}b`)
+      expect(add.mock.calls.length, id).toBeLessThan(5)
+      expect(snapshot.text, id).toBe(`a${'<'.repeat(1000)}b`)
+      add.mockRestore()
+    }
   })
 })
