@@ -3,6 +3,7 @@ import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
 import { createStreamParser } from './index'
 import { pipe } from './pipe'
+import { pythonic } from './pythonic'
 import { JsonStreamReader } from './stream/json-stream-reader'
 import { ProseText } from './stream/prose-text'
 
@@ -65,5 +66,24 @@ describe('worst-case inputs, streamed', () => {
       expect(snapshot.text, id).toBe(`a${'<'.repeat(1000)}b`)
       add.mockRestore()
     }
+  })
+})
+
+describe('worst-case inputs, pythonic', () => {
+  it('sets a plain argument without defineProperty, so f(a=1, f(a=1, … costs a few operations per call', () => {
+    const define = vi.spyOn(Object, 'defineProperty')
+    const result = pythonic.parse('f(a=1, '.repeat(1000))
+    const calls = define.mock.calls.length
+    define.mockRestore()
+    expect(calls).toBeLessThan(10)
+    expect(result.calls).toEqual([])
+    expect(result.errors.map((error) => error.code)).toEqual(['truncated'])
+  })
+
+  it('reads plain integers as the JSON reader does, and an own __proto__ key', () => {
+    const result = pythonic.parse('[f(a=1, b=-20, c=0, d=007, e=1.5, __proto__=3)]')
+    expect(result.calls[0]?.arguments).toEqual({ a: 1, b: -20, c: 0, d: pythonic.parse('[f(d=007)]').calls[0]?.arguments.d, e: 1.5, ['__proto__']: 3 })
+    expect(Object.keys(result.calls[0]?.arguments ?? {})).toEqual(['a', 'b', 'c', 'd', 'e', '__proto__'])
+    expect(Object.getPrototypeOf(result.calls[0]?.arguments)).toBe(Object.prototype)
   })
 })
