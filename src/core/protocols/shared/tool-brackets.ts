@@ -52,7 +52,10 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
         builder.addError('invalid_arguments', () => parseSaid('bracketExpectedKeyValue', { name, offset: segmentStart, segment: segment.trim() }), { start: segmentStart, end: i })
       } else {
         const key = segment.slice(0, equals).trim()
-        Object.defineProperty(args, key, { value: segment.slice(equals + 1).trim(), enumerable: true, writable: true, configurable: true })
+        const value = segment.slice(equals + 1).trim()
+        // `__proto__` becomes an own key; other keys are set plainly (defineProperty costs more per call).
+        if (key === '__proto__') Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
+        else args[key] = value
       }
     }
     segmentStart = i + 1
