@@ -288,6 +288,8 @@ const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['1 MB of <', '<'.repeat(MB)],
   ['1 MB of {', '{'.repeat(MB)],
   ['1 MB of [', '['.repeat(MB)],
+  ['512K × [{', '[{'.repeat(MB / 2)],
+  ['46K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
   ['150K × f(a=1, ', 'f(a=1, '.repeat(Math.floor(MB / 7))],
   ['150K × [TOOL:f', '[TOOL:f'.repeat(Math.floor(MB / 7))],
   ['36K × <|START_ACTION|>{"name": "f"', '<|START_ACTION|>{"name": "f"'.repeat(Math.floor(MB / 28))],
