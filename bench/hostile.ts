@@ -38,20 +38,30 @@ function almost(token: string): string {
 export type HostileInput = readonly [label: string, raw: string]
 
 /** The input families, by name (`scripts/worst-case.ts --generators`). */
-export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences'] as const
+export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs'] as const
 export type GeneratorName = (typeof GENERATORS)[number]
 
 /**
  * The hostile inputs of about `size` code units of the given families (default: all), labelled,
- * without duplicates.
+ * without duplicates; with `keep`, only those whose label it accepts (the others are not kept).
  */
-export function hostileInputs(size: number, generators: readonly GeneratorName[] = GENERATORS): HostileInput[] {
+export function hostileInputs(size: number, generators: readonly GeneratorName[] = GENERATORS, keep?: (label: string) => boolean): HostileInput[] {
   const seen = new Set<string>()
   const out: HostileInput[] = []
-  const families: Record<GeneratorName, (size: number) => HostileInput[]> = { base: baseInputs, prefixes: prefixInputs, unbalanced: unbalancedInputs, deep: deepInputs, tags: tagInputs, fences: fenceInputs }
+  const families: Record<GeneratorName, (size: number) => Generator<HostileInput>> = {
+    base: baseInputs,
+    prefixes: prefixInputs,
+    unbalanced: unbalancedInputs,
+    deep: deepInputs,
+    tags: tagInputs,
+    fences: fenceInputs,
+    alternating: alternatingInputs,
+    runs: runInputs,
+  }
+  // Generated one at a time, so picking a few inputs at a large size holds only those.
   for (const name of generators) {
     for (const input of families[name](size)) {
-      if (seen.has(input[1])) continue
+      if (seen.has(input[1]) || (keep && !keep(input[0]))) continue
       seen.add(input[1])
       out.push(input)
     }
@@ -76,97 +86,132 @@ function typicalOutputs(): string[] {
 }
 
 /** Every prefix (up to 100 characters) of every typical output, repeated: a call cut at each point, again and again. */
-function prefixInputs(size: number): HostileInput[] {
-  const out: HostileInput[] = []
+function* prefixInputs(size: number): Generator<HostileInput> {
   for (const output of typicalOutputs()) {
     for (let length = 1; length <= Math.min(output.length, 100); length++) {
       const prefix = output.slice(0, length)
-      out.push([`${JSON.stringify(prefix)} repeated (a prefix of a typical output)`, repeat(prefix, size)])
+      yield [`${JSON.stringify(prefix)} repeated (a prefix of a typical output)`, repeat(prefix, size)]
     }
   }
-  return out
 }
 
 /** Every run of one to three brackets, quotes, backslashes, colons and commas, repeated. */
-function unbalancedInputs(size: number): HostileInput[] {
+function* unbalancedInputs(size: number): Generator<HostileInput> {
   const alphabet = ['{', '}', '[', ']', '(', '"', "'", '\\', ':', ',']
-  const out: HostileInput[] = []
   let runs = ['']
   for (let length = 1; length <= 3; length++) {
     runs = runs.flatMap((run) => alphabet.map((char) => run + char))
-    for (const run of runs) out.push([`${JSON.stringify(run)} repeated`, repeat(run, size)])
+    for (const run of runs) yield [`${JSON.stringify(run)} repeated`, repeat(run, size)]
   }
   for (const run of ['{"a": "x\\"', '{"a": "\\\\', '"\\\\"', '{"a": [', '{"a": {"b": ', '["a", ', "{'a': '", '{a: ', '{"a": 1,', '[1, ', '[-', '[1.', '[1e', '[tru', '{"a": tr']) {
-    out.push([`${JSON.stringify(run)} repeated`, repeat(run, size)])
+    yield [`${JSON.stringify(run)} repeated`, repeat(run, size)]
   }
-  return out
 }
 
 /** Nesting up to the depth limit and one past it, repeated, bare and after a format's opener. */
-function deepInputs(size: number): HostileInput[] {
-  const out: HostileInput[] = []
+function* deepInputs(size: number): Generator<HostileInput> {
   for (const depth of [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1]) {
     for (const [open, close] of [['[', ']'], ['{"a":', '}'], ['{"a":[', ']}'], ["{'a':", '}'], ['(', ')']] as const) {
       const unit = open.repeat(depth)
-      out.push([`(${JSON.stringify(open)} × ${depth}) repeated, unclosed`, repeat(unit, size)])
-      out.push([`(${JSON.stringify(open)} × ${depth} 1 ${JSON.stringify(close)} × ${depth}) repeated`, repeat(`${unit}1${close.repeat(depth)}`, size)])
+      yield [`(${JSON.stringify(open)} × ${depth}) repeated, unclosed`, repeat(unit, size)]
+      yield [`(${JSON.stringify(open)} × ${depth} 1 ${JSON.stringify(close)} × ${depth}) repeated`, repeat(`${unit}1${close.repeat(depth)}`, size)]
     }
     for (const opener of ['<tool_call>', '[TOOL_CALLS]', '{"tool": "f", "arguments": ', '```json\n', 'f(a=', '<|python_tag|>', '[TOOL_CALLS]f[ARGS]']) {
-      out.push([`(${JSON.stringify(opener)} + [ × ${depth}) repeated`, repeat(opener + '['.repeat(depth), size)])
+      yield [`(${JSON.stringify(opener)} + [ × ${depth}) repeated`, repeat(opener + '['.repeat(depth), size)]
     }
   }
-  return out
 }
 
 /** Format tokens followed by the start of a call that never ends, repeated (tag soup). */
-function tagInputs(size: number): HostileInput[] {
+function* tagInputs(size: number): Generator<HostileInput> {
   const bodies = ['{"name": "f", "arguments": {', '{"name": "f", "arguments": {"a": "', '{"name": "f"', '{"name":', 'f', 'f>', 'f">', '<', '"', '\\']
-  const out: HostileInput[] = []
   for (const token of TOKENS) {
-    for (const body of bodies) out.push([`(${JSON.stringify(token)} + ${JSON.stringify(body)}) repeated`, repeat(token + body, size)])
-    out.push([`${JSON.stringify(token)} repeated, then a call`, `${repeat(token, size - 60)}{"name": "f", "arguments": {"a": 1}}`])
+    for (const body of bodies) yield [`(${JSON.stringify(token)} + ${JSON.stringify(body)}) repeated`, repeat(token + body, size)]
+    yield [`${JSON.stringify(token)} repeated, then a call`, `${repeat(token, size - 60)}{"name": "f", "arguments": {"a": 1}}`]
   }
   for (const [open, close] of [['<tool_call>', '</tool_call>'], ['<function=f>', '</function>'], ['<parameter=a>', '</parameter>'], ['[TOOL_CALLS]', '[ARGS]']] as const) {
-    out.push([`${open} × n, then ${close} × n`, repeat(open, Math.floor(size / 2)) + repeat(close, Math.floor(size / 2))])
-    out.push([`(${open}${close}) repeated`, repeat(open + close, size)])
+    yield [`${open} × n, then ${close} × n`, repeat(open, Math.floor(size / 2)) + repeat(close, Math.floor(size / 2))]
+    yield [`(${open}${close}) repeated`, repeat(open + close, size)]
   }
-  return out
+}
+
+/**
+ * The tokens that open a call in some format, each with the start of a body that format expects
+ * (a call's first characters): what {@link alternatingInputs} interleaves.
+ */
+const OPENERS: readonly string[] = [
+  '<tool_call>{"name": "f", "arguments": {', '<tool_call>\n<function=f>\n<parameter=a>', '<function=f>{"a": ', '<function_call>{"name": ',
+  '[TOOL_CALLS][{"name": "f", ', '[TOOL_CALLS]f[ARGS]{', '[TOOL: f] [ARGS: {', '[TOOL:f|a=', '<|python_tag|>{"name": "f", ', 'functools[{"name": ',
+  '<|tool_call|>[{"name": ', '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{', '<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{',
+  '<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{', '<minimax:tool_call><invoke name="f"><parameter name="a">', '<｜DSML｜function_calls><｜DSML｜invoke name="f">',
+  '<seed:tool_call><function=f><parameter=a>', 'Action: ```json\n[{"tool_name": "f", ', '<|action_start|><|plugin|>{"name": "f", ', '[f(a=1, ', '{"tool": "f", "arguments": {', '{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{',
+  '<think>', '```json\n{', 'f(a=',
+]
+
+/** Every pair of two formats' openers, alternating: each opener cuts the other's call short. */
+function* alternatingInputs(size: number): Generator<HostileInput> {
+  for (const first of OPENERS) {
+    for (const second of OPENERS) {
+      if (first !== second) yield [`(${JSON.stringify(first)} + ${JSON.stringify(second)}) repeated`, repeat(first + second, size)]
+    }
+  }
+}
+
+/** Long runs inside a value: backslashes, digits, exponents, signs, spaces, word characters, escapes. */
+function* runInputs(size: number): Generator<HostileInput> {
+  const body = size - 64
+  for (const opener of ['', '{"tool": "f", "arguments": {"a": ', '<tool_call>{"name": "f", "arguments": {"a": ', '[TOOL_CALLS][{"name": "f", "arguments": {"a": ', 'f(a=', '[TOOL:f|a=', '<function=f>\n<parameter=a>\n']) {
+    const at = opener
+    const runs: readonly (readonly [string, string])[] = [
+      ['"' + '\\'.repeat(body), 'a string of backslashes, unclosed'],
+      ['"' + '\\\\'.repeat(Math.floor(body / 2)) + '"', 'a string of escaped backslashes'],
+      ['"' + '\\"'.repeat(Math.floor(body / 2)), 'a string of escaped quotes, unclosed'],
+      ['"' + '\\u00'.repeat(Math.floor(body / 4)), 'a string of cut \\u escapes'],
+      ['1'.repeat(body), 'a huge number'],
+      ['-' + '1'.repeat(body) + '.', 'a huge number cut after the point'],
+      ['1.' + '0'.repeat(body) + 'e', 'a huge fraction cut in the exponent'],
+      ['1e' + '9'.repeat(body), 'a huge exponent'],
+      ['-'.repeat(body), 'a run of minus signs'],
+      ['t'.repeat(body), 'a run of t (almost true)'],
+      ['a'.repeat(body), 'a run of word characters'],
+      [' '.repeat(body) + '}', 'whitespace, then }'],
+      ['"' + 'x'.repeat(body), 'an unclosed string'],
+      ["'" + 'x'.repeat(body), 'an unclosed single-quoted string'],
+    ]
+    for (const [run, label] of runs) yield [`${JSON.stringify(at)} + ${label}`, at + run]
+  }
 }
 
 /** Code fences that never close, with and without a call-like start, repeated. */
-function fenceInputs(size: number): HostileInput[] {
-  const out: HostileInput[] = []
+function* fenceInputs(size: number): Generator<HostileInput> {
   for (const fence of ['```', '```json', '```json\n', '```python\n', '```tool_call\n', '~~~', 'Action: ```json\n']) {
     for (const body of ['', '{', '[', '{"tool": "f", "arguments": {', '[{"name": "f", "arguments": {', 'f(', '\n', 'text ']) {
-      out.push([`(${JSON.stringify(fence)} + ${JSON.stringify(body)}) repeated`, repeat(fence + body, size)])
+      yield [`(${JSON.stringify(fence)} + ${JSON.stringify(body)}) repeated`, repeat(fence + body, size)]
     }
-    out.push([`${JSON.stringify(fence)} + unclosed call`, `${fence}{"tool": "f", "arguments": {"a": "${'x'.repeat(size)}`])
+    yield [`${JSON.stringify(fence)} + unclosed call`, `${fence}{"tool": "f", "arguments": {"a": "${'x'.repeat(size)}`]
   }
-  return out
 }
 
-function baseInputs(size: number): HostileInput[] {
-  const out: HostileInput[] = []
+function* baseInputs(size: number): Generator<HostileInput> {
   const half = Math.floor(size / 2)
-  for (const piece of PIECES) out.push([`${JSON.stringify(piece)} repeated`, repeat(piece, size)])
+  for (const piece of PIECES) yield [`${JSON.stringify(piece)} repeated`, repeat(piece, size)]
   for (const token of TOKENS) {
-    out.push([`${JSON.stringify(token)} repeated`, repeat(token, size)])
-    out.push([`${JSON.stringify(almost(token))} repeated (almost the token)`, repeat(almost(token), size)])
+    yield [`${JSON.stringify(token)} repeated`, repeat(token, size)]
+    yield [`${JSON.stringify(almost(token))} repeated (almost the token)`, repeat(almost(token), size)]
     // An opener and then a body that never ends: an unclosed string, unclosed braces, whitespace.
-    out.push([`${JSON.stringify(token)} + unclosed {"a": "…`, `${token}{"a": "${'x'.repeat(size)}`])
-    out.push([`${JSON.stringify(token)} + { repeated`, token + repeat('{', size)])
-    out.push([`${JSON.stringify(token)} + whitespace`, token + ' '.repeat(size)])
-    out.push([`(${JSON.stringify(token)} + {) repeated`, repeat(`${token}{`, size)])
-    out.push([`(${JSON.stringify(token)} + f) repeated`, repeat(`${token}f`, size)])
+    yield [`${JSON.stringify(token)} + unclosed {"a": "…`, `${token}{"a": "${'x'.repeat(size)}`]
+    yield [`${JSON.stringify(token)} + { repeated`, token + repeat('{', size)]
+    yield [`${JSON.stringify(token)} + whitespace`, token + ' '.repeat(size)]
+    yield [`(${JSON.stringify(token)} + {) repeated`, repeat(`${token}{`, size)]
+    yield [`(${JSON.stringify(token)} + f) repeated`, repeat(`${token}f`, size)]
   }
-  out.push(['deep [ … ]', '['.repeat(half) + ']'.repeat(half)])
-  out.push(['deep {"a": … }', '{"a":'.repeat(Math.floor(size / 6)) + '1' + '}'.repeat(Math.floor(size / 6))])
-  out.push(['call with deep arguments', `{"tool": "f", "arguments": ${'['.repeat(half - 20)}${']'.repeat(half - 20)}}`])
-  out.push(['nested <tool_call>', '<tool_call>'.repeat(Math.floor(size / 24)) + '</tool_call>'.repeat(Math.floor(size / 24))])
-  out.push(['many calls', repeat('{"tool": "f", "arguments": {}} ', size)])
-  out.push(['many tagged calls', repeat('<tool_call>{"name": "f", "arguments": {}}</tool_call>', size)])
-  out.push(['many cut calls', repeat('{"tool": "f", "arguments": {"a": ', size)])
-  out.push(['whitespace then {', ' '.repeat(size) + '{'])
-  out.push(['prose', repeat('The quick brown fox jumps over the lazy dog. ', size)])
-  return out
+  yield ['deep [ … ]', '['.repeat(half) + ']'.repeat(half)]
+  yield ['deep {"a": … }', '{"a":'.repeat(Math.floor(size / 6)) + '1' + '}'.repeat(Math.floor(size / 6))]
+  yield ['call with deep arguments', `{"tool": "f", "arguments": ${'['.repeat(half - 20)}${']'.repeat(half - 20)}}`]
+  yield ['nested <tool_call>', '<tool_call>'.repeat(Math.floor(size / 24)) + '</tool_call>'.repeat(Math.floor(size / 24))]
+  yield ['many calls', repeat('{"tool": "f", "arguments": {}} ', size)]
+  yield ['many tagged calls', repeat('<tool_call>{"name": "f", "arguments": {}}</tool_call>', size)]
+  yield ['many cut calls', repeat('{"tool": "f", "arguments": {"a": ', size)]
+  yield ['whitespace then {', ' '.repeat(size) + '{']
+  yield ['prose', repeat('The quick brown fox jumps over the lazy dog. ', size)]
 }

@@ -261,6 +261,10 @@ const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['210K × {"a":', '{"a":'.repeat(Math.floor(MB / 5))],
   ['128K × {"a": "\\', '{"a": "\\'.repeat(Math.floor(MB / 8))],
   ['150K × [TOOL:f', '[TOOL:f'.repeat(Math.floor(MB / 7))],
+  ['75K × [TOOL:f|a=1][TOOL:f', '[TOOL:f|a=1][TOOL:f'.repeat(Math.floor(MB / 19))],
+  ['1 MB of a huge number', `{"tool": "f", "arguments": {"a": ${'1'.repeat(MB - 40)}`],
+  ['1 MB of backslashes in a string', `{"tool": "f", "arguments": {"a": "${'\\'.repeat(MB - 40)}`],
+  ['32K × (<tool_call>{"name": "f", "arguments": { + [TOOL_CALLS][{"name": "f", )', '<tool_call>{"name": "f", "arguments": {[TOOL_CALLS][{"name": "f", '.repeat(Math.floor(MB / 68))],
   ['87K × [TOOL_CALLS]', '[TOOL_CALLS]'.repeat(Math.floor(MB / 12))],
   ['70K × <function_call>', '<function_call>'.repeat(Math.floor(MB / 15))],
   ['61K × <seed:tool_call>f', '<seed:tool_call>f'.repeat(Math.floor(MB / 17))],
@@ -278,6 +282,19 @@ const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['47K × <|tool_call|>[{"name":', '<|tool_call|>[{"name":'.repeat(Math.floor(MB / 22))],
   ['2K × (<tool_call> + [ × 511)', ('<tool_call>' + '['.repeat(511)).repeat(Math.floor(MB / 522))],
   ['100K × ```json\\n{', '```json\n{'.repeat(Math.floor(MB / 9))],
+]
+/** The worst of the stream search, streamed by every protocol (1 MB each). */
+const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
+  ['1 MB of <', '<'.repeat(MB)],
+  ['1 MB of {', '{'.repeat(MB)],
+  ['1 MB of [', '['.repeat(MB)],
+  ['512K × [{', '[{'.repeat(MB / 2)],
+  ['46K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
+  ['150K × f(a=1, ', 'f(a=1, '.repeat(Math.floor(MB / 7))],
+  ['150K × [TOOL:f', '[TOOL:f'.repeat(Math.floor(MB / 7))],
+  ['36K × <|START_ACTION|>{"name": "f"', '<|START_ACTION|>{"name": "f"'.repeat(Math.floor(MB / 28))],
+  ['37K × functools[{"name": "f"', 'functools[{"name": "f"'.repeat(Math.floor(MB / 22))],
+  ['1 MB of " + \\', `{"tool": "f", "arguments": {"a": "${'\\'.repeat(MB - 40)}`],
 ]
 const worstRows: string[][] = []
 let worstSeconds = 0
@@ -312,6 +329,35 @@ if (typicalCall) {
   }
   console.log('')
   checks.push({ target: 'worst case ≤ 0.3 s per MB, any protocol', figure: `${fixed(worstSeconds)} s/MB`, met: worstSeconds <= 0.3 })
+  // Streamed in 16-char chunks (about four tokens a push): the worst of the stream search
+  // (`npx tsx scripts/worst-case.ts --modes stream --chunks 16`) against the typical output read the same way.
+  console.log('worst cases (1 MB inputs, streamed in 16-char chunks)')
+  const streamed = (id: string, raw: string): void => {
+    const parser = createStreamParser(id)
+    for (let at = 0; at < raw.length; at += 16) parser.push(raw.slice(at, at + 16))
+    parser.end()
+  }
+  let streamSeconds = 0
+  let streamRatio = 0
+  let streamWhere = ''
+  for (const protocol of protocols) {
+    const typical = protocol.render({ text: 'Sure.', calls: [{ name: typicalCall.name, arguments: typicalCall.arguments }] })
+    const typicalMsPerMb = (bestMs(() => streamed(protocol.id, typical), 2) / typical.length) * MB
+    for (const [label, raw] of STREAM_WORST) {
+      const msPerMb = (bestMs(() => streamed(protocol.id, raw), 2) / raw.length) * MB
+      const relative = msPerMb / typicalMsPerMb
+      if (msPerMb / 1000 > streamSeconds) streamSeconds = msPerMb / 1000
+      if (relative > streamRatio) {
+        streamRatio = relative
+        streamWhere = `${protocol.id}, ${label}`
+      }
+      worstRows.push([`${protocol.id} (stream/16)`, label, fixed(msPerMb / 1000), fixed(msPerMb), fixed(typicalMsPerMb), `${fixed(relative)}×`])
+    }
+    process.stdout.write('.')
+  }
+  console.log('')
+  checks.push({ target: 'streamed worst case (16-char chunks) ≤ 0.3 s per MB, any protocol', figure: `${fixed(streamSeconds)} s/MB`, met: streamSeconds <= 0.3 })
+  checks.push({ target: 'streamed worst case ≤ 10× the typical input streamed the same way', figure: `${fixed(streamRatio)}× (${streamWhere})`, met: streamRatio <= 10 })
   checks.push({ target: 'worst case ≤ 10× the typical input of the same size', figure: `${fixed(worstRatio)}× (${worstWhere})`, met: worstRatio <= 10 })
 }
 const worstText = table(['Protocol', 'Input', 's/MB', 'ms/MB', 'typical ms/MB', 'Ratio'], worstRows)

@@ -147,9 +147,8 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
       const id = isJsonObject(entry) && typeof entry.id === 'string' ? ` (${entry.id})` : ''
       const message = reading.name !== undefined ? reading.error.message.replace(`"${reading.name}"`, `"${reading.name}"${id}`) : reading.error.message
       // The id is spliced into the English only; the phrase names the call by its tool.
-      builder.addError(reading.error.code, { message, phrase: reading.error.phrase }, reading.error.span)
+      const error = builder.addError(reading.error.code, { message, phrase: reading.error.phrase }, reading.error.span)
       const unread = unreadCall(entry, index, reading)
-      const error = builder.errors[builder.errors.length - 1]
       if (unread && error) error.call = unread
     } else {
       builder.addError('missing_name', parseSaid('openaiNoName', { index }), node?.span)

@@ -86,6 +86,21 @@ function readName(text: string, pos: number): number {
   }
 }
 
+/**
+ * The end of a JSON integer at `pos` (`0`, `-7`, `123`; no leading zeros, at most 15 digits, so
+ * `Number` gives it exactly) followed by `,`, `)` or whitespace, or -1: the integers whose lenient
+ * JSON reading is just their value, with no repair.
+ */
+function plainIntegerEnd(text: string, pos: number): number {
+  let i = text.charCodeAt(pos) === 0x2d ? pos + 1 : pos
+  const first = i
+  while (i - first < 16 && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++
+  const digits = i - first
+  if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(first) === 0x30)) return -1
+  const next = text.charCodeAt(i)
+  return next === 0x2c || next === 0x29 || next === 0x20 || next === 0x0a || next === 0x0d || next === 0x09 ? i : -1
+}
+
 /** Reads one Python literal at `pos`: triple-quoted strings here, everything else through the lenient JSON reader. */
 function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; end: number; repairs: Repair[] } | { ok: false; offset: number; truncated: boolean; message: string } {
   for (const quote of ['"""', "'''"]) {
@@ -95,6 +110,10 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
       return { ok: true, value: text.slice(pos + 3, close), end: close + 3, repairs: [] }
     }
   }
+  // A plain integer (`1`, `-42`) followed by what ends an argument: its value without a JSON read,
+  // which costs more than the rest of a short call (prose such as `f(a=1, f(a=1, …` reads one per call).
+  const integerEnd = plainIntegerEnd(text, pos)
+  if (integerEnd > 0) return { ok: true, value: Number(text.slice(pos, integerEnd)), end: integerEnd, repairs: [] }
   // A bare word is a literal only if it is one of these; anything else (a variable, a nested
   // call) fails here without a read.
   if (isNameStart(text.charCodeAt(pos))) {
@@ -119,12 +138,17 @@ function cutAttempt(text: string, name: string, message: string): Attempt {
   return { ok: false, offset: text.length, truncated: { name, message } }
 }
 
+/** `\_` as `_` (Markdown-escaped underscores); most names hold no backslash and skip the regex. */
+function unescapeName(written: string): string {
+  return written.includes('\\') ? written.replace(/\\_/g, '_') : written
+}
+
 /** Reads `name(key=value, …)` at `pos`. */
 function readCall(text: string, pos: number): Attempt {
   const nameEnd = readName(text, pos)
   if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
   // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
-  const written = text.slice(pos, nameEnd).replace(/\\_/g, '_')
+  const written = unescapeName(text.slice(pos, nameEnd))
   const name = written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
   const args: { [key: string]: JsonValue } = {}
   const repairs: Repair[] = []
@@ -136,14 +160,16 @@ function readCall(text: string, pos: number): Attempt {
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
     // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
-    const key = text.slice(i, keyEnd).replace(/\\_/g, '_')
+    const key = unescapeName(text.slice(i, keyEnd))
     let j = skipSpace(text, keyEnd)
     if (j >= text.length) return cutAttempt(text, name, `the text ends after the argument name "${key}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
     j = skipSpace(text, j + 1)
     const literal = readLiteral(text, j)
     if (!literal.ok) return literal.truncated ? cutAttempt(text, name, lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
-    Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
+    // `__proto__` becomes an own key; any other key is set plainly (defineProperty costs more than the rest of a short call).
+    if (key === '__proto__') Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
+    else args[key] = literal.value
     repairs.push(...literal.repairs)
     i = skipSpace(text, literal.end)
     if (i >= text.length) return cutAttempt(text, name, `the text ends after the argument "${key}": expected ',' or ')'.`)

@@ -124,6 +124,8 @@ export const PARSE_TEXT = {
   bracketCutAfterArgs: 'The call to "{{name}}" was cut off after [ARGS:.',
   bracketArgsWithoutClose: "Read [ARGS: …] of \"{{name}}\" without its closing ']'.",
   bracketEndsInside: "The output ends inside [TOOL: …] at offset {{offset}}: expected a tool name and ']'.",
+  moreErrors_one: '{{count}} more error like these is not listed (only the first {{max}} are).',
+  moreErrors_other: '{{count}} more errors like these are not listed (only the first {{max}} are).',
   bracketExpectedClose: "Expected ']' or '|' after the tool name \"{{name}}\" at offset {{offset}}, found '{{found}}'.",
   wrappedInvalid: 'The JSON after {{marker}} is not valid: {{problem, lowerFirst}}',
   endsAfterMarker: 'The output ends right after {{marker}}: expected the tool call JSON.',

@@ -165,7 +165,9 @@ class InvokeReader {
       } else if (syntax.typedParameters) {
         value = text
       }
-      Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
+      // `__proto__` becomes an own key; other keys are set plainly (defineProperty costs more per call).
+      if (key === '__proto__') Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
+      else args[key] = value
       const parameterStart = pos
       pos = valueEnd + syntax.parameterClose.length
       // The arguments span runs from the first parameter tag to the end of the last one.

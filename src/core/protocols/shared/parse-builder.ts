@@ -4,6 +4,15 @@
  */
 import type { ParseError, ParseResult, ParsedCall, Repair, Span } from '../types'
 import type { Phrase } from '../../util/phrase'
+import { parseSaid } from '../../util/parse-text'
+
+/**
+ * Errors listed one by one in a result. An output of broken markers can hold one error every few
+ * characters (150 000 in a megabyte of `[TOOL:f`); past this many, errors are only counted, and
+ * one last `more_errors` entry says how many were left out, so the cost and the size of a result
+ * stay those of a normal one.
+ */
+export const MAX_LISTED_ERRORS = 100
 
 /** Reasoning blocks: their content never yields calls and is not user-visible text. */
 export const REASONING_TAGS: ReadonlyArray<readonly [open: string, close: string]> = [
@@ -139,8 +148,15 @@ export class ParseBuilder {
   readonly view: string
   readonly calls: ParsedCall[] = []
   readonly repairs: Repair[] = []
-  readonly errors: ParseError[] = []
+  private readonly listed: ParseError[] = []
+  /** Errors past {@link MAX_LISTED_ERRORS}, counted but not built. */
+  private unlisted = 0
+  /** How many unlisted errors the `more_errors` entry at the end of {@link listed} counts. */
+  private summarised = 0
   private readonly consumed: Span[] = []
+  /** The consumed range being extended: adjacent markup is one span, not one per marker. */
+  private openStart = -1
+  private openEnd = -1
   private readonly reasoning: readonly Span[]
   private textCache: string | undefined
 
@@ -156,10 +172,15 @@ export class ParseBuilder {
 
   /** Marks a range as markup (a call, a marker, a fence) so it is not part of the text. */
   consume(start: number, end: number): void {
-    if (end > start) {
-      this.consumed.push({ start, end })
-      this.textCache = undefined
+    if (end <= start) return
+    // Failed markers one after another (`[TOOL:f[TOOL:f…`) are consumed back to back: one span.
+    if (start >= this.openStart && start <= this.openEnd) this.openEnd = Math.max(this.openEnd, end)
+    else {
+      if (this.openStart >= 0) this.consumed.push({ start: this.openStart, end: this.openEnd })
+      this.openStart = start
+      this.openEnd = end
     }
+    this.textCache = undefined
   }
 
   addCall(call: ParsedCall): void {
@@ -171,16 +192,40 @@ export class ParseBuilder {
     this.repairs.push(entry(code, text, span))
   }
 
-  /** An error: `text` is its English, or its English with its phrase (see `parseSaid`). */
-  addError(code: string, text: string | Told, span?: Span): void {
-    this.errors.push(entry(code, text, span))
+  /**
+   * An error: `text` is its English, or its English with its phrase (see `parseSaid`), or a
+   * function that gives it, called only when the error is listed (past
+   * {@link MAX_LISTED_ERRORS} it is only counted). Returns the entry, or `undefined` when it was only counted.
+   */
+  addError(code: string, text: string | Told | (() => Told), span?: Span): ParseError | undefined {
+    if (this.listed.length - (this.summarised > 0 ? 1 : 0) >= MAX_LISTED_ERRORS) {
+      this.unlisted++
+      return undefined
+    }
+    const error = entry(code, typeof text === 'function' ? text() : text, span)
+    this.listed.push(error)
+    return error
+  }
+
+  /**
+   * The errors: the first {@link MAX_LISTED_ERRORS}, then, when there were more, one `more_errors`
+   * entry that counts the rest.
+   */
+  get errors(): ParseError[] {
+    if (this.unlisted !== this.summarised) {
+      if (this.summarised > 0) this.listed.pop()
+      this.listed.push(entry('more_errors', parseSaid('moreErrors', { count: this.unlisted, max: MAX_LISTED_ERRORS }), undefined))
+      this.summarised = this.unlisted
+    }
+    return this.listed
   }
 
   /** The visible text: everything not consumed, without control tokens, each piece trimmed. */
   text(): string {
     // Scanners ask for the text to decide on repairs and then the result asks again: build it once.
     if (this.textCache !== undefined) return this.textCache
-    const spans = [...this.consumed].sort((a, b) => a.start - b.start)
+    const spans = this.openStart < 0 ? [...this.consumed] : [...this.consumed, { start: this.openStart, end: this.openEnd }]
+    spans.sort((a, b) => a.start - b.start)
     const pieces: string[] = []
     let pos = 0
     // Each gap between consumed spans (and the tail after the last) is a piece of text.

@@ -49,10 +49,13 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
     if (segment.trim() !== '') {
       const equals = segment.indexOf('=')
       if (equals < 0) {
-        builder.addError('invalid_arguments', parseSaid('bracketExpectedKeyValue', { name, offset: segmentStart, segment: segment.trim() }), { start: segmentStart, end: i })
+        builder.addError('invalid_arguments', () => parseSaid('bracketExpectedKeyValue', { name, offset: segmentStart, segment: segment.trim() }), { start: segmentStart, end: i })
       } else {
         const key = segment.slice(0, equals).trim()
-        Object.defineProperty(args, key, { value: segment.slice(equals + 1).trim(), enumerable: true, writable: true, configurable: true })
+        const value = segment.slice(equals + 1).trim()
+        // `__proto__` becomes an own key; other keys are set plainly (defineProperty costs more per call).
+        if (key === '__proto__') Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
+        else args[key] = value
       }
     }
     segmentStart = i + 1
@@ -141,7 +144,7 @@ export function collectToolBrackets(builder: ParseBuilder): void {
     } else if (view.charCodeAt(next) === 0x7c) {
       end = readPipe(builder, at, name, nameSpan, next)
     } else {
-      builder.addError('invalid_call', parseSaid('bracketExpectedClose', { name, offset: next, found: view[next] ?? '' }), { start: at, end: next })
+      builder.addError('invalid_call', () => parseSaid('bracketExpectedClose', { name, offset: next, found: view[next] ?? '' }), { start: at, end: next })
       end = next
     }
     builder.consume(at, end)

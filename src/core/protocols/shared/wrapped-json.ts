@@ -2,7 +2,7 @@
  * Reading the JSON that follows a format's marker (`[TOOL_CALLS]`, `<|tool_call|>`, `functools`,
  * `<|START_ACTION|>`): one call object or an array of them, every object taken as a call.
  */
-import { mayStartValue, readJson } from '../../json'
+import { mayStartValue, readJsonDeferred } from '../../json'
 import { isJsonObject, readCallObject } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { nested, parseSaid } from '../../util/parse-text'
@@ -20,7 +20,14 @@ export function readWrappedJson(builder: ParseBuilder, start: number, marker: st
   const code = view.charCodeAt(at)
   // Hostile input repeats the marker (`[TOOL_CALLS][TOOL_CALLS]…`): a certain failure is not read.
   if ((code !== 0x7b && code !== 0x5b) || !mayStartValue(view, at)) return undefined
-  const read = readJson(view, at, { spanDepth: 3 })
+  // Deferred: a megabyte of `[TOOL_CALLS]{"name": "f"` fails a read every few characters, and
+  // past the listed errors a failure's message is never written.
+  const deferred = readJsonDeferred(view, at, { spanDepth: 3 })
+  if (!deferred.ok && deferred.code !== 'truncated') {
+    builder.addError('invalid_json', () => parseSaid('wrappedInvalid', { marker, problem: nested(deferred.render().error) }), { start: at, end: deferred.offset })
+    return deferred.offset
+  }
+  const read = deferred.ok ? deferred : deferred.render()
   if (!read.ok) {
     if (read.error.code === 'truncated') {
       const partial = read.partial
@@ -71,7 +78,7 @@ export function collectMarkedJson(builder: ParseBuilder, marker: string, endMark
         builder.consume(at, view.length)
         return
       }
-      builder.addError('invalid_call', parseSaid('expectedJsonAfter', { marker, offset: skipSpace(view, after) }), { start: at, end: after })
+      builder.addError('invalid_call', () => parseSaid('expectedJsonAfter', { marker, offset: skipSpace(view, after) }), { start: at, end: after })
       builder.consume(at, after)
       pos = after
       continue

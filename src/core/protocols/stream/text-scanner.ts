@@ -6,6 +6,7 @@
 import type { JsonValue } from '../../messages'
 import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContext } from '../shared/call-object'
 import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
+import { isDigit, isIdentifierStart, isWhitespace } from '../../json/chars'
 import { JsonStreamReader } from './json-stream-reader'
 import { ProseText } from './prose-text'
 import type { StreamScanner, StreamingCall } from '../types'
@@ -95,16 +96,14 @@ export class TextScanner implements StreamScanner {
   private closeTags: string[] = []
   /** The tool name from `<function=NAME>`, or `undefined` for a wrapper with a JSON body. */
   private functionName: string | undefined
-  private readonly special: RegExp
   /** Set by {@link tokenAt} when the chunk ends inside a token that may still complete. */
   private partialToken = false
   private formingFrom: JsonStreamReader | undefined
   private formingVersion = -1
   private formingCache: StreamingCall | undefined
 
-  constructor(private readonly tags: boolean) {
-    this.special = tags ? /</g : /[{[<]/g
-  }
+  /** @param tags `xml-tag`'s scanner (calls in tags only) rather than `json`'s (call objects in prose too) */
+  constructor(private readonly tags: boolean) {}
 
   get gaveUp(): boolean {
     return this.mode === Mode.GaveUp
@@ -115,29 +114,42 @@ export class TextScanner implements StreamScanner {
     this.carry = ''
     const length = work.length
     let i = 0
+    // Where the prose not yet added starts: a `<` or `{` that starts nothing stays in the run, so
+    // a run of them (`<<<<`, `{{{{`) is added once, not one character at a time.
+    let proseFrom = -1
     while (i < length) {
       switch (this.mode) {
         case Mode.Prose: {
-          const special = this.special
-          special.lastIndex = i
-          const match = special.exec(work)
-          const stop = match ? match.index : length
-          if (stop > i) this.prose.add(work.slice(i, stop))
-          if (!match) return
-          if (work.charCodeAt(stop) !== 0x3c) {
+          const found = this.tags ? work.indexOf('<', i) : nextOpener(work, i)
+          const stop = found < 0 ? length : found
+          const from = proseFrom < 0 ? i : proseFrom
+          proseFrom = -1
+          if (found < 0) {
+            if (stop > from) this.prose.add(work.slice(from, stop))
+            return
+          }
+          const code = work.charCodeAt(stop)
+          if (code !== 0x3c) {
+            if (cannotOpen(work, stop, code)) {
+              proseFrom = from
+              i = stop + 1
+              continue
+            }
+            if (stop > from) this.prose.add(work.slice(from, stop))
             this.startJson('prose', undefined)
             i = stop
             continue
           }
           const token = this.matchToken(work, stop)
+          if (token === undefined) {
+            proseFrom = from
+            i = stop + 1
+            continue
+          }
+          if (stop > from) this.prose.add(work.slice(from, stop))
           if (token === 'partial') {
             this.carry = work.slice(stop)
             return
-          }
-          if (token === undefined) {
-            this.prose.add('<')
-            i = stop + 1
-            continue
           }
           i = stop + token.length
           this.onToken(token)
@@ -284,6 +296,8 @@ export class TextScanner implements StreamScanner {
 
   private matchToken(work: string, at: number): TokenMatch | 'partial' | undefined {
     this.partialToken = false
+    // Most `<` start no token: one look at the next character rules out every token at once.
+    if (at + 1 < work.length && !TOKEN_SECOND_CHARS.has(work.charCodeAt(at + 1))) return undefined
     for (const [open, close] of REASONING_TAGS) {
       if (this.tokenAt(work, at, open)) return { kind: 'reasoning', length: open.length, close }
       if (!this.sawReasoning && this.tokenAt(work, at, close)) return { kind: 'reasoning_close', length: close.length }
@@ -403,6 +417,35 @@ export class TextScanner implements StreamScanner {
     this.candidateRaw = ''
     this.mode = Mode.Prose
   }
+}
+
+/** The second character of every token {@link TextScanner} matches after `<` (all of them start with `<`). */
+const TOKEN_SECOND_CHARS = new Set(
+  [...REASONING_TAGS.flat(), ...CONTROL_TOKENS, ...WRAPPER_TAGS, FUNCTION_TAG, ...UNFOLLOWED_TAGS].filter((token) => token.startsWith('<')).map((token) => token.charCodeAt(1)),
+)
+
+/**
+ * True when the `{` or `[` at `at` cannot open a JSON value the stream reader would accept,
+ * judging by the character after it (when the chunk holds it): `{` must be followed by a key, `}`
+ * or whitespace, `[` by a value, `]` or whitespace. The reader would fail on that character at
+ * once; ruling it out here spares a reader per character in `{{{{`.
+ */
+function cannotOpen(work: string, at: number, open: number): boolean {
+  if (at + 1 >= work.length) return false
+  const next = work.charCodeAt(at + 1)
+  // Whitespace, and `(` (a Python tuple, which the scanner hands to the one-shot parser), are the reader's to judge.
+  if (isWhitespace(next) || next === 0x28) return false
+  if (open === 0x7b) return !(next === 0x22 || next === 0x27 || next === 0x7d || isIdentifierStart(next))
+  return !(next === 0x7b || next === 0x5b || next === 0x22 || next === 0x27 || next === 0x5d || next === 0x2d || isDigit(next) || isIdentifierStart(next))
+}
+
+/** Offset of the next `{`, `[` or `<` at or after `from`, or -1 (a loop: a regex would build a match per hit). */
+function nextOpener(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 0x7b || code === 0x5b || code === 0x3c) return i
+  }
+  return -1
 }
 
 function skipSpace(text: string, from: number): number {

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MAX_LISTED_ERRORS } from './shared/parse-builder'
+import { bracket } from './bracket'
+import { createStreamParser } from './index'
+import { pipe } from './pipe'
+import { pythonic } from './pythonic'
+import { JsonStreamReader } from './stream/json-stream-reader'
+import { ProseText } from './stream/prose-text'
+
+// Worst-case inputs (`npx tsx scripts/worst-case.ts` finds them; `npm run bench parse` times them as
+// ratios). These tests count work, not time: what a parse builds must not grow with the number of
+// failures in an output beyond a constant.
+describe('worst-case inputs', () => {
+  it('lists at most MAX_LISTED_ERRORS errors and counts the rest in one more_errors entry', () => {
+    const raw = '[TOOL:f'.repeat(10_000)
+    for (const protocol of [pipe, bracket]) {
+      const result = protocol.parse(raw)
+      expect(result.errors).toHaveLength(MAX_LISTED_ERRORS + 1)
+      expect(result.errors.slice(0, MAX_LISTED_ERRORS).every((error) => error.code === 'invalid_call')).toBe(true)
+      const last = result.errors[MAX_LISTED_ERRORS]
+      expect(last?.code).toBe('more_errors')
+      expect(last?.message).toBe(`${10_000 - MAX_LISTED_ERRORS} more errors like these are not listed (only the first ${MAX_LISTED_ERRORS} are).`)
+      expect(last?.phrase).toEqual({ key: 'moreErrors', params: { count: 10_000 - MAX_LISTED_ERRORS, max: MAX_LISTED_ERRORS } })
+    }
+  })
+
+  it('keeps the errors of an output with no more than MAX_LISTED_ERRORS of them as they were', () => {
+    const raw = '[TOOL:f'.repeat(MAX_LISTED_ERRORS) + '[TOOL:g|a=1]'
+    const result = pipe.parse(raw)
+    expect(result.errors).toHaveLength(MAX_LISTED_ERRORS)
+    expect(result.errors.every((error) => error.code === 'invalid_call')).toBe(true)
+    expect(result.errors[1]).toEqual({
+      code: 'invalid_call',
+      message: "Expected ']' or '|' after the tool name \"f\" at offset 14, found '['.",
+      phrase: { key: 'bracketExpectedClose', params: { name: 'f', offset: 14, found: '[' } },
+      span: { start: 7, end: 14 },
+    })
+    expect(result.calls).toEqual([expect.objectContaining({ name: 'g', arguments: { a: '1' } })])
+  })
+
+  it('reads the text around failed markers consumed back to back the same as before', () => {
+    const result = pipe.parse(`before ${'[TOOL:f'.repeat(500)}[TOOL:g|a=1] after`)
+    expect(result.text).toBe('before\nafter')
+  })
+})
+
+describe('worst-case inputs, streamed', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('starts no JSON reader at a { or [ that the next character rules out (json: {{{{)', () => {
+    const write = vi.spyOn(JsonStreamReader.prototype, 'write')
+    const parser = createStreamParser('json')
+    const snapshot = parser.push('{'.repeat(1000) + '[}'.repeat(500))
+    expect(write.mock.calls.length).toBeLessThan(10)
+    expect(snapshot.reading).toBe('incremental')
+    expect(snapshot.text).toBe('{'.repeat(1000) + '[}'.repeat(500))
+  })
+
+  it('adds a run of < that open no token to the prose once, not per character', () => {
+    for (const id of ['json', 'xml-tag']) {
+      const add = vi.spyOn(ProseText.prototype, 'add')
+      const snapshot = createStreamParser(id).push(`a${'<'.repeat(1000)}b`)
+      expect(add.mock.calls.length, id).toBeLessThan(5)
+      expect(snapshot.text, id).toBe(`a${'<'.repeat(1000)}b`)
+      add.mockRestore()
+    }
+  })
+})
+
+describe('worst-case inputs, pythonic', () => {
+  it('sets a plain argument without defineProperty, so f(a=1, f(a=1, … costs a few operations per call', () => {
+    const define = vi.spyOn(Object, 'defineProperty')
+    const result = pythonic.parse('f(a=1, '.repeat(1000))
+    const calls = define.mock.calls.length
+    define.mockRestore()
+    expect(calls).toBeLessThan(10)
+    expect(result.calls).toEqual([])
+    expect(result.errors.map((error) => error.code)).toEqual(['truncated'])
+  })
+
+  it('reads plain integers as the JSON reader does, and an own __proto__ key', () => {
+    const result = pythonic.parse('[f(a=1, b=-20, c=0, d=007, e=1.5, __proto__=3)]')
+    expect(result.calls[0]?.arguments).toEqual({ a: 1, b: -20, c: 0, d: pythonic.parse('[f(d=007)]').calls[0]?.arguments.d, e: 1.5, ['__proto__']: 3 })
+    expect(Object.keys(result.calls[0]?.arguments ?? {})).toEqual(['a', 'b', 'c', 'd', 'e', '__proto__'])
+    expect(Object.getPrototypeOf(result.calls[0]?.arguments)).toBe(Object.prototype)
+  })
+})
