@@ -92,6 +92,81 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     expect(crashes).toEqual([])
   }, 60_000)
 
+  // QuickJS polls its interrupt handler only while bytecode runs, never inside a builtin's own loop.
+  const oneTool = (body: string) => `${header}export const t = tool({ description: '', inputSchema: z.object({}), execute: () => {\n  ${body}\n} })\n`
+
+  it('a join, toString or toLocaleString of a huge sparse array is out of memory at once, before it writes a byte', async () => {
+    for (const body of ['return new Array(3e8).join().length', 'return String(new Array(3e8)).length', 'return `${new Array(1e8)}`.length', 'return new Array(3e8).toLocaleString().length']) {
+      const vm = await fresh()
+      const { runtime, crashes } = make({}, vm)
+      const start = vm.getWasmMemory().buffer.byteLength
+      runtime.load('tools.ts', oneTool(body))
+      expect(await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1')), body).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+      expect(crashes, body).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 32 })])
+      // Checked up front: the VM did not fill its memory first.
+      expect(vm.getWasmMemory().buffer.byteLength - start, body).toBeLessThan(4 * 1024 * 1024)
+    }
+  }, 120_000)
+
+  it('a join or JSON.stringify that runs long without allocating much stops at its deadline like a loop', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    runtime.load(
+      'tools.ts',
+      `${header}export const empty = tool({ description: '', inputSchema: z.object({}), execute: () => new Array(3e8).join('').length })
+export const shared = tool({ description: '', inputSchema: z.object({}), execute: () => { let o: unknown = [1]; for (let i = 0; i < 40; i++) o = [o, o]; return JSON.stringify(o).length } })
+export const blanks = tool({ description: '', inputSchema: z.object({}), execute: () => { const wide: Record<string, undefined> = {}; for (let i = 0; i < 1e5; i++) wide['k' + i] = undefined; return JSON.stringify(new Array(1e5).fill(wide)).length } })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })
+`,
+    )
+    for (const name of ['empty', 'shared', 'blanks']) {
+      expect(await runtime.budget(500, () => runtime.executeTool(name, {}, name)), name).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    }
+    expect(await runtime.executeTool('ok', {}, 'c4')).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  }, 120_000)
+
+  it('builtins that allocate in their own loop (split, Array.from, spread of a string) stop at the memory limit: the wasm memory never grows past it', async () => {
+    for (const body of ['return "x".repeat(2e7).split("").length', 'return Array.from("x".repeat(2e7)).length', 'return [..."y".repeat(2e7)].length', 'const keep: string[] = []\n  for (;;) keep.push("x".repeat(1e6) + keep.length)']) {
+      const vm = await fresh()
+      const { runtime, crashes } = make({}, vm)
+      const start = vm.getWasmMemory().buffer.byteLength
+      runtime.load('tools.ts', oneTool(body))
+      expect(await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1')), body).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+      expect(crashes, body).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 32 })])
+      // The limit and an eighth more, kept so QuickJS can still make its error.
+      expect(vm.getWasmMemory().buffer.byteLength - start, body).toBeLessThanOrEqual(36 * 1024 * 1024)
+    }
+  }, 120_000)
+
+  it('join, toLocaleString and JSON.stringify give the same text as V8, for short, long and sparse arrays and array-likes', async () => {
+    const { runtime } = make({ memoryLimitMb: 64 })
+    const probe = `const sparse: unknown[] = [1, , 3, null, undefined, 'x']
+  const long = Array.from({ length: 150000 }, (_, i) => (i % 7 ? i : i % 2 ? null : undefined))
+  const holes = new Array(140000); holes[5] = 'a'; holes[70000] = 'b'; holes[139999] = 'c'
+  const like = { length: 4, 0: 'a', 2: 'c', 3: { toString: () => 'd' } }
+  const bigLike = { length: 70000, 69999: 'end' }
+  const proto = Object.create(['p0', 'p1']); proto.length = 3
+  return [
+    sparse.join(), sparse.join(' | '), String(sparse), sparse.toString(), \`\${sparse}\`, sparse.join(undefined), sparse.join(null as never),
+    long.join().length, long.join('ab'), holes.join('-'), String(holes).length,
+    Array.prototype.join.call(like, '/'), Array.prototype.join.call(bigLike).length, Array.prototype.join.call(bigLike).slice(-6), Array.prototype.join.call('abc', '.'),
+    Array.prototype.join.call(proto, ';'),
+    [1.5, 'x', null, [2, 3]].toLocaleString(), long.toLocaleString() === long.map((v) => (v == null ? '' : v.toLocaleString())).join(),
+    new Uint8Array([1, 2, 3]).join(), new Float64Array([0.5, 2]).join(' '), String(new Int16Array([7, -8])),
+    JSON.stringify({ a: [1, { b: 2 }], c: undefined, d: () => 1, e: new Date(0), f: { toJSON: () => 'j' } }),
+    JSON.stringify([undefined, () => 0, 'é\u2028']), JSON.stringify({ a: 1, b: [2] }, null, 2), JSON.stringify({ a: 1, b: 2, c: 3 }, ['c', 'a']),
+    JSON.stringify({ a: 1, b: 'x' }, (key, value) => (typeof value === 'number' ? value * 10 : value)), String(JSON.stringify(undefined)), JSON.stringify('s'),
+    (() => { try { Array.prototype.join.call(null) } catch (e) { return (e as Error).name } })(),
+    (() => { try { (Uint8Array.prototype.join as (this: unknown) => string).call([1]) } catch (e) { return (e as Error).name } })(),
+    (() => { try { const c: Record<string, unknown> = {}; c.self = c; return JSON.stringify(c) } catch (e) { return (e as Error).name } })(),
+    Array.prototype.join.name, Array.prototype.join.length, JSON.stringify.name, JSON.stringify.length, Object.keys(Array.prototype).length,
+  ]`
+    runtime.load('tools.ts', oneTool(probe))
+    const reference = new Function(probe.replace(/: (unknown\[\]|Record<string, unknown>)/g, '').replace(/ as \(this: unknown\) => string/g, '').replace(/ as (Error|never)/g, '')) as () => unknown
+    const result = await runtime.executeTool('t', {}, 'c1')
+    expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
+  })
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))

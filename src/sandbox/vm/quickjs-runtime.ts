@@ -99,6 +99,38 @@ interface OpenCall {
   settle: (key: number, result: ExecuteResult, durationMs: number) => void
 }
 
+/** The cap each wasm memory grows under, and who hears of a refused growth (see {@link capGrowth}). */
+const growthCaps = new WeakMap<WebAssembly.Memory, { maxBytes: number; refused: (refused: boolean) => void }>()
+
+/**
+ * Caps the growth of `memory` at `maxBytes`: a `grow` past it throws, as one past the memory's
+ * own maximum does, so Emscripten's heap resize fails and `malloc` returns NULL. Emscripten's glue
+ * calls `grow` on the memory object, so an own `grow` is the one it finds. `refused(true)` hears
+ * of each refusal, `refused(false)` of each growth (Emscripten first asks for some room to spare,
+ * then for less: only a refusal not followed by a growth means the allocation failed). The last
+ * cap set on a memory is the one in force (the VMs of one module share its memory).
+ */
+function capGrowth(memory: WebAssembly.Memory, maxBytes: number, refused: (refused: boolean) => void): void {
+  if (!growthCaps.has(memory)) {
+    const grow = memory.grow.bind(memory)
+    Object.defineProperty(memory, 'grow', {
+      value(pages: number): number {
+        const cap = growthCaps.get(memory)
+        if (cap && memory.buffer.byteLength + pages * 65536 > cap.maxBytes) {
+          cap.refused(true)
+          throw new RangeError('The sandbox VM reached its memory limit.')
+        }
+        const before = grow(pages)
+        cap?.refused(false)
+        return before
+      },
+      configurable: true,
+      writable: true,
+    })
+  }
+  growthCaps.set(memory, { maxBytes, refused })
+}
+
 /** What is kept back from a budget so the answer reaches the host before its own timer: a fifth, at most 2 s, ms. */
 function marginOf(budgetMs: number): number {
   return Math.min(2000, Math.max(10, budgetMs / 5))
@@ -194,17 +226,27 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   let nextCallKey = 0
   const progressListeners = new Map<string, (progress: CodeProgress) => void>()
 
-  // QuickJS's own limit does not see every allocation (array storage grows past it), so the
-  // interrupt handler also watches the wasm memory itself, which only grows: past the limit the
-  // running code is stopped and the VM is reported out of memory. The wasm maximum (2 GB) is the
-  // backstop for a single allocation larger than the limit.
+  // QuickJS's own limit does not see every allocation (array storage grows past it, and freed
+  // blocks it no longer counts leave the wasm memory fragmented), so the wasm memory itself is
+  // capped too: a growth past the limit is refused, the allocator returns NULL, and QuickJS throws
+  // `out of memory` where it allocated, even inside a builtin's own loop, where the interrupt
+  // handler is never polled (a `split` or an `Array.from` of a huge string grew it to 800 MB).
   const wasmMemory = module.getWasmMemory()
   const startBytes = wasmMemory.buffer.byteLength
   const limitBytes = limitMb * 1024 * 1024 + startBytes
   let overLimit = false
+  /** Set while the last growth of the wasm memory was refused: an allocation failed for want of memory. */
+  let growthRefused = false
+  // An eighth more than the limit, so that QuickJS, which counts less, still has the room to make
+  // its own `out of memory` error in most cases (without it, the error thrown is `null`).
+  capGrowth(wasmMemory, limitBytes + limitMb * 1024 * 128, (refused) => {
+    growthRefused = refused
+  })
+  /** True once user code took the VM past its memory limit (even if it caught the error). */
+  const outOfMemoryNow = () => overLimit || growthRefused
   runtime.setInterruptHandler(() => {
     // `overLimit` may have been set by an allocation user code caught the error of: it stops anyway.
-    if (overLimit || wasmMemory.buffer.byteLength > limitBytes) {
+    if (outOfMemoryNow() || wasmMemory.buffer.byteLength > limitBytes) {
       overLimit = true
       return true
     }
@@ -432,7 +474,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       if (result.error) {
         const error = readError(result.error)
         result.error.dispose()
-        if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
+        if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
         else log('error', `Uncaught ${error.name}: ${error.message}`)
       } else {
         result.value.dispose()
@@ -457,7 +499,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     }
     const finish = (value: T): T => {
       inFlight.delete(entry)
-      if (overLimit) return outOfMemory()
+      if (outOfMemoryNow()) return outOfMemory()
       if (reportsOutOfMemory(value)) crash(true, `out of memory in ${op}`)
       const interrupt = reportedInterrupt(value)
       if (interrupt) {
@@ -470,7 +512,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     const fail = (handle: QuickJSHandle): T => {
       const error = readError(handle)
       handle.dispose()
-      if (overLimit) return outOfMemory()
+      if (outOfMemoryNow()) return outOfMemory()
       const interrupted = error.name === 'InternalError' && error.message === 'interrupted' ? (interruptedAfter ?? Math.round(now() - started)) : undefined
       if (isOutOfMemoryError(error)) crash(true, `out of memory in ${op}`)
       return failed(error, interrupted)
@@ -521,7 +563,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
 
   /** An out-of-memory or interrupt result in the runtime's words (as {@link call} does for one call); others as they are. */
   function checkedResult(open: OpenCall, result: ExecuteResult, durationMs: number): ExecuteResult {
-    if (overLimit || reportsOutOfMemory(result)) {
+    if (outOfMemoryNow() || reportsOutOfMemory(result)) {
       crash(true, `out of memory in tool "${open.name}"`)
       return { ok: false, error: { name: 'InternalError', message: 'out of memory' } }
     }
@@ -538,7 +580,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (taken.error) {
       const error = readError(taken.error)
       taken.error.dispose()
-      if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory while reporting tool results')
+      if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory while reporting tool results')
       return
     }
     const text = context.getString(taken.value)
@@ -605,7 +647,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       result.error.dispose()
       return error
     })
-    if (overLimit || (failure && isOutOfMemoryError(failure))) {
+    if (outOfMemoryNow() || (failure && isOutOfMemoryError(failure))) {
       crash(true, 'out of memory while starting tool calls')
       failCalls(keys, { name: 'InternalError', message: 'out of memory' }, now() - startedAt)
     } else if (failure) {
