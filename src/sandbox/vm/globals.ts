@@ -41,9 +41,17 @@ function startTimer(callback: unknown, delay: unknown, args: unknown[], repeat: 
   if (typeof callback !== 'function') throw new TypeError('The callback of a timer must be a function.')
   const ms = Math.max(0, Number(delay) || 0)
   const id = nextId++
+  const refused = host.setTimer(id, ms)
+  if (refused !== '') throw timerRefused(refused)
   timers.set(id, { callback: callback as Callback, args, ...(repeat ? { repeat: ms } : {}) })
-  host.setTimer(id, ms)
   return id
+}
+
+/** Why a timer could not start: its call has ended, or too many wait already. */
+function timerRefused(reason: string): Error {
+  return reason === 'limit'
+    ? new RangeError('Too many timers: at most 10000 may wait at once in the sandbox.')
+    : new Error('A timer or fetch was started after the tool call, model call or load that started it had ended; they live only as long as that call.')
 }
 
 function stopTimer(id: unknown): void {
@@ -129,22 +137,29 @@ function fetchInVm(input: unknown, init: { method?: string; headers?: unknown; b
   const id = nextId++
   const request = { url, method: init.method ?? 'GET', headers: [...new Headers(init.headers)], ...(typeof body === 'string' ? { body } : {}) }
   return new Promise<Response>((resolve, reject) => {
-    fetches.set(id, { resolve: resolve as (response: unknown) => void, reject })
-    host.fetch(id, JSON.stringify(request))
+    const refused = host.fetch(id, JSON.stringify(request))
+    if (refused !== '') reject(timerRefused(refused))
+    else fetches.set(id, { resolve: resolve as (response: unknown) => void, reject })
   })
 }
 
 /**
- * Called by the worker when a timer is due (`kind` `timer`) or a fetch has ended (`fetch`, with
- * JSON `{ ok: true, status, statusText, url, headers, body }` or `{ ok: false, message }`).
+ * Called by the worker when a timer is due (`kind` `timer`), a fetch has ended (`fetch`, with
+ * JSON `{ ok: true, status, statusText, url, headers, body }` or `{ ok: false, message }`), or
+ * the work in flight has all ended (`drop`: pending timers and fetches are forgotten).
  * Exceptions from a timer callback are logged, as a browser does.
  */
 export function deliver(kind: string, id: number, json: string): void {
+  if (kind === 'drop') {
+    // The work in flight has all ended: what it scheduled never runs.
+    timers.clear()
+    fetches.clear()
+    return
+  }
   if (kind === 'timer') {
     const timer = timers.get(id)
     if (!timer) return
-    if (timer.repeat === undefined) timers.delete(id)
-    else host.setTimer(id, timer.repeat)
+    if (timer.repeat === undefined || host.setTimer(id, timer.repeat) !== '') timers.delete(id)
     try {
       timer.callback(...timer.args)
     } catch (error) {
@@ -319,7 +334,7 @@ function guardLongBuiltins(outOfMemory: () => Error): void {
     return chunked(o, array, length, sep, (chunk) => nativeJoin.call(chunk, sep))
   })
   define(Array.prototype, 'toLocaleString', function toLocaleString(this: unknown, ...args: unknown[]): string {
-    if (this === null || this === undefined) return nativeLocale.call(this)
+    if (this === null || this === undefined) return Reflect.apply(nativeLocale, this, args) as string
     const o = Object(this) as Record<number, unknown> & { length: unknown }
     const array = Array.isArray(o)
     const length = toLength(o.length)

@@ -1,6 +1,6 @@
 import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { examples } from '../../examples/index'
 import { createRuntime } from '../runtime'
 import runtimeSource from 'virtual:toolstep-vm-runtime'
@@ -226,6 +226,64 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     })
     expect(lines).toEqual(['log: hello {"a":1}'])
     expect(requests).toEqual(['POST https://example.test/w {"city":"Paris"}'])
+  })
+
+  describe('timers and fetches belong to the call that starts them', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('a timer or interval left behind by a call never fires after it, and a fetch it left is not delivered', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const lines: string[] = []
+      let answer: (() => void) | undefined
+      const slowFetch = (() => new Promise<Response>((resolve) => (answer = () => resolve(new Response('late'))))) as typeof fetch
+      const { runtime } = make({ log: (_level, text) => lines.push(text), fetch: slowFetch })
+      runtime.load(
+        'tools.ts',
+        `${header}setTimeout(() => console.log('top-level timer'), 10)
+export const leave = tool({ description: '', inputSchema: z.object({}), execute: () => {
+  setTimeout(() => console.log('timer after the call'), 10)
+  setInterval(() => console.log('interval after the call'), 5)
+  void fetch('https://example.test/').then(() => console.log('fetch after the call'))
+  return 'left'
+} })
+export const waits = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 20)); return 'waited' } })\n`,
+      )
+      expect(await runtime.executeTool('leave', {}, 'c1')).toEqual({ ok: true, result: 'left' })
+      await vi.advanceTimersByTimeAsync(1000)
+      answer?.()
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(lines).toEqual([])
+      // Timers inside a call still run.
+      const waited = runtime.executeTool('waits', {}, 'c2')
+      await vi.advanceTimersByTimeAsync(30)
+      expect(await waited).toEqual({ ok: true, result: 'waited' })
+      expect(vi.getTimerCount()).toBe(0)
+    })
+
+    it('a fetched body larger than the memory limit is refused while it is read, before the worker holds it', async () => {
+      let pulled = 0
+      const endless = (async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              pulled++
+              controller.enqueue(new Uint8Array(1024 * 1024).fill(120))
+            },
+          }),
+        )) as typeof fetch
+      const { runtime } = make({ fetch: endless })
+      runtime.load('tools.ts', oneTool('return fetch("https://example.test/huge").then((r) => r.text()).then((t) => t.length, (e) => e.name + ": " + e.message)'))
+      expect(await runtime.executeTool('t', {}, 'c1')).toEqual({ ok: true, result: 'TypeError: fetch failed: the response body is larger than the sandbox memory limit (32 MB)' })
+      expect(pulled).toBeLessThan(40)
+    })
+
+    it('a flood of timers is refused past the limit, inside the call', async () => {
+      const { runtime } = make()
+      runtime.load('tools.ts', oneTool('for (let i = 0; i < 20000; i++) setTimeout(() => undefined, 1e9)\n  return "all set"'))
+      expect(await runtime.executeTool('t', {}, 'c1')).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'Too many timers: at most 10000 may wait at once in the sandbox.' } })
+    })
   })
 
   it('runaway recursion in a tool is an error the tool can catch, and the VM goes on serving calls', async () => {

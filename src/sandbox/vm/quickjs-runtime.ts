@@ -31,6 +31,8 @@ import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, S
 import { locate } from '../user-errors'
 import type { VmHost } from './host'
 
+/** Timers user code may have waiting at once (each is a real timer of the worker). */
+export const MAX_TIMERS = 10_000
 /** Default memory limit of the VM, MB. */
 export const DEFAULT_VM_MEMORY_LIMIT_MB = 256
 /**
@@ -173,6 +175,32 @@ function reportsOutOfMemory(result: unknown): boolean {
   return false
 }
 
+/**
+ * The body of a fetched response as text, refused past `maxBytes` (the VM's memory limit: the
+ * text is read in the worker, whose memory has no cap of its own, before it is copied into the VM).
+ * @throws RangeError past `maxBytes`, or what reading the body throws.
+ */
+async function readBody(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  const tooBig = () => new RangeError(`the response body is larger than the sandbox memory limit (${Math.round(maxBytes / (1024 * 1024))} MB)`)
+  if (declared > maxBytes) throw tooBig()
+  if (!response.body) return response.text()
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    bytes += value.byteLength
+    if (bytes > maxBytes) {
+      void reader.cancel()
+      throw tooBig()
+    }
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
 const INTL_KINDS = new Set(['DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator'])
 const INTL_METHODS = new Set(['format', 'formatToParts', 'resolvedOptions', 'select', 'compare', 'formatRange'])
 
@@ -219,6 +247,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   /** Set when the interrupt fired during the current slice: how long the slice had run, ms. */
   let interruptedAfter: number | undefined
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
+  /** Fetches started by user code and not yet delivered, by their id in the VM. */
+  const fetches = new Set<number>()
+  /** Set once the work in flight has all ended, until the VM has dropped its timers and fetches. */
+  let dropQueued = false
   /** Batched tool calls started in the VM and not yet settled, by their key in the VM. */
   const openCalls = new Map<number, OpenCall>()
   /** How many open batched calls have each budget, ms (see {@link beginSlice}). */
@@ -258,6 +290,29 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if ((memoryUsedBytes() ?? 0) >= NEAR_LIMIT * limitMb * 1024 * 1024) overLimit = true
     return true
   })
+
+  /** True while a load, a call or a batched tool call is in flight: user code's timers may run. */
+  function busy(): boolean {
+    return inFlight.size > 0 || openCalls.size > 0
+  }
+
+  /**
+   * Called when a piece of work ended: once none is left, the timers and fetches user code
+   * started are dropped, here and (in a later job, never inside a slice) in the VM, so no code
+   * of a call runs after it ended and nothing it scheduled is held.
+   */
+  function workEnded(): void {
+    if (busy()) return
+    for (const timer of timers.values()) clearTimeout(timer)
+    timers.clear()
+    fetches.clear()
+    if (dropQueued) return
+    dropQueued = true
+    queueMicrotask(() => {
+      dropQueued = false
+      if (!busy()) enter(() => callDeliver('drop', 0, ''))
+    })
+  }
 
   function crash(outOfMemory: boolean, message: string): void {
     if (crashed) return
@@ -388,6 +443,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     setTimer(id, delay) {
       const timerId = context.getNumber(id)
       const ms = Math.max(0, context.getNumber(delay))
+      // Timers belong to the work in flight: none may start once it has all ended (a stray
+      // continuation), and at most MAX_TIMERS wait at once (each is a real timer of the worker).
+      if (!busy()) return context.newString('ended')
+      if (!timers.has(timerId) && timers.size >= MAX_TIMERS) return context.newString('limit')
       clearTimeout(timers.get(timerId))
       timers.set(
         timerId,
@@ -396,7 +455,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
           deliver('timer', timerId, '')
         }, ms),
       )
-      return undefined
+      return context.newString('')
     },
     clearTimer(id) {
       const timerId = context.getNumber(id)
@@ -407,18 +466,21 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     fetch(id, requestJson) {
       const fetchId = context.getNumber(id)
       const request = JSON.parse(context.getString(requestJson)) as { url: string; method: string; headers: [string, string][]; body?: string }
+      if (!busy()) return context.newString('ended')
+      fetches.add(fetchId)
       void (async () => {
         let reply: unknown
         try {
           const response = await doFetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) })
-          const body = await response.text()
+          const body = await readBody(response, limitMb * 1024 * 1024)
           reply = { ok: true, status: response.status, statusText: response.statusText, url: response.url, headers: [...response.headers], body }
         } catch (error) {
           reply = { ok: false, message: `fetch failed: ${errorMessage(error)}` }
         }
-        deliver('fetch', fetchId, JSON.stringify(reply))
+        // A fetch of work that has ended is not delivered: its continuation would run after it.
+        if (fetches.delete(fetchId)) deliver('fetch', fetchId, JSON.stringify(reply))
       })()
-      return undefined
+      return context.newString('')
     },
     hasProtocol(id) {
       return getProtocol(context.getString(id)) === undefined ? context.false : context.true
@@ -466,20 +528,23 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   exported.dispose()
   context.unwrapResult(context.evalCode('delete globalThis.__toolstepVm')).dispose()
 
+  /** Calls the VM's `deliver` (inside a slice). */
+  function callDeliver(kind: string, id: number, json: string): void {
+    const args = [context.newString(kind), context.newNumber(id), context.newString(json)]
+    const result = context.callFunction(deliverFn, context.undefined, ...args)
+    for (const arg of args) arg.dispose()
+    if (result.error) {
+      const error = readError(result.error)
+      result.error.dispose()
+      if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
+      else log('error', `Uncaught ${error.name}: ${error.message}`)
+    } else {
+      result.value.dispose()
+    }
+  }
+
   function deliver(kind: string, id: number, json: string): void {
-    enter(() => {
-      const args = [context.newString(kind), context.newNumber(id), context.newString(json)]
-      const result = context.callFunction(deliverFn, context.undefined, ...args)
-      for (const arg of args) arg.dispose()
-      if (result.error) {
-        const error = readError(result.error)
-        result.error.dispose()
-        if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
-        else log('error', `Uncaught ${error.name}: ${error.message}`)
-      } else {
-        result.value.dispose()
-      }
-    })
+    enter(() => callDeliver(kind, id, json))
   }
 
   /**
@@ -499,6 +564,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     }
     const finish = (value: T): T => {
       inFlight.delete(entry)
+      workEnded()
       if (outOfMemoryNow()) return outOfMemory()
       if (reportsOutOfMemory(value)) crash(true, `out of memory in ${op}`)
       const interrupt = reportedInterrupt(value)
@@ -549,12 +615,14 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (returned && 'pending' in returned) return returned.pending
     if (returned) return returned.value
     inFlight.delete(entry)
+    workEnded()
     return failed({ name: 'InternalError', message: crashed ? 'out of memory' : 'The sandbox runtime stopped.' }, undefined)
   }
 
   /** Ends `open` with `result`: the call leaves the open set, then its batch hears of it. */
   function closeCall(open: OpenCall, result: ExecuteResult, durationMs: number): void {
     if (!openCalls.delete(open.key)) return
+    workEnded()
     const left = (openBudgets.get(open.budgetMs) ?? 1) - 1
     if (left === 0) openBudgets.delete(open.budgetMs)
     else openBudgets.set(open.budgetMs, left)
