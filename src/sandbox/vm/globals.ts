@@ -275,6 +275,9 @@ function guardAllocations(): void {
 /** Elements one native step of {@link guardLongBuiltins} handles before user code may be interrupted again. */
 const CHUNK = 1 << 16
 
+/** Nesting `JSON.stringify` writes at most in the VM (see {@link guardLongBuiltins}); V8 manages about ten times more. */
+export const MAX_JSON_DEPTH = 1000
+
 /** `ToLength` of the spec: a length as an integer in [0, 2^53 - 1]. */
 function toLength(value: unknown): number {
   const n = Math.floor(Number(value))
@@ -291,8 +294,11 @@ function toLength(value: unknown): number {
  *   memory left (else `out of memory` at once), and walks long arrays in chunks, with bytecode in
  *   between. Each chunk has no prototype, so a hole reads `undefined` as in the array itself.
  * - `join` of typed arrays: the same check (each element writes at least one character).
- * - `JSON.stringify` without a replacer gets an identity replacer: one call per value, which is
- *   where QuickJS polls the handler. The text is the same.
+ * - `JSON.stringify` always gets a replacer (the user's, or one that changes nothing): one call
+ *   per value, which is where QuickJS polls the handler. It also refuses values nested deeper
+ *   than {@link MAX_JSON_DEPTH}: QuickJS measures its stack by the part in wasm memory, where the
+ *   builtin's recursion takes little room, so some thousand levels overflowed the worker's own
+ *   stack under the wasm code and killed the VM with every call in it. The text is the same.
  */
 function guardLongBuiltins(outOfMemory: () => Error): void {
   // Strict, so that in the functions below a `this` of null or undefined stays itself (and throws,
@@ -353,12 +359,21 @@ function guardLongBuiltins(outOfMemory: () => Error): void {
     return Reflect.apply(typedJoin, this, [sep]) as string
   })
   const nativeStringify = JSON.stringify
-  const same = function (this: unknown, _key: string, value: unknown): unknown {
-    return value
-  }
   define(JSON, 'stringify', function stringify(value: unknown, replacer?: unknown, space?: unknown): string {
-    const used = typeof replacer === 'function' || Array.isArray(replacer) ? replacer : same
-    return nativeStringify(value, used as (key: string, value: unknown) => unknown, space as number)
+    if (Array.isArray(replacer)) return nativeStringify(value, replacer as string[], space as number)
+    const user = typeof replacer === 'function' ? (replacer as (this: unknown, key: string, value: unknown) => unknown) : undefined
+    /** How deep each object being written sits (set just before the builtin descends into it). */
+    const depths = new Map<object, number>()
+    const replace = function (this: unknown, key: string, found: unknown): unknown {
+      const written = user ? Reflect.apply(user, this, [key, found]) : found
+      if (typeof written === 'object' && written !== null) {
+        const depth = (depths.get(this as object) ?? 0) + 1
+        if (depth > MAX_JSON_DEPTH) throw new RangeError(`JSON.stringify: the value is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+        depths.set(written, depth)
+      }
+      return written
+    }
+    return nativeStringify(value, replace, space as number)
   })
 }
 

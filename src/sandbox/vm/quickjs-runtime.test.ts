@@ -228,6 +228,39 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     expect(requests).toEqual(['POST https://example.test/w {"city":"Paris"}'])
   })
 
+  it('JSON.stringify of a value nested past 1000 levels, by user code or of a tool result, is an error of that call alone, in a batch with others', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    runtime.load(
+      'tools.ts',
+      `${header}const nest = (levels: number) => { let a: unknown[] = []; for (let i = 0; i < levels; i++) a = [a]; return a }
+export const fits = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(nest(999)).length })
+export const user = tool({ description: '', inputSchema: z.object({}), execute: () => { try { return JSON.stringify(nest(1e5)) } catch (e) { return (e as Error).name + ': ' + (e as Error).message } } })
+export const returned = tool({ description: '', inputSchema: z.object({}), execute: () => nest(1e5) })
+export const replaced = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(nest(1e5), (key, value) => value) })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return 'fine' } })
+`,
+    )
+    const names = ['ok', 'fits', 'user', 'returned', 'replaced', 'ok']
+    const results = await new Promise<Map<number, unknown>>((resolve) => {
+      const settled = new Map<number, unknown>()
+      runtime.startTools?.(
+        names.map((name, key) => ({ key, name, arguments: {}, callId: `c${key}`, timeoutMs: 60_000 })),
+        (key, result) => {
+          settled.set(key, result)
+          if (settled.size === names.length) resolve(settled)
+        },
+      )
+    })
+    const deep = 'JSON.stringify: the value is nested deeper than 1000 levels.'
+    expect(results.get(0)).toEqual({ ok: true, result: 'fine' })
+    expect(results.get(1)).toEqual({ ok: true, result: '2000' })
+    expect(results.get(2)).toEqual({ ok: true, result: `RangeError: ${deep}` })
+    expect(results.get(3)).toMatchObject({ ok: false, error: { message: expect.stringContaining(deep) } })
+    expect(results.get(4)).toMatchObject({ ok: false, error: { name: 'RangeError', message: deep } })
+    expect(results.get(5)).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  })
+
   describe('timers and fetches belong to the call that starts them', () => {
     afterEach(() => {
       vi.useRealTimers()
@@ -284,6 +317,25 @@ export const waits = tool({ description: '', inputSchema: z.object({}), execute:
       runtime.load('tools.ts', oneTool('for (let i = 0; i < 20000; i++) setTimeout(() => undefined, 1e9)\n  return "all set"'))
       expect(await runtime.executeTool('t', {}, 'c1')).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'Too many timers: at most 10000 may wait at once in the sandbox.' } })
     })
+  })
+
+  it('runaway recursion in model.ts, at the top level of either file, or in one tool of a batch is a stack overflow there alone', async () => {
+    const { runtime, crashes } = make()
+    const recurse = 'const f = (n: number): number => f(n + 1) + 1\n'
+    expect(runtime.load('model.ts', `${recurse}f(0)\nexport default function model() { return 'never' }\n`)).toMatchObject({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('stack overflow') } })
+    expect(runtime.load('tools.ts', `${header}${recurse}f(0)\n`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringContaining('stack overflow') } })
+    runtime.load('model.ts', `${recurse}export default function model() { return String(f(0)) }\n`)
+    expect(await runtime.callModel({ messages: [], tools: [], step: 0, protocol: 'json' })).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'stack overflow' } })
+    runtime.load('tools.ts', `${header}${recurse}export const deep = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return f(0) } })\nexport const ok = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return 'fine' } })\n`)
+    const results = await new Promise<unknown[]>((resolve) => {
+      const settled: unknown[] = []
+      runtime.startTools?.(['ok', 'deep', 'ok'].map((name, key) => ({ key, name, arguments: {}, callId: `c${key}`, timeoutMs: 5000 })), (key, result) => {
+        settled[key] = result
+        if (settled.filter(Boolean).length === 3) resolve(settled)
+      })
+    })
+    expect(results).toEqual([{ ok: true, result: 'fine' }, expect.objectContaining({ ok: false, error: expect.objectContaining({ name: 'InternalError', message: 'stack overflow' }) }), { ok: true, result: 'fine' }])
+    expect(crashes).toEqual([])
   })
 
   it('runaway recursion in a tool is an error the tool can catch, and the VM goes on serving calls', async () => {
