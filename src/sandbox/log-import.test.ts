@@ -30,7 +30,7 @@ function conversationList(count: number): string {
 describe('log import worker', () => {
   it('hands a workspace file of any size to the page, which opens workspaces, and never reads it as a log', async () => {
     for (const padding of [0, 3_000_000]) {
-      const text = writeWorkspace({ tools: `// ${'x'.repeat(padding)}\n`, model: 'export default () => "hi"\n', settings: {}, input: 'Hello' })
+      const text = writeWorkspace({ tools: `// ${'x'.repeat(padding)}\n`, model: 'export default () => "hi"\n', settings: { protocol: 'json', maxSteps: 5, systemPrompt: '' }, input: 'Hello' })
       // Keys in another order, as another tool may write them.
       const reordered = JSON.stringify({ tools: 'x'.repeat(padding), format: 'toolstep.workspace', version: 1, model: '', settings: {}, input: '' })
       for (const file of [text, reordered]) {
