@@ -119,6 +119,39 @@ export default function model({ step }: ModelContext) {
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })
 
+test('memory bombs inside builtins (join of a huge sparse array, split of a huge string) end their call with out of memory, and a deep JSON.stringify is an error of its call', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  const source = `import { tool, z } from 'toolstep'
+export const joined = tool({ description: 'Joins 3e8 holes.', inputSchema: z.object({}), timeoutMs: 60_000, execute: () => new Array(3e8).join().length })
+export const split = tool({ description: 'Splits 200 MB.', inputSchema: z.object({}), timeoutMs: 60_000, execute: () => 'x'.repeat(2e8).split('').length })
+export const deep = tool({ description: 'Nests 1e5 arrays.', inputSchema: z.object({}), execute: () => { let a: unknown[] = []; for (let i = 0; i < 1e5; i++) a = [a]; return JSON.stringify(a) } })
+`
+  const model = `import type { ModelContext } from 'toolstep'
+export default function model({ step }: ModelContext) {
+  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
+  if (step === 0) return call('joined')
+  if (step === 1) return call('split')
+  if (step === 2) return call('deep')
+  return 'Done.'
+}
+`
+  await setEditor(page, 'tools.ts', source)
+  await setEditor(page, 'model.ts', model)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer', { timeout: 90_000 })
+  const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
+  await expect(failed).toHaveCount(3)
+  for (const [index, name] of ['joined', 'split'].entries()) {
+    await failed.nth(index).click()
+    await expect(page.getByTestId('tool-result').first()).toContainText(`tools.ts ran out of memory (limit 256 MB) while running tool "${name}"`)
+  }
+  await failed.nth(2).click()
+  await expect(page.getByTestId('tool-result').first()).toContainText('JSON.stringify: the value is nested deeper than 1000 levels.')
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})
+
 test('a memory bomb in model.ts, during decide, ends the run with the file and phase', async ({ page }) => {
   await openApp(page)
   const source = `import type { ModelContext } from 'toolstep'

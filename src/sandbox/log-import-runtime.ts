@@ -17,7 +17,7 @@ import {
   type LogImportToHost,
 } from './log-import-protocol'
 import { errorMessage, isJsonObject, parseJsonText, phraseRef, readTextFile, type PhraseRef } from '../core/util'
-import { readSession } from '../core/files'
+import { isWorkspaceText, readSession } from '../core/files'
 import { FILE_TEXT, PARSE_TEXT } from '../core/catalogue'
 import { openAIArguments } from '../core/wire'
 
@@ -81,7 +81,9 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
       return
     }
     const text = texts[0] ?? ''
-    if (parts.length === 1 && text.length < SMALL_FILE_CHARS && isToolstepFile(text)) {
+    // A workspace of any size goes to the page, which opens workspaces: an importer would take
+    // one over the small-file size for a one-message log.
+    if (parts.length === 1 && ((text.length < SMALL_FILE_CHARS && isToolstepFile(text)) || isWorkspaceText(text))) {
       post({ type: 'passthrough', requestId, text })
       return
     }

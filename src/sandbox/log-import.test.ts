@@ -4,6 +4,7 @@ import { inProcessImportWorker } from '../test/in-process-import-worker'
 import { createLogImportHost } from './log-import-host'
 import type { LogImportToHost } from './log-import-protocol'
 import { createLogImportDispatch, INDEX_SLICE } from './log-import-runtime'
+import { writeWorkspace } from '../core/files'
 
 const fixture = (name: string) => readFileSync(new URL(`../core/${name}`, import.meta.url), 'utf8')
 
@@ -27,6 +28,20 @@ function conversationList(count: number): string {
 }
 
 describe('log import worker', () => {
+  it('hands a workspace file of any size to the page, which opens workspaces, and never reads it as a log', async () => {
+    for (const padding of [0, 3_000_000]) {
+      const text = writeWorkspace({ tools: `// ${'x'.repeat(padding)}\n`, model: 'export default () => "hi"\n', settings: { protocol: 'json', maxSteps: 5, systemPrompt: '' }, input: 'Hello' })
+      // Keys in another order, as another tool may write them.
+      const reordered = JSON.stringify({ tools: 'x'.repeat(padding), format: 'toolstep.workspace', version: 1, model: '', settings: {}, input: '' })
+      for (const file of [text, reordered]) {
+        const host = createLogImportHost(inProcessWorker)
+        const reply = await host.importFile(new Blob([file]), null, () => {})
+        expect(reply.kind, `${padding} chars`).toBe('passthrough')
+        host.dispose()
+      }
+    }
+  })
+
   it('reads a log saved as UTF-16LE with a BOM (as Windows tools write it)', async () => {
     const text = conversationList(8)
     const bytes = new Uint8Array(2 + text.length * 2)

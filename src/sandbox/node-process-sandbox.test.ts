@@ -32,6 +32,7 @@ export const forge = tool({
   },
 })
 export const bomb = tool({ description: '', inputSchema: z.object({}), execute: () => { const hoard: number[][] = []; for (;;) hoard.push(new Array(1e6).fill(Math.random())) } })
+export const wait = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 60_000)); return 'waited' } })
 `
 
 let sandbox: Sandbox | undefined
@@ -84,6 +85,19 @@ describe('CLI sandbox (child process under the permission model)', () => {
     })
     expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
   })
+
+  it('the call that ran out of memory fails by itself; the call it took down is the interrupted one, and names it', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    expect((await sandbox.load({ tools: TOOLS })).ok).toBe(true)
+    const alone = await sandbox.execute({ id: 'b0', name: 'bomb', arguments: {} }, spec('bomb', 30_000))
+    expect(alone).not.toHaveProperty('interrupted')
+    const [waited, bombed] = await Promise.all([
+      sandbox.execute({ id: 'w', name: 'wait', arguments: {} }, spec('wait', 90_000)),
+      sandbox.execute({ id: 'b', name: 'bomb', arguments: {} }, spec('bomb', 30_000)),
+    ])
+    expect(bombed).toEqual({ ok: false, error: 'tools.ts ran out of memory (limit 64 MB) while running tool "bomb" and was stopped.', durationMs: expect.any(Number), timedOut: false })
+    expect(waited).toMatchObject({ ok: false, interrupted: true, error: 'tools.ts ran out of memory (limit 64 MB) while running tool "bomb" and was stopped.' })
+  }, 120_000)
 })
 
 describe('CLI sandbox memory cap outside the JavaScript heap (ArrayBuffer backing stores)', () => {

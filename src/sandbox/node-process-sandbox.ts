@@ -221,8 +221,11 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
     let outOfMemory = false
     const labels = openLabelFile(token)
     let labelsOpen = true
+    /** The label the file held when it was closed: after the child died, which call it was running. */
+    let lastLabel: string | undefined
     const closeLabels = () => {
       if (!labelsOpen) return
+      lastLabel = readFileLabel(labels)
       labelsOpen = false
       closeSync(labels)
     }
@@ -271,7 +274,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       post: (message) => {
         if (child.connected) child.send(message)
       },
-      runningCall: () => (labelsOpen ? readFileLabel(labels) : undefined),
+      runningCall: () => (labelsOpen ? readFileLabel(labels) : lastLabel),
       terminate: () => {
         terminated = true
         stopWatching()

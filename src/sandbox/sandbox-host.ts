@@ -488,7 +488,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           // tool like send_email may already have done its work before it was stopped.
           return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs: outcome.durationMs, timedOut: true }
         case 'stopped':
-          return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false, interrupted: true }
+          // The call that ran the sandbox out of memory failed by itself; the others were interrupted by it.
+          if (outcome.running && target.crash?.outOfMemory) return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false }
+          return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${outcome.blamed ?? name}"`), durationMs: hostDuration, timedOut: false, interrupted: true }
         case 'invalid':
           return { ok: false, error: outcome.reason, durationMs: hostDuration, timedOut: false }
       }

@@ -21,8 +21,12 @@ export type BatchOutcome =
   | { kind: 'result'; result: ExecuteResult; durationMs: number }
   /** It did not finish within its timeout; the worker is being stopped. */
   | { kind: 'timeout'; durationMs: number }
-  /** The worker stopped (or was stopped) before the call finished; `reason` says why. */
-  | { kind: 'stopped'; reason: string }
+  /**
+   * The worker stopped (or was stopped) before the call finished; `reason` says why. `running`
+   * marks the call whose code the worker ran last (the batch's only call, or the labelled one),
+   * and the others name its tool in `blamed` when it is known.
+   */
+  | { kind: 'stopped'; reason: string; running?: boolean; blamed?: string }
   /** The worker's answer about this call could not be read. */
   | { kind: 'invalid'; reason: string }
 
@@ -171,7 +175,13 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       else endRest({ kind: 'invalid', reason: `Unexpected reply "${message.type}" to tool calls.` })
       clearTimeout(silence)
       endRest({ kind: 'invalid', reason: 'The sandbox ended the batch of tool calls without answering this one.' })
-    } else if (reply.status === 'stopped' || reply.status === 'invalid') {
+    } else if (reply.status === 'stopped') {
+      // The call the worker was running when it died (ran out of memory) is told apart from the
+      // ones it took down with it.
+      const running = entries.length === 1 ? entries[0] : labelled()
+      if (running && !running.settled) end(running, { kind: 'stopped', reason: reply.reason, running: true })
+      endRest({ kind: 'stopped', reason: reply.reason, ...(running ? { blamed: running.call.name } : {}) })
+    } else if (reply.status === 'invalid') {
       endRest({ kind: reply.status, reason: reply.reason })
     } else {
       endRest({ kind: 'invalid', reason: 'The tool calls timed out.' })

@@ -16,6 +16,7 @@
  * Exit 0 on success (anomalies fail only `--check`, with 1), 2 on usage, read or import errors.
  */
 import { readSession } from '../../core/files/session-file'
+import { isWorkspaceText } from '../../core/files/workspace-file'
 import { describeEvent, pairedEarliest, windowMessages, type SessionEvent } from '../../core/loop/index'
 import type { Message } from '../../core/messages'
 import type { ToolSpec } from '../../core/tools/types'
@@ -307,26 +308,6 @@ async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true
     }
   }
   return { ok: true, value: files }
-}
-
-/** The format tag a workspace file starts with (DESIGN.md, "Files that leave the app"). */
-const WORKSPACE_FORMAT = /^\s*\{\s*"format"\s*:\s*"toolstep\.workspace"/
-
-/**
- * True when `text` is a Toolstep workspace file: a JSON object whose `format` is
- * `toolstep.workspace`, wherever the key sits. Only an object that names the format somewhere is
- * parsed for this, so other logs are not read twice.
- */
-function isWorkspaceText(text: string): boolean {
-  const body = text.replace(/^\uFEFF/, '')
-  if (WORKSPACE_FORMAT.test(body)) return true
-  if (!/^\s*\{/.test(body) || !body.includes('"toolstep.workspace"')) return false
-  try {
-    const value: unknown = JSON.parse(body)
-    return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'toolstep.workspace'
-  } catch {
-    return false
-  }
 }
 
 /** The conversation a recorded session holds: its leading messages, then everything backfilled. */

@@ -4,6 +4,7 @@
  */
 export {
   readWorkspace,
+  isWorkspaceText,
   writeWorkspace,
   workspaceSchema,
   settingsSchema,

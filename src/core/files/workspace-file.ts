@@ -58,3 +58,24 @@ export function writeWorkspace(workspace: Omit<Workspace, 'format' | 'version' |
   }
   return `${JSON.stringify(file, null, 2)}\n`
 }
+
+/** The format tag a workspace file starts with (DESIGN.md, "Files that leave the app"). */
+const WORKSPACE_FORMAT = /^\s*\{\s*"format"\s*:\s*"toolstep\.workspace"/
+
+/**
+ * True when `text` is a Toolstep workspace file: a JSON object whose `format` is
+ * `toolstep.workspace`, wherever the key sits. Only an object that names the format somewhere is
+ * parsed for this, so other logs are not read twice. A log importer would take a workspace for a
+ * one-message log (it is a JSON object), so readers of logs ask this first. Never throws.
+ */
+export function isWorkspaceText(text: string): boolean {
+  const body = text.replace(/^\uFEFF/, '')
+  if (WORKSPACE_FORMAT.test(body)) return true
+  if (!/^\s*\{/.test(body) || !body.includes('"toolstep.workspace"')) return false
+  try {
+    const value: unknown = JSON.parse(body)
+    return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'toolstep.workspace'
+  } catch {
+    return false
+  }
+}

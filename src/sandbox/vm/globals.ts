@@ -41,9 +41,17 @@ function startTimer(callback: unknown, delay: unknown, args: unknown[], repeat: 
   if (typeof callback !== 'function') throw new TypeError('The callback of a timer must be a function.')
   const ms = Math.max(0, Number(delay) || 0)
   const id = nextId++
+  const refused = host.setTimer(id, ms)
+  if (refused !== '') throw timerRefused(refused)
   timers.set(id, { callback: callback as Callback, args, ...(repeat ? { repeat: ms } : {}) })
-  host.setTimer(id, ms)
   return id
+}
+
+/** Why a timer could not start: its call has ended, or too many wait already. */
+function timerRefused(reason: string): Error {
+  return reason === 'limit'
+    ? new RangeError('Too many timers: at most 10000 may wait at once in the sandbox.')
+    : new Error('A timer or fetch was started after the tool call, model call or load that started it had ended; they live only as long as that call.')
 }
 
 function stopTimer(id: unknown): void {
@@ -129,22 +137,29 @@ function fetchInVm(input: unknown, init: { method?: string; headers?: unknown; b
   const id = nextId++
   const request = { url, method: init.method ?? 'GET', headers: [...new Headers(init.headers)], ...(typeof body === 'string' ? { body } : {}) }
   return new Promise<Response>((resolve, reject) => {
-    fetches.set(id, { resolve: resolve as (response: unknown) => void, reject })
-    host.fetch(id, JSON.stringify(request))
+    const refused = host.fetch(id, JSON.stringify(request))
+    if (refused !== '') reject(timerRefused(refused))
+    else fetches.set(id, { resolve: resolve as (response: unknown) => void, reject })
   })
 }
 
 /**
- * Called by the worker when a timer is due (`kind` `timer`) or a fetch has ended (`fetch`, with
- * JSON `{ ok: true, status, statusText, url, headers, body }` or `{ ok: false, message }`).
+ * Called by the worker when a timer is due (`kind` `timer`), a fetch has ended (`fetch`, with
+ * JSON `{ ok: true, status, statusText, url, headers, body }` or `{ ok: false, message }`), or
+ * the work in flight has all ended (`drop`: pending timers and fetches are forgotten).
  * Exceptions from a timer callback are logged, as a browser does.
  */
 export function deliver(kind: string, id: number, json: string): void {
+  if (kind === 'drop') {
+    // The work in flight has all ended: what it scheduled never runs.
+    timers.clear()
+    fetches.clear()
+    return
+  }
   if (kind === 'timer') {
     const timer = timers.get(id)
     if (!timer) return
-    if (timer.repeat === undefined) timers.delete(id)
-    else host.setTimer(id, timer.repeat)
+    if (timer.repeat === undefined || host.setTimer(id, timer.repeat) !== '') timers.delete(id)
     try {
       timer.callback(...timer.args)
     } catch (error) {
@@ -213,6 +228,12 @@ function makeIntl(): Record<string, unknown> {
   return namespace
 }
 
+/** The error QuickJS itself throws when its memory is full (`InternalError: out of memory`). */
+function outOfMemory(): Error {
+  const InternalError = (globalThis as unknown as Record<string, unknown>)['InternalError'] as (new (message: string) => Error) | undefined
+  return InternalError ? new InternalError('out of memory') : new RangeError('out of memory')
+}
+
 /**
  * Puts a check before every ArrayBuffer and typed-array allocation: past the memory limit it
  * throws `InternalError: out of memory` (and the VM is reported out of memory) instead of letting
@@ -221,10 +242,6 @@ function makeIntl(): Record<string, unknown> {
  */
 function guardAllocations(): void {
   const scope = globalThis as unknown as Record<string, unknown>
-  const outOfMemory = () => {
-    const InternalError = scope['InternalError'] as (new (message: string) => Error) | undefined
-    return InternalError ? new InternalError('out of memory') : new RangeError('out of memory')
-  }
   /** Bytes the constructor call will allocate, as far as its arguments tell. */
   const bytesOf = (args: unknown[], perElement: number): number => {
     const first = args[0]
@@ -255,9 +272,115 @@ function guardAllocations(): void {
   for (const [name, perElement] of typed) guard(name, perElement)
 }
 
+/** Elements one native step of {@link guardLongBuiltins} handles before user code may be interrupted again. */
+const CHUNK = 1 << 16
+
+/** Nesting `JSON.stringify` writes at most in the VM (see {@link guardLongBuiltins}); V8 manages about ten times more. */
+export const MAX_JSON_DEPTH = 1000
+
+/** `ToLength` of the spec: a length as an integer in [0, 2^53 - 1]. */
+function toLength(value: unknown): number {
+  const n = Math.floor(Number(value))
+  return n > 0 ? Math.min(n, Number.MAX_SAFE_INTEGER) : 0
+}
+
+/**
+ * Makes the builtins that can run for long inside one native call stop at the memory limit and
+ * at the deadline. QuickJS polls its interrupt handler only while bytecode runs (and in its regex
+ * engine), never inside a builtin's own loop, so `new Array(3e8).join()` (reads 3e8 holes, one
+ * byte each) or `JSON.stringify` of a structure that shares its branches ran for tens of seconds
+ * without a pause, until the worker was killed from outside.
+ * - `join` / `toLocaleString` of arrays: checks up front that the separators alone fit in the
+ *   memory left (else `out of memory` at once), and walks long arrays in chunks, with bytecode in
+ *   between. Each chunk has no prototype, so a hole reads `undefined` as in the array itself.
+ * - `join` of typed arrays: the same check (each element writes at least one character).
+ * - `JSON.stringify` always gets a replacer (the user's, or one that changes nothing): one call
+ *   per value, which is where QuickJS polls the handler. It also refuses values nested deeper
+ *   than {@link MAX_JSON_DEPTH}: QuickJS measures its stack by the part in wasm memory, where the
+ *   builtin's recursion takes little room, so some thousand levels overflowed the worker's own
+ *   stack under the wasm code and killed the VM with every call in it. The text is the same.
+ */
+function guardLongBuiltins(outOfMemory: () => Error): void {
+  // Strict, so that in the functions below a `this` of null or undefined stays itself (and throws,
+  // as the builtin does): the bundle is a sloppy script.
+  'use strict'
+  const nativeJoin = Array.prototype.join
+  const nativeLocale = Array.prototype.toLocaleString
+  const nativeSlice = Array.prototype.slice
+  const wideText = /[^\x00-\xff]/
+  /** Throws `out of memory` when `chars` characters of `sample`'s width do not fit. */
+  const reserve = (chars: number, sample: string) => {
+    if (chars > 0 && host.memoryFull(chars * (wideText.test(sample) ? 2 : 1))) throw outOfMemory()
+  }
+  /** The elements [start, end) of `o` in a prototype-less array, read as the builtin reads them. */
+  const chunkOf = (o: Record<number, unknown>, array: boolean, start: number, end: number): unknown[] => {
+    const chunk = array ? (nativeSlice.call(o, start, end) as unknown[]) : new Array<unknown>(end - start)
+    if (!array) for (let index = start; index < end; index++) chunk[index - start] = o[index]
+    Object.setPrototypeOf(chunk, null)
+    return chunk
+  }
+  /** Runs `native` (a join of one array with `sep`) over `o` chunk by chunk, and joins the pieces. */
+  const chunked = (o: Record<number, unknown>, array: boolean, length: number, sep: string, native: (chunk: unknown[]) => string): string => {
+    const pieces: string[] = []
+    for (let start = 0; start < length; start += CHUNK) pieces.push(native(chunkOf(o, array, start, Math.min(length, start + CHUNK))))
+    return nativeJoin.call(pieces, sep)
+  }
+  const define = (target: object, name: string, value: (...args: never[]) => unknown) => {
+    Object.defineProperty(value, 'name', { value: name })
+    Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false })
+  }
+  define(Array.prototype, 'join', function join(this: unknown, separator?: unknown): string {
+    if (this === null || this === undefined) return nativeJoin.call(this, separator as string)
+    const o = Object(this) as Record<number, unknown> & { length: unknown }
+    const array = Array.isArray(o)
+    const length = toLength(o.length)
+    if (array && length <= CHUNK) return nativeJoin.call(o, separator as string)
+    const sep = separator === undefined ? ',' : `${separator as string}`
+    reserve((length - 1) * sep.length, sep)
+    return chunked(o, array, length, sep, (chunk) => nativeJoin.call(chunk, sep))
+  })
+  define(Array.prototype, 'toLocaleString', function toLocaleString(this: unknown, ...args: unknown[]): string {
+    if (this === null || this === undefined) return Reflect.apply(nativeLocale, this, args) as string
+    const o = Object(this) as Record<number, unknown> & { length: unknown }
+    const array = Array.isArray(o)
+    const length = toLength(o.length)
+    if (array && length <= CHUNK) return Reflect.apply(nativeLocale, o, args) as string
+    reserve(length - 1, ',')
+    return chunked(o, array, length, ',', (chunk) => Reflect.apply(nativeLocale, chunk, args) as string)
+  })
+  const typedPrototype = Object.getPrototypeOf(Int8Array.prototype) as { join: (separator?: string) => string }
+  const typedJoin = typedPrototype.join
+  const typedLength = Object.getOwnPropertyDescriptor(typedPrototype, 'length')?.get
+  define(typedPrototype, 'join', function join(this: unknown, separator?: unknown): string {
+    // The native `length` getter checks that `this` is a typed array; it throws as the native `join` would.
+    const length = typedLength ? (Reflect.apply(typedLength, this, []) as number) : 0
+    const sep = separator === undefined ? ',' : `${separator as string}`
+    reserve(length + (length - 1) * sep.length, sep)
+    return Reflect.apply(typedJoin, this, [sep]) as string
+  })
+  const nativeStringify = JSON.stringify
+  define(JSON, 'stringify', function stringify(value: unknown, replacer?: unknown, space?: unknown): string {
+    if (Array.isArray(replacer)) return nativeStringify(value, replacer as string[], space as number)
+    const user = typeof replacer === 'function' ? (replacer as (this: unknown, key: string, value: unknown) => unknown) : undefined
+    /** How deep each object being written sits (set just before the builtin descends into it). */
+    const depths = new Map<object, number>()
+    const replace = function (this: unknown, key: string, found: unknown): unknown {
+      const written = user ? Reflect.apply(user, this, [key, found]) : found
+      if (typeof written === 'object' && written !== null) {
+        const depth = (depths.get(this as object) ?? 0) + 1
+        if (depth > MAX_JSON_DEPTH) throw new RangeError(`JSON.stringify: the value is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+        depths.set(written, depth)
+      }
+      return written
+    }
+    return nativeStringify(value, replace, space as number)
+  })
+}
+
 /** Puts the globals on the VM's global object. */
 export function installGlobals(): void {
   guardAllocations()
+  guardLongBuiltins(outOfMemory)
   const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
   const console = { log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error') }
   const define = (name: string, value: unknown) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

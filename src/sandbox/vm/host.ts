@@ -30,12 +30,19 @@ export interface VmHost {
   randomUUID(): string
   /** Fills the VM's random bytes: `count` bytes as a string of 2-digit hex. */
   randomHex(count: number): string
-  /** Schedules `deliver('timer', id)` after `delayMs` ms. */
-  setTimer(id: number, delayMs: number): void
+  /**
+   * Schedules `deliver('timer', id)` after `delayMs` ms. `''` when scheduled; `'ended'` when no
+   * work is in flight any more (the call that would own the timer has ended); `'limit'` when
+   * too many timers are waiting already.
+   */
+  setTimer(id: number, delayMs: number): string
   /** Cancels the timer `id` (unknown ids are ignored). */
   clearTimer(id: number): void
-  /** Starts `fetch` with the request as JSON `{ url, method, headers, body? }`; answers with `deliver('fetch', id, json)`. */
-  fetch(id: number, requestJson: string): void
+  /**
+   * Starts `fetch` with the request as JSON `{ url, method, headers, body? }`; answers with
+   * `deliver('fetch', id, json)`. `''` when started, `'ended'` when no work is in flight any more.
+   */
+  fetch(id: number, requestJson: string): string
   /** True when the protocol `id` exists (`getProtocol(id)` of the worker). */
   hasProtocol(id: string): boolean
   /** That protocol's `render` of the JSON `RenderableOutput`; `''` for an unknown id. */

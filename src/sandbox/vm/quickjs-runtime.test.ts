@@ -1,6 +1,6 @@
 import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core'
 import variant from '@jitl/quickjs-wasmfile-release-sync'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { examples } from '../../examples/index'
 import { createRuntime } from '../runtime'
 import runtimeSource from 'virtual:toolstep-vm-runtime'
@@ -92,6 +92,81 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     expect(crashes).toEqual([])
   }, 60_000)
 
+  // QuickJS polls its interrupt handler only while bytecode runs, never inside a builtin's own loop.
+  const oneTool = (body: string) => `${header}export const t = tool({ description: '', inputSchema: z.object({}), execute: () => {\n  ${body}\n} })\n`
+
+  it('a join, toString or toLocaleString of a huge sparse array is out of memory at once, before it writes a byte', async () => {
+    for (const body of ['return new Array(3e8).join().length', 'return String(new Array(3e8)).length', 'return `${new Array(1e8)}`.length', 'return new Array(3e8).toLocaleString().length']) {
+      const vm = await fresh()
+      const { runtime, crashes } = make({}, vm)
+      const start = vm.getWasmMemory().buffer.byteLength
+      runtime.load('tools.ts', oneTool(body))
+      expect(await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1')), body).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+      expect(crashes, body).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 32 })])
+      // Checked up front: the VM did not fill its memory first.
+      expect(vm.getWasmMemory().buffer.byteLength - start, body).toBeLessThan(4 * 1024 * 1024)
+    }
+  }, 120_000)
+
+  it('a join or JSON.stringify that runs long without allocating much stops at its deadline like a loop', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    runtime.load(
+      'tools.ts',
+      `${header}export const empty = tool({ description: '', inputSchema: z.object({}), execute: () => new Array(3e8).join('').length })
+export const shared = tool({ description: '', inputSchema: z.object({}), execute: () => { let o: unknown = [1]; for (let i = 0; i < 40; i++) o = [o, o]; return JSON.stringify(o).length } })
+export const blanks = tool({ description: '', inputSchema: z.object({}), execute: () => { const wide: Record<string, undefined> = {}; for (let i = 0; i < 1e5; i++) wide['k' + i] = undefined; return JSON.stringify(new Array(1e5).fill(wide)).length } })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })
+`,
+    )
+    for (const name of ['empty', 'shared', 'blanks']) {
+      expect(await runtime.budget(500, () => runtime.executeTool(name, {}, name)), name).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    }
+    expect(await runtime.executeTool('ok', {}, 'c4')).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  }, 120_000)
+
+  it('builtins that allocate in their own loop (split, Array.from, spread of a string) stop at the memory limit: the wasm memory never grows past it', async () => {
+    for (const body of ['return "x".repeat(2e7).split("").length', 'return Array.from("x".repeat(2e7)).length', 'return [..."y".repeat(2e7)].length', 'const keep: string[] = []\n  for (;;) keep.push("x".repeat(1e6) + keep.length)']) {
+      const vm = await fresh()
+      const { runtime, crashes } = make({}, vm)
+      const start = vm.getWasmMemory().buffer.byteLength
+      runtime.load('tools.ts', oneTool(body))
+      expect(await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1')), body).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+      expect(crashes, body).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 32 })])
+      // The limit and an eighth more, kept so QuickJS can still make its error.
+      expect(vm.getWasmMemory().buffer.byteLength - start, body).toBeLessThanOrEqual(36 * 1024 * 1024)
+    }
+  }, 120_000)
+
+  it('join, toLocaleString and JSON.stringify give the same text as V8, for short, long and sparse arrays and array-likes', async () => {
+    const { runtime } = make({ memoryLimitMb: 64 })
+    const probe = `const sparse: unknown[] = [1, , 3, null, undefined, 'x']
+  const long = Array.from({ length: 150000 }, (_, i) => (i % 7 ? i : i % 2 ? null : undefined))
+  const holes = new Array(140000); holes[5] = 'a'; holes[70000] = 'b'; holes[139999] = 'c'
+  const like = { length: 4, 0: 'a', 2: 'c', 3: { toString: () => 'd' } }
+  const bigLike = { length: 70000, 69999: 'end' }
+  const proto = Object.create(['p0', 'p1']); proto.length = 3
+  return [
+    sparse.join(), sparse.join(' | '), String(sparse), sparse.toString(), \`\${sparse}\`, sparse.join(undefined), sparse.join(null as never),
+    long.join().length, long.join('ab'), holes.join('-'), String(holes).length,
+    Array.prototype.join.call(like, '/'), Array.prototype.join.call(bigLike).length, Array.prototype.join.call(bigLike).slice(-6), Array.prototype.join.call('abc', '.'),
+    Array.prototype.join.call(proto, ';'),
+    [1.5, 'x', null, [2, 3]].toLocaleString(), long.toLocaleString() === long.map((v) => (v == null ? '' : v.toLocaleString())).join(),
+    new Uint8Array([1, 2, 3]).join(), new Float64Array([0.5, 2]).join(' '), String(new Int16Array([7, -8])),
+    JSON.stringify({ a: [1, { b: 2 }], c: undefined, d: () => 1, e: new Date(0), f: { toJSON: () => 'j' } }),
+    JSON.stringify([undefined, () => 0, 'é\u2028']), JSON.stringify({ a: 1, b: [2] }, null, 2), JSON.stringify({ a: 1, b: 2, c: 3 }, ['c', 'a']),
+    JSON.stringify({ a: 1, b: 'x' }, (key, value) => (typeof value === 'number' ? value * 10 : value)), String(JSON.stringify(undefined)), JSON.stringify('s'),
+    (() => { try { Array.prototype.join.call(null) } catch (e) { return (e as Error).name } })(),
+    (() => { try { (Uint8Array.prototype.join as (this: unknown) => string).call([1]) } catch (e) { return (e as Error).name } })(),
+    (() => { try { const c: Record<string, unknown> = {}; c.self = c; return JSON.stringify(c) } catch (e) { return (e as Error).name } })(),
+    Array.prototype.join.name, Array.prototype.join.length, JSON.stringify.name, JSON.stringify.length, Object.keys(Array.prototype).length,
+  ]`
+    runtime.load('tools.ts', oneTool(probe))
+    const reference = new Function(probe.replace(/: (unknown\[\]|Record<string, unknown>)/g, '').replace(/ as \(this: unknown\) => string/g, '').replace(/ as (Error|never)/g, '')) as () => unknown
+    const result = await runtime.executeTool('t', {}, 'c1')
+    expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
+  })
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))
@@ -151,6 +226,116 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     })
     expect(lines).toEqual(['log: hello {"a":1}'])
     expect(requests).toEqual(['POST https://example.test/w {"city":"Paris"}'])
+  })
+
+  it('JSON.stringify of a value nested past 1000 levels, by user code or of a tool result, is an error of that call alone, in a batch with others', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    runtime.load(
+      'tools.ts',
+      `${header}const nest = (levels: number) => { let a: unknown[] = []; for (let i = 0; i < levels; i++) a = [a]; return a }
+export const fits = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(nest(999)).length })
+export const user = tool({ description: '', inputSchema: z.object({}), execute: () => { try { return JSON.stringify(nest(1e5)) } catch (e) { return (e as Error).name + ': ' + (e as Error).message } } })
+export const returned = tool({ description: '', inputSchema: z.object({}), execute: () => nest(1e5) })
+export const replaced = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(nest(1e5), (key, value) => value) })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return 'fine' } })
+`,
+    )
+    const names = ['ok', 'fits', 'user', 'returned', 'replaced', 'ok']
+    const results = await new Promise<Map<number, unknown>>((resolve) => {
+      const settled = new Map<number, unknown>()
+      runtime.startTools?.(
+        names.map((name, key) => ({ key, name, arguments: {}, callId: `c${key}`, timeoutMs: 60_000 })),
+        (key, result) => {
+          settled.set(key, result)
+          if (settled.size === names.length) resolve(settled)
+        },
+      )
+    })
+    const deep = 'JSON.stringify: the value is nested deeper than 1000 levels.'
+    expect(results.get(0)).toEqual({ ok: true, result: 'fine' })
+    expect(results.get(1)).toEqual({ ok: true, result: '2000' })
+    expect(results.get(2)).toEqual({ ok: true, result: `RangeError: ${deep}` })
+    expect(results.get(3)).toMatchObject({ ok: false, error: { message: expect.stringContaining(deep) } })
+    expect(results.get(4)).toMatchObject({ ok: false, error: { name: 'RangeError', message: deep } })
+    expect(results.get(5)).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  })
+
+  describe('timers and fetches belong to the call that starts them', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('a timer or interval left behind by a call never fires after it, and a fetch it left is not delivered', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const lines: string[] = []
+      let answer: (() => void) | undefined
+      const slowFetch = (() => new Promise<Response>((resolve) => (answer = () => resolve(new Response('late'))))) as typeof fetch
+      const { runtime } = make({ log: (_level, text) => lines.push(text), fetch: slowFetch })
+      runtime.load(
+        'tools.ts',
+        `${header}setTimeout(() => console.log('top-level timer'), 10)
+export const leave = tool({ description: '', inputSchema: z.object({}), execute: () => {
+  setTimeout(() => console.log('timer after the call'), 10)
+  setInterval(() => console.log('interval after the call'), 5)
+  void fetch('https://example.test/').then(() => console.log('fetch after the call'))
+  return 'left'
+} })
+export const waits = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 20)); return 'waited' } })\n`,
+      )
+      expect(await runtime.executeTool('leave', {}, 'c1')).toEqual({ ok: true, result: 'left' })
+      await vi.advanceTimersByTimeAsync(1000)
+      answer?.()
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(lines).toEqual([])
+      // Timers inside a call still run.
+      const waited = runtime.executeTool('waits', {}, 'c2')
+      await vi.advanceTimersByTimeAsync(30)
+      expect(await waited).toEqual({ ok: true, result: 'waited' })
+      expect(vi.getTimerCount()).toBe(0)
+    })
+
+    it('a fetched body larger than the memory limit is refused while it is read, before the worker holds it', async () => {
+      let pulled = 0
+      const endless = (async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              pulled++
+              controller.enqueue(new Uint8Array(1024 * 1024).fill(120))
+            },
+          }),
+        )) as typeof fetch
+      const { runtime } = make({ fetch: endless })
+      runtime.load('tools.ts', oneTool('return fetch("https://example.test/huge").then((r) => r.text()).then((t) => t.length, (e) => e.name + ": " + e.message)'))
+      expect(await runtime.executeTool('t', {}, 'c1')).toEqual({ ok: true, result: 'TypeError: fetch failed: the response body is larger than the sandbox memory limit (32 MB)' })
+      expect(pulled).toBeLessThan(40)
+    })
+
+    it('a flood of timers is refused past the limit, inside the call', async () => {
+      const { runtime } = make()
+      runtime.load('tools.ts', oneTool('for (let i = 0; i < 20000; i++) setTimeout(() => undefined, 1e9)\n  return "all set"'))
+      expect(await runtime.executeTool('t', {}, 'c1')).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'Too many timers: at most 10000 may wait at once in the sandbox.' } })
+    })
+  })
+
+  it('runaway recursion in model.ts, at the top level of either file, or in one tool of a batch is a stack overflow there alone', async () => {
+    const { runtime, crashes } = make()
+    const recurse = 'const f = (n: number): number => f(n + 1) + 1\n'
+    expect(runtime.load('model.ts', `${recurse}f(0)\nexport default function model() { return 'never' }\n`)).toMatchObject({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('stack overflow') } })
+    expect(runtime.load('tools.ts', `${header}${recurse}f(0)\n`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringContaining('stack overflow') } })
+    runtime.load('model.ts', `${recurse}export default function model() { return String(f(0)) }\n`)
+    expect(await runtime.callModel({ messages: [], tools: [], step: 0, protocol: 'json' })).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'stack overflow' } })
+    runtime.load('tools.ts', `${header}${recurse}export const deep = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return f(0) } })\nexport const ok = tool({ description: '', inputSchema: z.object({}), execute: async () => { await null; return 'fine' } })\n`)
+    const results = await new Promise<unknown[]>((resolve) => {
+      const settled: unknown[] = []
+      runtime.startTools?.(['ok', 'deep', 'ok'].map((name, key) => ({ key, name, arguments: {}, callId: `c${key}`, timeoutMs: 5000 })), (key, result) => {
+        settled[key] = result
+        if (settled.filter(Boolean).length === 3) resolve(settled)
+      })
+    })
+    expect(results).toEqual([{ ok: true, result: 'fine' }, expect.objectContaining({ ok: false, error: expect.objectContaining({ name: 'InternalError', message: 'stack overflow' }) }), { ok: true, result: 'fine' }])
+    expect(crashes).toEqual([])
   })
 
   it('runaway recursion in a tool is an error the tool can catch, and the VM goes on serving calls', async () => {

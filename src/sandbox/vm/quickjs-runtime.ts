@@ -31,6 +31,8 @@ import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, S
 import { locate } from '../user-errors'
 import type { VmHost } from './host'
 
+/** Timers user code may have waiting at once (each is a real timer of the worker). */
+export const MAX_TIMERS = 10_000
 /** Default memory limit of the VM, MB. */
 export const DEFAULT_VM_MEMORY_LIMIT_MB = 256
 /**
@@ -99,6 +101,38 @@ interface OpenCall {
   settle: (key: number, result: ExecuteResult, durationMs: number) => void
 }
 
+/** The cap each wasm memory grows under, and who hears of a refused growth (see {@link capGrowth}). */
+const growthCaps = new WeakMap<WebAssembly.Memory, { maxBytes: number; refused: (refused: boolean) => void }>()
+
+/**
+ * Caps the growth of `memory` at `maxBytes`: a `grow` past it throws, as one past the memory's
+ * own maximum does, so Emscripten's heap resize fails and `malloc` returns NULL. Emscripten's glue
+ * calls `grow` on the memory object, so an own `grow` is the one it finds. `refused(true)` hears
+ * of each refusal, `refused(false)` of each growth (Emscripten first asks for some room to spare,
+ * then for less: only a refusal not followed by a growth means the allocation failed). The last
+ * cap set on a memory is the one in force (the VMs of one module share its memory).
+ */
+function capGrowth(memory: WebAssembly.Memory, maxBytes: number, refused: (refused: boolean) => void): void {
+  if (!growthCaps.has(memory)) {
+    const grow = memory.grow.bind(memory)
+    Object.defineProperty(memory, 'grow', {
+      value(pages: number): number {
+        const cap = growthCaps.get(memory)
+        if (cap && memory.buffer.byteLength + pages * 65536 > cap.maxBytes) {
+          cap.refused(true)
+          throw new RangeError('The sandbox VM reached its memory limit.')
+        }
+        const before = grow(pages)
+        cap?.refused(false)
+        return before
+      },
+      configurable: true,
+      writable: true,
+    })
+  }
+  growthCaps.set(memory, { maxBytes, refused })
+}
+
 /** What is kept back from a budget so the answer reaches the host before its own timer: a fifth, at most 2 s, ms. */
 function marginOf(budgetMs: number): number {
   return Math.min(2000, Math.max(10, budgetMs / 5))
@@ -139,6 +173,32 @@ function reportsOutOfMemory(result: unknown): boolean {
     return isOutOfMemoryError(error as SerializedError) || (typeof message === 'string' && /^InternalError: out of memory\b/.test(message))
   }
   return false
+}
+
+/**
+ * The body of a fetched response as text, refused past `maxBytes` (the VM's memory limit: the
+ * text is read in the worker, whose memory has no cap of its own, before it is copied into the VM).
+ * @throws RangeError past `maxBytes`, or what reading the body throws.
+ */
+async function readBody(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'))
+  const tooBig = () => new RangeError(`the response body is larger than the sandbox memory limit (${Math.round(maxBytes / (1024 * 1024))} MB)`)
+  if (declared > maxBytes) throw tooBig()
+  if (!response.body) return response.text()
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    bytes += value.byteLength
+    if (bytes > maxBytes) {
+      void reader.cancel()
+      throw tooBig()
+    }
+    text += decoder.decode(value, { stream: true })
+  }
 }
 
 const INTL_KINDS = new Set(['DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Collator'])
@@ -187,6 +247,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   /** Set when the interrupt fired during the current slice: how long the slice had run, ms. */
   let interruptedAfter: number | undefined
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
+  /** Fetches started by user code and not yet delivered, by their id in the VM. */
+  const fetches = new Set<number>()
+  /** Set once the work in flight has all ended, until the VM has dropped its timers and fetches. */
+  let dropQueued = false
   /** Batched tool calls started in the VM and not yet settled, by their key in the VM. */
   const openCalls = new Map<number, OpenCall>()
   /** How many open batched calls have each budget, ms (see {@link beginSlice}). */
@@ -194,17 +258,27 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   let nextCallKey = 0
   const progressListeners = new Map<string, (progress: CodeProgress) => void>()
 
-  // QuickJS's own limit does not see every allocation (array storage grows past it), so the
-  // interrupt handler also watches the wasm memory itself, which only grows: past the limit the
-  // running code is stopped and the VM is reported out of memory. The wasm maximum (2 GB) is the
-  // backstop for a single allocation larger than the limit.
+  // QuickJS's own limit does not see every allocation (array storage grows past it, and freed
+  // blocks it no longer counts leave the wasm memory fragmented), so the wasm memory itself is
+  // capped too: a growth past the limit is refused, the allocator returns NULL, and QuickJS throws
+  // `out of memory` where it allocated, even inside a builtin's own loop, where the interrupt
+  // handler is never polled (a `split` or an `Array.from` of a huge string grew it to 800 MB).
   const wasmMemory = module.getWasmMemory()
   const startBytes = wasmMemory.buffer.byteLength
   const limitBytes = limitMb * 1024 * 1024 + startBytes
   let overLimit = false
+  /** Set while the last growth of the wasm memory was refused: an allocation failed for want of memory. */
+  let growthRefused = false
+  // An eighth more than the limit, so that QuickJS, which counts less, still has the room to make
+  // its own `out of memory` error in most cases (without it, the error thrown is `null`).
+  capGrowth(wasmMemory, limitBytes + limitMb * 1024 * 128, (refused) => {
+    growthRefused = refused
+  })
+  /** True once user code took the VM past its memory limit (even if it caught the error). */
+  const outOfMemoryNow = () => overLimit || growthRefused
   runtime.setInterruptHandler(() => {
     // `overLimit` may have been set by an allocation user code caught the error of: it stops anyway.
-    if (overLimit || wasmMemory.buffer.byteLength > limitBytes) {
+    if (outOfMemoryNow() || wasmMemory.buffer.byteLength > limitBytes) {
       overLimit = true
       return true
     }
@@ -216,6 +290,29 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if ((memoryUsedBytes() ?? 0) >= NEAR_LIMIT * limitMb * 1024 * 1024) overLimit = true
     return true
   })
+
+  /** True while a load, a call or a batched tool call is in flight: user code's timers may run. */
+  function busy(): boolean {
+    return inFlight.size > 0 || openCalls.size > 0
+  }
+
+  /**
+   * Called when a piece of work ended: once none is left, the timers and fetches user code
+   * started are dropped, here and (in a later job, never inside a slice) in the VM, so no code
+   * of a call runs after it ended and nothing it scheduled is held.
+   */
+  function workEnded(): void {
+    if (busy()) return
+    for (const timer of timers.values()) clearTimeout(timer)
+    timers.clear()
+    fetches.clear()
+    if (dropQueued) return
+    dropQueued = true
+    queueMicrotask(() => {
+      dropQueued = false
+      if (!busy()) enter(() => callDeliver('drop', 0, ''))
+    })
+  }
 
   function crash(outOfMemory: boolean, message: string): void {
     if (crashed) return
@@ -346,6 +443,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     setTimer(id, delay) {
       const timerId = context.getNumber(id)
       const ms = Math.max(0, context.getNumber(delay))
+      // Timers belong to the work in flight: none may start once it has all ended (a stray
+      // continuation), and at most MAX_TIMERS wait at once (each is a real timer of the worker).
+      if (!busy()) return context.newString('ended')
+      if (!timers.has(timerId) && timers.size >= MAX_TIMERS) return context.newString('limit')
       clearTimeout(timers.get(timerId))
       timers.set(
         timerId,
@@ -354,7 +455,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
           deliver('timer', timerId, '')
         }, ms),
       )
-      return undefined
+      return context.newString('')
     },
     clearTimer(id) {
       const timerId = context.getNumber(id)
@@ -365,18 +466,21 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     fetch(id, requestJson) {
       const fetchId = context.getNumber(id)
       const request = JSON.parse(context.getString(requestJson)) as { url: string; method: string; headers: [string, string][]; body?: string }
+      if (!busy()) return context.newString('ended')
+      fetches.add(fetchId)
       void (async () => {
         let reply: unknown
         try {
           const response = await doFetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) })
-          const body = await response.text()
+          const body = await readBody(response, limitMb * 1024 * 1024)
           reply = { ok: true, status: response.status, statusText: response.statusText, url: response.url, headers: [...response.headers], body }
         } catch (error) {
           reply = { ok: false, message: `fetch failed: ${errorMessage(error)}` }
         }
-        deliver('fetch', fetchId, JSON.stringify(reply))
+        // A fetch of work that has ended is not delivered: its continuation would run after it.
+        if (fetches.delete(fetchId)) deliver('fetch', fetchId, JSON.stringify(reply))
       })()
-      return undefined
+      return context.newString('')
     },
     hasProtocol(id) {
       return getProtocol(context.getString(id)) === undefined ? context.false : context.true
@@ -424,20 +528,23 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   exported.dispose()
   context.unwrapResult(context.evalCode('delete globalThis.__toolstepVm')).dispose()
 
+  /** Calls the VM's `deliver` (inside a slice). */
+  function callDeliver(kind: string, id: number, json: string): void {
+    const args = [context.newString(kind), context.newNumber(id), context.newString(json)]
+    const result = context.callFunction(deliverFn, context.undefined, ...args)
+    for (const arg of args) arg.dispose()
+    if (result.error) {
+      const error = readError(result.error)
+      result.error.dispose()
+      if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
+      else log('error', `Uncaught ${error.name}: ${error.message}`)
+    } else {
+      result.value.dispose()
+    }
+  }
+
   function deliver(kind: string, id: number, json: string): void {
-    enter(() => {
-      const args = [context.newString(kind), context.newNumber(id), context.newString(json)]
-      const result = context.callFunction(deliverFn, context.undefined, ...args)
-      for (const arg of args) arg.dispose()
-      if (result.error) {
-        const error = readError(result.error)
-        result.error.dispose()
-        if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory in a timer or fetch callback')
-        else log('error', `Uncaught ${error.name}: ${error.message}`)
-      } else {
-        result.value.dispose()
-      }
-    })
+    enter(() => callDeliver(kind, id, json))
   }
 
   /**
@@ -457,7 +564,8 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     }
     const finish = (value: T): T => {
       inFlight.delete(entry)
-      if (overLimit) return outOfMemory()
+      workEnded()
+      if (outOfMemoryNow()) return outOfMemory()
       if (reportsOutOfMemory(value)) crash(true, `out of memory in ${op}`)
       const interrupt = reportedInterrupt(value)
       if (interrupt) {
@@ -470,7 +578,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     const fail = (handle: QuickJSHandle): T => {
       const error = readError(handle)
       handle.dispose()
-      if (overLimit) return outOfMemory()
+      if (outOfMemoryNow()) return outOfMemory()
       const interrupted = error.name === 'InternalError' && error.message === 'interrupted' ? (interruptedAfter ?? Math.round(now() - started)) : undefined
       if (isOutOfMemoryError(error)) crash(true, `out of memory in ${op}`)
       return failed(error, interrupted)
@@ -507,12 +615,14 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (returned && 'pending' in returned) return returned.pending
     if (returned) return returned.value
     inFlight.delete(entry)
+    workEnded()
     return failed({ name: 'InternalError', message: crashed ? 'out of memory' : 'The sandbox runtime stopped.' }, undefined)
   }
 
   /** Ends `open` with `result`: the call leaves the open set, then its batch hears of it. */
   function closeCall(open: OpenCall, result: ExecuteResult, durationMs: number): void {
     if (!openCalls.delete(open.key)) return
+    workEnded()
     const left = (openBudgets.get(open.budgetMs) ?? 1) - 1
     if (left === 0) openBudgets.delete(open.budgetMs)
     else openBudgets.set(open.budgetMs, left)
@@ -521,7 +631,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
 
   /** An out-of-memory or interrupt result in the runtime's words (as {@link call} does for one call); others as they are. */
   function checkedResult(open: OpenCall, result: ExecuteResult, durationMs: number): ExecuteResult {
-    if (overLimit || reportsOutOfMemory(result)) {
+    if (outOfMemoryNow() || reportsOutOfMemory(result)) {
       crash(true, `out of memory in tool "${open.name}"`)
       return { ok: false, error: { name: 'InternalError', message: 'out of memory' } }
     }
@@ -538,7 +648,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     if (taken.error) {
       const error = readError(taken.error)
       taken.error.dispose()
-      if (overLimit || isOutOfMemoryError(error)) crash(true, 'out of memory while reporting tool results')
+      if (outOfMemoryNow() || isOutOfMemoryError(error)) crash(true, 'out of memory while reporting tool results')
       return
     }
     const text = context.getString(taken.value)
@@ -605,7 +715,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       result.error.dispose()
       return error
     })
-    if (overLimit || (failure && isOutOfMemoryError(failure))) {
+    if (outOfMemoryNow() || (failure && isOutOfMemoryError(failure))) {
       crash(true, 'out of memory while starting tool calls')
       failCalls(keys, { name: 'InternalError', message: 'out of memory' }, now() - startedAt)
     } else if (failure) {

@@ -28,7 +28,26 @@ describe('share links', () => {
     expect(carried).toContain('http://localhost:1234')
     expect(carried).not.toContain('sk-live-123')
     expect(carried).not.toContain('Bearer')
-    expect(withoutSecrets({ a: { token: 1, keep: 2 }, list: [{ password: 'p', x: 1 }] })).toEqual({ a: { keep: 2 }, list: [{ x: 1 }] })
+    expect(withoutSecrets({ ...workspace, settings: { ...workspace.settings, a: { token: 1, keep: 2, maxTokens: 3 }, list: [{ password: 'p', x: 1 }] } as typeof workspace.settings }).settings).toMatchObject({ a: { keep: 2, maxTokens: 3 }, list: [{ x: 1 }] })
+  })
+
+  it('takes credentials out of URLs in the settings', async () => {
+    const settings = { ...workspace.settings, endpoint: { baseUrl: 'https://user:pw@example.test/v1?key=abc&x=1', model: 'm' } }
+    const carried = JSON.stringify(await readFragment(await encodeShare({ workspace: { ...workspace, settings } as typeof workspace })))
+    expect(carried).toContain('https://example.test/v1?key=REDACTED&x=1')
+    expect(carried).not.toContain('pw@')
+    expect(carried).not.toContain('abc')
+  })
+
+  it('carries code, input and eval cases exactly, even where they mention a token, a password or a secret', async () => {
+    const tools = `${workspace.tools}\nconst config = { token: process.env.TOKEN, password: 'x', secret: 1, apiKey: 'k' }\n`
+    const cases = [{ id: 'token-check', input: 'Reset my password, my token is abc', outputs: ['{"name":"reset","arguments":{"password":"hunter2","token":"t"}}'], assertions: [{ type: 'tool-args-match', tool: 'reset', arguments: { password: 'hunter2', token: 't', secret: { apiKey: 1 } } }, { type: 'final-answer', contains: 'secret' }] }]
+    const shared = { ...workspace, tools, input: 'my password is hunter2', cases } as typeof workspace
+    const decoded = await decodeShare(await encodeShare({ workspace: shared }))
+    const read = readWorkspace(writeWorkspace(shared))
+    expect(read.ok).toBe(true)
+    expect(decoded.ok && decoded.payload.workspace).toEqual(read.ok && read.value)
+    expect(decoded.ok && decoded.payload.workspace.tools).toBe(tools)
   })
 
   it('says what is wrong with a damaged, foreign or invalid link, and never throws', async () => {

@@ -2,9 +2,11 @@
  * Share links: a workspace (code, input, settings) and the chosen lesson, compressed into the URL
  * fragment as `#share=<base64url of deflate-raw of JSON>`. The fragment never reaches a server.
  * Compression is the platform's CompressionStream('deflate-raw') (RFC 1951); base64url is RFC 4648 §5
- * without padding. Links never carry secrets: setting keys that name one are dropped.
+ * without padding. Links never carry secrets (see {@link withoutSecrets}); the rest of the workspace
+ * round-trips exactly.
  */
 import { readWorkspace, type Workspace } from '../../core/files'
+import { redactBaseUrl } from '../../core/endpoint'
 
 /** What a link carries. */
 export interface SharePayload {
@@ -19,16 +21,29 @@ export const MAX_LINK_CHARS = 32_000
 /** Largest decompressed payload accepted, bytes: a link cannot make the page inflate gigabytes. */
 export const MAX_PAYLOAD_BYTES = 4_000_000
 
-/** Keys treated as secrets anywhere in the settings (an endpoint key, a token, …). */
-const SECRET_KEY = /(api[-_]?key|token|secret|password|passwd|authorization|credential|bearer)/i
+/**
+ * Setting keys that hold a secret, by their whole name: an endpoint key, its headers (they carry
+ * `Authorization` and vendor keys), a token, a password. Whole names, so `maxTokens` stays.
+ */
+const SECRET_SETTING = /^(?:api[-_]?key|headers|authorization|bearer|password|passwd|(?:client[-_]?)?secret|(?:access[-_]?|auth[-_]?|bearer[-_]?|refresh[-_]?)?token|credentials?)$/i
 
-/** `value` without any object key that names a secret, at any depth. */
-export function withoutSecrets<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutSecrets) as T
+/** `value` (part of the settings) without its secret keys, and with credentials taken out of URLs. */
+function settingsWithoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(settingsWithoutSecrets)
+  if (typeof value === 'string') return /^https?:\/\//i.test(value.trim()) ? redactBaseUrl(value).url : value
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_KEY.test(key)).map(([key, v]) => [key, withoutSecrets(v)])) as T
+    return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_SETTING.test(key)).map(([key, v]) => [key, settingsWithoutSecrets(v)]))
   }
   return value
+}
+
+/**
+ * `workspace` without its secrets: in its settings, keys that hold one (the endpoint key, headers,
+ * tokens, passwords, at any depth) and the credentials of URLs (user and password, `?key=`…).
+ * Code, input and eval cases are carried exactly as they are, whatever they mention.
+ */
+export function withoutSecrets(workspace: Workspace): Workspace {
+  return { ...workspace, settings: settingsWithoutSecrets(workspace.settings) as Workspace['settings'] }
 }
 
 function toBase64Url(bytes: Uint8Array): string {
