@@ -9,6 +9,7 @@ import type { SessionEvent } from './events'
 import type { ModelOutput, ToolExecutor } from './interfaces'
 import { inThreadPhases, type PhaseRunner } from './phase-runner'
 import { COMMIT_SLICE, LoopRunner } from './runner'
+import { START_SLICE } from './execute-calls'
 
 const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
 const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
@@ -110,13 +111,15 @@ describe('LoopRunner with a pause between slices of a long outcome', () => {
     const expected = await runnerWith(undefined, 12_000).run()
     let pauses = 0
     const events = await sliced(12_000, async () => void (pauses += 1)).run()
-    expect(pauses).toBe(Math.ceil(12_000 / COMMIT_SLICE) - 1)
+    // Between the slices of calls started, then between the slices of results appended.
+    expect(pauses).toBe(Math.ceil(12_000 / START_SLICE) - 1 + Math.ceil(12_000 / COMMIT_SLICE) - 1)
     expect(events).toEqual(expected)
   })
 
   it('Stop during a pause keeps the slices appended and drops the rest', async () => {
     let runner: LoopRunner | null = null
-    runner = sliced(12_000, async () => runner?.abort())
+    // The first pause between slices of results (the ones before come while the calls are started).
+    runner = sliced(12_000, async () => void (runner?.events.some((e) => e.type === 'tool.finished') && runner.abort()))
     await runner.run()
     const finished = runner.events.filter((e) => e.type === 'tool.finished')
     expect(finished).toHaveLength(COMMIT_SLICE)

@@ -62,7 +62,8 @@ export interface RunnerOptions {
    * Awaited between slices of {@link COMMIT_SLICE} events when a phase's outcome is longer (the
    * tool.finished of a 100 000-call turn), so a page can paint and answer input meanwhile. A Stop
    * during it keeps the slices already appended and drops the rest. Absent (the CLI), a phase's
-   * events are appended in one go.
+   * events are appended in one go. Also awaited between slices of the calls a big parallel turn
+   * starts (see `START_SLICE`).
    */
   pause?: () => Promise<void>
 }
@@ -227,6 +228,7 @@ export class LoopRunner {
           ...(this.options.summarizer ? { summarizer: this.options.summarizer } : {}),
           clock: this.clock,
           sleep: this.options.sleep ?? realSleep,
+          ...(this.options.pause ? { pause: this.options.pause } : {}),
         })
         if (this.aborted) return []
         return this.options.pause && finished.length > COMMIT_SLICE ? this.commitInSlices(finished, this.options.pause) : this.commit(finished)

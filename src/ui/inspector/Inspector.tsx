@@ -15,15 +15,7 @@ import { RecordedResponse } from '../lazy-panels'
 import { LongText } from './LongText'
 import { WindowedList } from './WindowedList'
 import { verdictText } from '../i18n/core-text'
-
-type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
-
-/** The events of the turn the cursor is in: from its decide up to the cursor. */
-function currentTurn(events: readonly SessionEvent[], cursor: number): SessionEvent[] {
-  let start = cursor
-  while (start > 0 && events[start]!.type !== 'model.responded' && events[start]!.type !== 'model.failed' && events[start]!.type !== 'session.started') start -= 1
-  return events.slice(start, cursor + 1)
-}
+import { createTurnIndex } from './turn-index'
 
 function Section({ title, active, children, testId }: { title: string; active: boolean; children: ReactNode; testId?: string }) {
   return (
@@ -48,40 +40,33 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
   const mode = useRun((s) => s.mode)
   const busy = useRun((s) => s.status === 'running' || s.status === 'loading')
   const [editing, setEditing] = useState<EditTarget | null>(null)
-  const turn = useMemo(() => currentTurn(events, cursor), [events, cursor])
+  // The turn at the cursor, read from the log filed by turn (a turn of 100 000 results is not sliced and searched on every update).
+  const [turnIndexOf] = useState(createTurnIndex)
+  const turns = useMemo(() => turnIndexOf(events), [turnIndexOf, events])
+  const turn = useMemo(() => turns.turnAt(cursor), [turns, cursor])
   // The request of a turn's decide does not change while the run appends to the turn.
   const [requestOf] = useState(createRequestCache)
   // Exactly what the model received at this turn's decide (window, routing and final turn applied).
   const context = useMemo(() => {
-    const decide = turn.find((e) => e.type === 'model.responded' || e.type === 'model.failed')
+    const decide = turn.responded ?? turn.failed
     return requestOf(events, decide ? decide.seq : cursor)
   }, [events, turn, cursor, requestOf])
+  // 300 000 ranges for a turn of 100 000 calls: made once per parse, not on every update.
+  const highlights = useMemo(() => highlightsOf(turn.parsed?.calls ?? []), [turn.parsed])
   const contextMessages = context.messages
   const current = events[cursor]
   if (!current) return null
   const phase = PHASE_OF[current.type]
 
-  const started = turn.find((e): e is Ev<'session.started'> => e.type === 'session.started')
-  const responded = turn.find((e): e is Ev<'model.responded'> => e.type === 'model.responded')
-  const failed = turn.find((e): e is Ev<'model.failed'> => e.type === 'model.failed')
-  const parsed = turn.find((e): e is Ev<'parse.completed'> => e.type === 'parse.completed')
-  const validated = turn.find((e): e is Ev<'validate.completed'> => e.type === 'validate.completed')
-  const finished = turn.filter((e): e is Ev<'tool.finished'> => e.type === 'tool.finished')
+  const { started, responded, failed, parsed, validated, finished, confirmRequested, confirmDecided, backfilled, stopped, edits } = turn
   const ownResults = finished.filter((f) => f.parentCallId === undefined)
-  const confirmRequested = turn.find((e): e is Ev<'confirm.requested'> => e.type === 'confirm.requested')
-  const confirmDecided = turn.find((e): e is Ev<'confirm.decided'> => e.type === 'confirm.decided')
-  const warnings = turn.flatMap((e) => e.warnings ?? [])
-  const backfilled = turn.find((e): e is Ev<'backfill.completed'> => e.type === 'backfill.completed')
-  const stopped = turn.find((e): e is Ev<'loop.stopped'> => e.type === 'loop.stopped')
-  const anomalies = turn.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
-  const edits = turn.filter((e): e is Ev<'edit.applied'> => e.type === 'edit.applied')
+  const warnings = turn.flagged.flatMap((e) => e.warnings ?? [])
+  const anomalies = turn.flagged.flatMap((e) => (e.anomalies ?? []).map((a) => ({ ...a, seq: e.seq })))
   // The turn's output as the loop went on with it: the user's edit when there is one.
   const outputEdit = edits.find((e) => e.target === 'model_output' && e.editedSeq === responded?.seq)
   const resultEdit = (seq: number) => edits.findLast((e) => e.target === 'tool_result' && e.editedSeq === seq)
   // An edit box belongs to its turn: moving the cursor to another turn closes it.
-  const openEdit = editing && turn.some((e) => e.seq === editing.seq) ? editing : null
-
-  const highlights = highlightsOf(parsed?.calls ?? [])
+  const openEdit = editing && events.slice(turn.start, cursor + 1).some((e) => e.seq === editing.seq) ? editing : null
 
   return (
     <div data-testid="inspector" className="flex h-full flex-col">

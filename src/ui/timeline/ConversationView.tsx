@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SessionEvent } from '../../core/loop'
 import { anomalyDetail, anomalyTooltip } from '../anomalies/AnomalyCatalogue'
@@ -37,7 +37,8 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   // The whole log, for the cards after the cursor (shown dimmed, like future timeline rows) and
   // for where each card ends; the cards up to the cursor are the fold of events 0..cursor.
   const full = useMemo(() => conversationOf(events), [events])
-  const model = useMemo(() => conversationOf(events.slice(0, cursor + 1)), [events, cursor])
+  // At the end of the log (a live run follows it) the prefix is the whole log: folded once, not twice.
+  const model = useMemo(() => (cursor >= events.length - 1 ? full : conversationOf(events.slice(0, cursor + 1))), [full, events, cursor])
   const cards = useMemo(() => [...model.cards, ...full.cards.slice(model.cards.length)], [model, full])
   const shown = model.cards.length
   const current = cardAtCursor(model.cards, cursor)
@@ -49,7 +50,8 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
     count: cards.length,
     getScrollElement: () => parentRef.current,
     estimateSize: (i) => (cards[i]?.role === 'assistant' ? 180 : 72),
-    getItemKey: (i) => cards[i]?.key ?? i,
+    // One function per list of cards: a new one on every render made the virtualizer measure every card again.
+    getItemKey: useCallback((i: number) => cards[i]?.key ?? i, [cards]),
     overscan: 6,
   })
 

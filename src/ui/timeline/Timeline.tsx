@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { type SessionEvent, type Tone } from '../../core/loop'
@@ -6,6 +5,7 @@ import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { useRootFontPx } from '../layout/use-root-font'
 import { rowSummary } from './row-summary'
+import { useFixedRows } from './use-fixed-rows'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -46,20 +46,13 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
   const parentRef = useRef<HTMLDivElement>(null)
   // Rows are placed in px: at 150 % text a row is 1.5 times as tall, or its two lines overlap the next row.
   const rowHeight = ROW_REM * useRootFontPx()
-  const virtualizer = useVirtualizer({
-    count: events.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 12,
-  })
-  // The sizes already laid out were estimated at the previous text size.
-  useEffect(() => {
-    virtualizer.measure()
-  }, [rowHeight, virtualizer])
+  // Every row has the same height: the rows in view are arithmetic, whatever the count (see use-fixed-rows.ts).
+  const rows = useFixedRows(parentRef, events.length, rowHeight, 12)
+  const { scrollToIndex } = rows
 
   useEffect(() => {
-    if (cursor >= 0) virtualizer.scrollToIndex(cursor, { align: 'auto' })
-  }, [cursor, virtualizer])
+    if (cursor >= 0) scrollToIndex(cursor)
+  }, [cursor, scrollToIndex])
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }
@@ -92,8 +85,10 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
       onKeyDown={onKeyDown}
       className="@container h-full overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((row) => {
+      <div style={{ height: rows.totalSize, position: 'relative' }}>
+        {Array.from({ length: rows.end - rows.first }, (_, offset) => {
+          const index = rows.first + offset
+          const row = { index, key: index, start: index * rowHeight }
           const event = events[row.index]!
           const summary = rowSummary(t, event)
           const current = row.index === cursor

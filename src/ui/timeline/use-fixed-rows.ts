@@ -1,0 +1,65 @@
+/**
+ * Windowing for a list whose rows all have one height (the timeline). @tanstack/react-virtual
+ * rebuilds its measurement of every row (an object each) whenever the row count changes; a live
+ * run of 200 000 events changes it on every update, and that pass, its garbage and the layout it
+ * then reads made tasks of hundreds of ms. With one height, which rows are in view is arithmetic:
+ * O(rows in view) per render, whatever the count.
+ */
+import { useCallback, useLayoutEffect, useState, type RefObject } from 'react'
+
+/** The rows to draw and how to bring one into view. */
+export interface FixedRows {
+  /** First row to draw (inclusive) and the one after the last (exclusive). */
+  first: number
+  end: number
+  /** Height of the whole list, px. */
+  totalSize: number
+  /** Scrolls the least that shows row `index` whole (nothing when it is already in view). */
+  scrollToIndex(index: number): void
+}
+
+/** The part of a scroll box of `count` rows of `rowHeight` px in view, plus `overscan` rows either side. */
+export function visibleRows(count: number, rowHeight: number, scrollTop: number, viewHeight: number, overscan: number): { first: number; end: number } {
+  if (count <= 0 || rowHeight <= 0) return { first: 0, end: 0 }
+  const first = Math.max(0, Math.min(count - 1, Math.floor(scrollTop / rowHeight) - overscan))
+  const end = Math.min(count, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan)
+  return { first, end: Math.max(first, end) }
+}
+
+/**
+ * Which of `count` rows of `rowHeight` px the scroll box `parentRef` shows. Before the box has a
+ * size (first render, no layout) it assumes `fallbackHeight` px, so the first rows are drawn.
+ */
+export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan: number, fallbackHeight = 600): FixedRows {
+  const [view, setView] = useState({ top: 0, height: 0 })
+  const mounted = count > 0
+  useLayoutEffect(() => {
+    const element = parentRef.current
+    if (!element) return
+    const read = () => setView((v) => (v.top === element.scrollTop && v.height === element.clientHeight ? v : { top: element.scrollTop, height: element.clientHeight }))
+    read()
+    element.addEventListener('scroll', read, { passive: true })
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read)
+    observer?.observe(element)
+    return () => {
+      element.removeEventListener('scroll', read)
+      observer?.disconnect()
+    }
+    // The box exists only while there are rows.
+  }, [parentRef, mounted])
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      const element = parentRef.current
+      if (!element) return
+      const top = index * rowHeight
+      if (top < element.scrollTop) element.scrollTop = top
+      else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight
+      else return
+      // Drawn in this render, not a frame later when the scroll event comes.
+      setView({ top: element.scrollTop, height: element.clientHeight })
+    },
+    [parentRef, rowHeight],
+  )
+  const { first, end } = visibleRows(count, rowHeight, view.top, view.height || fallbackHeight, overscan)
+  return { first, end, totalSize: count * rowHeight, scrollToIndex }
+}
