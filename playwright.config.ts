@@ -20,7 +20,8 @@ export default defineConfig({
   // No retries: a test that needs a second try is a flaky test, and should fail the run.
   retries: 0,
   timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Two browsers share the CPU, so a whole run to its stop reason can take twice as long as alone.
+  expect: { timeout: 30_000 },
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
