@@ -1,6 +1,6 @@
 // ESLint flat config. Two jobs: keep the layers of DESIGN.md one-way
 // (ui → store → sandbox → core, cli on top), and catch promises nobody awaits.
-// `npm run lint` runs it with --max-warnings 0; `npm test` runs lint first.
+// `npm run lint` runs it with --max-warnings 0; `npm test` runs lint while it builds.
 import { builtinModules } from 'node:module'
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'

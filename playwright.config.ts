@@ -6,11 +6,22 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ?
 // 4173 by default; E2E_PORT runs a second suite beside another one on a shared machine.
 const port = Number(process.env.E2E_PORT ?? 4173)
 
+/**
+ * Specs whose subject is time or the machine's limits (memory bombs, tool timeouts and
+ * interrupts, huge outputs, main-thread long tasks, work moved off the main thread): they run
+ * alone on one worker, after the rest, so a second browser never competes for the CPU they measure.
+ */
+const alone = ['memory-bomb', 'big-outputs', 'offthread', 'replay-scale', 'errors', 'sandbox-boundary'].map((name) => `**/${name}.spec.ts`)
+
 export default defineConfig({
   testDir: 'e2e',
-  workers: 1,
+  // Two browsers for the specs that only check behaviour; `alone` caps its own project at one.
+  workers: 2,
+  // No retries: a test that needs a second try is a flaky test, and should fail the run.
+  retries: 0,
   timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Two browsers share the CPU, so a whole run to its stop reason can take twice as long as alone.
+  expect: { timeout: 30_000 },
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -21,6 +32,10 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
     },
   },
+  projects: [
+    { name: 'shared', testIgnore: alone, fullyParallel: true },
+    { name: 'alone', testMatch: alone, workers: 1, dependencies: ['shared'] },
+  ],
   webServer: {
     command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}`,

@@ -26,6 +26,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 20_000,
+    // One test file per core: Vitest's default leaves a core for its main process, which on a
+    // two-core CI machine means a single worker, and the main process is mostly idle.
+    maxWorkers: '100%',
     // `npm run test:unit` (and so `npm test`) runs with --coverage; plain `vitest run` stays fast.
     coverage: {
       provider: 'v8',

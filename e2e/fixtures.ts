@@ -41,11 +41,12 @@ export const test = base.extend<{ localOnly: void }>({
 
 export { expect }
 
-/** Opens the app with a clean localStorage and waits for both editors. */
+/**
+ * Opens the app and waits for both editors. Each test has a new browser context, so
+ * localStorage is already empty: one load, as a first visit.
+ */
 export async function openApp(page: Page): Promise<void> {
   await page.goto('/')
-  await page.evaluate(() => localStorage.clear())
-  await page.reload()
   await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
   await expect(page.getByTestId('editor-model').locator('.monaco-editor')).toBeVisible()
 }
