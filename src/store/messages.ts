@@ -17,6 +17,10 @@ export const STORE_TEXT = {
   notInCapture: '{{file}}: a Toolstep file cannot be part of a recorded session.',
   imported_one: 'Imported {{n}} conversation from {{file}}.',
   imported_other: 'Imported {{n}} conversations from {{file}}.',
+  /** What stands for the files of a recorded session imported together, where a file name would be. */
+  filesLabel: '{{n}} files',
+  /** What a re-check runs against when the user drops the tools file they loaded, where a file name would be. */
+  logOwnTools: 'the log’s own tool definitions',
   // Restoring what was kept over a reload (workspace-store.ts, run-controller.ts).
   restoreNotJson: 'The saved workspace is not valid JSON ({{error}}).',
   restoreNotFormat: 'The saved workspace is not in the format Toolstep writes.',
