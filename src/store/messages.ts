@@ -32,6 +32,8 @@ export const STORE_TEXT = {
   resetCases: 'eval cases',
   runNotKept: 'This run was paused before the page was reloaded; its code was not kept, so it cannot go on. Run starts it again.',
   runNoLoad: 'This run was paused before the page was reloaded; its code does not load now, so it cannot go on. Run starts it again.',
+  // Save as mock model (playground.ts).
+  saveMockNoRun: 'Run the workspace first: Save as mock model records a live run.',
   // Evals (eval-controller.ts): the code's own errors stay as they are.
   evalCodeErrors: '{{errors}}',
   evalSandboxFailed: 'The sandbox could not start: {{error}}',

@@ -117,4 +117,11 @@ describe('what stands for a file name in the stores', () => {
     expect(seen[0]!.fileName).toBe('the log’s own tool definitions')
     expect(fileLabel(zh, seen[0]!.fileName, seen[0]!.fileNamePhrase)).toBe('日志自带的工具定义')
   })
+
+  it('Save as mock model before a run says why in the UI language (the English as before)', () => {
+    const result = playground().saveAsMock()
+    if (result.ok) throw new Error('saved')
+    expect(result.error).toBe('Run the workspace first: Save as mock model records a live run.')
+    expect(translate(zh, corePhrase('store', result.phrase!))).toBe('请先运行工作区：“保存为模拟模型”记录的是一次实时运行。')
+  })
 })
