@@ -34,6 +34,9 @@ export const STORE_TEXT = {
   runNoLoad: 'This run was paused before the page was reloaded; its code does not load now, so it cannot go on. Run starts it again.',
   // Save as mock model (playground.ts).
   saveMockNoRun: 'Run the workspace first: Save as mock model records a live run.',
+  // A run with the endpoint chosen but not set up (model-source-store.ts).
+  endpointNoUrl: 'Set the endpoint URL (e.g. http://127.0.0.1:11434/v1) or choose the mock model.',
+  endpointNoModel: 'Set the endpoint model name (e.g. qwen3:8b) or choose the mock model.',
   // Evals (eval-controller.ts): the code's own errors stay as they are.
   evalCodeErrors: '{{errors}}',
   evalSandboxFailed: 'The sandbox could not start: {{error}}',
@@ -59,4 +62,12 @@ export const RESET_NAMES: Readonly<Record<string, StoreTextKey>> = {
 /** `phrases` in English, one per line. */
 export function storeMessage(phrases: readonly Phrase[]): string {
   return phrases.map((p) => renderPhrase(p, STORE_TEXT)).join('\n')
+}
+
+/** An Error whose message Toolstep wrote: the English, and the phrase of {@link STORE_TEXT} the UI translates. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+  constructor(readonly phrase: Phrase) {
+    super(storeMessage([phrase]))
+  }
 }

@@ -124,4 +124,17 @@ describe('what stands for a file name in the stores', () => {
     expect(result.error).toBe('Run the workspace first: Save as mock model records a live run.')
     expect(translate(zh, corePhrase('store', result.phrase!))).toBe('请先运行工作区：“保存为模拟模型”记录的是一次实时运行。')
   })
+
+  it('a run with the endpoint chosen but no model name says what to set in the UI language (the English as before)', async () => {
+    const pg = playground()
+    pg.stores.modelSource.getState().setSource('endpoint')
+    pg.stores.modelSource.getState().setConfig({ model: '' })
+    await pg.run()
+    const [problem] = pg.stores.run.getState().problems
+    expect(problem!.message).toBe('Set the endpoint model name (e.g. qwen3:8b) or choose the mock model.')
+    expect(translate(zh, corePhrase('store', problem!.phrase!))).toBe('请设置端点的模型名（例如 qwen3:8b），或选择模拟模型。')
+    pg.stores.modelSource.getState().setConfig({ baseUrl: ' ' })
+    await pg.run()
+    expect(translate(zh, corePhrase('store', pg.stores.run.getState().problems[0]!.phrase!))).toBe('请设置端点 URL（例如 http://127.0.0.1:11434/v1），或选择模拟模型。')
+  })
 })
