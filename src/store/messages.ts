@@ -32,6 +32,9 @@ export const STORE_TEXT = {
   resetCases: 'eval cases',
   runNotKept: 'This run was paused before the page was reloaded; its code was not kept, so it cannot go on. Run starts it again.',
   runNoLoad: 'This run was paused before the page was reloaded; its code does not load now, so it cannot go on. Run starts it again.',
+  // Export → TypeScript loop / test (code-export.ts): an unexpected error is the exporter's own.
+  exportError: '{{error}}',
+  exportNoRun: 'Run the workspace first: the Vitest test replays the model outputs of a live run.',
   // Save as mock model (playground.ts).
   saveMockNoRun: 'Run the workspace first: Save as mock model records a live run.',
   // A run with the endpoint chosen but not set up (model-source-store.ts).

@@ -137,4 +137,18 @@ describe('what stands for a file name in the stores', () => {
     await pg.run()
     expect(translate(zh, corePhrase('store', pg.stores.run.getState().problems[0]!.phrase!))).toBe('请设置端点 URL（例如 http://127.0.0.1:11434/v1），或选择模拟模型。')
   })
+
+  it('an export refused for tools.ts, and one refused for want of a run, say why in the UI language (the English as the CLI prints it)', async () => {
+    const pg = playground()
+    pg.stores.workspace.getState().setTools(`import { readFileSync } from 'node:fs'\nexport const x = 1\n`)
+    const code = await pg.exportCode()
+    if (code.ok) throw new Error('exported')
+    expect(code.error).toBe('tools.ts imports "node:fs": an exported loop can only use zod and the toolstep authoring API (tool, z).')
+    expect(translate(en, corePhrase('store', code.phrase))).toBe(code.error)
+    expect(translate(zh, corePhrase('store', code.phrase))).toBe('tools.ts 导入了 "node:fs"：导出的循环只能使用 zod 和 toolstep 的编写 API（tool、z）。')
+    const test = await pg.exportTest()
+    if (test.ok) throw new Error('exported')
+    expect(test.error).toBe('Run the workspace first: the Vitest test replays the model outputs of a live run.')
+    expect(translate(zh, corePhrase('store', test.phrase))).toBe('请先运行工作区：Vitest 测试回放的是一次实时运行的模型输出。')
+  })
 })

@@ -23,7 +23,7 @@ export function coreText(namespace: CoreNamespace, phrases: readonly CorePhrase[
 }
 
 /** The catalogues of core and the stores, as the UI's resources name them (`core.<namespace>`). */
-export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug'
+export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug' | 'export'
 
 /** A phrase as core makes it (see core/util/phrase.ts): parameters may be phrases, of another catalogue when they carry `ns`. */
 export interface CorePhrase {
