@@ -63,7 +63,7 @@ test('in 简体中文: repairs, a parse error and failed validation are shown in
   await expect(page.locator('[data-testid="inspector"] [data-testid="repair"]')).toContainText(['已将单引号字符串按 JSON 字符串读取。'])
   await page.locator('[data-testid="timeline-item"][data-phase="validate"]').first().click()
   await expectTranslated(page, '[data-testid="inspector"] [data-testid="verdict-problem"]', 'verdict')
-  await expect(page.locator('[data-testid="verdict-problem"]')).toContainText(['"city" 必须是字符串，实际收到 number 42', '"unit" 必须是以下之一："celsius", "fahrenheit"'])
+  await expect(page.locator('[data-testid="verdict-problem"]')).toContainText(['"city" 必须是字符串，实际收到 数字 42', '"unit" 必须是以下之一："celsius", "fahrenheit"'])
   await page.screenshot({ path: shot('inspector') })
 
   // The conversation view shows the same, translated.

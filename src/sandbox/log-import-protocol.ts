@@ -25,8 +25,10 @@ export const conversationSummarySchema = z.object({
   index: z.number().int().nonnegative(),
   /** Unique id within the import (the record's own id, or a derived one). */
   id: z.string(),
-  /** Short human label, e.g. `task 3 · trial 1 · reward 0`. */
+  /** Short human label in English, e.g. `task 3 · trial 1 · reward 0`. */
   label: z.string(),
+  /** `label` as a phrase of core's trace catalogue, when Toolstep worded it (the page shows it translated). */
+  labelPhrase: nestedPhraseSchema.optional(),
   /** Messages in the conversation. */
   messageCount: z.number().int().nonnegative(),
   /** Names of the tools the conversation calls, sorted, each once. */

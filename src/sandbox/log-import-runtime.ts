@@ -242,6 +242,7 @@ function summarizeOne(conversation: ImportedConversation, index: number, tools: 
     index,
     id: conversation.id,
     label: conversation.label,
+    ...(conversation.labelPhrase ? { labelPhrase: conversation.labelPhrase } : {}),
     messageCount: conversation.messages.length,
     tools: [...names].sort(),
     anomalyCodes: [...new Set(anomalies.map((anomaly) => anomaly.code))].sort(),

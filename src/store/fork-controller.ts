@@ -13,7 +13,7 @@ import type { Workspace } from '../core/files'
 import { type SessionEvent, fold } from '../core/loop'
 import type { ImportController } from './import-controller'
 import type { ParseLabState } from './parse-lab-store'
-import type { ReplayState } from './replay-store'
+import type { ConversationSummary, ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
 import type { RunState } from './run-store'
 
@@ -27,7 +27,7 @@ export interface ForkState {
   /** The session before the edit, to go back to (`edit` of a live run only). */
   original: { events: SessionEvent[]; workspace: Workspace | null } | null
   /** Conversation the fork came from (index in the replay) and its label. */
-  conversation: { index: number; label: string } | null
+  conversation: ForkedFrom | null
   /** Turn (1-based) the fork replaced. */
   turn: number
   /** Index of the forked decide in the replayed log, to return to it. */
@@ -82,7 +82,7 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
       store.setState({
         ...NO_FORK,
         logged: events.slice(seq),
-        conversation: selected >= 0 ? { index: selected, label: conversations[selected]?.label ?? `Conversation ${selected + 1}` } : null,
+        conversation: forkedFrom(conversations, selected),
         turn: decide.step + 1,
         seq,
       })
@@ -104,7 +104,7 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
         logged: events.slice(plan.turnSeq),
         fromSeq: plan.turnSeq,
         original: mode === 'live' ? { events, workspace } : null,
-        conversation: mode === 'replay' && selected >= 0 ? { index: selected, label: conversations[selected]?.label ?? `Conversation ${selected + 1}` } : null,
+        conversation: mode === 'replay' ? forkedFrom(conversations, selected) : null,
         turn: plan.turn,
         seq: request.seq,
       })
@@ -127,4 +127,18 @@ export function createForkController(deps: ForkControllerDeps): ForkController {
       deps.run.getState().setCursor(seq)
     },
   }
+}
+
+/** The replayed conversation a fork came from: its index and its label (English, and the phrase the UI translates when there is one). */
+export interface ForkedFrom {
+  index: number
+  label: string
+  labelPhrase?: ConversationSummary['labelPhrase']
+}
+
+/** The open conversation `selected` of `conversations` as {@link ForkedFrom}; null when none is open. */
+function forkedFrom(conversations: readonly ConversationSummary[], selected: number): ForkedFrom | null {
+  const summary = conversations[selected]
+  if (selected < 0 || !summary) return null
+  return { index: selected, label: summary.label, ...(summary.labelPhrase ? { labelPhrase: summary.labelPhrase } : {}) }
 }

@@ -28,6 +28,23 @@ import { storeMessage, storePhrase, type StoreTextKey } from './messages'
 export type ImportOutcome = { ok: boolean; message: string; phrases: readonly Phrase[] }
 // An empty message (and no phrases) when the user is being asked instead.
 
+/** A file's name, or what stands for one (`4 files`): the English, and the phrase of STORE_TEXT the UI translates. */
+interface FileLabel {
+  name: string
+  phrase?: Phrase
+}
+
+/** `label` as a phrase parameter: its phrase (nested in the outcome's), else the name as it is. */
+function fileParam(label: FileLabel): string | Phrase {
+  return label.phrase ?? label.name
+}
+
+/** A label worded by STORE_TEXT's `key`. */
+function labelOf(key: StoreTextKey, params?: PhraseParams): FileLabel {
+  const phrase = storePhrase(key, params)
+  return { name: storeMessage([phrase]), phrase }
+}
+
 function outcome(ok: boolean, key: StoreTextKey, params: PhraseParams): ImportOutcome {
   const phrases = [storePhrase(key, params)]
   return { ok, message: storeMessage(phrases), phrases }
@@ -115,10 +132,10 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
   }
 
   /** Re-checks every conversation of the open log against `tools` and reopens the open one. */
-  async function recheck(tools: ToolSpec[] | null, what: string): Promise<void> {
+  async function recheck(tools: ToolSpec[] | null, what: FileLabel): Promise<void> {
     const current = host
     if (!current) return
-    replay.setState({ importing: { fileName: what, stage: 'checking', fraction: 0, cancellable: false } })
+    replay.setState({ importing: { ...progressName(what), stage: 'checking', fraction: 0, cancellable: false } })
     const reply = await current.reindex(tools, progressInto(what, false))
     if (host !== current) return
     replay.setState({ importing: null })
@@ -127,8 +144,12 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     if (selected >= 0) await openConversation(selected)
   }
 
-  function progressInto(fileName: string, cancellable: boolean): ProgressListener {
-    return (stage, fraction) => replay.setState({ importing: { fileName, stage, fraction, cancellable } })
+  function progressInto(label: FileLabel, cancellable: boolean): ProgressListener {
+    return (stage, fraction) => replay.setState({ importing: { ...progressName(label), stage, fraction, cancellable } })
+  }
+
+  function progressName(label: FileLabel): { fileName: string; fileNamePhrase?: Phrase } {
+    return label.phrase ? { fileName: label.name, fileNamePhrase: label.phrase } : { fileName: label.name }
   }
 
   async function importText(fileName: string, text: string): Promise<ImportOutcome> {
@@ -160,27 +181,27 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
       const tools = importOpenAITools(text)
       if (!tools.ok) return outcome(false, 'fileError', { file: fileName, error: tools.errorPhrase ?? tools.error })
       replay.setState({ tools: tools.tools, toolsFileName: fileName })
-      void recheck(tools.tools, fileName)
+      void recheck(tools.tools, { name: fileName })
       return outcome(true, 'loadedTools', { file: fileName, count: tools.tools.length })
     }
     return outcome(false, 'notToolstepFile', { file: fileName })
   }
 
   async function importFile(file: Blob & { readonly name: string }): Promise<ImportOutcome> {
-    return importWith(file.name, (next, onProgress) => next.importFile(file, replay.getState().tools, onProgress), true)
+    return importWith({ name: file.name }, (next, onProgress) => next.importFile(file, replay.getState().tools, onProgress), true)
   }
 
   /** Reads recorded request/response files of one session (`NAME.1.request.json`, `NAME.1.response.sse`, …) as one log. */
   async function importCapture(files: readonly (Blob & { readonly name: string })[]): Promise<ImportOutcome> {
-    const label = files.length === 1 ? files[0]!.name : `${files.length} files`
+    const label = files.length === 1 ? { name: files[0]!.name } : labelOf('filesLabel', { n: files.length })
     return importWith(label, (next, onProgress) => next.importFiles(files.map((file) => ({ name: file.name, file })), replay.getState().tools, onProgress), false)
   }
 
-  async function importWith(label: string, start: (host: LogImportHost, onProgress: ProgressListener) => Promise<ImportReply>, single: boolean): Promise<ImportOutcome> {
+  async function importWith(label: FileLabel, start: (host: LogImportHost, onProgress: ProgressListener) => Promise<ImportReply>, single: boolean): Promise<ImportOutcome> {
     cancelImport()
     const next = deps.createImportHost()
     incoming = next
-    replay.setState({ importing: { fileName: label, stage: 'reading', fraction: 0, cancellable: true } })
+    replay.setState({ importing: { ...progressName(label), stage: 'reading', fraction: 0, cancellable: true } })
     const reply = await start(next, (stage, fraction) => {
       if (incoming === next) progressInto(label, true)(stage, fraction)
     })
@@ -190,20 +211,20 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     }
     switch (reply.kind) {
       case 'cancelled':
-        return outcome(true, 'importCancelled', { file: label })
+        return outcome(true, 'importCancelled', { file: fileParam(label) })
       case 'failed':
         next.dispose()
-        return outcome(false, 'fileError', { file: label, error: reply.errorPhrase ?? reply.error })
+        return outcome(false, 'fileError', { file: fileParam(label), error: reply.errorPhrase ?? reply.error })
       case 'passthrough':
         next.dispose()
-        return single ? importText(label, reply.text) : outcome(false, 'notInCapture', { file: label })
+        return single ? importText(label.name, reply.text) : outcome(false, 'notInCapture', { file: fileParam(label) })
       case 'log': {
         host?.dispose()
         host = next
-        replay.setState({ fileName: label, format: reply.format, conversations: reply.conversations, selected: -1 })
+        replay.setState({ fileName: label.name, fileNamePhrase: label.phrase ?? null, format: reply.format, conversations: reply.conversations, selected: -1 })
         await openConversation(0)
         const count = reply.conversations.length
-        return outcome(true, 'imported', { file: label, count, n: count.toLocaleString('en') })
+        return outcome(true, 'imported', { file: fileParam(label), count, n: count.toLocaleString('en') })
       }
     }
   }
@@ -214,13 +235,13 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
     cancelImport,
     async clearReplayTools() {
       replay.setState({ tools: null, toolsFileName: null })
-      await recheck(null, 'the log’s own tool definitions')
+      await recheck(null, labelOf('logOwnTools'))
     },
     closeReplay() {
       host?.dispose()
       host = null
       openGeneration++
-      replay.setState({ fileName: null, format: null, conversations: [], selected: -1 })
+      replay.setState({ fileName: null, fileNamePhrase: null, format: null, conversations: [], selected: -1 })
       runner.reset()
     },
     importText,

@@ -17,6 +17,10 @@ export const STORE_TEXT = {
   notInCapture: '{{file}}: a Toolstep file cannot be part of a recorded session.',
   imported_one: 'Imported {{n}} conversation from {{file}}.',
   imported_other: 'Imported {{n}} conversations from {{file}}.',
+  /** What stands for the files of a recorded session imported together, where a file name would be. */
+  filesLabel: '{{n}} files',
+  /** What a re-check runs against when the user drops the tools file they loaded, where a file name would be. */
+  logOwnTools: 'the log’s own tool definitions',
   // Restoring what was kept over a reload (workspace-store.ts, run-controller.ts).
   restoreNotJson: 'The saved workspace is not valid JSON ({{error}}).',
   restoreNotFormat: 'The saved workspace is not in the format Toolstep writes.',
@@ -28,6 +32,14 @@ export const STORE_TEXT = {
   resetCases: 'eval cases',
   runNotKept: 'This run was paused before the page was reloaded; its code was not kept, so it cannot go on. Run starts it again.',
   runNoLoad: 'This run was paused before the page was reloaded; its code does not load now, so it cannot go on. Run starts it again.',
+  // Export → TypeScript loop / test (code-export.ts): an unexpected error is the exporter's own.
+  exportError: '{{error}}',
+  exportNoRun: 'Run the workspace first: the Vitest test replays the model outputs of a live run.',
+  // Save as mock model (playground.ts).
+  saveMockNoRun: 'Run the workspace first: Save as mock model records a live run.',
+  // A run with the endpoint chosen but not set up (model-source-store.ts).
+  endpointNoUrl: 'Set the endpoint URL (e.g. http://127.0.0.1:11434/v1) or choose the mock model.',
+  endpointNoModel: 'Set the endpoint model name (e.g. qwen3:8b) or choose the mock model.',
   // Evals (eval-controller.ts): the code's own errors stay as they are.
   evalCodeErrors: '{{errors}}',
   evalSandboxFailed: 'The sandbox could not start: {{error}}',
@@ -53,4 +65,12 @@ export const RESET_NAMES: Readonly<Record<string, StoreTextKey>> = {
 /** `phrases` in English, one per line. */
 export function storeMessage(phrases: readonly Phrase[]): string {
   return phrases.map((p) => renderPhrase(p, STORE_TEXT)).join('\n')
+}
+
+/** An Error whose message Toolstep wrote: the English, and the phrase of {@link STORE_TEXT} the UI translates. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+  constructor(readonly phrase: Phrase) {
+    super(storeMessage([phrase]))
+  }
 }

@@ -10,6 +10,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createEndpointModel, DEFAULT_ENDPOINT_TIMEOUT_MS, endpointConfigSchema, redactBaseUrl, type EndpointConfig, type EndpointModel } from '../core/endpoint'
 import { readItem, writeItem, type KeyValueStorage } from './storage'
+import { StoreError, storePhrase } from './messages'
 
 /** `sessionStorage` key of a remembered API key. */
 export const TAB_KEY_ITEM = 'toolstep.endpoint.apiKey'
@@ -91,11 +92,12 @@ export function createModelSourceStore(tabStorage?: KeyValueStorage, storage?: K
 
 /**
  * The endpoint model a run should use, or `null` for the mock script. Throws an Error naming
- * the missing field when the endpoint is chosen but its URL or model name is empty.
+ * the missing field (a {@link StoreError}, translated by the UI) when the endpoint is chosen but
+ * its URL or model name is empty.
  */
 export function endpointModelFor(state: ModelSourceState): EndpointModel | null {
   if (state.source !== 'endpoint') return null
-  if (state.config.baseUrl.trim() === '') throw new Error('Set the endpoint URL (e.g. http://127.0.0.1:11434/v1) or choose the mock model.')
-  if (state.config.model.trim() === '') throw new Error('Set the endpoint model name (e.g. qwen3:8b) or choose the mock model.')
+  if (state.config.baseUrl.trim() === '') throw new StoreError(storePhrase('endpointNoUrl'))
+  if (state.config.model.trim() === '') throw new StoreError(storePhrase('endpointNoModel'))
   return createEndpointModel(state.config, state.apiKey ? { apiKey: state.apiKey } : {})
 }

@@ -30,7 +30,8 @@ import { createRunStore, type RunState } from './run-store'
 import { memoryStorage, type KeyValueStorage } from './storage'
 import { createWorkspaceStore, currentWorkspace, type WorkspaceState } from './workspace-store'
 import { writeMockModel } from '../core/files'
-import { errorMessage } from '../core/util'
+import { errorMessage, type Phrase } from '../core/util'
+import { storeMessage, storePhrase } from './messages'
 import { redactBaseUrl } from '../core/endpoint'
 import { createModelSourceStore, endpointModelFor, type ModelSourceState } from './model-source-store'
 
@@ -100,7 +101,7 @@ export interface Playground
    * switches the Model to the mock script. Returns the generated source, or an error message
    * (nothing changed) when there is no live run with model output.
    */
-  saveAsMock(): { ok: true; source: string } | { ok: false; error: string }
+  saveAsMock(): { ok: true; source: string } | { ok: false; error: string; phrase?: Phrase }
   /**
    * *Export → TypeScript loop*: the workspace as one `.ts` program asking the endpoint of the
    * Model bar (URL, model name, stream, timeout; never the key). Resolves with an error message
@@ -189,7 +190,10 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     currentWorkspace: () => currentWorkspace(workspace),
     saveAsMock() {
       const { events, mode } = run.getState()
-      if (mode !== 'live' || events.length === 0) return { ok: false, error: 'Run the workspace first: Save as mock model records a live run.' }
+      if (mode !== 'live' || events.length === 0) {
+        const phrase = storePhrase('saveMockNoRun')
+        return { ok: false, error: storeMessage([phrase]), phrase }
+      }
       const { source: from, config } = modelSource.getState()
       try {
         const source = writeMockModel(events, from === 'endpoint' ? `${config.model} at ${redactBaseUrl(config.baseUrl).url}` : 'a mock run')

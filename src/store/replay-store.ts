@@ -5,14 +5,17 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ToolSpec } from '../core/tools'
+import type { Phrase } from '../core/util'
 import type { ConversationSummary, ImportStage } from '../sandbox/log-import-host'
 
 export type { ConversationSummary } from '../sandbox/log-import-host'
 
 /** An import (or a re-check against a tools file) that is running in the worker. */
 export interface ImportProgress {
-  /** The file being read. */
+  /** The file being read (or what stands for it, in English: `4 files`). */
   fileName: string
+  /** `fileName` as a phrase of STORE_TEXT when it is not a file's name (`filesLabel`, `logOwnTools`), for the UI to translate. */
+  fileNamePhrase?: Phrase
   stage: ImportStage
   /** Overall fraction done, 0..1. */
   fraction: number
@@ -22,6 +25,8 @@ export interface ImportProgress {
 
 export interface ReplayState {
   fileName: string | null
+  /** `fileName` as a phrase of STORE_TEXT when several files were imported together (`4 files`), for the UI to translate. */
+  fileNamePhrase: Phrase | null
   format: string | null
   /** One entry per conversation of the log, in log order (`conversations[i].index === i`). */
   conversations: ConversationSummary[]
@@ -38,6 +43,7 @@ export interface ReplayState {
 export function createReplayStore(): StoreApi<ReplayState> {
   return createStore<ReplayState>()(() => ({
     fileName: null,
+    fileNamePhrase: null,
     format: null,
     conversations: [],
     selected: -1,

@@ -13,7 +13,7 @@ import type { CrashGuard } from './crash-guard'
 import type { RunState } from './run-store'
 import { errorMessage } from '../core/util'
 import type { EndpointModel } from '../core/endpoint'
-import { storeMessage, storePhrase } from './messages'
+import { StoreError, storeMessage, storePhrase } from './messages'
 import { armBreakpoints, firstHitInLog, runUntilBreak, type ArmedBreakpoint, type BreakHit, type EditEvent } from '../core/debug'
 
 /** What a run controller works with. */
@@ -145,7 +145,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     try {
       chosen = deps.endpointModel?.() ?? null
     } catch (error) {
-      store.setState({ status: 'idle', problems: [{ file: 'model', message: errorMessage(error) }] })
+      store.setState({ status: 'idle', problems: [{ file: 'model', message: errorMessage(error), ...(error instanceof StoreError ? { phrase: error.phrase } : {}) }] })
       return false
     }
     store.setState({ status: 'loading', workspace, mode: 'live' })
@@ -157,7 +157,11 @@ export function createRunController(deps: RunControllerDeps): RunController {
     } catch (error) {
       // Only when the worker itself cannot start; user-code errors come back in `loaded.errors`.
       box.dispose()
-      if (mine === generation) store.setState({ status: 'idle', problems: [{ file: 'sandbox', message: `The sandbox could not start: ${errorMessage(error)}` }] })
+      if (mine === generation) {
+        // The same words as an eval's (evalSandboxFailed); the worker's own error stays as it said it.
+        const phrase = storePhrase('evalSandboxFailed', { error: errorMessage(error) })
+        store.setState({ status: 'idle', problems: [{ file: 'sandbox', message: storeMessage([phrase]), phrase }] })
+      }
       return false
     } finally {
       done()

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useStore } from 'zustand'
 import { usePlayground, useRun } from './playground-context'
+import { corePhrase, translate } from './i18n/text'
 
 const field = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
 
@@ -82,7 +83,7 @@ export function ModelSourceBar() {
         title={t('modelSource.saveHint')}
         onClick={() => {
           const result = pg.saveAsMock()
-          setSaved(result.ok ? t('modelSource.saved') : result.error)
+          setSaved(result.ok ? t('modelSource.saved') : result.phrase ? translate(t, corePhrase('store', result.phrase)) : result.error)
         }}
       >
         {t('modelSource.save')}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { usePlayground, useReplay, useRun } from './playground-context'
+import { conversationLabel, fileLabel } from './i18n/text'
 
 /** Conversations offered in the quick picker; the conversation list shows every one. */
 const SELECT_LIMIT = 200
@@ -10,6 +11,7 @@ export function ReplayBar() {
   const { t, i18n } = useTranslation()
   const pg = usePlayground()
   const fileName = useReplay((s) => s.fileName)
+  const fileNamePhrase = useReplay((s) => s.fileNamePhrase)
   const conversations = useReplay((s) => s.conversations)
   const selected = useReplay((s) => s.selected)
   const toolsFileName = useReplay((s) => s.toolsFileName)
@@ -28,7 +30,7 @@ export function ReplayBar() {
   if (mode !== 'replay' || conversations.length === 0) return null
   return (
     <div className="flex flex-wrap items-center gap-3 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-sm">
-      <span className="font-medium text-amber-900">{t('replay.replaying', { file: fileName })}</span>
+      <span className="font-medium text-amber-900">{t('replay.replaying', { file: fileLabel(t, fileName ?? '', fileNamePhrase) })}</span>
       <label className="flex items-center gap-1 text-slate-600">
         {t('replay.conversation')}
         <select
@@ -39,7 +41,7 @@ export function ReplayBar() {
         >
           {options.map((c) => (
             <option key={c.index} value={c.index}>
-              {c.index + 1}. {c.label} {t('replay.messages', { count: c.messageCount })}
+              {c.index + 1}. {conversationLabel(t, c)} {t('replay.messages', { count: c.messageCount })}
             </option>
           ))}
           {conversations.length > options.length && (

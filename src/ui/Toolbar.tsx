@@ -14,6 +14,7 @@ import { openHelp, runWithTypeWarning } from './shortcuts'
 import { chooseExample } from './example-switch'
 import { LanguageSelect } from './i18n/LanguageSelect'
 import { exampleDescription, exampleTitle, protocolDescription, protocolLabel } from './i18n/core-text'
+import { corePhrase, translate } from './i18n/text'
 import { PresenterMenuItems, RestoreWorkMenuItem, TeachControls } from './teach/TeachControls'
 import { MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
 import { toolbarFit } from './layout/toolbar-fit'
@@ -91,7 +92,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
     setExportOpen(false)
     void pending.then((outcome) => {
       if (!outcome.ok) {
-        pushToast('error', t('codeExport.failed', { error: outcome.error }))
+        pushToast('error', t('codeExport.failed', { error: translate(t, corePhrase('store', outcome.phrase)) }))
         return
       }
       download(outcome.file.fileName, outcome.file.text, 'text/typescript')

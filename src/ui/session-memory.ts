@@ -12,6 +12,7 @@ import { workspaceSchema } from '../core/files'
 import type { ImportOutcome } from '../store/import-controller'
 import type { Playground } from '../store/playground'
 import type { BreakHit } from '../core/debug'
+import type { CorePhrase } from './i18n/text'
 
 /** localStorage key of the remembered session. */
 export const SESSION_KEY = 'toolstep.lastSession'
@@ -30,12 +31,21 @@ const rememberedSchema = z.discriminatedUnion('kind', [
     // The breakpoint the run was paused at, so Run continues past it (saved as the run slice holds it).
     breakHit: z.object({ seq: z.number().int(), at: z.number().int(), label: z.string(), where: z.string() }).passthrough().nullish(),
   }),
-  z.object({ kind: z.literal('file'), fileName: z.string(), selected: z.number().int(), cursor: z.number().int() }),
+  z.object({
+    kind: z.literal('file'),
+    fileName: z.string(),
+    // What stands for several files imported together (`4 files`), as the store words it.
+    fileNamePhrase: z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }).optional(),
+    selected: z.number().int(),
+    cursor: z.number().int(),
+  }),
 ])
 
 /** An imported log that was open before the reload, waiting for the user to pick the file again. */
 export interface Reopen {
   fileName: string
+  /** `fileName` as a phrase of STORE_TEXT (`filesLabel`) when it is not a file's name. */
+  fileNamePhrase?: CorePhrase | undefined
   /** Conversation index that was open. */
   selected: number
   cursor: number
@@ -86,9 +96,9 @@ function jsonOver(value: unknown, limit: number): boolean {
 /** What is saved: `undefined` to save nothing now, `null` to forget, or the value (JSON text for a log). */
 function snapshot(pg: Playground): unknown | null {
   const { events, cursor, mode, workspace, status, breakHit } = pg.stores.run.getState()
-  const { fileName, selected } = pg.stores.replay.getState()
+  const { fileName, fileNamePhrase, selected } = pg.stores.replay.getState()
   if (status === 'loading' || status === 'running') return undefined
-  if (mode === 'replay' && fileName) return { kind: 'file', fileName, selected, cursor }
+  if (mode === 'replay' && fileName) return { kind: 'file', fileName, ...(fileNamePhrase ? { fileNamePhrase } : {}), selected, cursor }
   if (events.length === 0) return null
   if (tooBig.has(events)) return null
   if (jsonOver(events, MAX_SAVED_CHARS)) {
@@ -116,7 +126,7 @@ export function restoreSession(pg: Playground): void {
   if (!parsed.success) return
   const value = parsed.data
   if (value.kind === 'file') {
-    useSessionMemory.setState({ reopen: { fileName: value.fileName, selected: value.selected, cursor: value.cursor } })
+    useSessionMemory.setState({ reopen: { fileName: value.fileName, fileNamePhrase: value.fileNamePhrase, selected: value.selected, cursor: value.cursor } })
     return
   }
   const session = readSession({ format: 'toolstep.session', version: 1, workspace: value.workspace, events: value.events })

@@ -13,3 +13,5 @@ export { PARSE_TEXT } from '../util/parse-text'
 export { VALIDATION_TEXT } from '../validation/validation-text'
 export { FILE_TEXT, wordZodIssue } from '../files/file-text'
 export { lowerFirst } from '../util/phrase'
+// Why a workspace cannot be exported (a table).
+export { EXPORT_TEXT } from '../export/export-text'

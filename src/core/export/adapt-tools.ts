@@ -8,10 +8,21 @@
  * quantifiers, so linear in the source length). It understands the import and export forms a
  * tools.ts uses; anything else it cannot keep is reported as an {@link ExportError}.
  */
+import type { Phrase } from '../util/phrase'
+import { exportEnglish, exportPhrase } from './export-text'
 
-/** Why a workspace cannot be exported; the message says what to change. */
+/**
+ * Why a workspace cannot be exported; the message says what to change, and `phrase` (a phrase of
+ * `EXPORT_TEXT`) the same for the UI to translate. A plain message (the CLI's own usage errors,
+ * printed in English only) has no phrase.
+ */
 export class ExportError extends Error {
   override name = 'ExportError'
+  readonly phrase: Phrase | undefined
+  constructor(reason: Phrase | string) {
+    super(typeof reason === 'string' ? reason : exportEnglish(reason))
+    this.phrase = typeof reason === 'string' ? undefined : reason
+  }
 }
 
 /** What {@link adaptTools} made of a tools.ts. */
@@ -80,8 +91,8 @@ export function adaptTools(source: string): AdaptedTools {
       if (bound.includes('z')) bindsZ = true
       return line
     }
-    if (from !== 'toolstep') throw new ExportError(`tools.ts imports "${from}": an exported loop can only use zod and the toolstep authoring API (tool, z).`)
-    if (list === undefined) throw new ExportError(`tools.ts imports toolstep as "${namespace ?? single ?? ''}": import its names instead, e.g. import { tool, z } from 'toolstep'.`)
+    if (from !== 'toolstep') throw new ExportError(exportPhrase('foreignImport', { from }))
+    if (list === undefined) throw new ExportError(exportPhrase('namespaceImport', { name: namespace ?? single ?? '' }))
     const lines: string[] = []
     for (const spec of specifiers(list)) {
       if (wholeType || spec.type) {
@@ -90,14 +101,14 @@ export function adaptTools(source: string): AdaptedTools {
         continue
       }
       if (spec.name !== 'tool' && spec.name !== 'z') {
-        throw new ExportError(`tools.ts imports "${spec.name}" from toolstep; an exported loop provides only tool and z. Write the helper in tools.ts instead.`)
+        throw new ExportError(exportPhrase('otherName', { name: spec.name }))
       }
       if (spec.local !== spec.name) lines.push(`const ${spec.local} = ${spec.name}`)
     }
     return lines.join('\n')
   })
   const bare = BARE_IMPORT.exec(code)
-  if (bare) throw new ExportError(`tools.ts imports "${bare[2] ?? ''}" for its side effects: an exported loop can only use zod.`)
+  if (bare) throw new ExportError(exportPhrase('bareImport', { from: bare[2] ?? '' }))
 
   const exports: Record<string, string> = {}
   for (const match of code.matchAll(NAMED_EXPORT)) exports[match[1]!] = match[1]!

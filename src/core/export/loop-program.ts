@@ -16,6 +16,7 @@ import { redactBaseUrl, type EndpointConfig } from '../endpoint/index'
 import { DEFAULT_LOOP_SETTINGS, fold, loopSettings, type SessionEvent, type SettingsInput } from '../loop/index'
 import { recordedTurns } from '../files/index'
 import { adaptTools, ExportError, topLevelNames } from './adapt-tools'
+import { exportPhrase } from './export-text'
 
 export { ExportError } from './adapt-tools'
 
@@ -80,13 +81,13 @@ function checkNames(tools: string): void {
   const taken = topLevelNames(tools)
   const clash = RESERVED.filter((name) => taken.has(name) && name !== 'tool')
   if (clash.length > 0) {
-    throw new ExportError(`tools.ts declares ${clash.map((name) => `"${name}"`).join(', ')}, which the exported loop uses for its own code. Rename ${clash.length === 1 ? 'it' : 'them'} in tools.ts to export.`)
+    throw new ExportError(exportPhrase('reserved', { names: clash.map((name) => `"${name}"`).join(', '), count: clash.length }))
   }
 }
 
 function part(bundle: ExportBundle, name: string): string {
   const text = bundle.parts[name]
-  if (text === undefined) throw new ExportError(`The export bundle has no "${name}" part; rebuild Toolstep.`)
+  if (text === undefined) throw new ExportError(exportPhrase('noPart', { name }))
   return text
 }
 
@@ -220,7 +221,7 @@ export interface RecordedRun {
 /** The recorded run in a live session's events. Throws an ExportError when the session has no model output. */
 export function recordedRun(events: readonly SessionEvent[]): RecordedRun {
   const turns = recordedTurns(events)
-  if (turns.length === 0) throw new ExportError('This session has no model output to record: run the workspace first.')
+  if (turns.length === 0) throw new ExportError(exportPhrase('noOutput'))
   const state = fold(events)
   const started = events.find((e) => e.type === 'session.started')
   const input = started?.type === 'session.started' ? (started.messages.find((m) => m.role === 'user')?.content ?? '') : ''

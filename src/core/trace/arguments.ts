@@ -8,8 +8,8 @@ import type { JsonValue } from '../messages'
 import { errorMessage } from '../util/error-message'
 import { isJsonObject } from '../util/json-object'
 import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
-import type { PhraseRef } from '../util/phrase'
-import { traceRef } from './trace-text'
+import type { Phrase, PhraseRef } from '../util/phrase'
+import { tracePhrase, traceRef } from './trace-text'
 
 // Re-exported so the importers keep one import for the JSON readers they use together.
 export { isJsonObject }
@@ -57,9 +57,25 @@ function unusable(problem: PhraseRef): ArgumentsReading {
   return { arguments: {}, problem: problem.english, problemRef: problem }
 }
 
-/** A short name for a JSON value's kind, for error messages: `array`, `null`, `string`, … */
-export function describeJson(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
+/**
+ * A JSON value's kind for error messages, as a phrase of `TRACE_TEXT` (`kindArray`, …): in
+ * English `array`, `null`, `string`, `number`, `boolean` or `object`, which the UI translates.
+ */
+export function describeJson(value: unknown): Phrase {
+  if (value === null) return tracePhrase('kindNull')
+  if (Array.isArray(value)) return tracePhrase('kindArray')
+  switch (typeof value) {
+    case 'string':
+      return tracePhrase('kindString')
+    case 'number':
+    case 'bigint':
+      return tracePhrase('kindNumber')
+    case 'boolean':
+      return tracePhrase('kindBoolean')
+    case 'object':
+      return tracePhrase('kindObject')
+    default:
+      // Not JSON (undefined, a function): named as JavaScript names it.
+      return tracePhrase('kindOther', { kind: typeof value })
+  }
 }

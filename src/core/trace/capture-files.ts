@@ -23,11 +23,11 @@ import { readResponsesExchange } from './importers/openai-responses'
 import { assembleResponsesStream, isResponsesEvent } from './importers/openai-responses-stream'
 import { assembleChunks, isChunk, type AssembledCompletion } from './importers/openai-stream'
 import { detectAll } from './importers/registry'
-import { uniqueIdGiver, type JsonObject } from './importers/shared'
+import { labelled, uniqueIdGiver, type JsonObject } from './importers/shared'
 import { joinExchanges, type Exchange } from './importers/threads'
 import type { ImportedConversation, LogDocument, LogFormat, RecordedResponse } from './importers/types'
 import { failure, parseLogDocument, type ReadFailure } from './log-document'
-import { traceRef } from './trace-text'
+import { tracePhrase, traceRef } from './trace-text'
 import { toOpenAIToolCall } from '../wire/openai-chat'
 import { BadField, describePath } from './openai-log'
 import { errorMessage } from '../util'
@@ -162,12 +162,13 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
     if (error instanceof BadField) return failure('captureBadField', { capture, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problemParam() })
     return failure('inFile', { file: capture, error: errorMessage(error) })
   }
-  const turnsLabel = records.length > 1 ? ` · ${records.length} turns` : ''
   const conversations = joinExchanges(exchanges).map((conversation, index, all) => ({
     ...conversation,
     id: all.length === 1 ? capture : `${capture}-${index}`,
     // joinExchanges counts calls it joined; the capture's own name is the better label.
-    label: all.length === 1 ? `${capture}${turnsLabel}` : `${capture} · part ${index + 1}`,
+    ...(all.length === 1
+      ? labelled(records.length > 1 ? tracePhrase('labelTurns', { head: capture, n: records.length }) : capture)
+      : labelled(tracePhrase('labelPart', { head: capture, n: index + 1 }))),
   }))
   return { ok: true, format: dialect, conversations }
 }

@@ -14,7 +14,7 @@ import type { JsonSchema, ToolSpec } from '../tools/types'
 import { errorMessage } from '../util/error-message'
 import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
 import type { Phrase } from '../util/phrase'
-import { validationMessage, validationPhrase as say } from './validation-text'
+import { validationMessage, validationPhrase as say, type ValidationTextKey } from './validation-text'
 
 /*
  * Ajv options shared by both drafts:
@@ -219,6 +219,20 @@ function jsonTypeOf(value: JsonValue): string {
   return typeof value
 }
 
+/** The phrase naming a JSON type as the model reads it (`string`, `array`, …), which the UI translates. */
+const KIND: Readonly<Record<'string' | 'number' | 'boolean' | 'object' | 'array', ValidationTextKey>> = {
+  string: 'kindString',
+  number: 'kindNumber',
+  boolean: 'kindBoolean',
+  object: 'kindObject',
+  array: 'kindArray',
+}
+
+function kindKey(type: string): ValidationTextKey {
+  if (type === 'integer') return KIND.number
+  return Object.hasOwn(KIND, type) ? KIND[type as keyof typeof KIND] : KIND.object
+}
+
 /** At most 40 chars of a value as JSON, for a message. */
 function preview(value: JsonValue): string {
   const text = JSON.stringify(value)
@@ -246,12 +260,12 @@ function encodedContainer(value: string): 'object' | 'array' | undefined {
 function typeProblem(subject: Phrase, wanted: readonly string[], value: JsonValue | undefined): Phrase {
   if (typeof value === 'string') {
     const container = encodedContainer(value)
-    if (container !== undefined && wanted.includes(container)) return say('encodedWanted', { subject, container })
-    if (container !== undefined) return say('encodedOther', { subject, types: typeList(wanted), container })
+    if (container !== undefined && wanted.includes(container)) return say('encodedWanted', { subject, container: say(KIND[container]) })
+    if (container !== undefined) return say('encodedOther', { subject, types: typeList(wanted), container: say(KIND[container]) })
   }
   if (value === undefined) return say('typeOnly', { subject, types: typeList(wanted) })
   const got = jsonTypeOf(value)
-  const shown = got === 'null' ? 'null' : say('gotValue', { type: got === 'integer' ? 'number' : got, value: preview(value) })
+  const shown = got === 'null' ? 'null' : say('gotValue', { type: say(kindKey(got)), value: preview(value) })
   return say('typeGot', { subject, types: typeList(wanted), got: shown })
 }
 

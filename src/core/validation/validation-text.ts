@@ -32,8 +32,14 @@ export const VALIDATION_TEXT = {
   encodedOther: '{{subject}} must be {{types}}, got a JSON-encoded {{container}} in a string',
   typeOnly: '{{subject}} must be {{types}}',
   typeGot: '{{subject}} must be {{types}}, got {{got}}',
-  /** What was received: a JSON type name and the value, both as is. */
+  /** What was received: a JSON type name (a `kind…` phrase) and the value as is. */
   gotValue: '{{type}} {{value}}',
+  /** JSON type names as the model reads them, after "got" and in "a JSON-encoded …". */
+  kindString: 'string',
+  kindNumber: 'number',
+  kindBoolean: 'boolean',
+  kindObject: 'object',
+  kindArray: 'array',
   typeString: 'a string',
   typeInteger: 'an integer',
   typeNumber: 'a number',

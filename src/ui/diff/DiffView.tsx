@@ -2,7 +2,7 @@ import { useMemo } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { useFork, usePlayground, useRun } from '../playground-context'
 import { diffSessions } from '../../core/loop'
-import { cellText } from '../i18n/text'
+import { cellText, conversationLabel } from '../i18n/text'
 
 /** Logged vs re-run after a fork (or original vs edited after an edit), phase by phase; differing phases are highlighted. */
 export function DiffView() {
@@ -26,7 +26,7 @@ export function DiffView() {
     <div data-testid="diff-view" className="flex h-full min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white px-3 py-2 text-sm">
         <span className="font-medium">
-          {edit ? t('editContinue.diffTitle', { turn }) : conversation ? <Trans i18nKey="diffMore.titleOf" values={{ turn, label: conversation.label }} components={{ label: <span data-content /> }} /> : t('diff.title', { turn })}
+          {edit ? t('editContinue.diffTitle', { turn }) : conversation ? <Trans i18nKey="diffMore.titleOf" values={{ turn, label: conversationLabel(t, conversation) }} components={{ label: <span data-content /> }} /> : t('diff.title', { turn })}
         </span>
         <span data-testid="diff-summary" className={changed ? 'text-amber-800' : 'text-emerald-700'}>
           {status === 'running' || status === 'loading' ? t('diff.running') : changed ? t('diff.differ', { changed, total: rows.length }) : t('diff.identical')}

@@ -71,7 +71,7 @@ describe('what core says about what it read, in the UI language', () => {
     expect(prepared.problems).toEqual(['"city" is required', '"days" must be an integer, got string "3x"', '"filters" is a JSON-encoded object; send the object itself'])
     expect(prepared.warnings).toEqual(['dropped unknown argument "town"'])
     const zhProblems = prepared.problems.map((_, i) => verdictText(zh, prepared.problems, prepared.phrases.problems, i).text)
-    expect(zhProblems).toEqual(['缺少必填的 "city"', '"days" 必须是整数，实际收到 string "3x"', '"filters" 是 JSON 编码后的 object；请直接发送该 object 本身'])
+    expect(zhProblems).toEqual(['缺少必填的 "city"', '"days" 必须是整数，实际收到 字符串 "3x"', '"filters" 是 JSON 编码后的对象；请直接发送该对象本身'])
     expect(verdictText(zh, prepared.warnings, prepared.phrases.warnings, 0).text).toBe('已丢弃未知参数 "town"')
     expect(prepared.problems.map((_, i) => verdictText(en, prepared.problems, prepared.phrases.problems, i).text)).toEqual(prepared.problems)
   })

@@ -56,7 +56,7 @@ describe('what core says about what it read or imported, in the UI language', ()
     expect(translate(zh, corePhrase('trace', roles.errorPhrase!))).toBe('识别为 1 个对话的列表（带 "traj" 的记录），但 [0].traj[0].role：应为"system", "developer", "user", "assistant", "tool" 之一，实际为 role "robot"。')
     const kind = importLog(BROKEN[3]!)
     if (kind.ok) throw new Error('imported')
-    expect(translate(zh, corePhrase('trace', kind.errorPhrase!))).toBe('识别为 Anthropic Messages 请求，但 messages[0].content：应为字符串或内容块数组，实际为 number。')
+    expect(translate(zh, corePhrase('trace', kind.errorPhrase!))).toBe('识别为 Anthropic Messages 请求，但 messages[0].content：应为字符串或内容块数组，实际为 数字。')
   })
 
   it('a schema_violation detail holds the validation problems as phrases: zh-CN translates them, the English is unchanged', () => {

@@ -23,7 +23,7 @@ export function coreText(namespace: CoreNamespace, phrases: readonly CorePhrase[
 }
 
 /** The catalogues of core and the stores, as the UI's resources name them (`core.<namespace>`). */
-export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug'
+export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug' | 'export'
 
 /** A phrase as core makes it (see core/util/phrase.ts): parameters may be phrases, of another catalogue when they carry `ns`. */
 export interface CorePhrase {
@@ -75,4 +75,18 @@ function isPhraseList(text: UiText): text is readonly Phrase[] {
 
 function isPhrase(value: unknown): value is Phrase {
   return typeof value === 'object' && value !== null && typeof (value as Phrase).key === 'string'
+}
+
+/**
+ * An imported conversation's label in `t`'s language: its phrase (`core.trace.label…`: "task 3 ·
+ * trial 1", "… · 2 turns") translated, the log's own ids and names in it as they are; the label
+ * itself when the log named the conversation.
+ */
+export function conversationLabel(t: TFunction, conversation: { label: string; labelPhrase?: CorePhrase | undefined }): string {
+  return conversation.labelPhrase ? translate(t, corePhrase('trace', conversation.labelPhrase)) : conversation.label
+}
+
+/** A file's name as the stores keep it, in `t`'s language: what stands for several files (`4 files`, a STORE_TEXT phrase) translated, a real name as it is. */
+export function fileLabel(t: TFunction, fileName: string, phrase: CorePhrase | null | undefined): string {
+  return phrase ? translate(t, corePhrase('store', phrase)) : fileName
 }

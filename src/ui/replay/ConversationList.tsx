@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { describeAnomaly } from '../../core/catalogue'
 import { anomalyTitle } from '../anomalies/AnomalyCatalogue'
 import { useRootFontPx } from '../layout/use-root-font'
+import { conversationLabel } from '../i18n/text'
 
 /** A row's height in rem (3.5rem is 56 px at 100 %), so it grows with the text size. */
 const ROW_REM = 3.5
@@ -236,8 +237,8 @@ export function ConversationList() {
                 >
                   <div className="flex min-w-0 items-baseline gap-1.5">
                     <span className="shrink-0 font-mono text-[11px] text-slate-400">{conversation.index + 1}</span>
-                    <span data-content className={`min-w-0 flex-1 truncate ${open ? 'font-semibold text-slate-900' : 'text-slate-800'}`} title={conversation.label}>
-                      {conversation.label}
+                    <span data-content className={`min-w-0 flex-1 truncate ${open ? 'font-semibold text-slate-900' : 'text-slate-800'}`} title={conversationLabel(t, conversation)}>
+                      {conversationLabel(t, conversation)}
                     </span>
                     <span className="shrink-0 text-[11px] tabular-nums text-slate-500" title={t('conversationList.messages', { count: conversation.messageCount })}>
                       {t('conversationList.msg', { count: conversation.messageCount })}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { usePlayground, useReplay } from '../playground-context'
+import { fileLabel } from '../i18n/text'
 
 /** The import running in the worker: what it is doing, how far it is, and a Cancel button. */
 export function ImportProgress() {
@@ -8,15 +9,16 @@ export function ImportProgress() {
   const importing = useReplay((s) => s.importing)
   if (!importing) return null
   const percent = Math.round(importing.fraction * 100)
+  const file = fileLabel(t, importing.fileName, importing.fileNamePhrase)
   return (
     <div className="flex items-center gap-3 border-b border-sky-200 bg-sky-50 px-3 py-1.5 text-sm" aria-live="polite">
       <span className="min-w-0 truncate text-sky-900">
-        <span className="font-medium">{t(`importing.stage.${importing.stage}`)}</span> {importing.fileName}…
+        <span className="font-medium">{t(`importing.stage.${importing.stage}`)}</span> {file}…
       </span>
       <div
         data-testid="import-progress"
         role="progressbar"
-        aria-label={t('importing.label', { file: importing.fileName })}
+        aria-label={t('importing.label', { file })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}

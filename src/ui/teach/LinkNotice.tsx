@@ -4,6 +4,7 @@ import { usePlayground } from '../playground-context'
 import { replaceAfterAsking, restorePutAside, usePutAside } from '../example-switch'
 import { applyLink, openLinkFragment } from './open-link'
 import { useTeach, useTeachStore } from './teach-context'
+import { translate, type UiText } from '../i18n/text'
 
 /**
  * Opens a share link in the page's fragment once at start-up, and says what happened: the
@@ -17,7 +18,8 @@ export function LinkNotice() {
   const teach = useTeachStore()
   const pending = useTeach((s) => s.pendingLink)
   const fromLink = useTeach((s) => s.fromLink)
-  const [error, setError] = useState<string | null>(null)
+  // The English error, or its phrase, translated at display (so it follows a language switch).
+  const [error, setError] = useState<UiText | null>(null)
   const putAside = usePutAside((s) => s.putAside !== null)
 
   /** Opens the link's workspace over the user's work, which is put aside (undo, or restore later). */
@@ -40,7 +42,7 @@ export function LinkNotice() {
       setError(null)
       void openLinkFragment(pg, teach, fragment).then((outcome) => {
         if (!live) return
-        if (outcome.kind === 'invalid') setError(outcome.error)
+        if (outcome.kind === 'invalid') setError(outcome.phrase ?? outcome.error)
         history.replaceState(null, '', window.location.pathname + window.location.search)
       })
     }
@@ -69,7 +71,7 @@ export function LinkNotice() {
   if (error) {
     return (
       <div data-testid="link-error" role="alert" className="flex items-center gap-2 border-b border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
-        <span className="min-w-0 flex-1">{t('share.invalid', { error })}</span>
+        <span className="min-w-0 flex-1">{t('share.invalid', { error: translate(t, error) })}</span>
         <button aria-label={t('common.close')} onClick={() => setError(null)}>✕</button>
       </div>
     )

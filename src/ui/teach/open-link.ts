@@ -9,6 +9,7 @@ import { examples } from '../../examples/index'
 import { findLesson, lessonWorkspace, lessons } from '../../lessons/index'
 import type { Playground } from '../../store/playground'
 import { decodeShare, type SharePayload } from './share-link'
+import type { Phrase } from '../i18n/text'
 import type { TeachState } from './teach-store'
 
 type Code = Pick<Workspace, 'tools' | 'model' | 'input'>
@@ -31,7 +32,7 @@ export function applyLink(pg: Playground, teach: StoreApi<TeachState>, payload: 
 }
 
 /** What opening the fragment did. */
-export type LinkOutcome = { kind: 'none' } | { kind: 'opened' } | { kind: 'asked' } | { kind: 'invalid'; error: string }
+export type LinkOutcome = { kind: 'none' } | { kind: 'opened' } | { kind: 'asked' } | { kind: 'invalid'; error: string; phrase?: Phrase }
 
 /**
  * Reads `fragment` (`location.hash`) and opens or offers its workspace. Never throws; never runs
@@ -40,7 +41,7 @@ export type LinkOutcome = { kind: 'none' } | { kind: 'opened' } | { kind: 'asked
 export async function openLinkFragment(pg: Playground, teach: StoreApi<TeachState>, fragment: string): Promise<LinkOutcome> {
   if (!fragment.startsWith('#share=')) return { kind: 'none' }
   const decoded = await decodeShare(fragment)
-  if (!decoded.ok) return { kind: 'invalid', error: decoded.error }
+  if (!decoded.ok) return { kind: 'invalid', error: decoded.error, ...(decoded.phrase ? { phrase: decoded.phrase } : {}) }
   const current = pg.currentWorkspace()
   if (isPristine(current) || same(current, decoded.payload.workspace)) {
     applyLink(pg, teach, decoded.payload)

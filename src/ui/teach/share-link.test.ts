@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { writeWorkspace, readWorkspace } from '../../core/files'
 import { findLesson, lessonWorkspace } from '../../lessons/index'
+import { createI18n } from '../i18n/index'
+import { translate } from '../i18n/text'
 import { MAX_PAYLOAD_BYTES, SHARE_PREFIX, decodeShare, encodeShare, readFragment, withoutSecrets } from './share-link'
 
 const workspace = lessonWorkspace(findLesson('fail-endless-loop')!.workspace)
@@ -51,13 +53,24 @@ describe('share links', () => {
   })
 
   it('says what is wrong with a damaged, foreign or invalid link, and never throws', async () => {
-    expect(await decodeShare('#other=1')).toEqual({ ok: false, error: 'not a share link' })
+    expect(await decodeShare('#other=1')).toMatchObject({ ok: false, error: 'not a share link' })
     expect((await decodeShare('#share=!!!')).ok).toBe(false)
     expect((await decodeShare('#share=AAAA')).ok).toBe(false)
     const bad = await encodeShare({ workspace: { ...workspace, settings: { ...workspace.settings, maxSteps: 0 } } })
     const result = await decodeShare(bad)
     expect(result.ok).toBe(false)
     expect(!result.ok && result.error).toMatch(/maxSteps/)
+  })
+
+  it('says what is wrong with a link in the UI language, the English as before', async () => {
+    const zh = createI18n('zh-CN').t
+    const foreign = await decodeShare('#other=1')
+    expect(!foreign.ok && translate(zh, foreign.phrase!)).toBe('这不是分享链接')
+    const damaged = await decodeShare('#share=!!!')
+    expect(!damaged.ok && damaged.error).toBe('the link holds characters that are not base64url')
+    expect(!damaged.ok && translate(zh, damaged.phrase!)).toBe('链接里有不属于 base64url 的字符')
+    const invalid = await decodeShare(await encodeShare({ workspace: { ...workspace, settings: { ...workspace.settings, maxSteps: 0 } } }))
+    expect(!invalid.ok && translate(zh, invalid.phrase!)).toMatch(/^不是 Toolstep 工作区：.*maxSteps/)
   })
 
   it('refuses a link that inflates past the payload limit', async () => {

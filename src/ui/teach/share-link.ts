@@ -7,6 +7,7 @@
  */
 import { readWorkspace, type Workspace } from '../../core/files'
 import { redactBaseUrl } from '../../core/endpoint'
+import { corePhrase, type Phrase } from '../i18n/text'
 
 /** What a link carries. */
 export interface SharePayload {
@@ -53,7 +54,7 @@ function toBase64Url(bytes: Uint8Array): string {
 }
 
 function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link holds characters that are not base64url')
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new LinkError('the link holds characters that are not base64url', { key: 'share.notBase64' })
   const base64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4)
   const binary = atob(base64)
   const bytes = new Uint8Array(binary.length)
@@ -71,7 +72,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
     size += value.length
     if (size > limit) {
       await reader.cancel()
-      throw new Error(`the link's content is larger than ${limit} bytes`)
+      throw new LinkError(`the link's content is larger than ${limit} bytes`, { key: 'share.tooLarge', params: { limit } })
     }
     chunks.push(value)
   }
@@ -101,22 +102,34 @@ export async function readFragment(fragment: string): Promise<unknown> {
 }
 
 /** The result of reading a fragment. */
-export type DecodeResult = { ok: true; payload: SharePayload } | { ok: false; error: string }
+export type DecodeResult = { ok: true; payload: SharePayload } | { ok: false; error: string; phrase?: Phrase }
+
+/** What is wrong with a link, in English and as a phrase of the UI's resources. */
+class LinkError extends Error {
+  constructor(
+    message: string,
+    readonly phrase: Phrase,
+  ) {
+    super(message)
+  }
+}
 
 /**
  * Reads a fragment made by {@link encodeShare}. Never throws: a damaged, oversized or invalid link
  * gives `{ok: false, error}` naming what is wrong (the workspace is validated like a workspace file).
  */
 export async function decodeShare(fragment: string): Promise<DecodeResult> {
-  if (!fragment.startsWith(SHARE_PREFIX)) return { ok: false, error: 'not a share link' }
+  if (!fragment.startsWith(SHARE_PREFIX)) return { ok: false, error: 'not a share link', phrase: { key: 'share.notLink' } }
   try {
     const value = await readFragment(fragment)
-    if (typeof value !== 'object' || value === null || !('workspace' in value)) return { ok: false, error: 'the link holds no workspace' }
+    if (typeof value !== 'object' || value === null || !('workspace' in value)) return { ok: false, error: 'the link holds no workspace', phrase: { key: 'share.noWorkspace' } }
     const read = readWorkspace(JSON.stringify(value.workspace))
-    if (!read.ok) return { ok: false, error: read.error }
+    if (!read.ok) return { ok: false, error: read.error, ...(read.phrase ? { phrase: corePhrase('file', read.phrase) } : {}) }
     const lessonId = 'lessonId' in value && typeof value.lessonId === 'string' ? value.lessonId : undefined
     return { ok: true, payload: { workspace: withoutSecrets(read.value), ...(lessonId ? { lessonId } : {}) } }
   } catch (error) {
+    // The browser's own decompression and decoding errors stay as it said them.
+    if (error instanceof LinkError) return { ok: false, error: error.message, phrase: error.phrase }
     return { ok: false, error: error instanceof Error ? error.message : String(error) }
   }
 }

@@ -22,7 +22,7 @@
 import type { AssistantMessage, JsonValue, Message, ToolCall } from '../../messages'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames, toToolSpecs } from '../openai-log'
-import { arrayAt, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
+import { arrayAt, expectArray, expectObject, expectString, firstRecord, keyList, labelled, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import { streamError } from './openai-stream'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
@@ -151,7 +151,7 @@ function responseOf(record: JsonObject, path: string): { value: JsonObject; path
 export function readAnthropicExchange(record: JsonValue, path: string, index: number): Exchange {
   if (Array.isArray(record)) {
     const messages = readAnthropicMessages(record, path)
-    return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
+    return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), ...labelled(tracePhrase('labelConversation', { index })), path, meta: {} }
   }
   const object = expectObject(record, path, 'expAnthropicRecord')
   const request = requestOf(object, path)

@@ -20,9 +20,9 @@ import { describeJson, isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import { readAnthropicExchange } from './anthropic-messages'
 import { streamError } from './openai-stream'
-import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
+import { conversationOf, labelled, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument } from './types'
-import { expectedGot, recognised } from '../trace-text'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
 
 /** Event types of an Anthropic message stream. */
 const EVENT_TYPES: ReadonlySet<string> = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping'])
@@ -122,6 +122,6 @@ export const anthropicStreamImporter: Importer = {
     const body = assembleAnthropicStream(eventsOf(document))
     const exchange = readAnthropicExchange({ response: body }, '', 0)
     const id = typeof body['id'] === 'string' ? body['id'] : '0'
-    yield { conversation: conversationOf({ ...exchange, id, label: `${id} (streamed)` }), fraction: 1 }
+    yield { conversation: conversationOf({ ...exchange, id, ...labelled(tracePhrase('labelStreamed', { head: id })) }), fraction: 1 }
   },
 }

@@ -17,7 +17,7 @@
 import type { JsonValue, Message } from '../../messages'
 import { isJsonObject } from '../arguments'
 import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, toToolSpecs } from '../openai-log'
-import { arrayAt, asText, firstRecord, objectAt, plural, recordsOf, stringAt, type JsonObject } from './shared'
+import { arrayAt, asText, firstRecord, labelled, objectAt, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
 import { recognised, tracePhrase } from '../trace-text'
@@ -130,7 +130,7 @@ function readGeneration(generation: Generation, index: number): Exchange {
     messageMeta,
     tools,
     id: trace,
-    label: `trace ${trace.slice(0, 12)}${name ? ` · ${name}` : ''}`,
+    ...labelled(name ? tracePhrase('labelNamed', { head: tracePhrase('labelTrace', { trace: trace.slice(0, 12) }), name }) : tracePhrase('labelTrace', { trace: trace.slice(0, 12) })),
     path: input.path,
     meta: Object.fromEntries(['traceId', 'id', 'name', 'model', 'startTime'].flatMap((key) => (typeof observation[key] === 'string' ? [[key, observation[key]]] : []))) as Record<string, string>,
   }

@@ -18,7 +18,7 @@ import type { JsonValue } from '../../messages'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child, fillToolNames, readOpenAIMessage, readOpenAIMessages, toToolSpecs } from '../openai-log'
 import { assembleChunks, completionMeta, streamError } from './openai-stream'
-import { arrayAt, conversationOf, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
+import { arrayAt, conversationOf, firstRecord, keyList, labelled, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject, type LogRecord } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Detection, ImportedConversation, Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { expectedGot, recognised, tracePhrase } from '../trace-text'
@@ -81,7 +81,7 @@ function openaiConfidence(messages: readonly JsonValue[] | undefined, base: numb
 export function readChatExchange(record: JsonValue, path: string, index: number): Exchange {
   if (Array.isArray(record)) {
     const { messages, finishReasons } = readOpenAIMessages(record, path)
-    return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), label: `conversation ${index}`, path, meta: {} }
+    return { messages, requestLength: messages.length, messageMeta: metaOf(finishReasons), id: String(index), ...labelled(tracePhrase('labelConversation', { index })), path, meta: {} }
   }
   if (!isJsonObject(record)) throw new BadField(path, expectedGot('expConversation', describeJson(record)))
   const request = requestOf(record, path)

@@ -18,9 +18,9 @@ import type { JsonValue } from '../../messages'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField } from '../openai-log'
 import { readResponsesExchange } from './openai-responses'
-import { conversationOf, plural, recordsOf, type JsonObject, carrierOf } from './shared'
+import { conversationOf, labelled, plural, recordsOf, type JsonObject, carrierOf } from './shared'
 import type { Importer, ImportStep } from './types'
-import { expectedGot, recognised } from '../trace-text'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
 
 /** True when a value is one event of a Responses stream. */
 export function isResponsesEvent(value: JsonValue | undefined): boolean {
@@ -128,6 +128,6 @@ export const openaiResponsesStreamImporter: Importer = {
     const body = assembleResponsesStream(recordsOf(document))
     const exchange = readResponsesExchange({ response: body }, '', 0)
     const id = typeof body['id'] === 'string' ? body['id'] : '0'
-    yield { conversation: conversationOf({ ...exchange, id, label: `${id} (streamed)` }), fraction: 1 }
+    yield { conversation: conversationOf({ ...exchange, id, ...labelled(tracePhrase('labelStreamed', { head: id })) }), fraction: 1 }
   },
 }

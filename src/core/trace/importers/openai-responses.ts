@@ -18,7 +18,7 @@ import type { AssistantMessage, JsonValue, Message } from '../../messages'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames, toToolSpecs } from '../openai-log'
 import { streamError } from './openai-stream'
-import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, stringAt, type JsonObject } from './shared'
+import { arrayAt, asText, expectArray, expectObject, expectString, firstRecord, keyList, labelHead, labelled, messageStyle, naming, objectAt, plural, recordsOf, scalars, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
@@ -138,7 +138,7 @@ export function readResponsesExchange(record: JsonValue, path: string, index: nu
   if (Array.isArray(record)) {
     readResponseItems(inputOrder(record), path, messages)
     fillToolNames(messages)
-    return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), label: `conversation ${index}`, path, meta: {} }
+    return { messages, requestLength: messages.length, messageMeta: new Map(), id: String(index), ...labelled(tracePhrase('labelConversation', { index })), path, meta: {} }
   }
   const object = expectObject(record, path, 'expResponsesRecord')
   if (isItemList(object)) {
@@ -192,7 +192,7 @@ export function readResponsesExchange(record: JsonValue, path: string, index: nu
   }
   fillToolNames(messages)
   const responseId = stringAt(response?.value, 'id')
-  const exchange: Exchange = { messages, requestLength, messageMeta, tools: tools ?? parent?.tools, ...(parent ? { id: parent.id, label: parent.label } : naming(object, index)), path: messagesPath, meta: scalars(object) }
+  const exchange: Exchange = { messages, requestLength, messageMeta, tools: tools ?? parent?.tools, ...(parent ? { id: parent.id, ...labelled(labelHead(parent)) } : naming(object, index)), path: messagesPath, meta: scalars(object) }
   if (responseId !== undefined) chain?.set(responseId, exchange)
   return exchange
 }

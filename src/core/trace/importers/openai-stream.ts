@@ -16,9 +16,9 @@ import type { AssistantMessage, JsonValue, ToolCall } from '../../messages'
 import { appendArgumentsFragment } from '../../wire/stream-arguments'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child } from '../openai-log'
-import { conversationOf, firstRecord, objectAt, plural, recordsOf, carrierOf } from './shared'
+import { conversationOf, firstRecord, labelled, objectAt, plural, recordsOf, carrierOf } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
-import { expectedGot, recognised } from '../trace-text'
+import { expectedGot, recognised, tracePhrase } from '../trace-text'
 
 /** One reassembled completion. */
 export interface AssembledCompletion {
@@ -174,7 +174,7 @@ export const openaiStreamImporter: Importer = {
       yield {
         conversation: conversationOf({
           id: completion.id || String(index),
-          label: completion.id ? `${completion.id} (streamed)` : `completion ${index} (streamed)`,
+          ...labelled(tracePhrase('labelStreamed', { head: completion.id ? completion.id : tracePhrase('labelCompletion', { index }) })),
           messages: [completion.message],
           path: completion.path,
           messageMeta,

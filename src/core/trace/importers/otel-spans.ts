@@ -34,7 +34,7 @@
 import type { AssistantMessage, JsonValue, Message, ToolCall } from '../../messages'
 import { describeJson, isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames, readOpenAIMessages, toToolSpecs } from '../openai-log'
-import { arrayAt, asText, expectArray, expectObject, objectAt, parseJsonText, plural, recordsOf, stringAt, type JsonObject } from './shared'
+import { arrayAt, asText, expectArray, expectObject, labelled, objectAt, parseJsonText, plural, recordsOf, stringAt, type JsonObject } from './shared'
 import { readJoined, type Exchange } from './threads'
 import type { Importer, LogDocument, MessageMeta } from './types'
 import { expectedGot, recognised, tracePhrase } from '../trace-text'
@@ -618,7 +618,7 @@ function spanExchange(span: SpanRecord, index: number, messages: Message[], requ
     messageMeta,
     tools,
     id: trace,
-    label: `trace ${trace.slice(0, 12)}${span.name ? ` · ${span.name}` : ''}`,
+    ...labelled(span.name ? tracePhrase('labelNamed', { head: tracePhrase('labelTrace', { trace: trace.slice(0, 12) }), name: span.name }) : tracePhrase('labelTrace', { trace: trace.slice(0, 12) })),
     path,
     meta: { traceId: span.traceId, spanId: span.spanId, name: span.name },
   }

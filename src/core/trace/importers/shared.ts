@@ -9,7 +9,7 @@ import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child } from '../openai-log'
 import type { ImportedConversation, LogDocument, MessageMeta } from './types'
 import { errorMessage } from '../../util/error-message'
-import { expectedGot, type ExpectedKey, tracePhrase } from '../trace-text'
+import { expectedGot, type ExpectedKey, traceEnglish, tracePhrase } from '../trace-text'
 import type { Phrase } from '../../util/phrase'
 
 /** A JSON object. */
@@ -108,30 +108,46 @@ export function scalars(record: JsonValue): ImportedConversation['meta'] {
   )
 }
 
+/** A conversation's label: the English (search, the CLI) and, when Toolstep worded part of it, the phrase the UI translates. */
+export interface Label {
+  label: string
+  labelPhrase?: Phrase
+}
+
+/** `head` as a label: a phrase of `TRACE_TEXT` (`labelConversation`, …) rendered in English, or the log's own text as it is. */
+export function labelled(head: Phrase | string): Label {
+  return typeof head === 'string' ? { label: head } : { label: traceEnglish(head), labelPhrase: head }
+}
+
+/** A label as the `head` parameter of a longer label phrase (`labelCalls`, …): its phrase, or its text when the log named it. */
+export function labelHead(label: Label): Phrase | string {
+  return label.labelPhrase ?? label.label
+}
+
 /** Id and label from the record's own id (`id`, `custom_id`, `trace_id`), or τ-bench's `task_id` / `trial` / `reward`. */
-export function naming(record: JsonValue, index: number, fallback = 'conversation'): { id: string; label: string } {
-  if (!isJsonObject(record)) return { id: String(index), label: `${fallback} ${index}` }
+export function naming(record: JsonValue, index: number): { id: string } & Label {
+  if (!isJsonObject(record)) return { id: String(index), ...labelled(tracePhrase('labelConversation', { index })) }
   const own = ['id', 'custom_id', 'traceId', 'trace_id'].map((key) => record[key]).find((value) => typeof value === 'string' || typeof value === 'number')
   const task = record['task_id']
   const trial = record['trial']
   const reward = record['reward']
-  const parts: string[] = []
+  let head: Phrase | string
   let id = String(index)
   if (own !== undefined && own !== null) {
     id = String(own)
-    parts.push(String(own))
+    head = String(own)
   } else if (typeof task === 'string' || typeof task === 'number') {
     id = `task-${task}`
-    parts.push(`task ${task}`)
+    head = tracePhrase('labelTask', { task })
     if (typeof trial === 'string' || typeof trial === 'number') {
       id += `-trial-${trial}`
-      parts.push(`trial ${trial}`)
+      head = tracePhrase('labelTrial', { head, trial })
     }
   } else {
-    parts.push(`${fallback} ${index}`)
+    head = tracePhrase('labelConversation', { index })
   }
-  if (typeof reward === 'number' || typeof reward === 'string') parts.push(`reward ${reward}`)
-  return { id, label: parts.join(' · ') }
+  if (typeof reward === 'number' || typeof reward === 'string') head = tracePhrase('labelReward', { head, reward })
+  return { id, ...labelled(head) }
 }
 
 /** Ids must be unique for selection; a repeated one gets `#n` appended. Keeps state across calls so it works on a stream. */
@@ -150,6 +166,7 @@ export function uniqueIdGiver(): (conversation: ImportedConversation) => Importe
 export function conversationOf(fields: {
   id: string
   label: string
+  labelPhrase?: Phrase | undefined
   messages: Message[]
   path: string
   meta?: ImportedConversation['meta']
@@ -157,6 +174,7 @@ export function conversationOf(fields: {
   messageMeta?: Map<number, MessageMeta> | Record<number, MessageMeta> | undefined
 }): ImportedConversation {
   const conversation: ImportedConversation = { id: fields.id, label: fields.label, messages: fields.messages, path: fields.path, meta: fields.meta ?? {} }
+  if (fields.labelPhrase) conversation.labelPhrase = fields.labelPhrase
   if (fields.tools && fields.tools.length > 0) conversation.tools = fields.tools
   const entries = fields.messageMeta instanceof Map ? [...fields.messageMeta] : Object.entries(fields.messageMeta ?? {}).map(([key, value]) => [Number(key), value] as const)
   if (entries.length > 0) conversation.messageMeta = Object.fromEntries(entries)

@@ -11,7 +11,9 @@
 import type { Message } from '../../messages'
 import type { ToolSpec } from '../../tools/types'
 import type { ImportedConversation, ImportStep, MessageMeta } from './types'
-import { conversationOf, type LogRecord } from './shared'
+import { conversationOf, labelHead, labelled, type LogRecord } from './shared'
+import { tracePhrase } from '../trace-text'
+import type { Phrase } from '../../util/phrase'
 
 /** One logged model call: the history it was sent and, when logged, the reply appended to it. */
 export interface Exchange {
@@ -25,6 +27,8 @@ export interface Exchange {
   tools?: ToolSpec[] | undefined
   id: string
   label: string
+  /** `label` as a phrase, when Toolstep worded it (see `ImportedConversation.labelPhrase`). */
+  labelPhrase?: Phrase | undefined
   /** JSON path of the record's request messages. */
   path: string
   meta: ImportedConversation['meta']
@@ -150,7 +154,7 @@ export function joinExchanges(exchanges: readonly Exchange[]): ImportedConversat
     conversations.push(
       conversationOf({
         id: root.id,
-        label: count > 1 ? `${root.label} · ${count} calls` : root.label,
+        ...(count > 1 ? labelled(tracePhrase('labelCalls', { head: labelHead(root), n: count })) : labelled(labelHead(root))),
         messages: tail.messages,
         path: root.path,
         meta: root.meta,

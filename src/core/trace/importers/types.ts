@@ -76,8 +76,13 @@ export interface RecordedResponse {
 export interface ImportedConversation {
   /** Unique within the import, e.g. `task-3-trial-1`, the record's own `id`, or the 0-based index. */
   id: string
-  /** Short human label, e.g. `task 3 · trial 1 · reward 0`. */
+  /** Short human label in English, e.g. `task 3 · trial 1 · reward 0`. */
   label: string
+  /**
+   * `label` as a phrase of `TRACE_TEXT` (`labelTask`, …) when Toolstep worded part of it, which
+   * the UI translates; absent when the label is the log's own id or name.
+   */
+  labelPhrase?: Phrase
   /** The conversation in canonical form, in log order. */
   messages: Message[]
   /** Tool definitions carried by the log for this conversation, when it has any. */

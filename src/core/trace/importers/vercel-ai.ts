@@ -19,7 +19,7 @@
 import type { AssistantMessage, JsonValue, Message, ToolCall, ToolMessage } from '../../messages'
 import { isJsonObject, readArguments } from '../arguments'
 import { BadField, child, fillToolNames } from '../openai-log'
-import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
+import { arrayAt, asText, conversationOf, expectArray, expectObject, expectString, firstRecord, keyList, labelled, messageStyle, naming, objectAt, plural, recordsOf, scalars, type JsonObject } from './shared'
 import type { Importer, ImportStep, LogDocument, MessageMeta } from './types'
 import { isUiMessageList, readUiMessages } from './vercel-ui'
 import { expectedGot, orList, recognised, tracePhrase } from '../trace-text'
@@ -155,7 +155,7 @@ function readAnyMessages(value: JsonValue[], path: string): Message[] {
 }
 
 function readRecord(record: JsonValue, path: string, index: number) {
-  if (Array.isArray(record)) return conversationOf({ id: String(index), label: `conversation ${index}`, messages: readAnyMessages(record, path), path, meta: {} })
+  if (Array.isArray(record)) return conversationOf({ id: String(index), ...labelled(tracePhrase('labelConversation', { index })), messages: readAnyMessages(record, path), path, meta: {} })
   const object = expectObject(record, path, 'expAiSdkRecord')
   const uiMessages = arrayAt(object, 'messages')
   if (uiMessages && isUiMessageList(uiMessages)) {
