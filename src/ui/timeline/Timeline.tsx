@@ -25,7 +25,11 @@ const TONE_STYLE: Record<Tone, string> = {
   error: 'text-red-700 font-medium',
 }
 
-/** A row's height in rem: its two lines of text and their padding, so it grows with the text size. */
+/**
+ * A row's least height in rem: its two lines of text and their padding, so it grows with the text
+ * size. A narrow timeline (a big text size, the Lessons panel open) wraps a long title or detail
+ * at word boundaries instead of cutting it: such a row is measured and grows.
+ */
 const ROW_REM = 2.75
 
 export interface TimelineProps {
@@ -50,6 +54,8 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
     getScrollElement: () => parentRef.current,
     estimateSize: () => rowHeight,
     overscan: 12,
+    // The row's own box; React's key is the index's, so a measured size follows its row.
+    measureElement: (element) => element.getBoundingClientRect().height,
   })
   // The sizes already laid out were estimated at the previous text size.
   useEffect(() => {
@@ -101,6 +107,8 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
           return (
             <div
               key={row.key}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
               id={`timeline-item-${row.index}`}
               data-testid="timeline-item"
               data-phase={summary.phase}
@@ -109,8 +117,8 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               aria-selected={current}
               aria-current={current ? 'step' : undefined}
               onClick={() => onSelect(row.index)}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
-              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, minHeight: rowHeight, transform: `translateY(${row.start}px)` }}
+              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 py-1 text-sm ${
                 current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
@@ -119,12 +127,16 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               </span>
               {/* A narrow timeline gives the event number's room to the title. */}
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
-              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
+              {/* A very narrow timeline (200 % text beside the Lessons panel) gives the badge's room to the
+                  title, which names the phase too: a stripe in the phase's colour stays. */}
+              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide @max-[13rem]:hidden ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {t(`diagram.phase.${summary.phase}`)}
               </span>
+              <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[13rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate font-medium text-slate-800" title={summary.title}>{summary.title}</span>
-                <span className="flex min-w-0 items-center gap-1">
+                {/* Wrapped at spaces only: a tool name is never split (break-normal), and the title keeps its full text on hover. */}
+                <span className="block break-normal font-medium leading-snug text-slate-800" title={summary.title}>{summary.title}</span>
+                <span className="flex min-w-0 flex-wrap items-center gap-x-1">
                   {anomalies.length > 0 && (
                     <span
                       data-testid="anomaly"
@@ -135,7 +147,8 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
                     </span>
                   )}
-                  <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>{summary.detail}</span>
+                  {/* At most two lines (a parse's list of calls can be long): the whole of it on hover. */}
+                  <span className={`line-clamp-2 min-w-0 break-normal text-xs leading-snug ${TONE_STYLE[summary.tone]}`} title={summary.detail}>{summary.detail}</span>
                 </span>
               </span>
             </div>
