@@ -57,10 +57,9 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
     // The row's own box; React's key is the index's, so a measured size follows its row.
     measureElement: (element) => element.getBoundingClientRect().height,
   })
-  // The sizes already laid out were estimated at the previous text size.
-  useEffect(() => {
-    virtualizer.measure()
-  }, [rowHeight, virtualizer])
+  // No re-measure on a text size change: that would drop the rows' measured sizes for the estimate,
+  // and a wrapped row (taller than the estimate) would then overlap the next. Each shown row's
+  // resize is observed and measured again instead.
 
   useEffect(() => {
     if (cursor >= 0) virtualizer.scrollToIndex(cursor, { align: 'auto' })
