@@ -350,6 +350,73 @@ for (const [width, height, size] of [[1280, 720, 150], [1280, 720, 200], [1920, 
   }
 }
 
+/** What of the presenter view is cut: timeline titles, tool names, the pickers' choices, and the diagram's label size. */
+async function presenterCuts(page: import('@playwright/test').Page) {
+  return page.evaluate(() => {
+    const cut = (el: Element) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+    const titles = [...document.querySelectorAll('[data-testid="timeline-item"]')].map((row) => row.querySelector('[title]')!).filter(cut).map((el) => el.textContent)
+    // A tool name is on one line (never split) and whole.
+    const names = [...document.querySelectorAll<HTMLElement>('[data-testid="parsed-call-name"]')]
+      .filter((el) => cut(el) || el.getBoundingClientRect().height > parseFloat(getComputedStyle(el).lineHeight) * 1.5)
+      .map((el) => el.textContent)
+    const canvas = document.createElement('canvas').getContext('2d')!
+    const pickers = ['example-select', 'protocol-select'].filter((id) => {
+      const select = document.querySelector<HTMLSelectElement>(`[data-testid="${id}"]`)!
+      canvas.font = getComputedStyle(select).font
+      // The choice's text beside the select's arrow (about 1.25em) and its padding.
+      return canvas.measureText(select.selectedOptions[0]!.text).width > select.clientWidth - parseFloat(getComputedStyle(select).fontSize) * 1.25
+    })
+    const labels = [...document.querySelectorAll('[data-testid="diagram-label"]')].map((el) => el.getBoundingClientRect().height)
+    const offScreen = [...document.querySelectorAll<HTMLElement>('[data-testid="timeline-item"], [data-testid="parsed-call"], [data-testid="lessons"], [data-testid="loop-diagram"]')]
+      .filter((el) => { const b = el.getBoundingClientRect(); return b.left < -0.5 || b.right > window.innerWidth + 0.5 })
+      .map((el) => el.dataset['testid'])
+    return { titles, names, pickers, labelPx: labels.length ? Math.min(...labels) : 0, offScreen }
+  })
+}
+
+/**
+ * A projected laptop: 1280×720 at 150 % with the Lessons panel open beside presenter mode. The
+ * timeline's titles wrap at spaces instead of ending in "…", tool names are never split, the
+ * pickers show their whole choice, and the diagram's labels grow with the text size.
+ */
+for (const language of ['en', 'zh-CN'] as const) {
+  test(`presenter at 1280×720, 150 %, Lessons open, ${language}: titles, tool names and pickers whole; diagram labels follow the text size`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await openApp(page)
+    await page.getByTestId('lang-select').selectOption(language)
+    await page.getByTestId('lessons-toggle').click()
+    await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+    await page.getByTestId('presenter-toggle').click()
+    await page.getByTestId('run').click()
+    await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
+    await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+    await expect(page.getByTestId('parsed-call')).toHaveCount(4)
+    const at100 = await presenterCuts(page)
+
+    await page.getByTestId('font-size').selectOption('150')
+    await expect(page.locator('html')).toHaveAttribute('style', /font-size: 150%/)
+    await expect(page.getByTestId('lessons')).toBeVisible()
+    // The labels are refitted once the box has its new size.
+    await expect.poll(async () => (await presenterCuts(page)).labelPx).toBeGreaterThan(at100.labelPx * 1.25)
+    const at150 = await presenterCuts(page)
+    expect(at150.titles, 'timeline titles cut').toEqual([])
+    expect(at150.names, 'tool names split or cut').toEqual([])
+    expect(at150.pickers, 'pickers whose choice is cut').toEqual([])
+    expect(at150.offScreen, 'outside the window').toEqual([])
+    expect(at150.labelPx, 'diagram labels at 150 %').toBeGreaterThanOrEqual(14)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
+    await page.screenshot({ path: shot(`presenter-lessons-150-${language}`) })
+
+    // Folded to a strip, the Lessons panel gives the run its width; unfolded it is back.
+    const run = (await page.locator('#pane-run').boundingBox())!.width
+    await page.getByTestId('lessons-fold').click()
+    await expect(page.getByTestId('lessons')).toHaveAttribute('data-folded', 'true')
+    await expect.poll(async () => (await page.locator('#pane-run').boundingBox())!.width).toBeGreaterThan(run + 200)
+    await page.getByTestId('lessons-fold').click()
+    await expect(page.getByTestId('lesson-text')).toBeVisible()
+  })
+}
+
 /**
  * The visible text of `testId`'s element with code, raw model output, messages, ids and tool
  * names (monospace) left out: what is left is UI text and must be translated.
@@ -404,6 +471,8 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
         for (const id of ['lessons-toggle', 'presenter-toggle', 'font-size', 'share-link', 'lang-select']) {
           const control = page.getByTestId(id)
           await expect(control, `${id} ${when}`).toBeVisible()
+          // Exactly one of it is shown, so an outside check finds one control, not a copy in a menu.
+          expect(await control.evaluateAll((all) => all.filter((el) => el.checkVisibility()).length), `${id} ${when}`).toBe(1)
           await expect(control, `${id} ${when}`).toBeEnabled()
           const box = (await control.boundingBox())!
           expect(box.x, `${id} ${when}`).toBeGreaterThanOrEqual(0)

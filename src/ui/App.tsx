@@ -61,11 +61,12 @@ function LoopPanes({ events, cursor }: { events: SessionEvent[]; cursor: number 
   const timelinePane = usePanelRef()
   return (
     <PaneGroup id="panes-loop" className="min-h-0 min-w-0 flex-1">
-      <Panel id="pane-timeline" panelRef={timelinePane} collapsible defaultSize="38%" minSize={200} className="h-full min-h-0 bg-white">
+      {/* Least sizes in rem, so a larger text size keeps a tool name whole in the timeline and the inspector. */}
+      <Panel id="pane-timeline" panelRef={timelinePane} collapsible defaultSize="38%" minSize="12rem" className="h-full min-h-0 bg-white">
         <TimelinePane events={events} cursor={cursor} />
       </Panel>
       <PaneDivider pane={timelinePane} label={t('app.resizeTimeline')} />
-      <Panel id="pane-inspector" minSize={260} className="h-full min-h-0 bg-slate-50">
+      <Panel id="pane-inspector" minSize="16rem" className="h-full min-h-0 bg-slate-50">
         {cursor >= 0 ? (
           <Inspector events={events} cursor={cursor} />
         ) : (

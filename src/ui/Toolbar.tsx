@@ -19,6 +19,7 @@ import { PresenterMenuItems, RestoreWorkMenuItem, TeachControls } from './teach/
 import { MoreMenu, closeMoreMenu, menuItem } from './layout/MoreMenu'
 import { toolbarFit } from './layout/toolbar-fit'
 import { useRemWidth } from './layout/use-rem-width'
+import { ExportIcon } from './layout/icons'
 
 const button =
   'inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-md border px-2.5 py-1 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed disabled:opacity-40'
@@ -152,7 +153,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
         </select>
       </label>
       {wide && <MaxStepsInput value={maxSteps} />}
-      <div className="mx-1 h-6 w-px shrink-0 bg-slate-700" />
+      <div className={`mx-1 h-6 w-px shrink-0 bg-slate-700 ${compact ? 'hidden' : ''}`} />
       <div className="flex shrink-0 items-center gap-1.5">
         <button data-testid="run" className={primary} disabled={busy} onClick={() => runWithTypeWarning(pg)} title={t('toolbar.runHint')}>
           ▶ {t('toolbar.run')}
@@ -188,7 +189,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           }}
         />
         {/* The teaching controls and the language switch are in the row at every width: a workshop starts with them. */}
-        <TeachControls labelled={labelled} />
+        <TeachControls labelled={labelled} compact={compact} />
         <LanguageSelect className="shrink-0 rounded border border-slate-600 bg-slate-800 px-0.5 py-1 text-sm text-white" />
         <MoreMenu short={compact}>
           <button
@@ -223,8 +224,9 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           </button>
         </MoreMenu>
         <details ref={exportMenu} className="relative" onToggle={(e) => setExportOpen((e.currentTarget as HTMLDetailsElement).open)} open={exportOpen}>
-          <summary data-testid="export-menu" className={`${quiet} cursor-pointer list-none`} title={t('toolbar.export')}>
-            {t('toolbar.export')} ▾
+          {/* Compact: an icon, named by aria-label and on hover, so the pickers keep room for their text. */}
+          <summary data-testid="export-menu" aria-label={t('toolbar.export')} className={`${quiet} cursor-pointer list-none`} title={t('toolbar.export')}>
+            {compact ? <ExportIcon /> : `${t('toolbar.export')} ▾`}
           </summary>
           <div className="absolute right-0 z-30 mt-1 flex w-80 flex-col rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-800 shadow-lg">
             <button

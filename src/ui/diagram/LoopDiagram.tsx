@@ -1,29 +1,39 @@
-import { useMemo, useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PHASE_OF, type Phase, type SessionEvent } from '../../core/loop'
 import { useWorkspace } from '../playground-context'
+import { useRootFontPx } from '../layout/use-root-font'
 import { breakpointMarks, DIAGRAM_PHASES, createEdgeCounter, nextEventOfPhase, type DiagramEdge } from './loop-graph'
+import { fitDiagram, type DiagramGeometry } from './diagram-layout'
 
-const NODE_W = 84
-const NODE_H = 30
-const GAP = 100
-const ROW_Y = 70
-const x = (phase: Phase) => 50 + DIAGRAM_PHASES.indexOf(phase) * GAP
+/** Edge labels show at this many rem, so they follow the text size (12 px at 100 %, 18 px at 150 %). */
+const LABEL_REM = 0.75
 
 /** The path of `edge`: straight to the next node, an arc above for loops back, below for skips. */
-function edgePath(edge: DiagramEdge, lane: number): { d: string; labelX: number; labelY: number } {
+function edgePath(g: DiagramGeometry, edge: DiagramEdge, lane: number): { d: string; labelX: number; labelY: number } {
+  const x = (phase: Phase) => g.x(DIAGRAM_PHASES.indexOf(phase))
   const x1 = x(edge.from)
   const x2 = x(edge.to)
+  const rowY = g.rowY
   if (edge.from === edge.to) {
-    const top = ROW_Y - NODE_H / 2
-    return { d: `M ${x1 - 14} ${top} C ${x1 - 30} ${top - 34}, ${x1 + 30} ${top - 34}, ${x1 + 14} ${top}`, labelX: x1, labelY: top - 30 }
+    const top = rowY - g.nodeH / 2
+    const rise = 34 + g.lift
+    return { d: `M ${x1 - 14} ${top} C ${x1 - 30} ${top - rise}, ${x1 + 30} ${top - rise}, ${x1 + 14} ${top}`, labelX: x1, labelY: top - rise + 4 }
   }
-  if (x2 === x1 + GAP) return { d: `M ${x1 + NODE_W / 2} ${ROW_Y} L ${x2 - NODE_W / 2 - 3} ${ROW_Y}`, labelX: (x1 + x2) / 2, labelY: ROW_Y - 5 }
+  if (x2 === x1 + g.step) return { d: `M ${x1 + g.nodeW / 2} ${rowY} L ${x2 - g.nodeW / 2 - 3} ${rowY}`, labelX: (x1 + x2) / 2, labelY: rowY - 5 }
   const back = x2 < x1
-  const edgeY = back ? ROW_Y - NODE_H / 2 : ROW_Y + NODE_H / 2
-  const depth = 22 + lane * 14
+  const edgeY = back ? rowY - g.nodeH / 2 : rowY + g.nodeH / 2
+  const depth = 22 + g.lift + lane * g.lane
   const cy = back ? edgeY - depth : edgeY + depth
-  return { d: `M ${x1} ${edgeY} C ${x1} ${cy}, ${x2} ${cy}, ${x2} ${edgeY + (back ? -3 : 3)}`, labelX: (x1 + x2) / 2, labelY: back ? cy + 8 : cy - 2 }
+  return { d: `M ${x1} ${edgeY} C ${x1} ${cy}, ${x2} ${cy}, ${x2} ${edgeY + (back ? -3 : 3)}`, labelX: (x1 + x2) / 2, labelY: back ? cy + g.label * 0.75 : cy - 2 }
+}
+
+/** Width of `texts`' widest at a font size of 1 px, in the element's font (0 outside a browser). */
+function widestPerPx(element: Element, texts: readonly string[], weight: number): number {
+  const context = document.createElement('canvas').getContext('2d')
+  if (!context) return 0
+  context.font = `${weight} 100px ${getComputedStyle(element).fontFamily}`
+  return Math.max(0, ...texts.map((text) => context.measureText(text).width / 100))
 }
 
 /**
@@ -41,6 +51,33 @@ export function LoopDiagram({ events, cursor, onSelect }: { events: readonly Ses
   const breakpoints = useWorkspace((s) => s.settings.breakpoints)
   const marks = useMemo(() => breakpointMarks(breakpoints ?? []), [breakpoints])
   const current = cursor >= 0 && events[cursor] ? PHASE_OF[events[cursor].type] : null
+  const nodeLabels = DIAGRAM_PHASES.map((phase) => t(`diagram.phase.${phase}`))
+  const countLabels = edges.filter((e) => e.kind === 'next').map((e) => String(counts.get(e.id) ?? 0))
+  // The drawing is fitted to its box at the current text size: measured after layout, and again
+  // when the box, the text size or the labels change.
+  const svg = useRef<SVGSVGElement>(null)
+  const rootPx = useRootFontPx()
+  const [box, setBox] = useState({ width: 0, height: 0, node: 0, count: 0 })
+  const labelKey = `${nodeLabels.join('|')}#${Math.max(1, ...countLabels.map((c) => c.length))}`
+  useLayoutEffect(() => {
+    const element = svg.current
+    if (!element) return
+    const [names = '', digits = '1'] = labelKey.split('#')
+    const node = widestPerPx(element, names.split('|'), 700)
+    const count = widestPerPx(element, ['0'.repeat(Number(digits))], 400)
+    const measure = () => {
+      const style = getComputedStyle(element)
+      // Its height is either set (presenter mode) or follows its width up to a maximum.
+      const height = style.maxHeight === 'none' ? element.clientHeight : parseFloat(style.maxHeight)
+      setBox((old) => (old.width === element.clientWidth && old.height === height && old.node === node && old.count === count ? old : { width: element.clientWidth, height, node, count }))
+    }
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [labelKey, rootPx])
+  const g = useMemo(() => fitDiagram(DIAGRAM_PHASES.length, LABEL_REM * rootPx, box.width, box.height, box.node, box.count), [rootPx, box])
+  const x = (phase: Phase) => g.x(DIAGRAM_PHASES.indexOf(phase))
   const lanes = new Map<string, number>()
   const laneOf = (edge: DiagramEdge) => {
     const key = `${edge.from}>${edge.to}`
@@ -50,7 +87,7 @@ export function LoopDiagram({ events, cursor, onSelect }: { events: readonly Ses
   }
   return (
     <figure data-testid="loop-diagram" aria-label={t('diagram.title')} className="m-0 min-w-0">
-      <svg viewBox="0 0 800 150" role="group" aria-label={t('diagram.title')} className="block h-auto w-full max-h-40" style={{ fontSize: 13 }}>
+      <svg ref={svg} viewBox={`0 0 ${g.width.toFixed(1)} ${g.height.toFixed(1)}`} role="group" aria-label={t('diagram.title')} className="block h-auto w-full max-h-40" style={{ fontSize: g.node }}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" fill="#64748b" />
@@ -58,13 +95,14 @@ export function LoopDiagram({ events, cursor, onSelect }: { events: readonly Ses
         </defs>
         {edges.map((edge) => {
           const count = counts.get(edge.id) ?? 0
-          const { d, labelX, labelY } = edgePath(edge, laneOf(edge))
+          const { d, labelX, labelY } = edgePath(g, edge, laneOf(edge))
           const named = edge.kind !== 'next'
           return (
             <g key={edge.id} data-testid="diagram-edge" data-edge={edge.id} data-count={count}>
               <path d={d} fill="none" stroke={count > 0 ? '#0369a1' : '#cbd5e1'} strokeWidth={count > 0 ? 2 : 1.2} strokeDasharray={named ? '4 3' : undefined} markerEnd="url(#arrow)" />
               {(count > 0 || named) && (
-                <text x={labelX} y={labelY} textAnchor="middle" fill={count > 0 ? '#075985' : '#94a3b8'} style={{ fontSize: 11 }}>
+                // A white halo keeps a label readable where it crosses an arc.
+                <text data-testid="diagram-label" x={labelX} y={labelY} textAnchor="middle" fill={count > 0 ? '#075985' : '#64748b'} stroke="#fff" strokeWidth={g.label * 0.25} paintOrder="stroke" style={{ fontSize: g.label }}>
                   {named ? `${t(`diagram.edge.${edge.kind}`)} ${count}` : count}
                 </text>
               )}
@@ -94,13 +132,13 @@ export function LoopDiagram({ events, cursor, onSelect }: { events: readonly Ses
               className={target >= 0 ? 'cursor-pointer' : ''}
             >
               <title>{t('diagram.nodeHint', { phase: t(`diagram.phase.${phase}`) })}</title>
-              <rect x={x(phase) - NODE_W / 2} y={ROW_Y - NODE_H / 2} width={NODE_W} height={NODE_H} rx={8} fill={lit ? '#0284c7' : '#fff'} stroke={lit ? '#075985' : '#94a3b8'} strokeWidth={lit ? 2.5 : 1.2} />
-              <text x={x(phase)} y={ROW_Y + 5} textAnchor="middle" fill={lit ? '#fff' : '#0f172a'} fontWeight={lit ? 700 : 500}>
+              <rect x={x(phase) - g.nodeW / 2} y={g.rowY - g.nodeH / 2} width={g.nodeW} height={g.nodeH} rx={8} fill={lit ? '#0284c7' : '#fff'} stroke={lit ? '#075985' : '#94a3b8'} strokeWidth={lit ? 2.5 : 1.2} />
+              <text x={x(phase)} y={g.rowY} dominantBaseline="central" textAnchor="middle" fill={lit ? '#fff' : '#0f172a'} fontWeight={lit ? 700 : 500}>
                 {t(`diagram.phase.${phase}`)}
               </text>
               {(['before', 'after'] as const).map((when) =>
                 marks.get(phase)?.[when] ? (
-                  <circle key={when} data-testid="diagram-breakpoint" data-phase={phase} data-when={when} cx={x(phase) + (when === 'before' ? -NODE_W / 2 : NODE_W / 2)} cy={ROW_Y - NODE_H / 2} r={5} fill="#dc2626" stroke="#fff" strokeWidth={1.5}>
+                  <circle key={when} data-testid="diagram-breakpoint" data-phase={phase} data-when={when} cx={x(phase) + (when === 'before' ? -g.nodeW / 2 : g.nodeW / 2)} cy={g.rowY - g.nodeH / 2} r={5} fill="#dc2626" stroke="#fff" strokeWidth={1.5}>
                     <title>{t(`breakpointMarks.${when}`, { phase: t(`diagram.phase.${phase}`) })}</title>
                   </circle>
                 ) : null,

@@ -83,7 +83,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
           </button>
         ))}
       </div>
-      <div className="flex min-h-0 flex-1 flex-col gap-2 overflow-auto p-2">
+      <div className="@container flex min-h-0 flex-1 flex-col gap-2 overflow-auto p-2">
         {tab === 'context' ? (
           <>
             <p className="text-xs text-slate-500">{t('inspector.contextHint')}</p>
@@ -116,8 +116,9 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                 <MessageList messages={started.messages} />
               </Section>
             )}
+            {/* Raw and parsed side by side when the inspector has room for both (in rem: a larger text size stacks them as a narrower pane does). */}
             {(responded || failed) && (
-              <div className="grid grid-cols-1 gap-2 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+              <div className="grid grid-cols-1 gap-2 @min-[34rem]:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
                 <Section title={`${t('inspector.raw')}${responded?.durationMs ? ` · ${fmtMs(responded.durationMs)}` : ''}`} active={phase === 'decide'}>
                   {failed ? (
                     <p data-testid="model-error" className="whitespace-pre-wrap rounded bg-red-50 p-2 text-sm text-red-700">{t('inspector.modelFailed', { error: failed.error })}</p>

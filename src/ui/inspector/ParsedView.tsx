@@ -28,8 +28,10 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
           const c = result.calls[i]!
           return (
         <div key={c.id ?? i} data-testid="parsed-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
-          <div className="flex min-w-0 justify-between gap-2">
-            <span className="min-w-0 font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
+          {/* A tool name is never split: the call id goes under it when the column is narrow, and a name
+              wider than the column scrolls in its own line. */}
+          <div className="flex min-w-0 flex-wrap justify-between gap-x-2">
+            <span data-testid="parsed-call-name" className="max-w-full overflow-x-auto whitespace-nowrap font-mono font-semibold text-violet-900">{c.name}</span>
             {c.id && (
               <span className="min-w-0 truncate font-mono text-slate-400" title={c.id}>
                 {c.id}

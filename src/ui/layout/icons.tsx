@@ -63,3 +63,13 @@ export function LanguageIcon(props: IconProps) {
     </Icon>
   )
 }
+
+/** An arrow down onto a tray: export (save a file). */
+export function ExportIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3v12M7 10l5 5 5-5" />
+      <path d="M4 17v3h16v-3" />
+    </Icon>
+  )
+}

@@ -109,14 +109,31 @@ export function LessonsPanel() {
   const open = useTeach((s) => s.panelOpen)
   const lessonId = useTeach((s) => s.lessonId)
   const done = useTeach((s) => s.done)
+  // Folded to a strip, the panel stays at hand while the run gets the width (a projected laptop at 150 %).
+  const [folded, setFolded] = useState(false)
   if (!open) return null
   const chosen = lessons.find((l) => l.id === lessonId)
+  if (folded) {
+    return (
+      <aside data-testid="lessons" data-folded="true" aria-label={t('lessonsPanel.title')} className="flex w-9 shrink-0 flex-col items-center gap-2 overflow-hidden border-r border-slate-200 bg-white py-2">
+        <button data-testid="lessons-fold" aria-expanded={false} aria-label={t('lessonsPanel.unfold')} title={t('lessonsPanel.unfold')} className="rounded px-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900" onClick={() => setFolded(false)}>
+          »
+        </button>
+        <span className="text-sm font-semibold text-slate-700 [writing-mode:vertical-rl]">{chosen ? t(`lessons.${chosen.id}.title`) : t('lessonsPanel.title')}</span>
+      </aside>
+    )
+  }
   return (
     <aside data-testid="lessons" aria-label={t('lessonsPanel.title')} className="flex w-80 min-w-0 max-w-[28vw] shrink-0 flex-col overflow-y-auto border-r border-slate-200 bg-white">
-      <div className="flex items-center justify-between border-b border-slate-200 px-3 py-2">
+      <div className="flex flex-wrap items-center justify-between gap-x-2 border-b border-slate-200 px-3 py-2">
         <h2 className="font-semibold">{t('lessonsPanel.title')}</h2>
         <span className="text-xs text-slate-500">{t('lessonsPanel.progress', { done: done.length, total: lessons.length })}</span>
-        <button aria-label={t('common.close')} className="text-slate-500 hover:text-slate-900" onClick={() => teach.getState().setPanelOpen(false)}>✕</button>
+        <span className="flex items-center gap-1">
+          <button data-testid="lessons-fold" aria-expanded={true} aria-label={t('lessonsPanel.fold')} title={t('lessonsPanel.fold')} className="rounded px-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900" onClick={() => setFolded(true)}>
+            «
+          </button>
+          <button aria-label={t('common.close')} className="text-slate-500 hover:text-slate-900" onClick={() => teach.getState().setPanelOpen(false)}>✕</button>
+        </span>
       </div>
       {chosen && <LessonText key={chosen.id} lesson={chosen} />}
       <nav className="border-t border-slate-200 p-2">

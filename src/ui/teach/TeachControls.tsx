@@ -21,10 +21,11 @@ const rowButton =
 /**
  * The teaching controls in the toolbar's row: Lessons, presenter mode, the text size and a share
  * link. `labelled` shows each button's name beside its icon (a wide row); otherwise the buttons
- * are icons, named by `aria-label` and on hover. The share link's answer opens in a popover under
+ * are icons, named by `aria-label` and on hover; `compact` (a narrow row) drops the text size's icon
+ * too, its select showing the size itself. The share link's answer opens in a popover under
  * its button (top layer, so the row never clips it).
  */
-export function TeachControls({ labelled }: { labelled: boolean }) {
+export function TeachControls({ labelled, compact = false }: { labelled: boolean; compact?: boolean }) {
   const { t } = useTranslation()
   const pg = usePlayground()
   const teach = useTeachStore()
@@ -83,7 +84,7 @@ export function TeachControls({ labelled }: { labelled: boolean }) {
         {name(t('presenter.toggle'))}
       </button>
       <label className="flex shrink-0 items-center gap-1 text-sm text-slate-300" title={t('toolbarRow.fontSizeHint')}>
-        <TextSizeIcon />
+        {!compact && <TextSizeIcon />}
         <span className={labelled ? 'whitespace-nowrap text-xs' : 'sr-only'}>{t('presenter.fontSize')}</span>
         <select
           data-testid="font-size"

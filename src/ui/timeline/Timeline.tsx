@@ -5,7 +5,7 @@ import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { useRootFontPx } from '../layout/use-root-font'
 import { rowSummary } from './row-summary'
-import { useFixedRows } from './use-fixed-rows'
+import { useBoxWidth, useFixedRows } from './use-fixed-rows'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -28,6 +28,14 @@ const TONE_STYLE: Record<Tone, string> = {
 
 /** A row's height in rem: its two lines of text and their padding, so it grows with the text size. */
 const ROW_REM = 2.75
+/**
+ * A timeline narrower than this (rem) — a big text size, the Lessons panel open — wraps a long
+ * title or detail at word boundaries instead of cutting it: each gets up to two lines, and every
+ * row is {@link NARROW_ROW_REM} tall. Rows keep one height, so windowing stays arithmetic
+ * whatever the count (measuring each wrapped row cost hundreds of ms in a 100 000-call run).
+ */
+const NARROW_REM = 24
+const NARROW_ROW_REM = 5.25
 
 export interface TimelineProps {
   events: readonly SessionEvent[]
@@ -45,7 +53,10 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
   const { t } = useTranslation()
   const parentRef = useRef<HTMLDivElement>(null)
   // Rows are placed in px: at 150 % text a row is 1.5 times as tall, or its two lines overlap the next row.
-  const rowHeight = ROW_REM * useRootFontPx()
+  const rootPx = useRootFontPx()
+  const width = useBoxWidth(parentRef, events.length > 0)
+  const narrow = width > 0 && width < NARROW_REM * rootPx
+  const rowHeight = (narrow ? NARROW_ROW_REM : ROW_REM) * rootPx
   // Every row has the same height: the rows in view are arithmetic, whatever the count (see use-fixed-rows.ts).
   const rows = useFixedRows(parentRef, events.length, rowHeight, 12)
   const { scrollToIndex } = rows
@@ -106,7 +117,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               aria-current={current ? 'step' : undefined}
               onClick={() => onSelect(row.index)}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
-              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${
+              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${narrow ? 'py-1' : ''} ${
                 current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
@@ -115,12 +126,18 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               </span>
               {/* A narrow timeline gives the event number's room to the title. */}
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
-              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide ${PHASE_STYLE[summary.phase] ?? ''}`}>
+              {/* A very narrow timeline (200 % text beside the Lessons panel) gives the badge's room to the
+                  title, which names the phase too: a stripe in the phase's colour stays. */}
+              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide @max-[13rem]:hidden ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {t(`diagram.phase.${summary.phase}`)}
               </span>
+              <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[13rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
               <span className="min-w-0 flex-1">
-                <span className="block truncate font-medium text-slate-800" title={summary.title}>{summary.title}</span>
-                <span className="flex min-w-0 items-center gap-1">
+                {/* Narrow: wrapped at spaces only (a tool name is never split), two lines at most; the full text on hover. */}
+                <span className={`block font-medium text-slate-800 ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'}`} title={summary.title}>
+                  {summary.title}
+                </span>
+                <span className={`flex min-w-0 items-center gap-x-1 ${narrow ? 'flex-wrap' : ''}`}>
                   {anomalies.length > 0 && (
                     <span
                       data-testid="anomaly"
@@ -131,7 +148,9 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
                     </span>
                   )}
-                  <span className={`truncate text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>{summary.detail}</span>
+                  <span className={`min-w-0 text-xs ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'} ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
+                    {summary.detail}
+                  </span>
                 </span>
               </span>
             </div>

@@ -63,3 +63,19 @@ export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: nu
   const { first, end } = visibleRows(count, rowHeight, view.top, view.height || fallbackHeight, overscan)
   return { first, end, totalSize: count * rowHeight, scrollToIndex }
 }
+
+/** The content width of `parentRef` in px, followed as it resizes; 0 before it has a size (or while `mounted` is false). */
+export function useBoxWidth(parentRef: RefObject<HTMLElement | null>, mounted: boolean): number {
+  const [width, setWidth] = useState(0)
+  useLayoutEffect(() => {
+    const element = parentRef.current
+    if (!element) return
+    const read = () => setWidth(element.clientWidth)
+    read()
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read)
+    observer?.observe(element)
+    return () => observer?.disconnect()
+    // The box exists only while there are rows.
+  }, [parentRef, mounted])
+  return width
+}
