@@ -5,7 +5,7 @@ import type { RowMarks } from '../../core/debug'
 import { anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { useRootFontPx } from '../layout/use-root-font'
 import { rowSummary } from './row-summary'
-import { useBoxWidth, useFixedRows } from './use-fixed-rows'
+import { useBoxSize, useFixedRows } from './use-fixed-rows'
 
 const PHASE_STYLE: Record<string, string> = {
   start: 'bg-slate-200 text-slate-700',
@@ -30,12 +30,12 @@ const TONE_STYLE: Record<Tone, string> = {
 const ROW_REM = 2.75
 /**
  * A timeline narrower than this (rem) — a big text size, the Lessons panel open — wraps a long
- * title or detail at word boundaries instead of cutting it: each gets up to two lines, and every
- * row is {@link NARROW_ROW_REM} tall. Rows keep one height, so windowing stays arithmetic
+ * title at word boundaries instead of cutting it: it gets up to two lines (the detail one), and every
+ * row is {@link NARROW_ROW_REM} tall (when three such rows fit). Rows keep one height, so windowing stays arithmetic
  * whatever the count (measuring each wrapped row cost hundreds of ms in a 100 000-call run).
  */
-const NARROW_REM = 24
-const NARROW_ROW_REM = 5.25
+const NARROW_REM = 16
+const NARROW_ROW_REM = 3.75
 
 export interface TimelineProps {
   events: readonly SessionEvent[]
@@ -54,8 +54,9 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
   const parentRef = useRef<HTMLDivElement>(null)
   // Rows are placed in px: at 150 % text a row is 1.5 times as tall, or its two lines overlap the next row.
   const rootPx = useRootFontPx()
-  const width = useBoxWidth(parentRef, events.length > 0)
-  const narrow = width > 0 && width < NARROW_REM * rootPx
+  const box = useBoxSize(parentRef, events.length > 0)
+  // Wrapped rows only where three of them still fit: a short timeline keeps one-line rows (full text on hover).
+  const narrow = box.width > 0 && box.width < NARROW_REM * rootPx && box.height >= 3 * NARROW_ROW_REM * rootPx
   const rowHeight = (narrow ? NARROW_ROW_REM : ROW_REM) * rootPx
   // Every row has the same height: the rows in view are arithmetic, whatever the count (see use-fixed-rows.ts).
   const rows = useFixedRows(parentRef, events.length, rowHeight, 12)
@@ -117,7 +118,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               aria-current={current ? 'step' : undefined}
               onClick={() => onSelect(row.index)}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${row.start}px)` }}
-              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${narrow ? 'py-1' : ''} ${
+              className={`flex cursor-pointer items-center gap-2 border-b border-slate-100 px-2 text-sm ${narrow ? 'py-0.5' : ''} ${
                 current ? 'bg-sky-50 ring-1 ring-inset ring-sky-400' : 'hover:bg-slate-50'
               } ${future ? 'opacity-50' : ''} ${summary.tone === 'error' ? 'border-l-4 border-l-red-500' : 'border-l-4 border-l-transparent'}`}
             >
@@ -133,7 +134,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               </span>
               <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[13rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
               <span className="min-w-0 flex-1">
-                {/* Narrow: wrapped at spaces only (a tool name is never split), two lines at most; the full text on hover. */}
+                {/* Narrow: the title wraps at spaces only (a tool name is never split), two lines at most; full texts on hover. */}
                 <span className={`block font-medium text-slate-800 ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'}`} title={summary.title}>
                   {summary.title}
                 </span>
@@ -148,7 +149,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                       ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
                     </span>
                   )}
-                  <span className={`min-w-0 text-xs ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'} ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
+                  <span className={`min-w-0 text-xs ${narrow ? 'truncate leading-snug' : 'truncate'} ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
                     {summary.detail}
                   </span>
                 </span>

@@ -64,18 +64,18 @@ export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: nu
   return { first, end, totalSize: count * rowHeight, scrollToIndex }
 }
 
-/** The content width of `parentRef` in px, followed as it resizes; 0 before it has a size (or while `mounted` is false). */
-export function useBoxWidth(parentRef: RefObject<HTMLElement | null>, mounted: boolean): number {
-  const [width, setWidth] = useState(0)
+/** The content box of `parentRef` in px, followed as it resizes; zeros before it has a size (or while `mounted` is false). */
+export function useBoxSize(parentRef: RefObject<HTMLElement | null>, mounted: boolean): { width: number; height: number } {
+  const [size, setSize] = useState({ width: 0, height: 0 })
   useLayoutEffect(() => {
     const element = parentRef.current
     if (!element) return
-    const read = () => setWidth(element.clientWidth)
+    const read = () => setSize((s) => (s.width === element.clientWidth && s.height === element.clientHeight ? s : { width: element.clientWidth, height: element.clientHeight }))
     read()
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read)
     observer?.observe(element)
     return () => observer?.disconnect()
     // The box exists only while there are rows.
   }, [parentRef, mounted])
-  return width
+  return size
 }
