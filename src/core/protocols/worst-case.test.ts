@@ -58,6 +58,40 @@ describe('worst-case inputs, streamed', () => {
     expect(snapshot.text).toBe('{'.repeat(1000) + '[}'.repeat(500))
   })
 
+  it('keeps a [{ that fails to read in the prose run, so [{[{[{ adds the prose once per chunk, not once per [{', () => {
+    for (const id of ['json', 'llama3-json']) {
+      const add = vi.spyOn(ProseText.prototype, 'add')
+      const snapshot = createStreamParser(id).push(`a ${'[{'.repeat(1000)}] b`)
+      expect(add.mock.calls.length, id).toBeLessThan(5)
+      expect(snapshot.text, id).toBe(`a ${'[{'.repeat(1000)}] b`)
+      expect(snapshot.reading, id).toBe('incremental')
+      add.mockRestore()
+    }
+  })
+
+  it('reads every JSON value of a stream with one reader, reset between values', () => {
+    const reset = vi.spyOn(JsonStreamReader.prototype, 'reset')
+    const parser = createStreamParser('json')
+    parser.push('[{'.repeat(100))
+    const snapshot = parser.push('{"name": "f", "arguments": {"a": 1}} then {"name": "g", "arguments": {"b": ')
+    expect(reset.mock.calls.length).toBe(102)
+    expect(snapshot.calls).toEqual([{ name: 'f', arguments: { a: 1 }, complete: true }])
+    expect(snapshot.forming).toEqual({ name: 'g', arguments: {}, complete: false })
+  })
+
+  it('writes a failed reading\'s message when asked, and reads afresh after reset', () => {
+    const reader = new JsonStreamReader()
+    expect(reader.write('{[', 0)).toBe(1)
+    expect(reader.status).toBe('failed')
+    expect(reader.error).toBe("Expected a property name, found '['.")
+    reader.reset()
+    expect(reader.error).toBe('')
+    reader.write('{"a": [1, ')
+    expect(reader.root).toEqual({ a: [1] })
+    expect(reader.write('2x', 0)).toBe(1)
+    expect(reader.error).toBe("Expected ',' or ']', found 'x'.")
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')
