@@ -6,6 +6,7 @@ import { pipe } from './pipe'
 import { pythonic } from './pythonic'
 import { JsonStreamReader } from './stream/json-stream-reader'
 import { ProseText } from './stream/prose-text'
+import { ReparseScanner } from './stream/reparse-scanner'
 
 // Worst-case inputs (`npx tsx scripts/worst-case.ts` finds them; `npm run bench parse` times them as
 // ratios). These tests count work, not time: what a parse builds must not grow with the number of
@@ -119,5 +120,33 @@ describe('worst-case inputs, pythonic', () => {
     expect(result.calls[0]?.arguments).toEqual({ a: 1, b: -20, c: 0, d: pythonic.parse('[f(d=007)]').calls[0]?.arguments.d, e: 1.5, ['__proto__']: 3 })
     expect(Object.keys(result.calls[0]?.arguments ?? {})).toEqual(['a', 'b', 'c', 'd', 'e', '__proto__'])
     expect(Object.getPrototypeOf(result.calls[0]?.arguments)).toBe(Object.prototype)
+  })
+})
+
+describe('worst-case inputs, re-parsed streams', () => {
+  it('re-parses a large output streamed in small chunks for about twice its length in all (not three times)', () => {
+    let parsed = 0
+    let runs = 0
+    const scanner = new ReparseScanner((raw) => {
+      parsed += raw.length
+      runs++
+      return pipe.parse('')
+    })
+    const length = 1 << 20
+    const chunk = 'x'.repeat(16)
+    for (let at = 0; at < length; at += chunk.length) scanner.write(chunk)
+    // ×1.5 steps all the way re-parsed about three times the length.
+    expect(parsed).toBeLessThan(2.2 * length)
+    expect(runs).toBeLessThan(40)
+  })
+
+  it('refreshes an output of typical size as often as before (every half again its length)', () => {
+    const lengths: number[] = []
+    const scanner = new ReparseScanner((raw) => {
+      lengths.push(raw.length)
+      return pipe.parse('')
+    })
+    for (let at = 0; at < 4096; at += 16) scanner.write('x'.repeat(16))
+    expect(lengths.slice(0, 6)).toEqual([16, 32, 48, 80, 128, 192])
   })
 })
