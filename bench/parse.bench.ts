@@ -291,6 +291,7 @@ const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['512K × [{', '[{'.repeat(MB / 2)],
   ['46K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
   ['150K × f(a=1, ', 'f(a=1, '.repeat(Math.floor(MB / 7))],
+  ['87K × [f(a=1, f(a=', '[f(a=1, f(a='.repeat(Math.floor(MB / 12))],
   ['150K × [TOOL:f', '[TOOL:f'.repeat(Math.floor(MB / 7))],
   ['36K × <|START_ACTION|>{"name": "f"', '<|START_ACTION|>{"name": "f"'.repeat(Math.floor(MB / 28))],
   ['37K × functools[{"name": "f"', 'functools[{"name": "f"'.repeat(Math.floor(MB / 22))],

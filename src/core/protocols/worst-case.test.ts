@@ -6,6 +6,7 @@ import { pipe } from './pipe'
 import { pythonic } from './pythonic'
 import { JsonStreamReader } from './stream/json-stream-reader'
 import { ProseText } from './stream/prose-text'
+import { ReparseScanner } from './stream/reparse-scanner'
 
 // Worst-case inputs (`npx tsx scripts/worst-case.ts` finds them; `npm run bench parse` times them as
 // ratios). These tests count work, not time: what a parse builds must not grow with the number of
@@ -58,6 +59,40 @@ describe('worst-case inputs, streamed', () => {
     expect(snapshot.text).toBe('{'.repeat(1000) + '[}'.repeat(500))
   })
 
+  it('keeps a [{ that fails to read in the prose run, so [{[{[{ adds the prose once per chunk, not once per [{', () => {
+    for (const id of ['json', 'llama3-json']) {
+      const add = vi.spyOn(ProseText.prototype, 'add')
+      const snapshot = createStreamParser(id).push(`a ${'[{'.repeat(1000)}] b`)
+      expect(add.mock.calls.length, id).toBeLessThan(5)
+      expect(snapshot.text, id).toBe(`a ${'[{'.repeat(1000)}] b`)
+      expect(snapshot.reading, id).toBe('incremental')
+      add.mockRestore()
+    }
+  })
+
+  it('reads every JSON value of a stream with one reader, reset between values', () => {
+    const reset = vi.spyOn(JsonStreamReader.prototype, 'reset')
+    const parser = createStreamParser('json')
+    parser.push('[{'.repeat(100))
+    const snapshot = parser.push('{"name": "f", "arguments": {"a": 1}} then {"name": "g", "arguments": {"b": ')
+    expect(reset.mock.calls.length).toBe(102)
+    expect(snapshot.calls).toEqual([{ name: 'f', arguments: { a: 1 }, complete: true }])
+    expect(snapshot.forming).toEqual({ name: 'g', arguments: {}, complete: false })
+  })
+
+  it('writes a failed reading\'s message when asked, and reads afresh after reset', () => {
+    const reader = new JsonStreamReader()
+    expect(reader.write('{[', 0)).toBe(1)
+    expect(reader.status).toBe('failed')
+    expect(reader.error).toBe("Expected a property name, found '['.")
+    reader.reset()
+    expect(reader.error).toBe('')
+    reader.write('{"a": [1, ')
+    expect(reader.root).toEqual({ a: [1] })
+    expect(reader.write('2x', 0)).toBe(1)
+    expect(reader.error).toBe("Expected ',' or ']', found 'x'.")
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')
@@ -85,5 +120,33 @@ describe('worst-case inputs, pythonic', () => {
     expect(result.calls[0]?.arguments).toEqual({ a: 1, b: -20, c: 0, d: pythonic.parse('[f(d=007)]').calls[0]?.arguments.d, e: 1.5, ['__proto__']: 3 })
     expect(Object.keys(result.calls[0]?.arguments ?? {})).toEqual(['a', 'b', 'c', 'd', 'e', '__proto__'])
     expect(Object.getPrototypeOf(result.calls[0]?.arguments)).toBe(Object.prototype)
+  })
+})
+
+describe('worst-case inputs, re-parsed streams', () => {
+  it('re-parses a large output streamed in small chunks for about twice its length in all (not three times)', () => {
+    let parsed = 0
+    let runs = 0
+    const scanner = new ReparseScanner((raw) => {
+      parsed += raw.length
+      runs++
+      return pipe.parse('')
+    })
+    const length = 1 << 20
+    const chunk = 'x'.repeat(16)
+    for (let at = 0; at < length; at += chunk.length) scanner.write(chunk)
+    // ×1.5 steps all the way re-parsed about three times the length.
+    expect(parsed).toBeLessThan(2.2 * length)
+    expect(runs).toBeLessThan(40)
+  })
+
+  it('refreshes an output of typical size as often as before (every half again its length)', () => {
+    const lengths: number[] = []
+    const scanner = new ReparseScanner((raw) => {
+      lengths.push(raw.length)
+      return pipe.parse('')
+    })
+    for (let at = 0; at < 4096; at += 16) scanner.write('x'.repeat(16))
+    expect(lengths.slice(0, 6)).toEqual([16, 32, 48, 80, 128, 192])
   })
 })

@@ -20,8 +20,8 @@ import type { StreamParser, StreamSnapshot } from './types'
  *   instead of copying it, so a snapshot costs O(1) beyond its chunk.
  * - Every other format, `auto`, and those four once the output takes a shape their scanner does
  *   not follow, re-run the one-shot (linear) parser on the buffer, but only when it has grown by
- *   half since the last run (see `ReparseScanner`): streaming costs at most about four one-shot
- *   parses in all (with `end`). In between, the last reading is returned with `received` updated.
+ *   half since the last run, doubled past 64 K code units (see `ReparseScanner`): streaming a large
+ *   output costs about three one-shot parses in all (with `end`). In between, the last reading is returned with `received` updated.
  * - Chunks are kept in a list and joined only at those re-parses and at `end`, so pushing never
  *   copies the buffer.
  *

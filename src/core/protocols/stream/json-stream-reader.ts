@@ -40,6 +40,19 @@ const WORD = 8
 const DONE = 9
 const FAILED = 10
 
+// Why a reading failed; the message is written from these only when `error` is read.
+const NOT_A_NUMBER = 0
+const NOT_A_LITERAL = 1
+const TOO_DEEP = 2
+const NO_OPENER = 3
+const NO_VALUE = 4
+const NO_KEY = 5
+const NO_COLON = 6
+const NO_ITEM_SEPARATOR = 7
+const NO_MEMBER_SEPARATOR = 8
+const BAD_STATE = 9
+type Failure = typeof NOT_A_NUMBER | typeof NOT_A_LITERAL | typeof TOO_DEEP | typeof NO_OPENER | typeof NO_VALUE | typeof NO_KEY | typeof NO_COLON | typeof NO_ITEM_SEPARATOR | typeof NO_MEMBER_SEPARATOR | typeof BAD_STATE
+
 /** Open containers counted as "top levels" for {@link JsonStreamReader.shallowVersion}. */
 const SHALLOW_LEVELS = 3
 
@@ -89,8 +102,33 @@ export class JsonStreamReader {
   shallowVersion = 0
   /** `open` while more input can continue the value; `done` after the root's closer; `failed` on a character that cannot continue it. */
   status: 'open' | 'done' | 'failed' = 'open'
-  /** When `failed`: what was wrong. */
-  error = ''
+  /** When `failed`: what was wrong (written only when asked for: scanners that try a reader at each `[{` in prose never read it). */
+  get error(): string {
+    if (this.status !== 'failed') return ''
+    const found = this.found
+    switch (this.failure) {
+      case NOT_A_NUMBER:
+        return `'${found}' is not a number.`
+      case NOT_A_LITERAL:
+        return `Expected a value, found '${found.slice(0, 20)}'.`
+      case TOO_DEEP:
+        return `Nesting deeper than ${this.maxDepth} levels.`
+      case NO_OPENER:
+        return 'Expected { or [.'
+      case NO_VALUE:
+        return `Expected a JSON value, found '${found}'.`
+      case NO_KEY:
+        return `Expected a property name, found '${found}'.`
+      case NO_COLON:
+        return `Expected ':', found '${found}'.`
+      case NO_ITEM_SEPARATOR:
+        return `Expected ',' or ']', found '${found}'.`
+      case NO_MEMBER_SEPARATOR:
+        return `Expected ',' or '}', found '${found}'.`
+      default:
+        return 'Unexpected state.'
+    }
+  }
   /**
    * Called when a string value (not a key) starts; the sink it returns receives that string's
    * decoded pieces. Lets a caller parse a JSON-encoded string (OpenAI `arguments`) as it arrives.
@@ -110,8 +148,37 @@ export class JsonStreamReader {
   private word = ''
   private wordIsKey = false
   private hex = ''
+  private failure: Failure = BAD_STATE
+  /** The offending character (or word) of the failure, kept for {@link error}. */
+  private found = ''
 
   constructor(private readonly maxDepth = 512) {}
+
+  /**
+   * Forgets the value read so far so the reader can read a new one, as a new reader would; the
+   * old tree is left as it was (calls made from it keep their arguments). Lets a scanner that
+   * tries a reading at each `{` or `[` of the prose keep one reader instead of building one per
+   * try. {@link shallowVersion} keeps counting up, so a cache keyed on it sees the change.
+   */
+  reset(): void {
+    this.root = undefined
+    this.shallowVersion++
+    this.status = 'open'
+    this.state = VALUE
+    this.stack.length = 0
+    this.closeAllowed = false
+    this.text = ''
+    this.quote = QUOTE
+    this.stringIsKey = false
+    this.slotContainer = undefined
+    this.slotKey = 0
+    this.sink = undefined
+    this.word = ''
+    this.wordIsKey = false
+    this.hex = ''
+    this.failure = BAD_STATE
+    this.found = ''
+  }
 
   /** How many containers are open. */
   get depth(): number {
@@ -192,7 +259,7 @@ export class JsonStreamReader {
             i++
             continue
           }
-          if (!NUMBER_SHAPE.test(this.word)) return this.fail(`'${this.word}' is not a number.`, i)
+          if (!NUMBER_SHAPE.test(this.word)) return this.fail(NOT_A_NUMBER, this.word, i)
           this.attach(Number(this.word))
           continue
         }
@@ -206,7 +273,7 @@ export class JsonStreamReader {
             this.setKey(this.word)
             continue
           }
-          if (!Object.hasOwn(LITERALS, this.word)) return this.fail(`Expected a value, found '${this.word.slice(0, 20)}'.`, i)
+          if (!Object.hasOwn(LITERALS, this.word)) return this.fail(NOT_A_LITERAL, this.word, i)
           this.attach(LITERALS[this.word] ?? null)
           continue
         }
@@ -219,7 +286,7 @@ export class JsonStreamReader {
       }
       if (state === VALUE) {
         if (code === 0x7b || code === 0x5b) {
-          if (this.stack.length >= this.maxDepth) return this.fail(`Nesting deeper than ${this.maxDepth} levels.`, i)
+          if (this.stack.length >= this.maxDepth) return this.fail(TOO_DEEP, '', i)
           const isArray = code === 0x5b
           const container: Container = isArray ? [] : {}
           if (this.root === undefined) this.root = container
@@ -230,7 +297,7 @@ export class JsonStreamReader {
           i++
           continue
         }
-        if (this.root === undefined) return this.fail('Expected { or [.', i)
+        if (this.root === undefined) return this.fail(NO_OPENER, '', i)
         if (code === QUOTE || code === APOSTROPHE) {
           this.startString(code, false)
           i++
@@ -253,7 +320,7 @@ export class JsonStreamReader {
           i = this.close(i)
           continue
         }
-        return this.fail(`Expected a JSON value, found '${chunk[i] ?? ''}'.`, i)
+        return this.fail(NO_VALUE, chunk[i] ?? '', i)
       }
       if (state === KEY) {
         if (code === QUOTE || code === APOSTROPHE) {
@@ -272,10 +339,10 @@ export class JsonStreamReader {
           i = this.close(i)
           continue
         }
-        return this.fail(`Expected a property name, found '${chunk[i] ?? ''}'.`, i)
+        return this.fail(NO_KEY, chunk[i] ?? '', i)
       }
       if (state === COLON) {
-        if (code !== 0x3a) return this.fail(`Expected ':', found '${chunk[i] ?? ''}'.`, i)
+        if (code !== 0x3a) return this.fail(NO_COLON, chunk[i] ?? '', i)
         this.state = VALUE
         this.closeAllowed = false
         i++
@@ -283,7 +350,7 @@ export class JsonStreamReader {
       }
       // AFTER_VALUE
       const frame = this.top()
-      if (!frame) return this.fail('Unexpected state.', i)
+      if (!frame) return this.fail(BAD_STATE, '', i)
       if (code === 0x2c) {
         this.state = frame.isArray ? VALUE : KEY
         this.closeAllowed = true
@@ -296,7 +363,7 @@ export class JsonStreamReader {
       }
       // A missing comma before a quoted key or an item, as the one-shot reader supplies it.
       const startsItem = frame.isArray ? code === QUOTE || code === 0x7b || code === 0x5b || code === 0x2d || isDigit(code) : code === QUOTE
-      if (!startsItem) return this.fail(`Expected ',' or '${frame.isArray ? ']' : '}'}', found '${chunk[i] ?? ''}'.`, i)
+      if (!startsItem) return this.fail(frame.isArray ? NO_ITEM_SEPARATOR : NO_MEMBER_SEPARATOR, chunk[i] ?? '', i)
       this.state = frame.isArray ? VALUE : KEY
       this.closeAllowed = false
     }
@@ -307,10 +374,11 @@ export class JsonStreamReader {
     return this.stack[this.stack.length - 1]
   }
 
-  private fail(message: string, at: number): number {
+  private fail(kind: Failure, found: string, at: number): number {
     this.status = 'failed'
     this.state = FAILED
-    this.error = message
+    this.failure = kind
+    this.found = found
     if (this.sink) {
       this.sink.end()
       this.sink = undefined

@@ -6,15 +6,21 @@ import type { ParseResult, StreamScanner, StreamingCall } from '../types'
 
 /**
  * Re-parse schedule: the buffer is parsed again once it has grown by half its length at the last
- * parse (and by at least this many code units).
+ * parse (and by at least this many code units)...
  */
 const MIN_REPARSE_GROWTH = 16
+/**
+ * ...and, from this length on, once it has doubled: a large output then costs the one-shot parse
+ * of less than twice its length in re-parses (×1.5 steps cost three times), while an output of
+ * typical size is refreshed as often as before.
+ */
+const DOUBLING_FROM = 1 << 16
 
 /**
  * A {@link StreamScanner} that re-runs `parse` on everything received, but only when the buffer
- * has grown by half since the last run: the lengths parsed grow geometrically (×1.5) and sum to
- * less than three times the final length, so streaming costs at most about three one-shot parses
- * (plus the final one). In between, the last reading is kept. Chunks are kept in a list and joined
+ * has grown by half since the last run (doubled, past 64 K code units): the lengths parsed grow
+ * geometrically and sum to about twice the final length plus a constant, so streaming a large
+ * output costs about two one-shot parses (plus the final one). In between, the last reading is kept. Chunks are kept in a list and joined
  * only at those re-parses, so writing never copies the buffer.
  *
  * @param parse the protocol's one-shot parser (linear, never throws)
@@ -43,7 +49,7 @@ export class ReparseScanner implements StreamScanner {
       this.chunks.push(chunk)
       this.length += chunk.length
     }
-    if (this.parsedLength >= 0 && this.length - this.parsedLength < Math.max(MIN_REPARSE_GROWTH, this.parsedLength / 2)) return
+    if (this.parsedLength >= 0 && this.length - this.parsedLength < Math.max(MIN_REPARSE_GROWTH, this.parsedLength < DOUBLING_FROM ? this.parsedLength / 2 : this.parsedLength)) return
     this.parsedLength = this.length
     if (this.chunks.length !== 1) this.chunks = [this.chunks.join('')]
     const result = this.parse(this.chunks[0] ?? '')

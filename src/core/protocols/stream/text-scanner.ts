@@ -89,6 +89,8 @@ export class TextScanner implements StreamScanner {
   private reasoningClose = ''
   private sawReasoning = false
   private reader: JsonStreamReader | undefined
+  /** The one reader every JSON value is read with, reset for each: `[{[{[{` tries one per `[{`. */
+  private readonly jsonReader = new JsonStreamReader()
   private readerContext: CallContext = 'prose'
   /** The raw text of a JSON value found in prose, restored as prose if it is not a call. */
   private candidateRaw = ''
@@ -117,6 +119,8 @@ export class TextScanner implements StreamScanner {
     // Where the prose not yet added starts: a `<` or `{` that starts nothing stays in the run, so
     // a run of them (`<<<<`, `{{{{`) is added once, not one character at a time.
     let proseFrom = -1
+    // Where the prose before the JSON reading in progress starts, while it is not yet added.
+    let heldFrom = -1
     while (i < length) {
       switch (this.mode) {
         case Mode.Prose: {
@@ -135,7 +139,9 @@ export class TextScanner implements StreamScanner {
               i = stop + 1
               continue
             }
-            if (stop > from) this.prose.add(work.slice(from, stop))
+            // The prose before it is added once the reading ends: if it fails here, the opener
+            // joins that prose run instead of costing an add (and a rope node) of its own.
+            heldFrom = from
             this.startJson('prose', undefined)
             i = stop
             continue
@@ -173,9 +179,23 @@ export class TextScanner implements StreamScanner {
             this.mode = Mode.GaveUp
             return
           }
+          const start = i
           const end = reader.write(work, i)
-          if (this.readerContext === 'prose') this.candidateRaw += work.slice(i, end)
           i = end
+          if (reader.status === 'failed' && this.readerContext === 'prose' && this.candidateRaw === '' && work.charCodeAt(end) !== 0x28) {
+            // Not JSON after all, and all of it in this chunk: it stays in the prose run (as
+            // failJson would add it), and scanning resumes at the offending character.
+            this.reader = undefined
+            this.mode = Mode.Prose
+            proseFrom = heldFrom < 0 ? start : heldFrom
+            heldFrom = -1
+            continue
+          }
+          if (heldFrom >= 0) {
+            if (start > heldFrom) this.prose.add(work.slice(heldFrom, start))
+            heldFrom = -1
+          }
+          if (this.readerContext === 'prose') this.candidateRaw += work.slice(start, end)
           if (reader.status === 'done') this.finishJson(reader)
           else if (reader.status === 'failed') {
             // A Python tuple (`(3, 4)`), which the lenient one-shot reader accepts: hand over.
@@ -355,7 +375,8 @@ export class TextScanner implements StreamScanner {
 
   /** Starts reading a JSON value; the caller leaves its position at the opener, which Json mode reads next. */
   private startJson(context: CallContext, name: string | undefined): void {
-    this.reader = new JsonStreamReader()
+    this.jsonReader.reset()
+    this.reader = this.jsonReader
     this.readerContext = context
     this.candidateRaw = ''
     this.functionName = name
