@@ -30,6 +30,12 @@ export interface ExecuteDeps {
    * macrotask in the page, so it paints between them). Absent, a wave starts all at once.
    */
   pause?: () => Promise<void>
+  /**
+   * True once the run was stopped; checked before each slice of a parallel wave and before each
+   * call run one after another, so no call is started after Stop. Calls not started are reported
+   * as not run ({@link STOPPED_NOT_RUN}). Absent, every call is started.
+   */
+  stopped?: () => boolean
 }
 
 /**
@@ -38,6 +44,9 @@ export interface ExecuteDeps {
  * one batch whose results all came back, and were settled, in one task of seconds.
  */
 export const START_SLICE = 1000
+
+/** The error of a call that was never started because the run was stopped first. */
+export const STOPPED_NOT_RUN = 'Not run: the run was stopped before this call started.'
 
 /** The text written back when the user declines a call (an error result). */
 export const DECLINED_RESULT = 'The user declined to run this call.'
@@ -115,18 +124,27 @@ export async function executeCalls(calls: readonly RunnableCall[], settings: Loo
     finished.set(index, events)
   }
 
+  // A call whose start comes after Stop is reported, never started later.
+  const isStopped = () => deps.stopped?.() === true
   for (const wave of waves) {
     if (settings.execution === 'parallel') {
       const running: Promise<void>[] = []
-      for (let at = 0; at < wave.length; at += START_SLICE) {
+      for (let at = 0; at < wave.length && !isStopped(); at += START_SLICE) {
         // Still all in flight together: a later slice starts before the earlier ones finish.
         if (at > 0 && deps.pause) await deps.pause()
+        // The pause is where the user's Stop lands: check again before starting the slice.
+        if (isStopped()) break
         for (let i = at; i < Math.min(wave.length, at + START_SLICE); i++) running.push(runOne(wave[i]!))
       }
       await Promise.all(running)
-    } else for (const index of wave) await runOne(index)
+    } else
+      for (const index of wave) {
+        if (isStopped()) break
+        await runOne(index)
+      }
   }
-  return calls.flatMap((_, index) => finished.get(index) ?? [])
+  const now = deps.clock()
+  return calls.flatMap((runnable, index) => finished.get(index) ?? [notRun(runnable, STOPPED_NOT_RUN, phaseStart, now)])
 }
 
 function base(runnable: RunnableCall): ReturnType<typeof finishedFor> {

@@ -65,7 +65,7 @@ export { inThreadPhases, parseInput, validateInput, type ParseCompleted, type Pa
 export { LoopRunner, COMMIT_SLICE, DEFAULT_MAX_STEPS, type ConfirmHandler, type RunInit, type RunnerOptions } from './runner'
 export { runInitFor } from './start'
 export { buildSystemPrompt, withOfferedTools } from './system-prompt'
-export { DECLINED_RESULT, declinedError, executeCalls, planWaves, START_SLICE, type ExecuteDeps } from './execute-calls'
+export { DECLINED_RESULT, declinedError, executeCalls, planWaves, START_SLICE, STOPPED_NOT_RUN, type ExecuteDeps } from './execute-calls'
 export { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
 export { DEFAULT_LOOP_SETTINGS, faultSchema, loopSettings, loopSettingsSchema, settingsSchema, type Fault, type LoopSettings, type Settings, type SettingsInput } from './settings'
 export { findInjections, truncateResult, truncationMarker, wrapUntrusted, type InjectionMatch } from './shape-result'

@@ -229,6 +229,7 @@ export class LoopRunner {
           clock: this.clock,
           sleep: this.options.sleep ?? realSleep,
           ...(this.options.pause ? { pause: this.options.pause } : {}),
+          stopped: () => this.aborted,
         })
         if (this.aborted) return []
         return this.options.pause && finished.length > COMMIT_SLICE ? this.commitInSlices(finished, this.options.pause) : this.commit(finished)

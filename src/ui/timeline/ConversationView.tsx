@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { SessionEvent } from '../../core/loop'
+import type { SessionEvent, Verdict } from '../../core/loop'
 import { anomalyDetail, anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { coreDetail } from '../i18n/text'
 import { highlightsOf } from '../inspector/ParsedView'
@@ -202,64 +202,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
           <p className="italic text-slate-400">{card.error !== undefined ? t('conversation.nothingToParse') : t('conversation.notParsed')}</p>
         ) : (
           <div className="flex flex-col gap-1">
-            {parse.calls.map((c) => {
-              const verdict = card.verdicts[c.id]
-              const result = results[c.id]
-              return (
-                <div key={c.id} data-testid="card-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
-                  <div className="flex flex-wrap items-baseline gap-x-2">
-                    <span className="font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
-                    <span className="font-mono text-slate-400 [overflow-wrap:anywhere]">{c.id}</span>
-                  </div>
-                  <pre className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
-                  <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
-                    {verdict ? (
-                      <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>
-                        {verdict.ok ? (
-                          `✓ ${t('conversation.valid')}`
-                        ) : verdict.problems.length > 0 ? (
-                          <>
-                            ✗{' '}
-                            {verdict.problems.map((_, i) => {
-                              const said = verdictText(t, verdict.problems, verdict.phrases?.problems, i)
-                              return (
-                                <span key={`p${i}`} lang={said.lang}>
-                                  {i > 0 ? '; ' : ''}
-                                  {said.text}
-                                </span>
-                              )
-                            })}
-                          </>
-                        ) : (
-                          `✗ ${t('conversation.rejected')}`
-                        )}
-                        {verdict.warnings?.map((_, i, all) => {
-                          const said = verdictText(t, all, verdict.phrases?.warnings, i)
-                          return <span key={`w${i}`} lang={said.lang}>{` · ${said.text}`}</span>
-                        })}
-                        {verdict.coercions?.map((_, i, all) => (
-                          <span key={`c${i}`}>{` · ${t('conversation.coerced', { what: verdictText(t, all, verdict.phrases?.coercions, i).text })}`}</span>
-                        ))}
-                      </span>
-                    ) : (
-                      <span className="text-slate-400">{t('conversation.notValidated')}</span>
-                    )}
-                    {result && (
-                      <button
-                        data-testid="card-result-link"
-                        className="text-sky-700 underline"
-                        onClick={(e) => {
-                          e.stopPropagation()
-                          goTo(result)
-                        }}
-                      >
-                        {t('conversation.result')} ↓
-                      </button>
-                    )}
-                  </div>
-                </div>
-              )
-            })}
+            <CardCalls calls={parse.calls} render={(c) => <CallBox key={c.id} call={c} verdict={card.verdicts[c.id]} result={results[c.id]} goTo={goTo} />} />
             {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">{t('conversation.noCall')}</p>}
             {parse.text && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
             <RepairList repairs={parse.repairs} />
@@ -272,6 +215,103 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
               )
             })}
           </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+type ParsedCall = NonNullable<AssistantCard['parse']>['calls'][number]
+
+/** Calls of one turn shown as boxes in their card; more than this many are a windowed list inside the card. */
+const CALLS_INLINE = 40
+
+/**
+ * The calls of one assistant turn. A turn of many calls (a parallel turn can have 100 000) is a
+ * windowed list in a scroll box of bounded height: only the boxes in view are in the page and
+ * measured, and the card keeps a height the outer list can place.
+ */
+function CardCalls({ calls, render }: { calls: readonly ParsedCall[]; render(call: ParsedCall): ReactNode }) {
+  const { t } = useTranslation()
+  const boxRef = useRef<HTMLDivElement>(null)
+  const many = calls.length > CALLS_INLINE
+  const virtualizer = useVirtualizer({
+    count: many ? calls.length : 0,
+    getScrollElement: () => boxRef.current,
+    estimateSize: () => 110,
+    getItemKey: useCallback((i: number) => calls[i]?.id ?? i, [calls]),
+    overscan: 4,
+  })
+  if (!many) return <>{calls.map(render)}</>
+  return (
+    <div>
+      <div className="mb-0.5 text-slate-500">{t('conversation.callCount', { formatted: calls.length.toLocaleString('en') })}</div>
+      <div ref={boxRef} data-testid="card-calls-windowed" className="max-h-96 overflow-auto rounded border border-slate-200" onClick={(e) => e.stopPropagation()}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => (
+            <div key={row.key} ref={virtualizer.measureElement} data-index={row.index} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }} className="p-0.5">
+              {render(calls[row.index]!)}
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  )
+}
+
+/** One parsed call: name, id, arguments, its verdict and a link to its result card. */
+function CallBox({ call: c, verdict, result, goTo }: { call: ParsedCall; verdict: Verdict | undefined; result: string | undefined; goTo(key: string | undefined): void }) {
+  const { t } = useTranslation()
+  return (
+    <div data-testid="card-call" data-tool-name={c.name} className="rounded border border-violet-200 bg-violet-50 p-1.5">
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <span className="font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
+        <span className="font-mono text-slate-400 [overflow-wrap:anywhere]">{c.id}</span>
+      </div>
+      <pre className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+      <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
+        {verdict ? (
+          <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>
+            {verdict.ok ? (
+              `✓ ${t('conversation.valid')}`
+            ) : verdict.problems.length > 0 ? (
+              <>
+                ✗{' '}
+                {verdict.problems.map((_, i) => {
+                  const said = verdictText(t, verdict.problems, verdict.phrases?.problems, i)
+  return (
+                    <span key={`p${i}`} lang={said.lang}>
+                      {i > 0 ? '; ' : ''}
+                      {said.text}
+                    </span>
+                  )
+                })}
+              </>
+            ) : (
+              `✗ ${t('conversation.rejected')}`
+            )}
+            {verdict.warnings?.map((_, i, all) => {
+              const said = verdictText(t, all, verdict.phrases?.warnings, i)
+              return <span key={`w${i}`} lang={said.lang}>{` · ${said.text}`}</span>
+            })}
+            {verdict.coercions?.map((_, i, all) => (
+              <span key={`c${i}`}>{` · ${t('conversation.coerced', { what: verdictText(t, all, verdict.phrases?.coercions, i).text })}`}</span>
+            ))}
+          </span>
+        ) : (
+          <span className="text-slate-400">{t('conversation.notValidated')}</span>
+        )}
+        {result && (
+          <button
+            data-testid="card-result-link"
+            className="text-sky-700 underline"
+            onClick={(e) => {
+              e.stopPropagation()
+              goTo(result)
+            }}
+          >
+            {t('conversation.result')} ↓
+          </button>
         )}
       </div>
     </div>
