@@ -11,7 +11,7 @@ const port = Number(process.env.E2E_PORT ?? 4173)
  * interrupts, huge outputs, main-thread long tasks, work moved off the main thread): they run
  * alone on one worker, after the rest, so a second browser never competes for the CPU they measure.
  */
-const alone = ['memory-bomb', 'big-outputs', 'offthread', 'replay-scale', 'errors', 'sandbox-boundary'].map((name) => `**/${name}.spec.ts`)
+const alone = ['memory-bomb', 'big-outputs', 'offthread', 'replay-scale', 'conversation-scale', 'errors', 'sandbox-boundary'].map((name) => `**/${name}.spec.ts`)
 
 export default defineConfig({
   testDir: 'e2e',
