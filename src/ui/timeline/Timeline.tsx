@@ -59,7 +59,7 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
   const narrow = box.width > 0 && box.width < NARROW_REM * rootPx && box.height >= 3 * NARROW_ROW_REM * rootPx
   const rowHeight = (narrow ? NARROW_ROW_REM : ROW_REM) * rootPx
   // Every row has the same height: the rows in view are arithmetic, whatever the count (see use-fixed-rows.ts).
-  const rows = useFixedRows(parentRef, events.length, rowHeight, 12)
+  const rows = useFixedRows(parentRef, events.length, rowHeight, box.height, 12)
   const { scrollToIndex } = rows
 
   useEffect(() => {

@@ -27,40 +27,36 @@ export function visibleRows(count: number, rowHeight: number, scrollTop: number,
 }
 
 /**
- * Which of `count` rows of `rowHeight` px the scroll box `parentRef` shows. Before the box has a
- * size (first render, no layout) it assumes `fallbackHeight` px, so the first rows are drawn.
+ * Which of `count` rows of `rowHeight` px the scroll box `parentRef` shows, `viewHeight` px tall
+ * (its {@link useBoxSize} height). Before the box has a size (first render, no layout) it
+ * assumes `fallbackHeight` px, so the first rows are drawn.
  */
-export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan: number, fallbackHeight = 600): FixedRows {
-  const [view, setView] = useState({ top: 0, height: 0 })
+export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, viewHeight: number, overscan: number, fallbackHeight = 600): FixedRows {
+  const [top, setTop] = useState(0)
   const mounted = count > 0
   useLayoutEffect(() => {
     const element = parentRef.current
     if (!element) return
-    const read = () => setView((v) => (v.top === element.scrollTop && v.height === element.clientHeight ? v : { top: element.scrollTop, height: element.clientHeight }))
+    const read = () => setTop(element.scrollTop)
     read()
     element.addEventListener('scroll', read, { passive: true })
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read)
-    observer?.observe(element)
-    return () => {
-      element.removeEventListener('scroll', read)
-      observer?.disconnect()
-    }
+    return () => element.removeEventListener('scroll', read)
     // The box exists only while there are rows.
   }, [parentRef, mounted])
   const scrollToIndex = useCallback(
     (index: number) => {
       const element = parentRef.current
       if (!element) return
-      const top = index * rowHeight
-      if (top < element.scrollTop) element.scrollTop = top
-      else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight
+      const rowTop = index * rowHeight
+      if (rowTop < element.scrollTop) element.scrollTop = rowTop
+      else if (rowTop + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = rowTop + rowHeight - element.clientHeight
       else return
       // Drawn in this render, not a frame later when the scroll event comes.
-      setView({ top: element.scrollTop, height: element.clientHeight })
+      setTop(element.scrollTop)
     },
     [parentRef, rowHeight],
   )
-  const { first, end } = visibleRows(count, rowHeight, view.top, view.height || fallbackHeight, overscan)
+  const { first, end } = visibleRows(count, rowHeight, top, viewHeight || fallbackHeight, overscan)
   return { first, end, totalSize: count * rowHeight, scrollToIndex }
 }
 
