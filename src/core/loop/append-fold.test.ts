@@ -1,31 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolSpec } from '../tools/types'
 import { createAppendFold, extendsLog } from './append-fold'
 import { createFoldCache } from './fold-cache'
-import type { ModelOutput, ToolExecutor } from './interfaces'
 import { fold } from './reducer'
-import { LoopRunner } from './runner'
 import type { SessionEvent } from './events'
 import { countedReads } from '../../test/counted-reads'
-
-const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }
-const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
-
-/** A live run's logs as the store sees them: one new array after every phase. */
-async function growingLogs(turns: number, calls: number): Promise<SessionEvent[][]> {
-  let turn = 0
-  const output = (): ModelOutput =>
-    turn++ < turns ? { kind: 'message', message: { content: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${turn}_${i}`, type: 'function' as const, function: { name: 'echo', arguments: `{"n":${i}}` } })) } } : { kind: 'text', raw: 'done' }
-  const runner = new LoopRunner({ model: { respond: async () => output() }, executor, clock: () => 0 })
-  runner.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: turns + 2 })
-  const logs = [runner.events]
-  while (!runner.stopped) {
-    await runner.step()
-    logs.push(runner.events)
-  }
-  return logs
-}
-
+import { growingLogs } from '../../test/growing-logs'
 
 const countTypes = () =>
   createAppendFold<SessionEvent, Map<string, number>, Record<string, number>>({

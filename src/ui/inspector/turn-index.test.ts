@@ -1,28 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { LoopRunner, type ModelOutput, type SessionEvent, type ToolExecutor } from '../../core/loop'
-import type { ToolSpec } from '../../core/tools'
+import type { SessionEvent } from '../../core/loop'
 import { countedReads } from '../../test/counted-reads'
+import { growingLogs } from '../../test/growing-logs'
 import { createTurnIndex, type TurnView } from './turn-index'
-
-const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
-const executor: ToolExecutor = { execute: async (call) => ({ ok: true, result: JSON.stringify(call.arguments), durationMs: 0 }) }
-
-/** A live run's logs as the store sees them: one new array after every phase. Every third call has arguments that fail validation. */
-async function growingLogs(turns: number, calls: number): Promise<SessionEvent[][]> {
-  let turn = 0
-  const output = (): ModelOutput =>
-    turn++ < turns
-      ? { kind: 'message', message: { content: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${turn}_${i}`, type: 'function' as const, function: { name: 'echo', arguments: i % 3 === 0 ? '{"n":"x"}' : `{"n":${i}}` } })) } }
-      : { kind: 'text', raw: 'done' }
-  const runner = new LoopRunner({ model: { respond: async () => output() }, executor, clock: () => 0 })
-  runner.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: turns + 2 })
-  const logs = [runner.events]
-  while (!runner.stopped) {
-    await runner.step()
-    logs.push(runner.events)
-  }
-  return logs
-}
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -55,7 +35,7 @@ function sliced(events: readonly SessionEvent[], cursor: number): TurnView {
 
 describe('createTurnIndex', () => {
   it('reads the same turn as slicing the log, at every cursor of every update of a live run', async () => {
-    const logs = await growingLogs(3, 12)
+    const logs = await growingLogs(3, 12, { invalidEvery: 3 })
     const turnsOf = createTurnIndex()
     for (const log of logs) {
       const index = turnsOf(log)
@@ -64,7 +44,7 @@ describe('createTurnIndex', () => {
   })
 
   it('reads each event of a growing log once, however many updates it takes', async () => {
-    const logs = await growingLogs(4, 400)
+    const logs = await growingLogs(4, 400, { invalidEvery: 3 })
     const full = logs.at(-1)!
     const turnsOf = createTurnIndex()
     const reads = { count: 0 }
@@ -75,7 +55,7 @@ describe('createTurnIndex', () => {
   })
 
   it('starts again for a log that does not extend the last one (Reset, an import, a fork)', async () => {
-    const full = (await growingLogs(2, 5)).at(-1)!
+    const full = (await growingLogs(2, 5, { invalidEvery: 3 })).at(-1)!
     const turnsOf = createTurnIndex()
     turnsOf(full)
     const fork = [...full.slice(0, 9), { ...full[9]! }]
