@@ -64,6 +64,8 @@ test('a run that never came back is not started again on load; the code is intac
   await setEditor(page, 'tools.ts', edited)
   await expect.poll(() => page.evaluate(() => localStorage.getItem('toolstep.workspace') ?? '')).toContain('// my code')
 
+  // The edit's own check is over (its end clears the marker, and would clear the one set below).
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('toolstep.pending'))).toBeNull()
   // What a tab that crashed during a run leaves behind.
   const marker = JSON.stringify({ kinds: ['run'], since: '2026-01-02T03:04:05.000Z' })
   await page.evaluate((text) => localStorage.setItem('toolstep.pending', text), marker)
