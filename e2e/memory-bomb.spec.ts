@@ -68,6 +68,8 @@ export const hog = tool({
   await page.getByTestId('run').click()
   const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
   await expect(failed.first()).toBeVisible({ timeout: 45_000 })
+  // The row is clicked once the run has ended, so no new row moves it under the pointer.
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await failed.first().click()
   await expect(page.getByTestId('tool-result').first()).toContainText('tools.ts ran out of memory (limit 256 MB) while running tool "hog"')
   await expectAlive(page)
@@ -191,9 +193,9 @@ export const spin = tool({
   await page.getByTestId('run').click()
   const failed = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
   await expect(failed.first()).toContainText('timed out')
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await failed.first().click()
   await expect(page.getByTestId('tool-result').first()).toContainText(/timed out after 1500 ms and was stopped\. It ran for \d+ ms without a pause and was interrupted( \(at tools\.ts:\d+:\d+\))?\. Is there an endless loop\?/)
-  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await expectAlive(page)
 })
 

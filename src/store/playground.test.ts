@@ -63,8 +63,8 @@ function manualClock(): Clock & { fire(): void; readonly pending: number } {
   }
 }
 
-/** A sandbox whose replies to `method` are held until `release()`: a slow worker. */
-function held(box: Sandbox, method: 'load' | 'respond'): { box: Sandbox; release(): void; reached: Promise<void> } {
+/** A sandbox whose replies to `method` are held until `release()`: a slow worker. The first `pass` replies are not held. */
+function held(box: Sandbox, method: 'load' | 'respond', pass = 0): { box: Sandbox; release(): void; reached: Promise<void> } {
   let release!: () => void
   let reached!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
@@ -75,6 +75,7 @@ function held(box: Sandbox, method: 'load' | 'respond'): { box: Sandbox; release
       if (key !== method || typeof value !== 'function') return value
       return async (...args: unknown[]) => {
         const reply: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)
+        if (pass-- > 0) return reply
         reached()
         await gate
         return reply
@@ -220,6 +221,28 @@ describe('playground: run, step, back, reset', () => {
     slow.release()
     await running
     expect(finalText(s.pg.stores.run.getState().events)).toBe('aborted')
+  })
+
+  it('an earlier event picked during a run stays shown as the run goes on; picking the last event follows the run again', async () => {
+    for (const pick of ['earlier', 'last'] as const) {
+      const s = setup()
+      let slow!: ReturnType<typeof held>
+      // Held at the second model turn: the first turn's call and result are in the log by then.
+      s.nextSandbox = (box) => (slow = held(box, 'respond', 1)).box
+      const running = s.pg.run()
+      await slow.reached
+      await Promise.resolve()
+      const mid = s.pg.stores.run.getState()
+      expect(mid.events.length).toBeGreaterThan(2)
+      expect(mid.status).toBe('running')
+      mid.setCursor(pick === 'earlier' ? 0 : mid.events.length - 1)
+      slow.release()
+      await running
+      const { events, cursor, status } = s.pg.stores.run.getState()
+      expect(status).toBe('stopped')
+      expect(finalText(events)).toBe('final_answer')
+      expect(cursor).toBe(pick === 'earlier' ? 0 : events.length - 1)
+    }
   })
 
   it('reports code that does not load on the file, and runs nothing', async () => {

@@ -196,7 +196,8 @@ export function createRunController(deps: RunControllerDeps): RunController {
           flushQueued = false
           if (mine !== generation || runner !== current) return
           const events: SessionEvent[] = current.events
-          store.setState({ events, cursor: events.length - 1, status: current.stopped ? 'stopped' : store.getState().status })
+          const now = store.getState()
+          store.setState({ events, cursor: now.held ? now.cursor : events.length - 1, status: current.stopped ? 'stopped' : now.status })
         })
       },
     })
@@ -296,7 +297,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     // A Step or Run pressed while this Run's code loaded is this Run.
     queued = null
     const mine = generation
-    store.setState({ status: 'running', breakHit: null })
+    store.setState({ status: 'running', breakHit: null, held: false })
     const done = guard.begin('run')
     const breakpoints = armed()
     try {
@@ -311,7 +312,10 @@ export function createRunController(deps: RunControllerDeps): RunController {
     } finally {
       done()
     }
-    if (mine === generation) store.setState({ status: 'stopped', cursor: store.getState().events.length - 1 })
+    if (mine === generation) {
+      const now = store.getState()
+      store.setState({ status: 'stopped', cursor: now.held ? now.cursor : now.events.length - 1 })
+    }
   }
 
   async function step(): Promise<void> {
@@ -335,7 +339,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
     }
     const mine = generation
     const current = runner
-    store.setState({ status: 'running' })
+    store.setState({ status: 'running', held: false })
     const done = guard.begin('run')
     try {
       await current?.step()

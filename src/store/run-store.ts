@@ -33,6 +33,11 @@ export interface RunState {
   workspace: Workspace | null
   /** The breakpoint Run last paused at (Run again continues past it); `null` when not paused. */
   breakHit: BreakHit | null
+  /**
+   * The user moved the cursor off the last event while a run was going: the run's new events
+   * no longer move it (it follows the end again once the user goes back to the last event).
+   */
+  held: boolean
   setCursor(index: number): void
   reset(): void
 }
@@ -47,7 +52,14 @@ export function createRunStore(): StoreApi<RunState> {
     problems: [],
     workspace: null,
     breakHit: null,
-    setCursor: (index) => set((s) => ({ cursor: Math.max(-1, Math.min(index, s.events.length - 1)) })),
-    reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live', breakHit: null }),
+    held: false,
+    setCursor: (index) =>
+      set((s) => {
+        const cursor = Math.max(-1, Math.min(index, s.events.length - 1))
+        // Looking at an earlier event mid-run: without this the next event took the view away.
+        const held = s.status === 'running' ? cursor < s.events.length - 1 : s.held
+        return { cursor, held }
+      }),
+    reset: () => set({ events: [], cursor: -1, status: 'idle', problems: [], workspace: null, mode: 'live', breakHit: null, held: false }),
   }))
 }
