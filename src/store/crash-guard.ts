@@ -66,9 +66,10 @@ export function createCrashGuard(storage: KeyValueStorage, now: () => Date = () 
 
   function write(): void {
     if (inFlight.size === 0) {
+      // Only this page's own mark: one another tab wrote meanwhile (and crashed) stays.
+      if (written !== null && readItem(storage, PENDING_KEY) === written) writeItem(storage, PENDING_KEY, null)
       since = null
       written = null
-      writeItem(storage, PENDING_KEY, null)
       return
     }
     since ??= now().toISOString()

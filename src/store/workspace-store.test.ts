@@ -124,6 +124,17 @@ describe('crash guard', () => {
     expect(storage.getItem(PENDING_KEY)).toBeNull()
   })
 
+  it('the end of its work removes only the marker this page wrote, not one another page wrote meanwhile', () => {
+    const storage = memoryStorage()
+    const guard = createCrashGuard(storage)
+    const end = guard.begin('check')
+    // Another tab of the app crashed during a run meanwhile.
+    const other = JSON.stringify({ kinds: ['run'], since: 'x' })
+    storage.setItem(PENDING_KEY, other)
+    end()
+    expect(storage.getItem(PENDING_KEY)).toBe(other)
+  })
+
   it('a full storage loses only the guard', () => {
     const guard = createCrashGuard(fullStorage())
     expect(() => guard.begin('run')()).not.toThrow()
