@@ -108,6 +108,22 @@ test('a reload offers to reopen the imported log at the same conversation and ev
   await expect(banner).toHaveCount(0)
 })
 
+test('a reload offers to reopen a log imported as several request/response files, and reopens it from the same files', async ({ page }) => {
+  await openApp(page)
+  const captures = path.join(import.meta.dirname, '..', 'src', 'core', 'trace', '__fixtures__', 'captures')
+  const files = ['1.request.json', '1.response.json', '2.request.json', '2.response.json'].map((end) => path.join(captures, `openai-chat-parallel-tools.${end}`))
+  await page.getByTestId('import-file').setInputFiles(files)
+  await expect(page.getByTestId('timeline-item').first()).toBeVisible()
+  await page.getByTestId('timeline-item').nth(2).click()
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolstep.lastSession') ?? '{}').cursor === 2)
+  await page.reload()
+  const banner = page.getByTestId('reopen-log')
+  await expect(banner).toContainText('4 files')
+  await page.getByTestId('reopen-file').setInputFiles(files)
+  await expect(banner).toHaveCount(0)
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('id', 'timeline-item-2')
+})
+
 test('the new behaviour examples run to their answers in the app', async ({ page }) => {
   await openApp(page)
   for (const [id, answer] of [

@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { usePlayground } from './playground-context'
-import { dismissReopen, reopenFile, useSessionMemory } from './session-memory'
+import { dismissReopen, reopenFiles, useSessionMemory } from './session-memory'
 import { pushToast } from './toasts'
 import { coreText, fileLabel } from './i18n/text'
 
@@ -22,12 +22,14 @@ export function ReopenBanner() {
         ref={input}
         data-testid="reopen-file"
         type="file"
-        accept=".json,.jsonl,application/json"
+        // As the toolbar's import: a log of several recorded request/response files is picked again whole.
+        accept=".json,.jsonl,.ndjson,.sse,.txt,application/json,text/event-stream,text/plain"
+        multiple
         className="hidden"
         onChange={(e) => {
-          const file = e.target.files?.[0]
+          const files = [...(e.target.files ?? [])]
           e.target.value = ''
-          if (file) void reopenFile(pg, file).then((outcome) => pushToast(outcome.ok ? 'notice' : 'error', coreText('store', outcome.phrases)))
+          if (files.length > 0) void reopenFiles(pg, files).then((outcome) => pushToast(outcome.ok ? 'notice' : 'error', coreText('store', outcome.phrases)))
         }}
       />
       <button data-testid="reopen-button" className="rounded-md border border-sky-700 bg-sky-600 px-2.5 py-0.5 font-medium text-white hover:bg-sky-700" onClick={() => input.current?.click()}>

@@ -135,11 +135,14 @@ export function restoreSession(pg: Playground): void {
   else pg.showLog(session.value.events, value.mode, session.value.workspace, value.cursor)
 }
 
-/** Re-imports the log the user had open and goes back to its conversation and cursor. */
-export async function reopenFile(pg: Playground, file: File): Promise<ImportOutcome> {
+/**
+ * Re-imports the log the user had open — one file, or the several request/response files that
+ * were imported together — and goes back to its conversation and cursor.
+ */
+export async function reopenFiles(pg: Playground, files: readonly File[]): Promise<ImportOutcome> {
   const reopen = useSessionMemory.getState().reopen
   useSessionMemory.setState({ reopen: null })
-  const outcome = await pg.importFile(file)
+  const outcome = await pg.importFiles(files)
   if (outcome.ok && reopen && pg.stores.replay.getState().conversations[reopen.selected]) {
     await pg.openConversation(reopen.selected)
     pg.stores.run.getState().setCursor(reopen.cursor)
