@@ -48,7 +48,7 @@ test('in 简体中文: imported captures, a τ-bench log with its tools file, re
   await expect(page.getByTestId('toast').first()).toContainText('已从 4 个文件 导入 1 个对话。')
   await expect(page.getByTestId('conversation-item')).toContainText('openai-chat-parallel-tools · 2 轮')
   await expect(page.getByTestId('conversation-select').locator('option').first()).toContainText('openai-chat-parallel-tools · 2 轮')
-  await expect(page.getByText('正在重放 4 个文件')).toBeVisible()
+  await expect(page.getByText('正在回放 4 个文件')).toBeVisible()
   await expectChinese(page, 'captures imported')
   await page.screenshot({ path: shot('captures') })
   await walkRows(page, 'captures')

@@ -4,6 +4,7 @@
  */
 import type { SessionEvent, StopReason } from '../core/loop/events'
 import { checkAssertion, type EvalCase } from '../core/evals'
+import type { Translated } from './inputs'
 
 /** One thing still wrong with the session, for the learner. */
 export interface Problem {
@@ -132,15 +133,23 @@ function brief(value: unknown, max = 120): string {
 /**
  * The session answers eval case `evalCase`: it ran the case's input, and each of the case's
  * assertions holds over it (the check the Evals tab makes, over the session on the timeline).
- * A session of another input is one problem (`otherInput`), so changing the question passes nothing.
+ * The input may be in any of the lesson's languages (`translations`). A session of another input is one problem (`otherInput`), so changing the question passes nothing.
  */
-export function passesCase(evalCase: EvalCase): Check {
+export function passesCase(evalCase: EvalCase, translations?: Translated): Check {
+  const inputs = [evalCase.input, ...(translations ? [translations['zh-CN'], translations['zh-TW']] : [])]
   return (events) => {
     const input = sessionInput(events)
-    if (input !== evalCase.input) return [{ key: 'otherInput', params: { expected: evalCase.input, actual: input ?? '' } }]
+    if (input === undefined || !inputs.includes(input)) return [{ key: 'otherInput', params: { expected: nearest(inputs, input ?? ''), actual: input ?? '' } }]
     return evalCase.assertions
       .map((assertion) => checkAssertion(assertion, events))
       .filter((result) => !result.passed)
       .map((result) => ({ key: 'assertionFailed', params: { case: evalCase.id, type: result.type, expected: brief(result.expected), actual: brief(result.actual) } }))
   }
+}
+
+/** The one of `texts` (a case's input in each language) sharing the most characters with `text`: the one in its language. */
+function nearest(texts: readonly string[], text: string): string {
+  const chars = new Set(text)
+  const shared = (candidate: string) => [...new Set(candidate)].filter((c) => chars.has(c)).length
+  return texts.reduce((best, candidate) => (shared(candidate) > shared(best) ? candidate : best))
 }

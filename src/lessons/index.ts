@@ -28,6 +28,12 @@ import structuredRoutingTools from './structured-routing/tools.ts?raw'
 import reflectionDispatchModel from './reflection-dispatch/model.ts?raw'
 import reflectionDispatchTools from './reflection-dispatch/tools.ts?raw'
 import evalMetricsTools from './eval-metrics/tools.ts?raw'
+import { EVAL_CASE_INPUTS, LESSON_INPUTS, type LessonLanguage, type Translated } from './inputs'
+
+export type { LessonLanguage } from './inputs'
+
+/** The languages every lesson comes in. */
+export const LESSON_LANGUAGES: readonly LessonLanguage[] = ['en', 'zh-CN', 'zh-TW']
 
 /** The parts of a workspace a lesson sets (the file header is added by {@link lessonWorkspace}). */
 export interface LessonWorkspace {
@@ -40,6 +46,10 @@ export interface LessonWorkspace {
   loop: Record<string, unknown>
   /** Eval cases the Evals tab runs over this workspace. */
   cases?: EvalCase[]
+  /** `input` in the Chinese languages (the mock model reads each the same way). */
+  inputs?: Translated
+  /** The cases' inputs in the Chinese languages, by case id. */
+  caseInputs?: Readonly<Record<string, Translated>>
 }
 
 /** A task over the lesson's run, checked automatically, with a reference solution. */
@@ -105,8 +115,8 @@ const EVAL_METRICS_CASES: EvalCase[] = [
   { id: 'greeting', input: 'Hello!', assertions: [{ type: 'tool-not-used', tool: 'get_weather' }, { type: 'step-count', equals: 1 }] },
 ]
 
-/** Every lesson, in the order the path walks them. */
-export const lessons: readonly Lesson[] = [
+/** Every lesson, in the order the path walks them, its input in English only. */
+const PATH: readonly Lesson[] = [
   { id: 'registry-tags', section: 'basics', workspace: own(registryTagsTools, registryTagsModel, 'What is the weather in Paris, and what is 18 + 4?', 'xml-tag') },
   { id: 'typed-schema', section: 'basics', workspace: own(typedSchemaTools, typedSchemaModel, 'What is 21 °C in Fahrenheit?', 'json') },
   { id: 'agent-loop', section: 'basics', exampleId: 'errors', workspace: fromExample('errors') },
@@ -138,8 +148,8 @@ export const lessons: readonly Lesson[] = [
   {
     id: 'eval-metrics',
     section: 'production',
-    workspace: { ...own(evalMetricsTools, evalMetricsModel, EVAL_METRICS_LYON.input, 'json'), cases: EVAL_METRICS_CASES },
-    challenge: { check: passesCase(EVAL_METRICS_LYON), solution: { model: evalMetricsSolutionModel } },
+    workspace: { ...own(evalMetricsTools, evalMetricsModel, EVAL_METRICS_LYON.input, 'json'), cases: EVAL_METRICS_CASES, caseInputs: EVAL_CASE_INPUTS },
+    challenge: { check: passesCase(EVAL_METRICS_LYON, EVAL_CASE_INPUTS[EVAL_METRICS_LYON.id]), solution: { model: evalMetricsSolutionModel } },
   },
   {
     id: 'fail-malformed-json',
@@ -198,6 +208,12 @@ export const lessons: readonly Lesson[] = [
   },
 ]
 
+/** Every lesson, in the order the path walks them, with its input in every language. */
+export const lessons: readonly Lesson[] = PATH.map((lesson) => {
+  const inputs = LESSON_INPUTS[lesson.id]
+  return inputs ? { ...lesson, workspace: { ...lesson.workspace, inputs } } : lesson
+})
+
 /** The lesson with `id`, or `undefined`. */
 export function findLesson(id: string): Lesson | undefined {
   return lessons.find((lesson) => lesson.id === id)
@@ -209,15 +225,23 @@ export function solvedWorkspace(lesson: Lesson): LessonWorkspace {
   return { ...lesson.workspace, ...solution, loop: { ...lesson.workspace.loop, ...(solution.loop ?? {}) } }
 }
 
-/** A lesson workspace as a workspace file value (every loop setting filled in). Throws on invalid settings. */
-export function lessonWorkspace(workspace: LessonWorkspace): Workspace {
+/**
+ * A lesson workspace as a workspace file value (every loop setting filled in), its user message
+ * and eval case inputs in `language` (English when there is no translation). Throws on invalid settings.
+ */
+export function lessonWorkspace(workspace: LessonWorkspace, language: LessonLanguage = 'en'): Workspace {
+  const cases = workspace.cases?.map((c) => ({ ...c, input: inLanguage(c.input, workspace.caseInputs?.[c.id], language) }))
   return {
     format: 'toolstep.workspace',
     version: 1,
     tools: workspace.tools,
     model: workspace.model,
-    input: workspace.input,
+    input: inLanguage(workspace.input, workspace.inputs, language),
     settings: { protocol: workspace.protocol, maxSteps: workspace.maxSteps, systemPrompt: '', loop: loopSettings(workspace.loop) },
-    ...(workspace.cases ? { cases: workspace.cases } : {}),
+    ...(cases ? { cases } : {}),
   }
+}
+
+function inLanguage(english: string, translated: Translated | undefined, language: LessonLanguage): string {
+  return language === 'en' ? english : (translated?.[language] ?? english)
 }

@@ -6,14 +6,17 @@ import { createNodeSandbox } from '../sandbox/node-sandbox'
 import { evalMetrics, runEvalCase } from '../core/evals'
 import { finishedCalls, stopReason } from './checks'
 import evalMetricsSolution from './eval-metrics/solution-model.ts?raw'
-import { findLesson, lessonWorkspace, lessons, solvedWorkspace, type Lesson, type LessonWorkspace } from './index'
+import { findLesson, LESSON_LANGUAGES, lessonWorkspace, lessons, solvedWorkspace, type Lesson, type LessonLanguage, type LessonWorkspace } from './index'
+import { EVAL_CASE_INPUTS, LESSON_INPUTS } from './inputs'
+import { toTraditional } from '../../scripts/zh-tw-convert.mjs'
+import { readFileSync } from 'node:fs'
 
 const sandbox = createNodeSandbox()
 afterAll(() => sandbox.dispose())
 
 /** Runs a lesson workspace to the end in the Node sandbox, as the app's Run does (dangerous calls denied). */
-async function run(workspace: LessonWorkspace): Promise<SessionEvent[]> {
-  const file = lessonWorkspace(workspace)
+async function run(workspace: LessonWorkspace, language: LessonLanguage = 'en'): Promise<SessionEvent[]> {
+  const file = lessonWorkspace(workspace, language)
   const loaded = await sandbox.load({ tools: file.tools, model: file.model })
   expect(loaded.ok ? [] : loaded.errors).toEqual([])
   if (!loaded.ok) return []
@@ -36,6 +39,74 @@ describe('lesson path', () => {
     const events = await run(l.workspace)
     expect(stopReason(events)).toBeDefined()
     expect(events.filter((e) => e.type === 'model.failed')).toEqual([])
+  })
+})
+
+/** How each lesson's run ends, as its text describes it. */
+const EXPECTED_STOP: Readonly<Record<string, string>> = {
+  'registry-tags': 'final_answer',
+  'typed-schema': 'final_answer',
+  'agent-loop': 'final_answer',
+  'step-cap': 'max_steps',
+  'parallel-calls': 'final_answer',
+  'bracket-regex': 'final_answer',
+  'pipe-syntax': 'final_answer',
+  'native-tool-calls': 'final_answer',
+  'prompt-json': 'final_answer',
+  'fusion-fallback': 'final_answer',
+  'schema-validation': 'final_answer',
+  'name-aliases': 'final_answer',
+  'dispatcher-ids': 'final_answer',
+  'reflection-dispatch': 'final_answer',
+  'structured-routing': 'final_answer',
+  routing: 'final_answer',
+  'code-as-action': 'final_answer',
+  confirmation: 'final_answer',
+  'history-cleanup': 'final_answer',
+  'result-externalisation': 'final_answer',
+  'eval-metrics': 'final_answer',
+  'fail-malformed-json': 'error',
+  'fail-hallucinated-tool': 'final_answer',
+  'fail-wrong-types': 'final_answer',
+  'fail-endless-loop': 'max_steps',
+  'fail-prompt-injection': 'final_answer',
+  'fail-huge-result': 'final_answer',
+  'fail-duplicate-id': 'final_answer',
+  'fail-timeout': 'final_answer',
+}
+
+/** The tool calls a run made, by name and arguments, in order. */
+const callsOf = (events: readonly SessionEvent[]) => events.flatMap((e) => (e.type === 'tool.started' ? [[e.name, e.arguments]] : []))
+
+describe('every lesson in every language', () => {
+  it('has its user message in Chinese, zh-TW converted from zh-CN as the UI strings are', { timeout: 60_000 }, () => {
+    const glossary = readFileSync(new URL('../../docs/glossary.md', import.meta.url), 'utf8')
+    for (const l of lessons) {
+      const inputs = LESSON_INPUTS[l.id]
+      expect(inputs, l.id).toBeDefined()
+      expect(/\p{Script=Han}/u.test(inputs!['zh-CN']), l.id).toBe(true)
+      expect(lessonWorkspace(l.workspace, 'zh-TW').input).toBe(inputs!['zh-TW'])
+    }
+    expect(Object.keys(LESSON_INPUTS).sort()).toEqual(lessons.map((l) => l.id).sort())
+    // One conversion of everything (each call builds OpenCC's converters).
+    const all = { ...LESSON_INPUTS, ...Object.fromEntries(Object.entries(EVAL_CASE_INPUTS).map(([id, t]) => [`case:${id}`, t])) }
+    const simplified = Object.fromEntries(Object.entries(all).map(([id, t]) => [id, t['zh-CN']]))
+    expect(toTraditional(simplified, glossary)).toEqual(Object.fromEntries(Object.entries(all).map(([id, t]) => [id, t['zh-TW']])))
+    const cases = lessonWorkspace(lesson('eval-metrics').workspace, 'zh-CN').cases ?? []
+    expect(cases.map((c) => c.input)).toEqual(cases.map((c) => EVAL_CASE_INPUTS[c.id]?.['zh-CN']))
+  })
+
+  it.each(lessons.flatMap((l) => LESSON_LANGUAGES.map((language) => [l.id, language, l] as const)))('%s in %s: runs to its stop reason, making the calls it makes in English', async (id, language, l) => {
+    const events = await run(l.workspace, language)
+    expect(events.filter((e) => e.type === 'model.failed')).toEqual([])
+    expect(stopReason(events)).toBe(EXPECTED_STOP[id])
+    if (language !== 'en') expect(callsOf(events)).toEqual(callsOf(await run(l.workspace, 'en')))
+  })
+
+  it.each(lessons.filter((l) => l.challenge).flatMap((l) => (['zh-CN', 'zh-TW'] as const).map((language) => [l.id, language, l] as const)))('%s in %s: the starting code fails the challenge, the solution passes', async (_id, language, l) => {
+    const check = l.challenge!.check
+    expect(check(await run(l.workspace, language)).length).toBeGreaterThan(0)
+    expect(check(await run(solvedWorkspace(l), language))).toEqual([])
   })
 })
 

@@ -16,7 +16,8 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { ImportReply, LogImportHost, ProgressListener } from '../sandbox/log-import-host'
 import type { ReplayState } from './replay-store'
 import type { RunController } from './run-controller'
-import { isJsonObject, parseJsonText } from '../core/util'
+import { isJsonObject, parseJsonText, phraseRef } from '../core/util'
+import { PARSE_TEXT } from '../core/catalogue'
 import type { WorkspaceState } from './workspace-store'
 import type { Phrase, PhraseParams } from '../core/util'
 import { storeMessage, storePhrase, type StoreTextKey } from './messages'
@@ -154,7 +155,7 @@ export function createImportController(deps: ImportControllerDeps): ImportContro
 
   async function importText(fileName: string, text: string): Promise<ImportOutcome> {
     const parsed = parseJsonText(text)
-    if (!parsed.ok) return outcome(false, 'fileError', { file: fileName, error: parsed.error })
+    if (!parsed.ok) return outcome(false, 'fileError', { file: fileName, error: phraseRef('parse', parsed.errorPhrase, PARSE_TEXT) })
     const data = parsed.value
     const format = isJsonObject(data) ? data['format'] : undefined
 

@@ -9,7 +9,7 @@ import { createJSONStorage, persist } from 'zustand/middleware'
 import { readWorkspace, writeWorkspace, type Workspace } from '../core/files'
 import { memoryStorage } from '../store/storage'
 import { findExample } from '../examples/index'
-import { lessons, lessonWorkspace, solvedWorkspace } from '../lessons/index'
+import { LESSON_LANGUAGES, lessons, lessonWorkspace, solvedWorkspace } from '../lessons/index'
 import type { Playground } from '../store/playground'
 import { pushToast } from './toasts'
 import type { UiText } from './i18n/text'
@@ -102,7 +102,7 @@ const same = (a: Baseline, b: Baseline) => a.tools === b.tools && a.model === b.
 function isKnownWorkspace(now: Baseline, exampleId: string): boolean {
   const example = findExample(exampleId)
   if (example && same(now, example)) return true
-  return lessons.some((lesson) => same(now, lessonWorkspace(lesson.workspace)) || same(now, lessonWorkspace(solvedWorkspace(lesson))))
+  return lessons.some((lesson) => LESSON_LANGUAGES.some((language) => same(now, lessonWorkspace(lesson.workspace, language)) || same(now, lessonWorkspace(solvedWorkspace(lesson), language))))
 }
 
 function snapshot(pg: Playground): Baseline {

@@ -17,6 +17,6 @@ describe('workspace and session files saved with a byte order mark', () => {
 
   it('still say why text is not JSON', () => {
     expect(readWorkspace('\uFEFF{"format":')).toMatchObject({ ok: false, error: expect.stringMatching(/^Not valid JSON: /) })
-    expect(readSession('')).toEqual({ ok: false, error: 'The file is empty.' })
+    expect(readSession('')).toMatchObject({ ok: false, error: 'The file is empty.' })
   })
 })

@@ -5,7 +5,7 @@
  * these; the anomaly checks report them.
  */
 import type { JsonValue } from '../messages'
-import { errorMessage } from '../util/error-message'
+import { engineJsonError } from '../util/json-engine-error'
 import { isJsonObject } from '../util/json-object'
 import { MAX_JSON_DEPTH, tooDeep } from '../util/json-walk'
 import type { Phrase, PhraseRef } from '../util/phrase'
@@ -37,7 +37,7 @@ export function readArguments(text: string): ArgumentsReading {
   try {
     parsed = JSON.parse(text) as JsonValue
   } catch (error) {
-    return unusable(traceRef('argsNotJson', { error: errorMessage(error) }))
+    return unusable(traceRef('argsNotJson', { error: engineJsonError(error) }))
   }
   if (tooDeep(parsed, MAX_JSON_DEPTH)) return unusable(traceRef('argsTooDeep', { limit: MAX_JSON_DEPTH }))
   if (isJsonObject(parsed)) return { arguments: parsed }

@@ -18,6 +18,7 @@ import { TRACE_TEXT, traceRef } from './trace-text'
 import { BadField, describePath, toToolSpecs } from './openai-log'
 import { errorMessage } from '../util/error-message'
 import { parseJsonText } from '../util/text-file'
+import { PARSE_TEXT } from '../util/parse-text'
 
 export { LOG_FORMATS, type ImportedConversation, type LogFormat }
 export type { MessageMeta } from './importers/types'
@@ -191,7 +192,7 @@ function keysRef(object: Record<string, JsonValue>): PhraseRef {
  */
 export function importOpenAITools(text: string): { ok: true; tools: ToolSpec[] } | { ok: false; error: string; errorPhrase?: PhraseRef } {
   const parsed = parseJsonText(text)
-  if (!parsed.ok) return { ok: false, error: parsed.error }
+  if (!parsed.ok) return { ok: false, error: parsed.error, errorPhrase: phraseRef('parse', parsed.errorPhrase, PARSE_TEXT) }
   const json = parsed.value
   const wrapped = isJsonObject(json) && Array.isArray(json['tools'])
   try {

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../messages'
 import type { LogDocument } from './importers/types'
-import { errorMessage } from '../util/error-message'
+import { engineJsonError } from '../util/json-engine-error'
 import { jsonDepth, MAX_FILE_DEPTH } from '../util/json-walk'
 import { stripBom } from '../util/text-file'
 import type { PhraseParams, PhraseRef } from '../util/phrase'
@@ -37,7 +37,7 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
     if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) return failure('importTooDeep', { limit: MAX_FILE_DEPTH })
     return { ok: true, document: { kind: 'json', value } }
   } catch (error) {
-    wholeError = failure('importNotJson', { error: errorMessage(error) })
+    wholeError = failure('importNotJson', { error: engineJsonError(error) })
   }
   const lines: { value: JsonValue; line: number }[] = []
   let sse = false
@@ -61,7 +61,7 @@ export function parseLogDocument(text: string): { ok: true; document: LogDocumen
     } catch (error) {
       // A first line that is not JSON means the file was meant as one JSON value: report that error.
       if (lines.length === 0) return wholeError
-      return failure('importNotJsonLines', { line: index + 1, error: errorMessage(error) })
+      return failure('importNotJsonLines', { line: index + 1, error: engineJsonError(error) })
     }
   }
   if (lines.length === 0 || (lines.length < 2 && !sse)) return wholeError

@@ -46,7 +46,7 @@ describe('JSON walks without recursion', () => {
 
   it('a JSON file nested deeper than the limit is refused with a message naming it', () => {
     const text = JSON.stringify(nested(MAX_FILE_DEPTH + 1))
-    expect(parseJsonText(text)).toEqual({ ok: false, error: `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.` })
+    expect(parseJsonText(text)).toEqual({ ok: false, error: `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.`, errorPhrase: { key: 'fileTooDeep', params: { max: MAX_FILE_DEPTH } } })
     expect(parseJsonText(JSON.stringify(nested(MAX_FILE_DEPTH))).ok).toBe(true)
   })
 })

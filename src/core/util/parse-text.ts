@@ -192,6 +192,32 @@ export const PARSE_TEXT = {
   textUtf16NoMark: 'it looks like UTF-16 text without a byte-order mark. Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark: save it as UTF-8, or as UTF-16 with a BOM.',
   textNotEncoding: 'it is not {{encoding}} text (a binary file, or text in another encoding?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
   textNul: 'it is not text: it holds a NUL character at offset {{offset}} (a binary file?). Toolstep reads UTF-8 text, and UTF-16 with a byte-order mark.',
+  // What the JavaScript engine's JSON.parse said (json-engine-error.ts), re-worded from its
+  // message so the UI can translate it; the CLI keeps the engine's own message.
+  engineJsonEnd: 'Unexpected end of JSON input',
+  engineJsonToken: 'Unexpected token {{token}} {{where}}',
+  engineJsonTokenQuoted: 'Unexpected token {{token}}, {{text}} is not valid JSON',
+  engineJsonPropertyName: "Expected property name or '}' {{where}}",
+  engineJsonQuotedName: 'Expected double-quoted property name {{where}}',
+  engineJsonString: 'Unterminated string {{where}}',
+  engineJsonAfterProperty: "Expected ',' or '}' after property value {{where}}",
+  engineJsonAfterElement: "Expected ',' or ']' after array element {{where}}",
+  engineJsonColon: "Expected ':' after property name {{where}}",
+  engineJsonTrailing: 'Unexpected non-whitespace character after the JSON value {{where}}',
+  engineJsonEscape: 'Bad escaped character {{where}}',
+  engineJsonUnicode: 'Bad Unicode escape {{where}}',
+  engineJsonControl: 'Bad control character in string literal {{where}}',
+  engineJsonNumber: 'Incomplete number {{where}}',
+  engineJsonNotJson: '{{text}} is not valid JSON',
+  engineJsonOther: 'Not valid JSON {{where}}',
+  engineJsonAtLine: 'in JSON at position {{position}} (line {{line}} column {{column}})',
+  engineJsonAtPosition: 'in JSON at position {{position}}',
+  engineJsonAtLineOnly: 'in JSON at line {{line}} column {{column}}',
+  engineJsonSomewhere: 'in JSON',
+  // A file that is not JSON (text-file.ts).
+  fileEmpty: 'The file is empty.',
+  fileNotJson: 'Not valid JSON: {{error}}.',
+  fileTooDeep: 'The JSON nests deeper than {{max}} levels (objects and arrays inside one another), more than Toolstep reads.',
   /** Two items of a list written with semicolons. */
   listSemicolon: '{{head}}; {{tail}}',
 } as const satisfies Record<string, string>

@@ -8,7 +8,7 @@
  * FE FF → UTF-16BE, FF FE → UTF-16LE, else the fallback encoding, here UTF-8).
  */
 import type { JsonValue } from '../messages'
-import { errorMessage } from './error-message'
+import { engineJsonError } from './json-engine-error'
 import { jsonDepth, MAX_FILE_DEPTH } from './json-walk'
 import { parseSaid } from './parse-text'
 import type { Phrase, PhraseParams } from './phrase'
@@ -97,24 +97,30 @@ export function stripBom(text: string): string {
 }
 
 /** Outcome of {@link parseJsonText}. */
-export type JsonTextResult = { ok: true; value: JsonValue } | { ok: false; error: string }
+export type JsonTextResult = { ok: true; value: JsonValue } | { ok: false; error: string; errorPhrase: Phrase }
 
 /**
  * Parses JSON text that may start with a BOM. Pure; never throws.
  *
  * @returns The value, or an error: `The file is empty.` for empty or all-whitespace text,
- *   `Not valid JSON: <the engine's message>.`, or that it nests deeper than `MAX_FILE_DEPTH` (1000) levels.
+ *   `Not valid JSON: <the engine's message>.`, or that it nests deeper than `MAX_FILE_DEPTH` (1000) levels;
+ *   with the error as a phrase of `PARSE_TEXT` (the engine's message re-worded, see json-engine-error.ts).
  */
 export function parseJsonText(text: string): JsonTextResult {
   const body = stripBom(text)
-  if (body.trim() === '') return { ok: false, error: 'The file is empty.' }
+  if (body.trim() === '') return notJson('fileEmpty')
   try {
     const value = JSON.parse(body) as JsonValue
     if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) {
-      return { ok: false, error: `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.` }
+      return notJson('fileTooDeep', { max: MAX_FILE_DEPTH })
     }
     return { ok: true, value }
   } catch (error) {
-    return { ok: false, error: `Not valid JSON: ${errorMessage(error)}.` }
+    return notJson('fileNotJson', { error: engineJsonError(error) })
   }
+}
+
+function notJson(key: 'fileEmpty' | 'fileTooDeep' | 'fileNotJson', params?: PhraseParams): { ok: false; error: string; errorPhrase: Phrase } {
+  const said = parseSaid(key, params)
+  return { ok: false, error: said.message, errorPhrase: said.phrase }
 }

@@ -68,7 +68,7 @@ describe('parseJsonText', () => {
   })
 
   it('says when the text is empty or not JSON', () => {
-    expect(parseJsonText('\uFEFF  \n')).toEqual({ ok: false, error: 'The file is empty.' })
-    expect(parseJsonText('{"a":')).toMatchObject({ ok: false, error: expect.stringMatching(/^Not valid JSON: .+\.$/) })
+    expect(parseJsonText('\uFEFF  \n')).toEqual({ ok: false, error: 'The file is empty.', errorPhrase: { key: 'fileEmpty' } })
+    expect(parseJsonText('{"a":')).toMatchObject({ ok: false, error: expect.stringMatching(/^Not valid JSON: .+\.$/), errorPhrase: { key: 'fileNotJson', params: { error: { ns: 'parse', key: 'engineJsonEnd' } } } })
   })
 })

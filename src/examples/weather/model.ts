@@ -8,14 +8,25 @@ interface PlannedCall {
   arguments: Record<string, string>
 }
 
-/** What the "model" decides to call for a question: weather, arithmetic and/or time. */
+/** Cities a question in Chinese names, as the tool knows them (a model would translate them too). */
+const CITY_NAMES: Record<string, string> = { 巴黎: 'Paris', 奥斯陆: 'Oslo', 奧斯陸: 'Oslo', 里斯本: 'Lisbon', 东京: 'Tokyo', 東京: 'Tokyo', 马德里: 'Madrid', 馬德里: 'Madrid', 里昂: 'Lyon' }
+
+/** The city a question asks the weather of: "weather in Paris", or 巴黎的天气 in Chinese. */
+function cityOf(question: string): string | undefined {
+  const english = /weather\s+(?:in|for|at)\s+([\p{L} .'-]+?)(?=\s*(?:[?,.!;]|\band\b|$))/iu.exec(question)?.[1]
+  if (english) return english.trim()
+  const chinese = /([\p{Script=Han}]+?)的?天[气氣]/u.exec(question)?.[1]
+  return chinese ? (CITY_NAMES[chinese] ?? chinese) : undefined
+}
+
+/** What the "model" decides to call for a question (English or Chinese): weather, arithmetic and/or time. */
 function plan(question: string): PlannedCall[] {
   const calls: PlannedCall[] = []
-  const city = /weather\s+(?:in|for|at)\s+([\p{L} .'-]+?)(?=\s*(?:[?,.!;]|\band\b|$))/iu.exec(question)
-  if (city?.[1]) calls.push({ name: 'get_weather', arguments: { city: city[1].trim() } })
+  const city = cityOf(question)
+  if (city) calls.push({ name: 'get_weather', arguments: { city } })
   const math = question.match(/[-(]*\d[\d\s.+\-*/%^()]*/g)?.find((part) => /\d\s*(?:[-+*/%^]|\*\*)\s*[-(\d.]/.test(part))
   if (math) calls.push({ name: 'calculate', arguments: { expression: math.trim() } })
-  if (/\btime\b/i.test(question)) {
+  if (/\btime\b|时间|時間|几点|幾點/i.test(question)) {
     const zone = /\b([A-Z][A-Za-z]+\/[A-Za-z_]+)\b/.exec(question)
     calls.push({ name: 'get_time', arguments: zone?.[1] ? { timezone: zone[1] } : {} })
   }

@@ -74,6 +74,14 @@ describe('translation resources', () => {
     }
   })
 
+  it('"replay" is 回放 in both Chinese languages, never 重放 (the glossary\'s choice)', () => {
+    expect(glossary).toMatch(/^\| replay \(a logged session\) \| 回放 \| 回放 \| 重放 \|$/m)
+    for (const lang of ['zh-CN', 'zh-TW'] as const) {
+      expect([...LANGS[lang]].filter(([, text]) => text.includes('重放')).map(([key]) => key), lang).toEqual([])
+      expect([...LANGS[lang].values()].some((text) => text.includes('回放')), lang).toBe(true)
+    }
+  })
+
   it('zh-TW.json is what scripts/zh-tw.mjs makes from zh-CN.json and the glossary', () => {
     expect(toTraditional(zhCN, glossary)).toEqual(zhTW)
     expect(JSON.stringify(zhTW)).not.toMatch(/[这个们说么发]/) // Simplified-only characters

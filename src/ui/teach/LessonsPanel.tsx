@@ -1,6 +1,7 @@
 import { useState, type MouseEvent } from 'react'
 import type { StoreApi } from 'zustand'
 import { useTranslation } from 'react-i18next'
+import { asLanguage } from '../i18n/languages'
 import { lessons, type Lesson } from '../../lessons/index'
 import { usePlayground, useRun } from '../playground-context'
 import { openLesson } from './open-lesson'
@@ -19,7 +20,8 @@ const SECTIONS: Lesson['section'][] = ['basics', 'formats', 'robust', 'productio
 
 /** The chosen lesson's text and challenge. */
 function LessonText({ lesson }: { lesson: Lesson }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
+  const language = asLanguage(i18n.language) ?? 'en'
   const pg = usePlayground()
   const teach = useTeachStore()
   const check = useTeach((s) => (s.check?.lessonId === lesson.id ? s.check : null))
@@ -46,7 +48,7 @@ function LessonText({ lesson }: { lesson: Lesson }) {
               data-testid="challenge-solution"
               className="rounded border border-slate-300 bg-white px-2 py-1 text-sm hover:bg-slate-50"
               onClick={(event) => {
-                openLesson(pg, teach, lesson.id, { solution: true })
+                openLesson(pg, teach, lesson.id, { solution: true, language })
                 handBack(event, teach)
                 setSolutionShown(true)
               }}
@@ -78,7 +80,7 @@ function LessonText({ lesson }: { lesson: Lesson }) {
           data-testid="lesson-reload"
           className="rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50"
           onClick={(event) => {
-            openLesson(pg, teach, lesson.id)
+            openLesson(pg, teach, lesson.id, { language })
             handBack(event, teach)
           }}
         >
@@ -89,7 +91,7 @@ function LessonText({ lesson }: { lesson: Lesson }) {
             data-testid="lesson-next"
             className="rounded border border-sky-600 bg-sky-600 px-2 py-1 text-xs text-white hover:bg-sky-700"
             onClick={(event) => {
-              openLesson(pg, teach, next.id)
+              openLesson(pg, teach, next.id, { language })
               handBack(event, teach)
             }}
           >
@@ -103,7 +105,8 @@ function LessonText({ lesson }: { lesson: Lesson }) {
 
 /** The *Lessons* panel: the path by section, progress, and the chosen lesson's text. */
 export function LessonsPanel() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
+  const language = asLanguage(i18n.language) ?? 'en'
   const pg = usePlayground()
   const teach = useTeachStore()
   const open = useTeach((s) => s.panelOpen)
@@ -148,7 +151,7 @@ export function LessonsPanel() {
                     data-lesson-id={lesson.id}
                     aria-current={lesson.id === lessonId ? 'true' : undefined}
                     onClick={(event) => {
-                      openLesson(pg, teach, lesson.id)
+                      openLesson(pg, teach, lesson.id, { language })
                       handBack(event, teach)
                     }}
                     className={`flex w-full items-start gap-2 rounded px-2 py-1 text-left text-sm ${lesson.id === lessonId ? 'bg-sky-100 font-medium text-sky-900' : 'hover:bg-slate-100'}`}

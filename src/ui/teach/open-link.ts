@@ -6,7 +6,7 @@
 import type { StoreApi } from 'zustand'
 import type { Workspace } from '../../core/files'
 import { examples } from '../../examples/index'
-import { findLesson, lessonWorkspace, lessons } from '../../lessons/index'
+import { findLesson, LESSON_LANGUAGES, lessonWorkspace, lessons } from '../../lessons/index'
 import type { Playground } from '../../store/playground'
 import { decodeShare, type SharePayload } from './share-link'
 import type { Phrase } from '../i18n/text'
@@ -17,7 +17,7 @@ const same = (a: Code, b: Code) => a.tools === b.tools && a.model === b.model &&
 
 /** True when `current` is an example's or a lesson's code as shipped (so nothing of the user's is lost). */
 export function isPristine(current: Code): boolean {
-  return examples.some((e) => same(current, e)) || lessons.some((l) => same(current, lessonWorkspace(l.workspace)))
+  return examples.some((e) => same(current, e)) || lessons.some((l) => LESSON_LANGUAGES.some((language) => same(current, lessonWorkspace(l.workspace, language))))
 }
 
 /** Puts the link's workspace (and lesson) in place, without running anything. */

@@ -8,7 +8,7 @@ import type { ToolSpec } from '../../tools/types'
 import { describeJson, isJsonObject } from '../arguments'
 import { BadField, child } from '../openai-log'
 import type { ImportedConversation, LogDocument, MessageMeta } from './types'
-import { errorMessage } from '../../util/error-message'
+import { engineJsonError } from '../../util/json-engine-error'
 import { expectedGot, type ExpectedKey, traceEnglish, tracePhrase } from '../trace-text'
 import type { Phrase } from '../../util/phrase'
 
@@ -92,7 +92,7 @@ export function parseJsonText(text: string, path: string): JsonValue {
   try {
     value = JSON.parse(text) as JsonValue
   } catch (error) {
-    throw new BadField(path, tracePhrase('fieldJsonText', { error: errorMessage(error) }))
+    throw new BadField(path, tracePhrase('fieldJsonText', { error: engineJsonError(error) }))
   }
   // The importers walk what they read level by level: JSON text inside a field gets the file's depth limit.
   if (jsonDepth(value, MAX_FILE_DEPTH) > MAX_FILE_DEPTH) throw new BadField(path, tracePhrase('fieldJsonDeep', { limit: MAX_FILE_DEPTH }))
