@@ -5,7 +5,7 @@
  * `True`/`False`/`None`, numbers, lists, dicts, nesting); Markdown-escaped names (`get\_weather`)
  * are unescaped.
  */
-import { readJsonDeferred } from '../json'
+import { certainFailureAt, readJsonDeferred } from '../json'
 import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
@@ -121,6 +121,13 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
     while (isNamePart(text.charCodeAt(end))) end++
     if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
   }
+  // A list or dict the lenient reader is certain to reject (`[f(a=1, …`, a call list where a value
+  // belongs) fails here without a read; such a failure is never a cut-off one.
+  const code = text.charCodeAt(pos)
+  if (code === 0x5b || code === 0x7b) {
+    const failsAt = certainFailureAt(text, pos)
+    if (failsAt >= 0) return { ok: false, offset: failsAt, truncated: false, message: '' }
+  }
   // Only a cut-off literal's message is shown (every other failure ends the attempt quietly), so
   // the rest are never written.
   const read = readJsonDeferred(text, pos)
@@ -192,7 +199,7 @@ function skipContinuations(text: string, pos: number): number {
 }
 
 /** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
-function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false } } {
+function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false }; atFirstCall: boolean } {
   const view = builder.view
   const calls: Attempt[] = []
   let i = pos
@@ -200,7 +207,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   for (;;) {
     const attempt = readCall(view, i)
     if (!attempt.ok) {
-      if (calls.length === 0 || attempt.truncated) return { failed: attempt }
+      if (calls.length === 0 || attempt.truncated) return { failed: attempt, atFirstCall: calls.length === 0 }
       break
     }
     calls.push(attempt)
@@ -222,7 +229,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   }
   if (inList) {
     const close = skipContinuations(view, end)
-    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close } }
+    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close }, atFirstCall: false }
     end = close + 1
   }
   for (const attempt of calls) {
@@ -272,7 +279,8 @@ function collect(builder: ParseBuilder): void {
       pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
-    const result = readSequence(builder, inList ? skipSpace(view, pos + 1) : pos, inList)
+    const start = inList ? skipSpace(view, pos + 1) : pos
+    const result = readSequence(builder, start, inList)
     if ('failed' in result) {
       const failed = result.failed
       if (failed.truncated) {
@@ -280,8 +288,10 @@ function collect(builder: ParseBuilder): void {
         builder.consume(pos, view.length)
         return
       }
-      // Skip the rest of the word so each position is tried once.
-      pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
+      // Skip the rest of the word so each position is tried once. A list whose first call
+      // failed skips that call's name too: read bare, it fails the same way (`[f(a=1, f(a=`
+      // repeated read every call twice).
+      pos = inList && !result.atFirstCall ? pos + 1 : Math.max(start + 1, readName(view, start))
       continue
     }
     const fence = fenceAround(view, pos, result.end, lastEnd)

@@ -115,6 +115,28 @@ describe('worst-case inputs, pythonic', () => {
     expect(result.errors.map((error) => error.code)).toEqual(['truncated'])
   })
 
+  it('reads each call of [f(a=1, f(a= once, and starts no JSON read at a list the reader rejects', () => {
+    const raw = '[f(a=1, f(a='.repeat(1000)
+    const slice = vi.spyOn(String.prototype, 'slice')
+    const startsWith = vi.spyOn(String.prototype, 'startsWith')
+    const result = pythonic.parse(raw)
+    const slices = slice.mock.calls.length
+    const starts = startsWith.mock.calls.length
+    vi.restoreAllMocks()
+    // Before: the call after [ was read twice (as a list item, then bare) and every f(a=[ started a
+    // lenient read of the list: 12 slices and 7 prefix tests per repetition.
+    expect(slices).toBeLessThan(8 * 1000)
+    expect(starts).toBeLessThan(5 * 1000)
+    expect(result.calls).toEqual([])
+    expect(result.errors.map((error) => error.code)).toEqual(['truncated'])
+  })
+
+  it('still reads the calls inside and after a list whose first call fails', () => {
+    const read = (raw: string) => pythonic.parse(raw).calls.map((call) => [call.name, call.arguments])
+    expect(read('[f(a=1, f(a=1)] [g(b=[1, 2])]')).toEqual([['f', { a: 1 }], ['g', { b: [1, 2] }]])
+    expect(read('[f(x=[g(a=1)]), h(c=2)]')).toEqual([['g', { a: 1 }], ['h', { c: 2 }]])
+  })
+
   it('reads plain integers as the JSON reader does, and an own __proto__ key', () => {
     const result = pythonic.parse('[f(a=1, b=-20, c=0, d=007, e=1.5, __proto__=3)]')
     expect(result.calls[0]?.arguments).toEqual({ a: 1, b: -20, c: 0, d: pythonic.parse('[f(d=007)]').calls[0]?.arguments.d, e: 1.5, ['__proto__']: 3 })
