@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
-import { createStreamParser } from './index'
+import { createStreamParser, getProtocol } from './index'
 import { pipe } from './pipe'
 import { pythonic } from './pythonic'
 import { JsonStreamReader } from './stream/json-stream-reader'
@@ -23,6 +23,21 @@ describe('worst-case inputs', () => {
       expect(last?.message).toBe(`${10_000 - MAX_LISTED_ERRORS} more errors like these are not listed (only the first ${MAX_LISTED_ERRORS} are).`)
       expect(last?.phrase).toEqual({ key: 'moreErrors', params: { count: 10_000 - MAX_LISTED_ERRORS, max: MAX_LISTED_ERRORS } })
     }
+  })
+
+  it('reads no call out of JSON values without a name key: {} and {"a": 1} repeated cost no call reading per value', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const unit of ['{}', '{"a": 1} ', '[{}]', '[{"a": [1]}]']) {
+        const keys = vi.spyOn(Object, 'keys')
+        const result = getProtocol(id)?.parse(unit.repeat(1000))
+        // Before: every value was read as a call object (Object.keys, the name and arguments keys looked up, a reading built).
+        expect(keys.mock.calls.length, `${id} ${unit}`).toBeLessThan(10)
+        keys.mockRestore()
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(unit.repeat(1000).trim())
+      }
+    }
+    expect(getProtocol('json')?.parse('{"a": 1} {"tool": "f", "arguments": {}} [{"b": 2}, {"name": "g", "arguments": {"c": 3}}]').calls.map((call) => call.name)).toEqual(['f', 'g'])
   })
 
   it('keeps the errors of an output with no more than MAX_LISTED_ERRORS of them as they were', () => {
