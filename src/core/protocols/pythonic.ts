@@ -101,9 +101,13 @@ function plainIntegerEnd(text: string, pos: number): number {
   return next === 0x2c || next === 0x29 || next === 0x20 || next === 0x0a || next === 0x0d || next === 0x09 ? i : -1
 }
 
+const TRIPLE_QUOTES: readonly string[] = ['"""', "'''"]
+const NO_QUOTES: readonly string[] = []
+
 /** Reads one Python literal at `pos`: triple-quoted strings here, everything else through the lenient JSON reader. */
 function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; end: number; repairs: Repair[] } | { ok: false; offset: number; truncated: boolean; message: string } {
-  for (const quote of ['"""', "'''"]) {
+  const first = text.charCodeAt(pos)
+  for (const quote of first === 0x22 || first === 0x27 ? TRIPLE_QUOTES : NO_QUOTES) {
     if (text.startsWith(quote, pos)) {
       const close = text.indexOf(quote, pos + 3)
       if (close < 0) return { ok: false, offset: text.length, truncated: true, message: `The text ends inside the triple-quoted string that starts at offset ${pos}: expected ${quote}.` }
@@ -123,8 +127,7 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
   }
   // A list or dict the lenient reader is certain to reject (`[f(a=1, …`, a call list where a value
   // belongs) fails here without a read; such a failure is never a cut-off one.
-  const code = text.charCodeAt(pos)
-  if (code === 0x5b || code === 0x7b) {
+  if (first === 0x5b || first === 0x7b) {
     const failsAt = certainFailureAt(text, pos)
     if (failsAt >= 0) return { ok: false, offset: failsAt, truncated: false, message: '' }
   }
@@ -150,45 +153,54 @@ function unescapeName(written: string): string {
   return written.includes('\\') ? written.replace(/\\_/g, '_') : written
 }
 
-/** Reads `name(key=value, …)` at `pos`. */
+/** The tool name of the call whose name is `text[pos, nameEnd)`: unescaped, without a built-in's `.call`. */
+function callName(text: string, pos: number, nameEnd: number): string {
+  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
+  const written = unescapeName(text.slice(pos, nameEnd))
+  return written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
+}
+
+/**
+ * Reads `name(key=value, …)` at `pos`. The name, a key and the repairs are built only once they
+ * are needed: prose such as `f(a=1, f(a=1, …` fails a read per call, at the second key.
+ */
 function readCall(text: string, pos: number): Attempt {
   const nameEnd = readName(text, pos)
   if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
-  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
-  const written = unescapeName(text.slice(pos, nameEnd))
-  const name = written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
   const args: { [key: string]: JsonValue } = {}
-  const repairs: Repair[] = []
+  let repairs: Repair[] | undefined
   const argsStart = nameEnd + 1
   let i = skipSpace(text, argsStart)
   for (;;) {
-    if (i >= text.length) return cutAttempt(text, name, `the text ends inside the arguments: expected ')'.`)
+    if (i >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends inside the arguments: expected ')'.`)
     if (text.charCodeAt(i) === 0x29) break
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
-    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
-    const key = unescapeName(text.slice(i, keyEnd))
     let j = skipSpace(text, keyEnd)
-    if (j >= text.length) return cutAttempt(text, name, `the text ends after the argument name "${key}": expected '='.`)
+    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
+    if (j >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends after the argument name "${unescapeName(text.slice(i, keyEnd))}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
+    const key = unescapeName(text.slice(i, keyEnd))
     j = skipSpace(text, j + 1)
     const literal = readLiteral(text, j)
-    if (!literal.ok) return literal.truncated ? cutAttempt(text, name, lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
+    if (!literal.ok) return literal.truncated ? cutAttempt(text, callName(text, pos, nameEnd), lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
     // `__proto__` becomes an own key; any other key is set plainly (defineProperty costs more than the rest of a short call).
     if (key === '__proto__') Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
     else args[key] = literal.value
-    repairs.push(...literal.repairs)
+    if (literal.repairs.length > 0) (repairs ??= []).push(...literal.repairs)
     i = skipSpace(text, literal.end)
-    if (i >= text.length) return cutAttempt(text, name, `the text ends after the argument "${key}": expected ',' or ')'.`)
+    if (i >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends after the argument "${key}": expected ',' or ')'.`)
     const code = text.charCodeAt(i)
     if (code === 0x2c) i = skipSpace(text, i + 1)
     else if (code !== 0x29) return { ok: false, offset: i }
   }
   const end = i + 1
+  const written = unescapeName(text.slice(pos, nameEnd))
+  const name = callName(text, pos, nameEnd)
   // The name span covers the tool name as written (`get\_weather`), without a built-in's `.call`.
   const nameSpanEnd = name !== written ? nameEnd - '.call'.length : nameEnd
   const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameSpanEnd }, arguments: { start: argsStart, end: i } } }
-  return { ok: true, call, end, repairs }
+  return { ok: true, call, end, repairs: repairs ?? [] }
 }
 
 /** Skips whitespace and `\` line continuations between calls. */
