@@ -104,6 +104,19 @@ function plainIntegerEnd(text: string, pos: number): number {
 const TRIPLE_QUOTES: readonly string[] = ['"""', "'''"]
 const NO_QUOTES: readonly string[] = []
 
+/**
+ * Characters that end a number for the lenient reader and cannot follow an argument's value
+ * (only `,`, `)` and whitespace can): after a run of digits, one of these fails the call.
+ */
+const IMPOSSIBLE_AFTER_DIGITS = new Set([...'[]{}"\'<>=;:|\\'].map((char) => char.charCodeAt(0)))
+
+/** The end of the run of ASCII digits at `pos` (`pos` when there is none). */
+function digitsEnd(text: string, pos: number): number {
+  let i = pos
+  while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++
+  return i
+}
+
 /** Reads one Python literal at `pos`: triple-quoted strings here, everything else through the lenient JSON reader. */
 function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; end: number; repairs: Repair[] } | { ok: false; offset: number; truncated: boolean; message: string } {
   const first = text.charCodeAt(pos)
@@ -118,6 +131,10 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
   // which costs more than the rest of a short call (prose such as `f(a=1, f(a=1, …` reads one per call).
   const integerEnd = plainIntegerEnd(text, pos)
   if (integerEnd > 0) return { ok: true, value: Number(text.slice(pos, integerEnd)), end: integerEnd, repairs: [] }
+  // Digits run straight into a bracket, brace, quote or operator (`f(a=1[f(a=1[…`): whatever the
+  // lenient reader makes of them, the call cannot go on there, so the read is not started.
+  const digits = digitsEnd(text, pos)
+  if (digits > pos && IMPOSSIBLE_AFTER_DIGITS.has(text.charCodeAt(digits))) return { ok: false, offset: digits, truncated: false, message: '' }
   // A bare word is a literal only if it is one of these; anything else (a variable, a nested
   // call) fails here without a read.
   if (isNameStart(text.charCodeAt(pos))) {
