@@ -141,7 +141,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     const name = head?.[2]
     if (name === undefined || name.toLowerCase() === 'none') continue
     if (head?.[1] === 'name' && !ARGUMENTS_KEY.test(snippet)) continue
-    builder.addError('invalid_json', parseSaid('callInvalidJson', { name, problem: nested(failure.error) }), { start: failure.start, end: failure.end })
+    builder.addError('invalid_json', () => parseSaid('callInvalidJson', { name, problem: nested(failure.error) }), { start: failure.start, end: failure.end })
   }
   const truncated = found.truncated
   if (truncated) {
@@ -150,7 +150,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
       const span = { start: truncated.start, end: view.length }
       const fence = fenceAround(view, truncated.start, view.length, lastEnd)
       builder.consume(fence ? fence.start : span.start, span.end)
-      builder.addError('truncated', parseSaid('callCut', { name, problem: nested(truncated.error) }), span)
+      builder.addError('truncated', () => parseSaid('callCut', { name, problem: nested(truncated.error) }), span)
     }
   }
   if ((options.reportProse ?? true) && builder.calls.length > 0 && builder.text() !== '') {

@@ -40,6 +40,20 @@ describe('worst-case inputs', () => {
     expect(getProtocol('json')?.parse('{"a": 1} {"tool": "f", "arguments": {}} [{"b": 2}, {"name": "g", "arguments": {"c": 3}}]').calls.map((call) => call.name)).toEqual(['f', 'g'])
   })
 
+  it('writes the messages of the listed errors only: a failed call past MAX_LISTED_ERRORS is counted, its message never written', () => {
+    for (const [id, unit] of [['bracket', '[TOOL: f] [ARGS: {f(a='], ['mistral', '[TOOL_CALLS]f[ARGS]{f(a='], ['magistral', 'f(a=[TOOL_CALLS]f[ARGS]{'], ['pipe', '[TOOL:f']] as const) {
+      // Every message lowers the first letter of the reader's message it quotes (`lowerFirst`).
+      const lower = vi.spyOn(String.prototype, 'toLowerCase')
+      const result = getProtocol(id)?.parse(unit.repeat(1000))
+      const lowered = lower.mock.calls.length
+      lower.mockRestore()
+      // Before: one message per failed call, 1000.
+      expect(lowered, id).toBeLessThanOrEqual(MAX_LISTED_ERRORS + 5)
+      expect(result?.errors, id).toHaveLength(MAX_LISTED_ERRORS + 1)
+      expect(result?.errors.slice(0, MAX_LISTED_ERRORS), id).toEqual(getProtocol(id)?.parse(unit.repeat(MAX_LISTED_ERRORS + 1)).errors.slice(0, MAX_LISTED_ERRORS))
+    }
+  })
+
   it('keeps the errors of an output with no more than MAX_LISTED_ERRORS of them as they were', () => {
     const raw = '[TOOL:f'.repeat(MAX_LISTED_ERRORS) + '[TOOL:g|a=1]'
     const result = pipe.parse(raw)
