@@ -122,6 +122,35 @@ describe('worst-case inputs, streamed', () => {
     expect(reader.error).toBe("Expected ',' or ']', found 'x'.")
   })
 
+  it('keeps reading incrementally past a ( that cannot open a tuple ([(,[(, …), in chunks of any size', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const size of [1, 7, 4096]) {
+        const reparse = vi.spyOn(ReparseScanner.prototype, 'write')
+        const raw = `a ${'(,['.repeat(2000)}] b`
+        const parser = createStreamParser(id)
+        let snapshot = parser.push('')
+        for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+        // Before: the first [( made the scanner give up, and the rest was re-parsed from the start.
+        expect(reparse.mock.calls.length, `${id} ${size}`).toBe(0)
+        reparse.mockRestore()
+        expect(snapshot.reading, `${id} ${size}`).toBe('incremental')
+        expect(snapshot.text, `${id} ${size}`).toBe(raw)
+        expect(parser.end(), `${id} ${size}`).toEqual(getProtocol(id)?.parse(raw))
+      }
+    }
+  })
+
+  it('still hands a real tuple to the one-shot parser, however the chunks split it', () => {
+    const raw = 'x [{"name": "f", "arguments": {"p": [(1, 2)]}}]'
+    for (const size of [1, 7, 4096]) {
+      const parser = createStreamParser('json')
+      let snapshot = parser.push('')
+      for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+      expect(snapshot.reading, String(size)).toBe('reparse')
+      expect(parser.end().calls.map((call) => call.arguments), String(size)).toEqual([{ p: [[1, 2]] }])
+    }
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')
