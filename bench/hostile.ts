@@ -5,7 +5,8 @@
  *
  * The inputs come in families ({@link GENERATORS}); `base` is the fixed list above, the others are
  * generated: every prefix of every format's typical output repeated, every short run of brackets,
- * quotes and backslashes, nesting up to the reader's depth limit, tag soup and unclosed fences.
+ * quotes and backslashes, nesting up to the reader's depth limit, tag soup, unclosed fences, and
+ * every format's opener repeated, cut at every point, before an unclosed string or deep nesting.
  */
 import { formats } from '../src/core/protocols/index'
 
@@ -38,7 +39,7 @@ function almost(token: string): string {
 export type HostileInput = readonly [label: string, raw: string]
 
 /** The input families, by name (`scripts/worst-case.ts --generators`). */
-export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs'] as const
+export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs', 'openers'] as const
 export type GeneratorName = (typeof GENERATORS)[number]
 
 /**
@@ -57,6 +58,7 @@ export function hostileInputs(size: number, generators: readonly GeneratorName[]
     fences: fenceInputs,
     alternating: alternatingInputs,
     runs: runInputs,
+    openers: openerInputs,
   }
   // Generated one at a time, so picking a few inputs at a large size holds only those.
   for (const name of generators) {
@@ -154,6 +156,24 @@ function* alternatingInputs(size: number): Generator<HostileInput> {
     for (const second of OPENERS) {
       if (first !== second) yield [`(${JSON.stringify(first)} + ${JSON.stringify(second)}) repeated`, repeat(first + second, size)]
     }
+  }
+}
+
+/**
+ * Each format's opener (with the start of its body) repeated, alone and cut at every point (many
+ * partial markers), followed by a string that never closes, and by nesting to the depth limit.
+ */
+function* openerInputs(size: number): Generator<HostileInput> {
+  for (const opener of OPENERS) {
+    yield [`${JSON.stringify(opener)} repeated (an opener)`, repeat(opener, size)]
+    for (let length = 1; length < opener.length; length++) {
+      const cut = opener.slice(0, length)
+      yield [`${JSON.stringify(cut)} repeated (a cut opener)`, repeat(cut, size)]
+    }
+    yield [`${JSON.stringify(opener)} + an unclosed string`, `${opener}"${'x'.repeat(Math.max(0, size - opener.length - 1))}`]
+    yield [`(${JSON.stringify(opener)} + "x) repeated`, repeat(`${opener}"x`, size)]
+    yield [`(${JSON.stringify(opener)} + [ × ${MAX_DEPTH}) repeated`, repeat(opener + '['.repeat(MAX_DEPTH), size)]
+    yield [`(${JSON.stringify(opener)} + {"a": × ${MAX_DEPTH}) repeated`, repeat(opener + '{"a":'.repeat(MAX_DEPTH), size)]
   }
 }
 

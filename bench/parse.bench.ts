@@ -282,6 +282,14 @@ const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['47K × <|tool_call|>[{"name":', '<|tool_call|>[{"name":'.repeat(Math.floor(MB / 22))],
   ['2K × (<tool_call> + [ × 511)', ('<tool_call>' + '['.repeat(511)).repeat(Math.floor(MB / 522))],
   ['100K × ```json\\n{', '```json\n{'.repeat(Math.floor(MB / 9))],
+  // Many small values that are not calls, and failed calls past the listed errors (issue 11 item 9).
+  ['350K × [1]', '[1]'.repeat(Math.floor(MB / 3))],
+  ['150K × {"a":1}', '{"a":1}'.repeat(Math.floor(MB / 7))],
+  ['262K × [{}]', '[{}]'.repeat(MB / 4)],
+  ['175K × [f(a=1', '[f(a=1'.repeat(Math.floor(MB / 6))],
+  ['87K × [f(a=1, f(a=', '[f(a=1, f(a='.repeat(Math.floor(MB / 12))],
+  ['47K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
+  ['43K × f(a=[TOOL_CALLS]f[ARGS]{', 'f(a=[TOOL_CALLS]f[ARGS]{'.repeat(Math.floor(MB / 24))],
 ]
 /** The worst of the stream search, streamed by every protocol (1 MB each). */
 const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
@@ -296,6 +304,9 @@ const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['36K × <|START_ACTION|>{"name": "f"', '<|START_ACTION|>{"name": "f"'.repeat(Math.floor(MB / 28))],
   ['37K × functools[{"name": "f"', 'functools[{"name": "f"'.repeat(Math.floor(MB / 22))],
   ['1 MB of " + \\', `{"tool": "f", "arguments": {"a": "${'\\'.repeat(MB - 40)}`],
+  ['175K × [f(a=1', '[f(a=1'.repeat(Math.floor(MB / 6))],
+  ['47K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
+  ['512K × {}', '{}'.repeat(MB / 2)],
 ]
 const worstRows: string[][] = []
 let worstSeconds = 0

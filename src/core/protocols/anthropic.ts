@@ -71,12 +71,12 @@ export function parseAnthropic(raw: string): ParseResult {
     if (block.type !== 'tool_use') return
     const name = typeof block.name === 'string' ? block.name : ''
     if (name === '') {
-      builder.addError('missing_name', parseSaid('anthropicNoName', { index }), node?.span)
+      builder.addError('missing_name', () => parseSaid('anthropicNoName', { index }), node?.span)
       return
     }
     const inputNode = member(node, 'input')
     if (node?.unclosed && !Object.hasOwn(block, 'input')) {
-      builder.addError('truncated', parseSaid('callCutBeforeInput', { name }), node.span)
+      builder.addError('truncated', () => parseSaid('callCutBeforeInput', { name }), node.span)
       return
     }
     const decoded = decodeArguments(block.input, inputNode?.span, name, inputNode?.unclosed)

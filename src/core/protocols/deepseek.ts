@@ -4,7 +4,7 @@
  * (V3, R1) and `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>` (V3.1); the tokens are
  * also read when spelled with ASCII `|`, `_` or spaces.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
@@ -72,10 +72,10 @@ function readCall(builder: ParseBuilder, finder: TokenFinder, begin: Token): num
   const nextBegin = finder.next('callBegin', headStart)?.at ?? -1
   if (sep < 0 || (nextBegin >= 0 && nextBegin < sep)) {
     if (sep < 0 && nextBegin < 0) {
-      builder.addError('truncated', parseSaid('toolCallCutBefore', { offset: at, marker: SEP }), { start: at, end: view.length })
+      builder.addError('truncated', () => parseSaid('toolCallCutBefore', { offset: at, marker: SEP }), { start: at, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', parseSaid('expectedInToolCall', { marker: SEP, offset: at }), { start: at, end: headStart })
+    builder.addError('invalid_call', () => parseSaid('expectedInToolCall', { marker: SEP, offset: at }), { start: at, end: headStart })
     return headStart
   }
   const head = view.slice(headStart, sep).trim()
@@ -100,12 +100,12 @@ function readCall(builder: ParseBuilder, finder: TokenFinder, begin: Token): num
     while (lineEnd < view.length && /[A-Za-z0-9_-]/.test(view[lineEnd] ?? '')) lineEnd++
     argsAt = skipSpace(view, lineEnd)
   }
-  const read = readJson(view, argsAt)
+  const read = readJsonDeferred(view, argsAt)
   if (!read.ok) {
-    const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
+    const cut = read.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.render().error) }), { start: argsAt, end: cut ? view.length : read.offset })
     if (cut) return view.length
-    const close = finder.next('callEnd', read.error.offset)
+    const close = finder.next('callEnd', read.offset)
     return close ? close.at + close.length : view.length
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)

@@ -2,7 +2,7 @@
  * `glm4`: GLM-4 (9B chat) tool calls, the tool name alone on the first line and its JSON arguments
  * on the next: `get_weather\n{"city": "Paris"}`.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import type { Protocol } from './types'
@@ -34,10 +34,10 @@ function collect(builder: ParseBuilder): void {
   const name = match[0].trim()
   const argsAt = skipSpace(view, nameStart + match[0].length)
   if (view.charCodeAt(argsAt) !== 0x7b) return
-  const read = readJson(view, argsAt)
+  const read = readJsonDeferred(view, argsAt)
   if (!read.ok) {
-    const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
+    const cut = read.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.render().error) }), { start: argsAt, end: cut ? view.length : read.offset })
     builder.consume(nameStart, cut ? view.length : argsAt)
     return
   }

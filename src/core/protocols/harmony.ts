@@ -31,7 +31,7 @@ function collect(builder: ParseBuilder): void {
     if (messageAt < 0) {
       // A header addressed to a tool whose message never started: the call was cut off.
       const recipient = /to=([^\s<]+)/.exec(view.slice(headerStart))?.[1]
-      if (recipient !== undefined) builder.addError('truncated', parseSaid('harmonyCutBeforeMessage', { name: recipient.replace(/^functions\./, '') }), { start: headerStart, end: view.length })
+      if (recipient !== undefined) builder.addError('truncated', () => parseSaid('harmonyCutBeforeMessage', { name: recipient.replace(/^functions\./, '') }), { start: headerStart, end: view.length })
       builder.consume(headerStart, view.length)
       return
     }
@@ -62,7 +62,7 @@ function collect(builder: ParseBuilder): void {
       if (!read.ok || read.end > bodyEnd) {
         const cut = !read.ok && read.error.code === 'truncated'
         const problem = read.ok ? parsePhrase('argsRunPastMessage') : nested(read.error)
-        builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem }), { start: argsAt, end: cut ? view.length : bodyEnd })
+        builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem }), { start: argsAt, end: cut ? view.length : bodyEnd })
       } else {
         for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
         const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)

@@ -29,10 +29,10 @@ function collect(builder: ParseBuilder): void {
     let end = readWrappedJson(builder, after, PLUGIN)
     if (end === undefined) {
       if (skipSpace(view, after) >= view.length) {
-        builder.addError('truncated', parseSaid('endsAfterMarkerCall', { marker: PLUGIN }), { start: at, end: view.length })
+        builder.addError('truncated', () => parseSaid('endsAfterMarkerCall', { marker: PLUGIN }), { start: at, end: view.length })
         end = view.length
       } else {
-        builder.addError('invalid_call', parseSaid('expectedObjectAfter', { marker: PLUGIN, offset: skipSpace(view, after) }), { start: at, end: after })
+        builder.addError('invalid_call', () => parseSaid('expectedObjectAfter', { marker: PLUGIN, offset: skipSpace(view, after) }), { start: at, end: after })
         end = after
       }
     }

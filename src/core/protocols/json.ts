@@ -4,7 +4,7 @@
  */
 import { scanJsonValues, type JsonReadSuccess } from '../json'
 import type { JsonValue } from '../messages'
-import { isJsonObject, readCallObject, type CallReading } from './shared/call-object'
+import { NAME_KEYS, isJsonObject, readCallObject, type CallReading } from './shared/call-object'
 import { renderInstructions } from './shared/instructions'
 import { ParseBuilder } from './shared/parse-builder'
 import { fenceAround } from './shared/scan'
@@ -53,13 +53,26 @@ export interface JsonCallsOptions {
   reportProse?: boolean
 }
 
-function readValue(builder: ParseBuilder, found: JsonReadSuccess): CallReading[] {
+/** The reading of a value that holds no call (shared: prose can hold thousands of them). */
+const DATA: readonly CallReading[] = [{ kind: 'data' }]
+
+/** True when `value` has a key a call object in prose is named by (or xLAM's `tool_calls`); cheaper than a reading. */
+function mayBeCall(value: JsonValue): boolean {
+  if (!isJsonObject(value)) return false
+  for (const key of NAME_KEYS) if (Object.hasOwn(value, key)) return true
+  return Object.hasOwn(value, 'tool_calls')
+}
+
+function readValue(builder: ParseBuilder, found: JsonReadSuccess): readonly CallReading[] {
   const { value, spans } = found
+  // Most JSON in prose is data (`{}`, `[1]`, `{"a": 1}` repeated are thousands of values): an
+  // object without a name key reads as data, so it is not read as a call at all.
   if (Array.isArray(value)) {
-    if (value.length === 0 || !value.every(isJsonObject)) return [{ kind: 'data' }]
+    if (value.length === 0 || !value.every(isJsonObject) || !value.some(mayBeCall)) return DATA
     const readings = value.map((item, index) => readCallObject(builder.raw, item, spans.items?.[index], 'prose'))
-    return readings.some((reading) => reading.kind !== 'data') ? readings : [{ kind: 'data' }]
+    return readings.some((reading) => reading.kind !== 'data') ? readings : DATA
   }
+  if (!mayBeCall(value)) return DATA
   // xLAM: {"tool_calls": [{"name", "arguments"}, …]} (Salesforce xLAM function-calling models).
   if (isJsonObject(value) && Array.isArray(value.tool_calls) && !Object.hasOwn(value, 'name') && !Object.hasOwn(value, 'tool')) {
     const list = value.tool_calls
@@ -128,7 +141,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
     const name = head?.[2]
     if (name === undefined || name.toLowerCase() === 'none') continue
     if (head?.[1] === 'name' && !ARGUMENTS_KEY.test(snippet)) continue
-    builder.addError('invalid_json', parseSaid('callInvalidJson', { name, problem: nested(failure.error) }), { start: failure.start, end: failure.end })
+    builder.addError('invalid_json', () => parseSaid('callInvalidJson', { name, problem: nested(failure.error) }), { start: failure.start, end: failure.end })
   }
   const truncated = found.truncated
   if (truncated) {
@@ -137,7 +150,7 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
       const span = { start: truncated.start, end: view.length }
       const fence = fenceAround(view, truncated.start, view.length, lastEnd)
       builder.consume(fence ? fence.start : span.start, span.end)
-      builder.addError('truncated', parseSaid('callCut', { name, problem: nested(truncated.error) }), span)
+      builder.addError('truncated', () => parseSaid('callCut', { name, problem: nested(truncated.error) }), span)
     }
   }
   if ((options.reportProse ?? true) && builder.calls.length > 0 && builder.text() !== '') {

@@ -3,7 +3,7 @@
  * `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:INDEX<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`;
  * the tool name is encoded in the call id.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
@@ -23,7 +23,7 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
   const idStart = at + CALL_BEGIN.length
   const argumentBegin = finder.next(ARGUMENT_BEGIN, idStart)
   if (argumentBegin < 0) {
-    builder.addError('truncated', parseSaid('toolCallCutBefore', { offset: at, marker: ARGUMENT_BEGIN }), { start: at, end: view.length })
+    builder.addError('truncated', () => parseSaid('toolCallCutBefore', { offset: at, marker: ARGUMENT_BEGIN }), { start: at, end: view.length })
     return view.length
   }
   const rawId = view.slice(idStart, argumentBegin)
@@ -34,12 +34,12 @@ function readCall(builder: ParseBuilder, finder: ForwardFinder, at: number): num
   const name = colon >= 0 ? withoutPrefix.slice(0, colon) : withoutPrefix
   const nameStart = idStart + rawId.indexOf(name)
   const argsAt = skipSpace(view, argumentBegin + ARGUMENT_BEGIN.length)
-  const read = readJson(view, argsAt)
+  const read = readJsonDeferred(view, argsAt)
   if (!read.ok) {
-    const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsAt, end: cut ? view.length : read.error.offset })
+    const cut = read.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.render().error) }), { start: argsAt, end: cut ? view.length : read.offset })
     if (cut) return view.length
-    const end = finder.next(CALL_END, read.error.offset)
+    const end = finder.next(CALL_END, read.offset)
     return end < 0 ? view.length : end + CALL_END.length
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)

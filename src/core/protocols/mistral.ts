@@ -4,7 +4,7 @@
  * `NAME[ARGS]{…}` (tokenizer v11+, optionally `NAME[CALL_ID]ID[ARGS]{…}`), once per call; also
  * `NAME{…}` without `[ARGS]`.
  */
-import { readJson } from '../json'
+import { readJsonDeferred } from '../json'
 import { decodeArguments } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
 import { type ParseBuilder, skipSpace } from './shared/parse-builder'
@@ -25,10 +25,10 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
   const nameEnd = readNameEnd(view, nameStart)
   if (nameEnd === nameStart) {
     if (nameStart >= view.length) {
-      builder.addError('truncated', parseSaid('mistralEndsAfterMarker', { marker: MARKER }), { start: markerAt, end: view.length })
+      builder.addError('truncated', () => parseSaid('mistralEndsAfterMarker', { marker: MARKER }), { start: markerAt, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', parseSaid('mistralExpectedName', { marker: MARKER, offset: nameStart, found: view[nameStart] ?? '' }), { start: markerAt, end: nameStart })
+    builder.addError('invalid_call', () => parseSaid('mistralExpectedName', { marker: MARKER, offset: nameStart, found: view[nameStart] ?? '' }), { start: markerAt, end: nameStart })
     return nameStart
   }
   const name = view.slice(nameStart, nameEnd)
@@ -41,25 +41,25 @@ function readNamedCall(builder: ParseBuilder, markerAt: number, start: number): 
     pos = idEnd
   }
   if (endsInsideMarkup(view, pos, ['[ARGS]', '[CALL_ID]'])) {
-    builder.addError('truncated', parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
+    builder.addError('truncated', () => parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
     return view.length
   }
   // `[TOOL_CALLS]name{…}`: some Mistral releases (and fine-tunes) leave out [ARGS].
   const bare = !view.startsWith('[ARGS]', pos) && view.charCodeAt(skipSpace(view, pos)) === 0x7b
   if (!bare && !view.startsWith('[ARGS]', pos)) {
     if (pos >= view.length) {
-      builder.addError('truncated', parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
+      builder.addError('truncated', () => parseSaid('mistralCutBeforeArgs', { name }), { start: markerAt, end: view.length })
       return view.length
     }
-    builder.addError('invalid_call', parseSaid('mistralExpectedArgs', { name, offset: pos, found: view[pos] ?? '' }), { start: markerAt, end: pos })
+    builder.addError('invalid_call', () => parseSaid('mistralExpectedArgs', { name, offset: pos, found: view[pos] ?? '' }), { start: markerAt, end: pos })
     return pos
   }
   const argsStart = skipSpace(view, bare ? pos : pos + '[ARGS]'.length)
-  const read = readJson(view, argsStart)
+  const read = readJsonDeferred(view, argsStart)
   if (!read.ok) {
-    const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: argsStart, end: cut ? view.length : read.error.offset })
-    return cut ? view.length : read.error.offset
+    const cut = read.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.render().error) }), { start: argsStart, end: cut ? view.length : read.offset })
+    return cut ? view.length : read.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)

@@ -128,7 +128,7 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
   const rest = read.ok ? raw.slice(read.end).trim() : ''
   if (!read.ok || rest !== '' || !isOpenAiMessage(read.value) || !isJsonObject(read.value)) {
     if (!read.ok && /"tool_calls"\s*:/.test(raw.slice(0, 4096)) && raw.trimStart().startsWith('{')) {
-      builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', parseSaid('openaiMessageInvalid', { problem: nested(read.error) }), { start: read.error.offset, end: read.error.offset })
+      builder.addError(read.error.code === 'truncated' ? 'truncated' : 'invalid_json', () => parseSaid('openaiMessageInvalid', { problem: nested(read.error) }), { start: read.error.offset, end: read.error.offset })
       return { protocol: 'openai', calls: [], text: '', repairs: [], errors: builder.errors }
     }
     return parseToolCallArrays(raw)
@@ -151,7 +151,7 @@ export function parseOpenAi(raw: string, readContent?: (text: string) => ParseRe
       const unread = unreadCall(entry, index, reading)
       if (unread && error) error.call = unread
     } else {
-      builder.addError('missing_name', parseSaid('openaiNoName', { index }), node?.span)
+      builder.addError('missing_name', () => parseSaid('openaiNoName', { index }), node?.span)
     }
   })
   // The legacy single call of the Chat Completions API before `tool_calls` (2023).

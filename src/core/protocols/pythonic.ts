@@ -5,7 +5,7 @@
  * `True`/`False`/`None`, numbers, lists, dicts, nesting); Markdown-escaped names (`get\_weather`)
  * are unescaped.
  */
-import { readJsonDeferred } from '../json'
+import { certainFailureAt, readJsonDeferred } from '../json'
 import type { JsonValue } from '../messages'
 import { lowerFirst } from './shared/call-object'
 import { defineTextProtocol } from './shared/define'
@@ -101,9 +101,26 @@ function plainIntegerEnd(text: string, pos: number): number {
   return next === 0x2c || next === 0x29 || next === 0x20 || next === 0x0a || next === 0x0d || next === 0x09 ? i : -1
 }
 
+const TRIPLE_QUOTES: readonly string[] = ['"""', "'''"]
+const NO_QUOTES: readonly string[] = []
+
+/**
+ * Characters that end a number for the lenient reader and cannot follow an argument's value
+ * (only `,`, `)` and whitespace can): after a run of digits, one of these fails the call.
+ */
+const IMPOSSIBLE_AFTER_DIGITS = new Set([...'[]{}"\'<>=;:|\\'].map((char) => char.charCodeAt(0)))
+
+/** The end of the run of ASCII digits at `pos` (`pos` when there is none). */
+function digitsEnd(text: string, pos: number): number {
+  let i = pos
+  while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++
+  return i
+}
+
 /** Reads one Python literal at `pos`: triple-quoted strings here, everything else through the lenient JSON reader. */
 function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; end: number; repairs: Repair[] } | { ok: false; offset: number; truncated: boolean; message: string } {
-  for (const quote of ['"""', "'''"]) {
+  const first = text.charCodeAt(pos)
+  for (const quote of first === 0x22 || first === 0x27 ? TRIPLE_QUOTES : NO_QUOTES) {
     if (text.startsWith(quote, pos)) {
       const close = text.indexOf(quote, pos + 3)
       if (close < 0) return { ok: false, offset: text.length, truncated: true, message: `The text ends inside the triple-quoted string that starts at offset ${pos}: expected ${quote}.` }
@@ -114,12 +131,22 @@ function readLiteral(text: string, pos: number): { ok: true; value: JsonValue; e
   // which costs more than the rest of a short call (prose such as `f(a=1, f(a=1, …` reads one per call).
   const integerEnd = plainIntegerEnd(text, pos)
   if (integerEnd > 0) return { ok: true, value: Number(text.slice(pos, integerEnd)), end: integerEnd, repairs: [] }
+  // Digits run straight into a bracket, brace, quote or operator (`f(a=1[f(a=1[…`): whatever the
+  // lenient reader makes of them, the call cannot go on there, so the read is not started.
+  const digits = digitsEnd(text, pos)
+  if (digits > pos && IMPOSSIBLE_AFTER_DIGITS.has(text.charCodeAt(digits))) return { ok: false, offset: digits, truncated: false, message: '' }
   // A bare word is a literal only if it is one of these; anything else (a variable, a nested
   // call) fails here without a read.
   if (isNameStart(text.charCodeAt(pos))) {
     let end = pos
     while (isNamePart(text.charCodeAt(end))) end++
     if (!LITERAL_WORDS.has(text.slice(pos, end))) return { ok: false, offset: pos, truncated: end >= text.length, message: `Expected a Python literal at offset ${pos}, found "${text.slice(pos, Math.min(end, pos + 24))}".` }
+  }
+  // A list or dict the lenient reader is certain to reject (`[f(a=1, …`, a call list where a value
+  // belongs) fails here without a read; such a failure is never a cut-off one.
+  if (first === 0x5b || first === 0x7b) {
+    const failsAt = certainFailureAt(text, pos)
+    if (failsAt >= 0) return { ok: false, offset: failsAt, truncated: false, message: '' }
   }
   // Only a cut-off literal's message is shown (every other failure ends the attempt quietly), so
   // the rest are never written.
@@ -143,45 +170,54 @@ function unescapeName(written: string): string {
   return written.includes('\\') ? written.replace(/\\_/g, '_') : written
 }
 
-/** Reads `name(key=value, …)` at `pos`. */
+/** The tool name of the call whose name is `text[pos, nameEnd)`: unescaped, without a built-in's `.call`. */
+function callName(text: string, pos: number, nameEnd: number): string {
+  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
+  const written = unescapeName(text.slice(pos, nameEnd))
+  return written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
+}
+
+/**
+ * Reads `name(key=value, …)` at `pos`. The name, a key and the repairs are built only once they
+ * are needed: prose such as `f(a=1, f(a=1, …` fails a read per call, at the second key.
+ */
 function readCall(text: string, pos: number): Attempt {
   const nameEnd = readName(text, pos)
   if (nameEnd === pos || text.charCodeAt(nameEnd) !== 0x28) return { ok: false, offset: Math.max(nameEnd, pos + 1) }
-  // `brave_search.call(query=…)` is how Llama 3.1 calls its built-in tools: the tool is `brave_search`.
-  const written = unescapeName(text.slice(pos, nameEnd))
-  const name = written.endsWith('.call') && written.length > 5 ? written.slice(0, -5) : written
   const args: { [key: string]: JsonValue } = {}
-  const repairs: Repair[] = []
+  let repairs: Repair[] | undefined
   const argsStart = nameEnd + 1
   let i = skipSpace(text, argsStart)
   for (;;) {
-    if (i >= text.length) return cutAttempt(text, name, `the text ends inside the arguments: expected ')'.`)
+    if (i >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends inside the arguments: expected ')'.`)
     if (text.charCodeAt(i) === 0x29) break
     const keyEnd = readName(text, i)
     if (keyEnd === i) return { ok: false, offset: i }
-    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
-    const key = unescapeName(text.slice(i, keyEnd))
     let j = skipSpace(text, keyEnd)
-    if (j >= text.length) return cutAttempt(text, name, `the text ends after the argument name "${key}": expected '='.`)
+    // Markdown-escaped underscores (`city\_name`) are unescaped in names, never inside values.
+    if (j >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends after the argument name "${unescapeName(text.slice(i, keyEnd))}": expected '='.`)
     if (text.charCodeAt(j) !== 0x3d) return { ok: false, offset: j }
+    const key = unescapeName(text.slice(i, keyEnd))
     j = skipSpace(text, j + 1)
     const literal = readLiteral(text, j)
-    if (!literal.ok) return literal.truncated ? cutAttempt(text, name, lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
+    if (!literal.ok) return literal.truncated ? cutAttempt(text, callName(text, pos, nameEnd), lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
     // `__proto__` becomes an own key; any other key is set plainly (defineProperty costs more than the rest of a short call).
     if (key === '__proto__') Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
     else args[key] = literal.value
-    repairs.push(...literal.repairs)
+    if (literal.repairs.length > 0) (repairs ??= []).push(...literal.repairs)
     i = skipSpace(text, literal.end)
-    if (i >= text.length) return cutAttempt(text, name, `the text ends after the argument "${key}": expected ',' or ')'.`)
+    if (i >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends after the argument "${key}": expected ',' or ')'.`)
     const code = text.charCodeAt(i)
     if (code === 0x2c) i = skipSpace(text, i + 1)
     else if (code !== 0x29) return { ok: false, offset: i }
   }
   const end = i + 1
+  const written = unescapeName(text.slice(pos, nameEnd))
+  const name = callName(text, pos, nameEnd)
   // The name span covers the tool name as written (`get\_weather`), without a built-in's `.call`.
   const nameSpanEnd = name !== written ? nameEnd - '.call'.length : nameEnd
   const call: ParsedCall = { name, arguments: args, rawArguments: text.slice(argsStart, i), spans: { call: { start: pos, end }, name: { start: pos, end: nameSpanEnd }, arguments: { start: argsStart, end: i } } }
-  return { ok: true, call, end, repairs }
+  return { ok: true, call, end, repairs: repairs ?? [] }
 }
 
 /** Skips whitespace and `\` line continuations between calls. */
@@ -192,7 +228,7 @@ function skipContinuations(text: string, pos: number): number {
 }
 
 /** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
-function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false } } {
+function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false }; atFirstCall: boolean } {
   const view = builder.view
   const calls: Attempt[] = []
   let i = pos
@@ -200,7 +236,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   for (;;) {
     const attempt = readCall(view, i)
     if (!attempt.ok) {
-      if (calls.length === 0 || attempt.truncated) return { failed: attempt }
+      if (calls.length === 0 || attempt.truncated) return { failed: attempt, atFirstCall: calls.length === 0 }
       break
     }
     calls.push(attempt)
@@ -222,7 +258,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   }
   if (inList) {
     const close = skipContinuations(view, end)
-    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close } }
+    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close }, atFirstCall: false }
     end = close + 1
   }
   for (const attempt of calls) {
@@ -272,7 +308,8 @@ function collect(builder: ParseBuilder): void {
       pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
       continue
     }
-    const result = readSequence(builder, inList ? skipSpace(view, pos + 1) : pos, inList)
+    const start = inList ? skipSpace(view, pos + 1) : pos
+    const result = readSequence(builder, start, inList)
     if ('failed' in result) {
       const failed = result.failed
       if (failed.truncated) {
@@ -280,8 +317,10 @@ function collect(builder: ParseBuilder): void {
         builder.consume(pos, view.length)
         return
       }
-      // Skip the rest of the word so each position is tried once.
-      pos = inList ? pos + 1 : Math.max(pos + 1, readName(view, pos))
+      // Skip the rest of the word so each position is tried once. A list whose first call
+      // failed skips that call's name too: read bare, it fails the same way (`[f(a=1, f(a=`
+      // repeated read every call twice).
+      pos = inList && !result.atFirstCall ? pos + 1 : Math.max(start + 1, readName(view, start))
       continue
     }
     const fence = fenceAround(view, pos, result.end, lastEnd)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
-import { createStreamParser } from './index'
+import { createStreamParser, getProtocol } from './index'
 import { pipe } from './pipe'
 import { pythonic } from './pythonic'
 import { JsonStreamReader } from './stream/json-stream-reader'
@@ -22,6 +22,35 @@ describe('worst-case inputs', () => {
       expect(last?.code).toBe('more_errors')
       expect(last?.message).toBe(`${10_000 - MAX_LISTED_ERRORS} more errors like these are not listed (only the first ${MAX_LISTED_ERRORS} are).`)
       expect(last?.phrase).toEqual({ key: 'moreErrors', params: { count: 10_000 - MAX_LISTED_ERRORS, max: MAX_LISTED_ERRORS } })
+    }
+  })
+
+  it('reads no call out of JSON values without a name key: {} and {"a": 1} repeated cost no call reading per value', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const unit of ['{}', '{"a": 1} ', '[{}]', '[{"a": [1]}]']) {
+        const keys = vi.spyOn(Object, 'keys')
+        const result = getProtocol(id)?.parse(unit.repeat(1000))
+        // Before: every value was read as a call object (Object.keys, the name and arguments keys looked up, a reading built).
+        expect(keys.mock.calls.length, `${id} ${unit}`).toBeLessThan(10)
+        keys.mockRestore()
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(unit.repeat(1000).trim())
+      }
+    }
+    expect(getProtocol('json')?.parse('{"a": 1} {"tool": "f", "arguments": {}} [{"b": 2}, {"name": "g", "arguments": {"c": 3}}]').calls.map((call) => call.name)).toEqual(['f', 'g'])
+  })
+
+  it('writes the messages of the listed errors only: a failed call past MAX_LISTED_ERRORS is counted, its message never written', () => {
+    for (const [id, unit] of [['bracket', '[TOOL: f] [ARGS: {f(a='], ['mistral', '[TOOL_CALLS]f[ARGS]{f(a='], ['magistral', 'f(a=[TOOL_CALLS]f[ARGS]{'], ['pipe', '[TOOL:f']] as const) {
+      // Every message lowers the first letter of the reader's message it quotes (`lowerFirst`).
+      const lower = vi.spyOn(String.prototype, 'toLowerCase')
+      const result = getProtocol(id)?.parse(unit.repeat(1000))
+      const lowered = lower.mock.calls.length
+      lower.mockRestore()
+      // Before: one message per failed call, 1000.
+      expect(lowered, id).toBeLessThanOrEqual(MAX_LISTED_ERRORS + 5)
+      expect(result?.errors, id).toHaveLength(MAX_LISTED_ERRORS + 1)
+      expect(result?.errors.slice(0, MAX_LISTED_ERRORS), id).toEqual(getProtocol(id)?.parse(unit.repeat(MAX_LISTED_ERRORS + 1)).errors.slice(0, MAX_LISTED_ERRORS))
     }
   })
 
@@ -93,6 +122,35 @@ describe('worst-case inputs, streamed', () => {
     expect(reader.error).toBe("Expected ',' or ']', found 'x'.")
   })
 
+  it('keeps reading incrementally past a ( that cannot open a tuple ([(,[(, …), in chunks of any size', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const size of [1, 7, 4096]) {
+        const reparse = vi.spyOn(ReparseScanner.prototype, 'write')
+        const raw = `a ${'(,['.repeat(2000)}] b`
+        const parser = createStreamParser(id)
+        let snapshot = parser.push('')
+        for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+        // Before: the first [( made the scanner give up, and the rest was re-parsed from the start.
+        expect(reparse.mock.calls.length, `${id} ${size}`).toBe(0)
+        reparse.mockRestore()
+        expect(snapshot.reading, `${id} ${size}`).toBe('incremental')
+        expect(snapshot.text, `${id} ${size}`).toBe(raw)
+        expect(parser.end(), `${id} ${size}`).toEqual(getProtocol(id)?.parse(raw))
+      }
+    }
+  })
+
+  it('still hands a real tuple to the one-shot parser, however the chunks split it', () => {
+    const raw = 'x [{"name": "f", "arguments": {"p": [(1, 2)]}}]'
+    for (const size of [1, 7, 4096]) {
+      const parser = createStreamParser('json')
+      let snapshot = parser.push('')
+      for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+      expect(snapshot.reading, String(size)).toBe('reparse')
+      expect(parser.end().calls.map((call) => call.arguments), String(size)).toEqual([{ p: [[1, 2]] }])
+    }
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')
@@ -113,6 +171,31 @@ describe('worst-case inputs, pythonic', () => {
     expect(calls).toBeLessThan(10)
     expect(result.calls).toEqual([])
     expect(result.errors.map((error) => error.code)).toEqual(['truncated'])
+  })
+
+  it('reads each call of [f(a=1, f(a= once, builds no name or key it does not need, and starts no JSON read at a list the reader rejects', () => {
+    // Before: 12, 4 and 6 slices, and 7, 2 and 4 prefix tests, per repetition (the call after [ was
+    // read twice, as a list item and then bare; every f(a=[ started a lenient read of the list;
+    // the name and the second key were cut out before the read failed at the second key's '(';
+    // the 1 of 1[ was read by the lenient reader, which cut it out once more).
+    for (const [unit, slices] of [['[f(a=1, f(a=', 5], ['f(a=1, ', 3], ['[f(a=1', 1.5]] as const) {
+      const slice = vi.spyOn(String.prototype, 'slice')
+      const startsWith = vi.spyOn(String.prototype, 'startsWith')
+      const result = pythonic.parse(unit.repeat(1000))
+      const sliced = slice.mock.calls.length
+      const tested = startsWith.mock.calls.length
+      vi.restoreAllMocks()
+      expect(sliced, unit).toBeLessThan(slices * 1000)
+      expect(tested, unit).toBeLessThan(100)
+      expect(result.calls, unit).toEqual([])
+      expect(result.errors.map((error) => error.code), unit).toEqual(['truncated'])
+    }
+  })
+
+  it('still reads the calls inside and after a list whose first call fails', () => {
+    const read = (raw: string) => pythonic.parse(raw).calls.map((call) => [call.name, call.arguments])
+    expect(read('[f(a=1, f(a=1)] [g(b=[1, 2])]')).toEqual([['f', { a: 1 }], ['g', { b: [1, 2] }]])
+    expect(read('[f(x=[g(a=1)]), h(c=2)]')).toEqual([['g', { a: 1 }], ['h', { c: 2 }]])
   })
 
   it('reads plain integers as the JSON reader does, and an own __proto__ key', () => {

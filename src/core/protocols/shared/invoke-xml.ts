@@ -95,7 +95,7 @@ class InvokeReader {
     for (;;) {
       pos = skipSpace(view, pos)
       if (view.startsWith(syntax.blockClose, pos)) {
-        if (calls === 0) this.builder.addError('missing_name', parseSaid('invokeBlockEmpty', { blockOpen: syntax.blockOpen, invoke: syntax.invoke }), { start: at, end: pos + syntax.blockClose.length })
+        if (calls === 0) this.builder.addError('missing_name', () => parseSaid('invokeBlockEmpty', { blockOpen: syntax.blockOpen, invoke: syntax.invoke }), { start: at, end: pos + syntax.blockClose.length })
         return pos + syntax.blockClose.length
       }
       if (pos >= view.length && calls > 0) {
@@ -104,7 +104,7 @@ class InvokeReader {
       }
       if (endsInsideMarkup(view, pos, [`${syntax.invoke} name=`, syntax.blockClose])) return this.cutOff(undefined, parsePhrase('cutInsideMarker', { marker: syntax.blockOpen }), at)
       if (!view.startsWith(`${syntax.invoke} `, pos)) {
-        this.builder.addError('invalid_call', parseSaid('invokeExpectedInvoke', { invoke: syntax.invoke, blockClose: syntax.blockClose, offset: pos }), { start: pos, end: pos + 1 })
+        this.builder.addError('invalid_call', () => parseSaid('invokeExpectedInvoke', { invoke: syntax.invoke, blockClose: syntax.blockClose, offset: pos }), { start: pos, end: pos + 1 })
         return this.skipBlock(pos)
       }
       const end = this.readInvoke(pos)
@@ -122,7 +122,7 @@ class InvokeReader {
     const nameAttribute = header?.attributes.get('name')
     if (!header || !nameAttribute || nameAttribute.value.trim() === '') {
       if (endsInsideMarkup(view, lt, []) || view.indexOf('>', lt) < 0) return this.cutOff(undefined, parsePhrase('cutInsideMarker', { marker: syntax.invoke }), lt)
-      this.builder.addError('missing_name', parseSaid('invokeExpectedName', { invoke: syntax.invoke, offset: lt }), { start: lt, end: lt + syntax.invoke.length })
+      this.builder.addError('missing_name', () => parseSaid('invokeExpectedName', { invoke: syntax.invoke, offset: lt }), { start: lt, end: lt + syntax.invoke.length })
       return undefined
     }
     const name = nameAttribute.value.trim()
@@ -141,14 +141,14 @@ class InvokeReader {
         break
       }
       if (!view.startsWith(`${syntax.parameter} `, pos)) {
-        this.builder.addError('invalid_call', parseSaid('invokeExpectedParameter', { parameter: syntax.parameter, invokeClose: syntax.invokeClose, name, offset: pos }), { start: pos, end: pos + 1 })
+        this.builder.addError('invalid_call', () => parseSaid('invokeExpectedParameter', { parameter: syntax.parameter, invokeClose: syntax.invokeClose, name, offset: pos }), { start: pos, end: pos + 1 })
         return undefined
       }
       const parameter = readAttributes(view, pos + syntax.parameter.length)
       const key = parameter?.attributes.get('name')?.value
       if (!parameter || key === undefined) {
         if (view.indexOf('>', pos) < 0) return this.cutOff(name, parsePhrase('cutInsideMarker', { marker: syntax.parameter }), lt)
-        this.builder.addError('invalid_call', parseSaid('invokeExpectedKey', { parameter: syntax.parameter, offset: pos, name }), { start: pos, end: pos + 1 })
+        this.builder.addError('invalid_call', () => parseSaid('invokeExpectedKey', { parameter: syntax.parameter, offset: pos, name }), { start: pos, end: pos + 1 })
         return undefined
       }
       const valueEnd = this.finder.next(syntax.parameterClose, parameter.end)
@@ -158,7 +158,7 @@ class InvokeReader {
       if (syntax.typedParameters && parameter.attributes.get('string')?.value === 'false') {
         const read = readJson(text.trim())
         if (!read.ok || read.end !== text.trim().length) {
-          this.builder.addError('invalid_arguments', parseSaid('parameterNotJson', { key, name, problem: read.ok ? parsePhrase('textAfterValue') : nested(read.error) }), { start: parameter.end, end: valueEnd })
+          this.builder.addError('invalid_arguments', () => parseSaid('parameterNotJson', { key, name, problem: read.ok ? parsePhrase('textAfterValue') : nested(read.error) }), { start: parameter.end, end: valueEnd })
           return undefined
         }
         value = read.value

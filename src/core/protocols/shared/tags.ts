@@ -107,14 +107,14 @@ class TagScanner {
     if (view.startsWith('<function=', bodyStart) || view.startsWith('<function name=', bodyStart)) {
       const end = this.readFunctionTag(bodyStart)
       if (end === undefined) {
-        this.builder.addError('invalid_call', parseSaid('tagExpectedFunction', { open, offset: bodyStart }), { start: bodyStart, end: bodyStart })
+        this.builder.addError('invalid_call', () => parseSaid('tagExpectedFunction', { open, offset: bodyStart }), { start: bodyStart, end: bodyStart })
         const closeAt = this.finder.next(close, bodyStart)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
       return end >= view.length ? end : this.expectClose(close, open, end)
     }
     if (view.startsWith(close, bodyStart)) {
-      this.builder.addError('missing_name', parseSaid('tagEmpty', { open }), { start: lt, end: bodyStart + close.length })
+      this.builder.addError('missing_name', () => parseSaid('tagEmpty', { open }), { start: lt, end: bodyStart + close.length })
       return bodyStart + close.length
     }
     const nameEnd = readNameEnd(view, bodyStart)
@@ -161,7 +161,7 @@ class TagScanner {
           const name = isJsonObject(first) && typeof first.name === 'string' ? first.name : undefined
           return this.cutOff(name, nested(read.error), lt)
         }
-        this.builder.addError('invalid_json', parseSaid('tagBodyInvalid', { open, problem: nested(read.error) }), { start: at, end: read.error.offset })
+        this.builder.addError('invalid_json', () => parseSaid('tagBodyInvalid', { open, problem: nested(read.error) }), { start: at, end: read.error.offset })
         const closeAt = this.finder.next(close, at)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
@@ -197,7 +197,7 @@ class TagScanner {
    */
   private unreadableArguments(name: string, error: { code: string; message: string; offset: number }, pos: number, close: string, lt: number): number {
     if (error.code === 'truncated') return this.cutOff(name, nested(error), lt)
-    this.builder.addError('invalid_arguments', parseSaid('argsNotJsonKeepCase', { name, problem: nested(error) }), { start: pos, end: error.offset })
+    this.builder.addError('invalid_arguments', () => parseSaid('argsNotJsonKeepCase', { name, problem: nested(error) }), { start: pos, end: error.offset })
     const closeAt = this.finder.next(close, pos)
     return closeAt < 0 ? this.view.length : closeAt + close.length
   }
@@ -234,7 +234,7 @@ class TagScanner {
         pos = skipSpace(view, keyEnd + '</arg_key>'.length)
         if (!view.startsWith('<arg_value>', pos)) {
           if (endsInsideMarkup(view, pos, ['<arg_value>'])) return this.cutOff(name, parsePhrase('cutBeforeArgValue', { key }), lt)
-          this.builder.addError('invalid_call', parseSaid('tagExpectedArgValue', { key, offset: pos }), { start: pos, end: pos })
+          this.builder.addError('invalid_call', () => parseSaid('tagExpectedArgValue', { key, offset: pos }), { start: pos, end: pos })
           const closeAt = this.finder.next(close, pos)
           return closeAt < 0 ? view.length : closeAt + close.length
         }
@@ -314,7 +314,7 @@ class TagScanner {
       while (gt < view.length && view.charCodeAt(gt) !== 0x3e && view.charCodeAt(gt) !== 0x0a) gt++
       if (view.charCodeAt(gt) !== 0x3e) {
         if (gt >= view.length) return this.cutOff(name, parsePhrase('cutInsideParameterTag', { offset: pos }), lt)
-        this.builder.addError('invalid_call', parseSaid('tagExpectedGt', { offset: keyStart }), { start: pos, end: pos })
+        this.builder.addError('invalid_call', () => parseSaid('tagExpectedGt', { offset: keyStart }), { start: pos, end: pos })
         const closeAt = this.finder.next(close, pos)
         return closeAt < 0 ? view.length : closeAt + close.length
       }
@@ -336,7 +336,7 @@ class TagScanner {
       this.builder.addRepair('missing_close_tag', parseSaid('tagFunctionWithoutClose', { name }), { start: pos, end: pos })
       end = view.length
     } else {
-      this.builder.addError('invalid_call', parseSaid('tagExpectedParameter', { name, offset: pos, found: view[pos] ?? '' }), { start: pos, end: pos + 1 })
+      this.builder.addError('invalid_call', () => parseSaid('tagExpectedParameter', { name, offset: pos, found: view[pos] ?? '' }), { start: pos, end: pos + 1 })
       const closeAt = this.finder.next(close, pos)
       return closeAt < 0 ? view.length : closeAt + close.length
     }

@@ -2,7 +2,7 @@
  * The two `[TOOL: …]` formats of the hand-written designs, read by one scanner because they
  * share the opening: `[TOOL: name] [ARGS: {…}]` (bracket) and `[TOOL:name|key=value|…]` (pipe).
  */
-import { readJson } from '../../json'
+import { readJsonDeferred } from '../../json'
 import type { JsonValue } from '../../messages'
 import type { FormatDetection, ParsedCall } from '../types'
 import { defineMarkers, detectMarkers, detectionReason } from './detect'
@@ -38,7 +38,7 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
     }
   }
   if (end < 0) {
-    builder.addError('truncated', parseSaid('bracketCutName', { name }), { start: at, end: view.length })
+    builder.addError('truncated', () => parseSaid('bracketCutName', { name }), { start: at, end: view.length })
     return view.length
   }
   const args: { [key: string]: JsonValue } = {}
@@ -72,7 +72,7 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   // `[TOOL: name] [AR` at the end: the arguments were cut off.
   const rest = view.length - argsAt
   if (rest > 0 && rest < '[ARGS:'.length && '[ARGS:'.startsWith(view.slice(argsAt))) {
-    builder.addError('truncated', parseSaid('bracketCutInsideArgs', { name }), { start: at, end: view.length })
+    builder.addError('truncated', () => parseSaid('bracketCutInsideArgs', { name }), { start: at, end: view.length })
     return view.length
   }
   if (!view.startsWith('[ARGS', argsAt)) {
@@ -86,14 +86,16 @@ function readArgsBlock(builder: ParseBuilder, at: number, name: string, nameSpan
   }
   const jsonAt = skipSpace(view, colon + 1)
   if (jsonAt >= view.length) {
-    builder.addError('truncated', parseSaid('bracketCutAfterArgs', { name }), { start: at, end: view.length })
+    builder.addError('truncated', () => parseSaid('bracketCutAfterArgs', { name }), { start: at, end: view.length })
     return view.length
   }
-  const read = readJson(view, jsonAt)
+  // Deferred: past MAX_LISTED_ERRORS a failure is only counted, so its message is never written
+  // (`[TOOL: f] [ARGS: {f(a=` repeated wrote one per call).
+  const read = readJsonDeferred(view, jsonAt)
   if (!read.ok) {
-    const cut = read.error.code === 'truncated'
-    builder.addError(cut ? 'truncated' : 'invalid_arguments', parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.error) }), { start: jsonAt, end: cut ? view.length : read.error.offset })
-    return cut ? view.length : read.error.offset
+    const cut = read.code === 'truncated'
+    builder.addError(cut ? 'truncated' : 'invalid_arguments', () => parseSaid(cut ? 'callCut' : 'argsNotJson', { name, problem: nested(read.render().error) }), { start: jsonAt, end: cut ? view.length : read.offset })
+    return cut ? view.length : read.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
   const decoded = decodeArguments(read.value, read.spans.span, name, read.spans.unclosed)
@@ -129,7 +131,9 @@ export function collectToolBrackets(builder: ParseBuilder): void {
     const nameStart = skipBlanks(view, colon + 1)
     const nameEnd = readNameEnd(view, nameStart)
     const next = skipBlanks(view, nameEnd)
-    const name = view.slice(nameStart, nameEnd).replace(/\\_/g, '_')
+    const written = view.slice(nameStart, nameEnd)
+    // Markdown-escaped underscores (`get\\_weather`); most names hold no backslash and skip the regex.
+    const name = written.includes('\\') ? written.replace(/\\_/g, '_') : written
     const nameSpan = { start: nameStart, end: nameEnd }
     let end: number
     if (nameEnd === nameStart || next >= view.length) {
@@ -137,7 +141,7 @@ export function collectToolBrackets(builder: ParseBuilder): void {
         pos = at + 1
         continue
       }
-      builder.addError('truncated', parseSaid('bracketEndsInside', { offset: at }), { start: at, end: view.length })
+      builder.addError('truncated', () => parseSaid('bracketEndsInside', { offset: at }), { start: at, end: view.length })
       end = view.length
     } else if (view.charCodeAt(next) === 0x5d) {
       end = readArgsBlock(builder, at, name, nameSpan, next + 1)

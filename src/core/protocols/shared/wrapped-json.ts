@@ -37,7 +37,7 @@ export function readWrappedJson(builder: ParseBuilder, start: number, marker: st
       builder.addError('truncated', typeof nameValue === 'string' ? parseSaid('callCut', { name: nameValue, problem }) : parseSaid('toolCallAfterCut', { marker, problem }), { start: at, end: view.length })
       return view.length
     }
-    builder.addError('invalid_json', parseSaid('wrappedInvalid', { marker, problem: nested(read.error) }), { start: at, end: read.error.offset })
+    builder.addError('invalid_json', () => parseSaid('wrappedInvalid', { marker, problem: nested(read.error) }), { start: at, end: read.error.offset })
     return read.error.offset
   }
   for (const repair of read.repairs) builder.addRepair(repair.code, repair, repair.span)
@@ -74,7 +74,7 @@ export function collectMarkedJson(builder: ParseBuilder, marker: string, endMark
         continue
       }
       if (skipSpace(view, after) >= view.length) {
-        builder.addError('truncated', parseSaid('endsAfterMarker', { marker }), { start: at, end: view.length })
+        builder.addError('truncated', () => parseSaid('endsAfterMarker', { marker }), { start: at, end: view.length })
         builder.consume(at, view.length)
         return
       }

@@ -182,7 +182,23 @@ export class TextScanner implements StreamScanner {
           const start = i
           const end = reader.write(work, i)
           i = end
-          if (reader.status === 'failed' && this.readerContext === 'prose' && this.candidateRaw === '' && work.charCodeAt(end) !== 0x28) {
+          // A `(` the reader stopped at may open a Python tuple (`(3, 4)`), which the lenient one-shot
+          // reader accepts; one followed by what cannot start a tuple's item (`[(,[(,`) is a failure like any other.
+          const tuple = reader.status === 'failed' && work.charCodeAt(end) === 0x28 ? tupleAt(work, end) : NO_TUPLE
+          if (tuple === UNKNOWN && this.readerContext === 'prose') {
+            // The chunk ends at the `(`: the candidate is read again with the next chunk, which
+            // settles it (once per candidate: scanning resumes after it either way).
+            if (heldFrom >= 0) {
+              if (start > heldFrom) this.prose.add(work.slice(heldFrom, start))
+              heldFrom = -1
+            }
+            this.carry = this.candidateRaw + work.slice(start)
+            this.candidateRaw = ''
+            this.reader = undefined
+            this.mode = Mode.Prose
+            return
+          }
+          if (reader.status === 'failed' && this.readerContext === 'prose' && this.candidateRaw === '' && tuple === NO_TUPLE) {
             // Not JSON after all, and all of it in this chunk: it stays in the prose run (as
             // failJson would add it), and scanning resumes at the offending character.
             this.reader = undefined
@@ -199,7 +215,7 @@ export class TextScanner implements StreamScanner {
           if (reader.status === 'done') this.finishJson(reader)
           else if (reader.status === 'failed') {
             // A Python tuple (`(3, 4)`), which the lenient one-shot reader accepts: hand over.
-            if (work.charCodeAt(end) === 0x28) {
+            if (tuple !== NO_TUPLE) {
               this.mode = Mode.GaveUp
               return
             }
@@ -458,6 +474,23 @@ function cannotOpen(work: string, at: number, open: number): boolean {
   if (isWhitespace(next) || next === 0x28) return false
   if (open === 0x7b) return !(next === 0x22 || next === 0x27 || next === 0x7d || isIdentifierStart(next))
   return !(next === 0x7b || next === 0x5b || next === 0x22 || next === 0x27 || next === 0x5d || next === 0x2d || isDigit(next) || isIdentifierStart(next))
+}
+
+/** What a `(` where the stream reader stopped may be: see {@link tupleAt}. */
+const NO_TUPLE = 0
+const MAYBE_TUPLE = 1
+const UNKNOWN = 2
+
+/**
+ * Whether the `(` at `at` may open a Python tuple for the lenient one-shot reader: {@link NO_TUPLE}
+ * when the next character cannot start an item or close it (the reader would fail there),
+ * {@link UNKNOWN} when the chunk ends at the `(`, else {@link MAYBE_TUPLE}.
+ */
+function tupleAt(work: string, at: number): typeof NO_TUPLE | typeof MAYBE_TUPLE | typeof UNKNOWN {
+  if (at + 1 >= work.length) return UNKNOWN
+  const next = work.charCodeAt(at + 1)
+  const starts = isWhitespace(next) || isDigit(next) || isIdentifierStart(next) || next === 0x7b || next === 0x5b || next === 0x28 || next === 0x29 || next === 0x22 || next === 0x27 || next === 0x2d || next === 0x2b || next === 0x2e
+  return starts ? MAYBE_TUPLE : NO_TUPLE
 }
 
 /** Offset of the next `{`, `[` or `<` at or after `from`, or -1 (a loop: a regex would build a match per hit). */
