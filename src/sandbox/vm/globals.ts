@@ -272,6 +272,52 @@ function guardAllocations(): void {
   for (const [name, perElement] of typed) guard(name, perElement)
 }
 
+/**
+ * Makes `eval` and the `Function` constructors (plain, async, generator, async generator) refuse
+ * source nested too deeply for QuickJS's parser with a `SyntaxError` the code can catch (see
+ * `nesting.ts`): parsed, it overflowed the browser's native stack and killed the VM. The
+ * constructors stay themselves for `instanceof` and `.prototype`; `fn.constructor` is the guarded
+ * one too. `eval` becomes the guarded function, so a call `eval(src)` is an indirect eval: the
+ * source runs in the global scope, not in the caller's (QuickJS makes a direct eval only of its
+ * own `eval`, which can then no longer be reached).
+ */
+function guardParsers(): void {
+  const check = (source: string) => {
+    const problem = host.nesting(source)
+    if (problem !== '') throw new SyntaxError(problem)
+  }
+  const nativeEval = globalThis.eval
+  const guardedEval = {
+    eval(source: unknown): unknown {
+      if (typeof source !== 'string') return source
+      check(source)
+      return nativeEval(source)
+    },
+  }.eval
+  Object.defineProperty(globalThis, 'eval', { value: guardedEval, writable: true, configurable: true, enumerable: false })
+  const makers: [(new (...args: string[]) => unknown), string][] = [
+    [Function, 'function'],
+    [Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => unknown, 'async function'],
+    [Object.getPrototypeOf(function* () {}).constructor as new (...args: string[]) => unknown, 'function*'],
+    [Object.getPrototypeOf(async function* () {}).constructor as new (...args: string[]) => unknown, 'async function*'],
+  ]
+  for (const [Maker, keyword] of makers) {
+    /** The arguments as the constructor reads them (each turned into text once), after the check. */
+    const checked = (args: unknown[]): string[] => {
+      const texts = args.map((arg) => `${arg as string}`)
+      const body = texts.length > 0 ? (texts[texts.length - 1] as string) : ''
+      check(`(${keyword} anonymous(${texts.slice(0, -1).join(',')}\n) {\n${body}\n})`)
+      return texts
+    }
+    const guarded: object = new Proxy(Maker, {
+      apply: (target, _self, args: unknown[]) => Reflect.construct(target, checked(args)),
+      construct: (target, args: unknown[], newTarget) => Reflect.construct(target, checked(args), newTarget === guarded ? target : newTarget) as object,
+    })
+    Object.defineProperty(Maker.prototype, 'constructor', { value: guarded, writable: true, configurable: true, enumerable: false })
+    if (Maker === Function) Object.defineProperty(globalThis, 'Function', { value: guarded, writable: true, configurable: true, enumerable: false })
+  }
+}
+
 /** Elements one native step of {@link guardLongBuiltins} handles before user code may be interrupted again. */
 const CHUNK = 1 << 16
 
@@ -380,6 +426,7 @@ function guardLongBuiltins(outOfMemory: () => Error): void {
 /** Puts the globals on the VM's global object. */
 export function installGlobals(): void {
   guardAllocations()
+  guardParsers()
   guardLongBuiltins(outOfMemory)
   const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
   const console = { log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error') }

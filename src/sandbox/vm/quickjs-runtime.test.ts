@@ -346,6 +346,49 @@ export const waits = tool({ description: '', inputSchema: z.object({}), execute:
     expect(crashes).toEqual([])
   })
 
+  it('eval, new Function and the other constructors of source nested too deeply throw a SyntaxError the tool catches; the VM lives on', async () => {
+    const { runtime, crashes } = make()
+    const deep = [
+      `eval('('.repeat(800) + '1' + ')'.repeat(800))`,
+      `(0, eval)('['.repeat(800) + ']'.repeat(800))`,
+      `new Function('return ' + '(function(){return '.repeat(400) + '1' + '})'.repeat(400))`,
+      `Function('a', '{'.repeat(300) + '[' .repeat(300))`,
+      `new ((async () => {}).constructor as FunctionConstructor)('return ' + '\`\${'.repeat(600) + '1' + '}\`'.repeat(600))`,
+      `new ((function* () {}).constructor as FunctionConstructor)('yield ' + '(()=>'.repeat(700) + '1' + ')'.repeat(700))`,
+    ]
+    runtime.load(
+      'tools.ts',
+      `${header}const sources = [${deep.map((code) => `() => ${code}`).join(', ')}]
+export const deep = tool({ description: '', inputSchema: z.object({ index: z.number() }), execute: ({ index }) => { try { sources[index](); return 'parsed' } catch (e) { return (e as Error).name + ': ' + (e as Error).message } } })
+export const fine = tool({ description: '', inputSchema: z.object({}), execute: () => [eval('1 + 2'), eval(5), new Function('a', 'b', 'return a * b')(3, 4), Function('return 7')(), eval('('.repeat(200) + '8' + ')'.repeat(200)), (() => 0) instanceof Function, Function.prototype.constructor === Function, (async () => 0).constructor.name, (function () {}).constructor === Function].join() })
+`,
+    )
+    for (const [index, code] of deep.entries()) {
+      expect(await runtime.executeTool('deep', { index }, `c${index}`), code).toMatchObject({ ok: true, result: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) })
+    }
+    expect(await runtime.executeTool('fine', {}, 'c9')).toEqual({ ok: true, result: '3,5,12,7,8,true,true,AsyncFunction,true' })
+    expect(crashes).toEqual([])
+  })
+
+  it('tools.ts, model.ts or a code block nested too deeply is a SyntaxError of that file, and the VM lives on', async () => {
+    const { runtime, crashes } = make()
+    const deep = `export const nested = ${'['.repeat(700)}${']'.repeat(700)}\n`
+    expect(runtime.load('tools.ts', `${header}${deep}`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) } })
+    expect(runtime.load('model.ts', `${deep}export default function model() { return 'x' }\n`)).toMatchObject({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('nested too deeply') } })
+    expect(await runtime.runCode(`return ${'('.repeat(700)}1${')'.repeat(700)}`, { maxOutputChars: 1000 })).toMatchObject({ ok: false, error: expect.stringContaining('nested too deeply') })
+    expect(runtime.load('tools.ts', `${header}export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(JSON.parse('['.repeat(100) + ']'.repeat(100))).length })\n`)).toMatchObject({ ok: true })
+    expect(await runtime.executeTool('ok', {}, 'c1')).toEqual({ ok: true, result: '200' })
+    expect(crashes).toEqual([])
+  })
+
+  it('JSON.parse and RegExp of deeply nested input are errors the code catches (QuickJS checks those itself)', async () => {
+    const { runtime, crashes } = make()
+    runtime.load('tools.ts', oneTool(`const tries = [() => JSON.parse('['.repeat(1e5) + ']'.repeat(1e5)), () => JSON.parse('{"a":'.repeat(1e5) + '1' + '}'.repeat(1e5)), () => new RegExp('(?:'.repeat(2e4) + 'a' + ')'.repeat(2e4)), () => new RegExp('('.repeat(5000) + 'a' + ')'.repeat(5000))]
+  return tries.map((f) => { try { f(); return 'ok' } catch (e) { return (e as Error).name } }).join()`))
+    expect(await runtime.executeTool('t', {}, 'c1')).toEqual({ ok: true, result: 'SyntaxError,SyntaxError,SyntaxError,SyntaxError' })
+    expect(crashes).toEqual([])
+  })
+
   it('maps a thrown error back to its line and column in tools.ts', async () => {
     const { runtime } = make()
     runtime.load('tools.ts', `${header}export const boom = tool({\n  description: '',\n  inputSchema: z.object({}),\n  execute: () => {\n    throw new TypeError('bad')\n  },\n})\n`)
