@@ -166,6 +166,64 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
   })
 
+  // Past 65 536 elements the array builtins run in bytecode (see guardSparseLoops), and must still give V8's answers.
+  it('the array builtins give the same answers as V8 on long sparse arrays, array-likes and short arrays', async () => {
+    const { runtime } = make({ memoryLimitMb: 64 })
+    const probe = `const N = 70000
+  const sparse = () => { const a: unknown[] = []; a.length = N; a[3] = 'c'; a[10] = NaN; a[500] = 7; a[69998] = 'z'; a[40000] = undefined; a[40001] = 2; return a }
+  const like = () => ({ length: N, 5: 'x', 69990: 'y', 200: 3 }) as unknown as unknown[]
+  const dense = () => Array.from({ length: N }, (_, i) => (i * 7919) % 1000)
+  const view = (a: unknown) => { const o = a as Record<string, unknown> & { length: number }; const keys = Object.keys(o); return [o.length, keys.length, [...keys.slice(0, 30), ...keys.slice(-5)].map((k) => k + ':' + String(o[k])).join(';')] }
+  const out: unknown[] = []
+  const each = (make: () => unknown[]) => {
+    const a = make()
+    const p = Array.prototype
+    out.push(p.indexOf.call(a, 7), p.indexOf.call(a, undefined), p.indexOf.call(a, 'z', -5), p.indexOf.call(a, 7, 600), p.lastIndexOf.call(a, 7), p.lastIndexOf.call(a, 'c', 2), p.lastIndexOf.call(a, 'z', -1))
+    out.push(p.includes.call(a, NaN), p.includes.call(a, undefined), p.includes.call(a, 'z', 69999), p.includes.call(a, 'q'))
+    const seen: unknown[] = []
+    p.forEach.call(a, (v, i) => { seen.push(i + '=' + String(v)) })
+    out.push(seen.slice(0, 8).join(), seen.length, p.every.call(a, (v) => v !== 'q'), p.some.call(a, (v) => v === 'z'), p.some.call(a, () => false))
+    out.push(view(p.map.call(a, (v, i) => String(v) + i)).join('|').slice(0, 300), p.filter.call(a, (v) => v !== 7).slice(0, 10).join(), p.filter.call(a, () => true).length)
+    const fold = (s: unknown, v: unknown, i: number) => (String(s).length > 80 ? s : String(s) + String(v) + i)
+    out.push(p.reduce.call(a, fold as never), p.reduceRight.call(a, fold as never, '>'))
+    out.push(view(p.slice.call(a, 2, 69999)).join('|').slice(0, 300), view(p.slice.call(a, -3)).join('|'))
+    out.push(view(p.reverse.call(make())).join('|').slice(0, 300), view(p.fill.call(make(), 0, 69995)).join('|').slice(0, 300).length, view(p.copyWithin.call(make(), 1, 0, 69000)).join('|').slice(0, 300), view(p.copyWithin.call(make(), 0, 2)).join('|').slice(0, 300))
+    const shifted = make(); out.push(String(p.shift.call(shifted)), view(shifted).join('|').slice(0, 300))
+    const unshifted = make(); out.push(p.unshift.call(unshifted, 'u', 'v'), view(unshifted).join('|').slice(0, 300))
+    const spliced = make(); out.push(view(p.splice.call(spliced, 2, 600, 'w')).join('|'), view(spliced).join('|').slice(0, 300))
+    const cut = make(); out.push(view(p.splice.call(cut, -2)).join('|'), view(cut).join('|').slice(0, 300))
+    out.push(view(p.sort.call(make())).join('|').slice(0, 300), view(p.sort.call(make(), (x, y) => (String(y) < String(x) ? -1 : String(y) > String(x) ? 1 : 0))).join('|').slice(0, 300))
+    out.push(view(p.concat.call([0], a, [1], 2)).join('|').slice(0, 300), view([[a], [[1, [2]]], 3].flat(2)).join('|').slice(0, 300), view(p.flatMap.call(a, (v) => [v, [v]])).join('|').slice(0, 300))
+  }
+  each(sparse)
+  each(like)
+  each(dense)
+  each(() => [3, , 1, undefined, 'b', 2, 'a'])
+  const stable = Array.from({ length: N }, (_, i) => ({ k: i % 3, i })).sort((x, y) => x.k - y.k)
+  out.push(stable.every((v, i, all) => i === 0 || all[i - 1].k < v.k || all[i - 1].i < v.i))
+  out.push([1, [2, [3, [4]]]].flat(Infinity).join(), [[1], [2]].flat(0).length, [1, 2].flatMap((v) => [v, v * 2]).join())
+  out.push(...[() => Array.prototype.indexOf.call(null as never, 1), () => [].forEach.call(like(), 5 as never), () => Array.prototype.reduce.call({ length: N }, (s: unknown) => s), () => [].sort.call(like(), 1 as never), () => [].flatMap(5 as never)].map((f) => { try { f(); return 'no error' } catch (e) { return (e as Error).name } }))
+  out.push(Array.prototype.indexOf.length, Array.prototype.concat.length, Array.prototype.flat.name, Object.keys(Array.prototype).length)
+  return out`
+    runtime.load('tools.ts', oneTool(probe))
+    const reference = new Function(probe.replace(/: unknown\[\]/g, '').replace(/ as unknown as unknown\[\]/g, '').replace(/ as Record<string, unknown> & \{ length: number \}/g, '').replace(/ as never/g, '').replace(/\(e as Error\)/g, 'e').replace(/\(s: unknown, v: unknown, i: number\)/g, '(s, v, i)').replace(/\(s: unknown\)/g, '(s)').replace(/\(a: unknown\)/g, '(a)').replace(/\(make: \(\) => unknown\[\]\)/g, '(make)')) as () => unknown
+    const result = await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1'))
+    expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
+  }, 60_000)
+
+  it('array builtins that walk every index of a huge sparse array stop at the call\'s timeout, and the next call runs', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    const calls = ['a.indexOf(1)', 'a.lastIndexOf(1)', 'a.includes(1)', 'a.reverse()', 'a.flat()', '[a].flat()', 'a.fill(0)', 'a.sort()', 'a.forEach(() => 0)', 'a.map((v) => v)', 'a.filter(() => true)', 'a.every(() => true)', 'a.some(() => false)', 'a.reduce((s) => s, 0)', 'a.slice()', 'a.shift()', 'a.unshift(0)', 'a.splice(0, 1)', 'a.copyWithin(0, 1)', '[].concat(a)', 'a.flatMap((v) => v)']
+    runtime.load('tools.ts', `${header}export const huge = tool({ description: '', inputSchema: z.object({ call: z.string() }), execute: ({ call }) => { const a: unknown[] = []; a.length = 3e8; a[5] = 5; return String(new Function('a', 'return ' + call)(a)) } })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })
+`)
+    for (const call of calls) {
+      expect(await runtime.budget(300, () => runtime.executeTool('huge', { call }, call)), call).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    }
+    expect(await runtime.executeTool('ok', {}, 'c1')).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  }, 120_000)
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))
