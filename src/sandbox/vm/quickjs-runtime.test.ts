@@ -224,6 +224,24 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     expect(crashes).toEqual([])
   }, 120_000)
 
+  it('a long typed array sorts as in V8 (NaN last, -0 before 0, bigints), and one too long for its budget stops at it', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 256 })
+    const probe = `const fill = (u: Float64Array | Int32Array) => { for (let i = 0; i < u.length; i++) u[i] = ((i * 7919) % 1000003) - 500000; return u }
+  const f = fill(new Float64Array(2.2e6)) as Float64Array
+  f[5] = NaN; f[77] = -0; f[78] = 0; f[2e6] = NaN; f[1e6] = -0; f[9] = Infinity; f[10] = -Infinity
+  f.sort()
+  const sample = (u: ArrayLike<unknown>) => { const out: string[] = []; for (let i = 0; i < u.length; i += 997) out.push(Object.is(u[i], -0) ? '-0' : String(u[i])); for (let i = u.length - 4; i < u.length; i++) out.push(String(u[i])); return out.join() }
+  const i32 = fill(new Int32Array(1.5e6)) as Int32Array
+  const big = new BigInt64Array(1.2e6); for (let i = 0; i < big.length; i++) big[i] = BigInt((i * 7919) % 1000003) * (i % 2 ? 1n : -1n)
+  return [sample(f), [f[0], f[1], Object.is(f[500000], -0)].join(), sample(i32.sort()), sample(big.sort()), sample(new Float64Array([3, -0, NaN, 0, 1]).sort()), sample(new Int32Array(2e6).fill(3).sort((a, b) => b - a))]`
+    runtime.load('tools.ts', `${oneTool(probe)}export const huge = tool({ description: '', inputSchema: z.object({}), execute: () => { const u = new Float64Array(1 << 23); for (let i = 0; i < 65536; i++) u[i] = (i * 7919) % 1000003; for (let n = 65536; n < u.length; n *= 2) u.copyWithin(n, 0, n); return u.sort()[0] } })\n`)
+    const reference = new Function(probe.replace(/: (Float64Array \| Int32Array|ArrayLike<unknown>|string\[\])/g, '').replace(/ as (Float64Array|Int32Array)/g, '')) as () => unknown
+    const result = await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1'))
+    expect(result.ok && JSON.parse(result.result)).toEqual(reference())
+    expect(await runtime.budget(500, () => runtime.executeTool('huge', {}, 'c2'))).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    expect(crashes).toEqual([])
+  }, 60_000)
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))
