@@ -246,3 +246,51 @@ test('runaway recursion at the top level of tools.ts, checked on edit, is named 
   await expectAlive(page)
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })
+
+test('eval of source nested too deeply is a SyntaxError the tool catches, a huge sparse array stops at its timeout, and nesting at the limit still parses', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  const source = `import { tool, z } from 'toolstep'
+const attempt = (f: () => unknown) => { try { return String(f()) } catch (e) { return (e as Error).name + ': ' + (e as Error).message } }
+export const deep = tool({
+  description: 'Evaluates deeply nested source.',
+  inputSchema: z.object({}),
+  execute: () => [
+    attempt(() => eval('('.repeat(800) + '1' + ')'.repeat(800))),
+    attempt(() => new Function('return ' + '['.repeat(800) + ']'.repeat(800))()),
+    // At the limit (the costliest nestings QuickJS parses) the browser's stack still holds.
+    attempt(() => typeof eval('\`\${()=>'.repeat(255) + '1' + '}\`'.repeat(255))),
+    attempt(() => typeof eval('(function(){return '.repeat(128) + '1' + '})'.repeat(128))),
+  ].join(' | '),
+})
+export const sparse = tool({
+  description: 'Searches 3e8 holes.',
+  inputSchema: z.object({}),
+  timeoutMs: 1500,
+  execute: () => { const a: number[] = []; a.length = 3e8; return a.indexOf(1) },
+})
+`
+  const model = `import type { ModelContext } from 'toolstep'
+export default function model({ step }: ModelContext) {
+  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
+  if (step === 0) return call('deep')
+  if (step === 1) return call('sparse')
+  if (step === 2) return call('deep')
+  return 'Done.'
+}
+`
+  await setEditor(page, 'tools.ts', source)
+  await setEditor(page, 'model.ts', model)
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer', { timeout: 30_000 })
+  const results = page.locator('[data-testid="timeline-item"][data-phase="execute"]')
+  await expect(results).toHaveCount(3)
+  for (const index of [0, 2]) {
+    await results.nth(index).click()
+    await expect(page.getByTestId('tool-result').first()).toContainText('SyntaxError: nested too deeply: 800 levels, limit 256 | SyntaxError: nested too deeply: 802 levels, limit 256 | string | function')
+  }
+  await results.nth(1).click()
+  await expect(page.getByTestId('tool-result').first()).toContainText(/Tool "sparse" timed out after 1500 ms and was stopped\. It ran for \d+ ms without a pause and was interrupted/)
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})

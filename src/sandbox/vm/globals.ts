@@ -272,6 +272,52 @@ function guardAllocations(): void {
   for (const [name, perElement] of typed) guard(name, perElement)
 }
 
+/**
+ * Makes `eval` and the `Function` constructors (plain, async, generator, async generator) refuse
+ * source nested too deeply for QuickJS's parser with a `SyntaxError` the code can catch (see
+ * `nesting.ts`): parsed, it overflowed the browser's native stack and killed the VM. The
+ * constructors stay themselves for `instanceof` and `.prototype`; `fn.constructor` is the guarded
+ * one too. `eval` becomes the guarded function, so a call `eval(src)` is an indirect eval: the
+ * source runs in the global scope, not in the caller's (QuickJS makes a direct eval only of its
+ * own `eval`, which can then no longer be reached).
+ */
+function guardParsers(): void {
+  const check = (source: string) => {
+    const problem = host.nesting(source)
+    if (problem !== '') throw new SyntaxError(problem)
+  }
+  const nativeEval = globalThis.eval
+  const guardedEval = {
+    eval(source: unknown): unknown {
+      if (typeof source !== 'string') return source
+      check(source)
+      return nativeEval(source)
+    },
+  }.eval
+  Object.defineProperty(globalThis, 'eval', { value: guardedEval, writable: true, configurable: true, enumerable: false })
+  const makers: [(new (...args: string[]) => unknown), string][] = [
+    [Function, 'function'],
+    [Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => unknown, 'async function'],
+    [Object.getPrototypeOf(function* () {}).constructor as new (...args: string[]) => unknown, 'function*'],
+    [Object.getPrototypeOf(async function* () {}).constructor as new (...args: string[]) => unknown, 'async function*'],
+  ]
+  for (const [Maker, keyword] of makers) {
+    /** The arguments as the constructor reads them (each turned into text once), after the check. */
+    const checked = (args: unknown[]): string[] => {
+      const texts = args.map((arg) => `${arg as string}`)
+      const body = texts.length > 0 ? (texts[texts.length - 1] as string) : ''
+      check(`(${keyword} anonymous(${texts.slice(0, -1).join(',')}\n) {\n${body}\n})`)
+      return texts
+    }
+    const guarded: object = new Proxy(Maker, {
+      apply: (target, _self, args: unknown[]) => Reflect.construct(target, checked(args)),
+      construct: (target, args: unknown[], newTarget) => Reflect.construct(target, checked(args), newTarget === guarded ? target : newTarget) as object,
+    })
+    Object.defineProperty(Maker.prototype, 'constructor', { value: guarded, writable: true, configurable: true, enumerable: false })
+    if (Maker === Function) Object.defineProperty(globalThis, 'Function', { value: guarded, writable: true, configurable: true, enumerable: false })
+  }
+}
+
 /** Elements one native step of {@link guardLongBuiltins} handles before user code may be interrupted again. */
 const CHUNK = 1 << 16
 
@@ -377,10 +423,352 @@ function guardLongBuiltins(outOfMemory: () => Error): void {
   })
 }
 
+/** `ToIntegerOrInfinity` of the spec. */
+function toInteger(value: unknown): number {
+  const n = Number(value)
+  return n !== n ? 0 : Math.trunc(n)
+}
+
+/** A relative index (`start`, `end`, `fromIndex`) clamped to [0, length], as the array builtins read it. */
+function relativeIndex(value: unknown, length: number, otherwise: number): number {
+  if (value === undefined) return otherwise
+  const n = toInteger(value)
+  return n < 0 ? Math.max(length + n, 0) : Math.min(n, length)
+}
+
+/**
+ * Makes the array builtins that walk every index in one native loop stop at the deadline.
+ * QuickJS polls its interrupt handler only while bytecode runs, so on an array whose length is
+ * far larger than what it holds (`a.length = 3e8`, or `a[3e8] = 1`) `indexOf`, `reverse`, `sort`,
+ * `forEach`, `slice`, `shift`, `concat`, `flat`… read 3e8 holes (some 60 s) without a pause, and
+ * the call was reported late, as the sandbox's hard kill. The VM cannot refuse such a length
+ * (setting `length` cannot be intercepted), so past {@link CHUNK} elements these builtins run as
+ * the spec writes them, in bytecode, where the interrupt stops them at the call's timeout like
+ * any loop; up to it (every array that is not sparse, as a dense one of that size fills some
+ * memory) the native builtin runs as before. `flat` and `flatMap` always run in bytecode: a short
+ * array may hold a long one. Species constructors are not consulted past {@link CHUNK}.
+ */
+function guardSparseLoops(): void {
+  'use strict'
+  type Indexed = Record<number, unknown> & { length: unknown }
+  type Callback = (value: unknown, index: number, array: unknown) => unknown
+  const proto = Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  const isArray = Array.isArray
+  const spreadable = Symbol.isConcatSpreadable
+  const define = (name: string, long: (o: Indexed, length: number, args: unknown[]) => unknown, always = false) => {
+    const native = proto[name] as (...args: unknown[]) => unknown
+    const guarded = {
+      [name](this: unknown, ...args: unknown[]): unknown {
+        if (this === null || this === undefined) return Reflect.apply(native, this, args)
+        const o = Object(this) as Indexed
+        const length = toLength(o.length)
+        return always || length > CHUNK ? long(o, length, args) : Reflect.apply(native, o, args)
+      },
+    }[name] as (...args: unknown[]) => unknown
+    Object.defineProperty(guarded, 'length', { value: native.length })
+    Object.defineProperty(proto, name, { value: guarded, writable: true, configurable: true, enumerable: false })
+  }
+  const nativeSlice = proto.slice as (...args: unknown[]) => unknown
+  const nativeConcat = proto.concat as (...args: unknown[]) => unknown
+  const callable = (fn: unknown, name: string): Callback => {
+    if (typeof fn !== 'function') throw new TypeError(`Array.prototype.${name}: ${String(fn)} is not a function`)
+    return fn as Callback
+  }
+
+  define('indexOf', (o, length, [search, from]) => {
+    for (let k = relativeIndex(from, length, 0); k < length; k++) if (k in o && o[k] === search) return k
+    return -1
+  })
+  define('lastIndexOf', (o, length, args) => {
+    const n = args.length > 1 ? toInteger(args[1]) : length - 1
+    for (let k = n >= 0 ? Math.min(n, length - 1) : length + n; k >= 0; k--) if (k in o && o[k] === args[0]) return k
+    return -1
+  })
+  define('includes', (o, length, [search, from]) => {
+    for (let k = relativeIndex(from, length, 0); k < length; k++) {
+      const value = o[k]
+      if (value === search || (value !== value && search !== search)) return true
+    }
+    return false
+  })
+  define('forEach', (o, length, [fn, self]) => {
+    const callback = callable(fn, 'forEach')
+    for (let k = 0; k < length; k++) if (k in o) Reflect.apply(callback, self, [o[k], k, o])
+    return undefined
+  })
+  define('every', (o, length, [fn, self]) => {
+    const callback = callable(fn, 'every')
+    for (let k = 0; k < length; k++) if (k in o && !Reflect.apply(callback, self, [o[k], k, o])) return false
+    return true
+  })
+  define('some', (o, length, [fn, self]) => {
+    const callback = callable(fn, 'some')
+    for (let k = 0; k < length; k++) if (k in o && Reflect.apply(callback, self, [o[k], k, o])) return true
+    return false
+  })
+  define('map', (o, length, [fn, self]) => {
+    const callback = callable(fn, 'map')
+    const mapped = new Array<unknown>(length)
+    for (let k = 0; k < length; k++) if (k in o) mapped[k] = Reflect.apply(callback, self, [o[k], k, o])
+    return mapped
+  })
+  define('filter', (o, length, [fn, self]) => {
+    const callback = callable(fn, 'filter')
+    const kept: unknown[] = []
+    for (let k = 0; k < length; k++) {
+      if (!(k in o)) continue
+      const value = o[k]
+      if (Reflect.apply(callback, self, [value, k, o])) kept[kept.length] = value
+    }
+    return kept
+  })
+  const reduce = (name: string, forward: boolean) =>
+    define(name, (o, length, args) => {
+      const callback = callable(args[0], name)
+      let k = forward ? 0 : length - 1
+      const step = forward ? 1 : -1
+      const inRange = () => (forward ? k < length : k >= 0)
+      let accumulator: unknown
+      if (args.length > 1) accumulator = args[1]
+      else {
+        while (inRange() && !(k in o)) k += step
+        if (!inRange()) throw new TypeError(`Array.prototype.${name} of an empty array with no initial value`)
+        accumulator = o[k]
+        k += step
+      }
+      for (; inRange(); k += step) if (k in o) accumulator = Reflect.apply(callback, undefined, [accumulator, o[k], k, o])
+      return accumulator
+    })
+  reduce('reduce', true)
+  reduce('reduceRight', false)
+  define('reverse', (o, length) => {
+    for (let lower = 0, upper = length - 1; lower < upper; lower++, upper--) {
+      const hasLower = lower in o
+      const hasUpper = upper in o
+      const lowerValue = hasLower ? o[lower] : undefined
+      const upperValue = hasUpper ? o[upper] : undefined
+      if (hasUpper) o[lower] = upperValue
+      else if (hasLower) delete o[lower]
+      if (hasLower) o[upper] = lowerValue
+      else if (hasUpper) delete o[upper]
+    }
+    return o
+  })
+  define('fill', (o, length, [value, start, end]) => {
+    for (let k = relativeIndex(start, length, 0), last = relativeIndex(end, length, length); k < last; k++) o[k] = value
+    return o
+  })
+  define('copyWithin', (o, length, [target, start, end]) => {
+    let to = relativeIndex(target, length, 0)
+    let from = relativeIndex(start, length, 0)
+    let count = Math.min(relativeIndex(end, length, length) - from, length - to)
+    let step = 1
+    if (from < to && to < from + count) {
+      step = -1
+      from += count - 1
+      to += count - 1
+    }
+    for (; count > 0; count--, from += step, to += step) {
+      if (from in o) o[to] = o[from]
+      else delete o[to]
+    }
+    return o
+  })
+  /** Moves the elements [from, length) of `o` by `by` places (holes stay holes), as `shift`, `unshift` and `splice` do. */
+  const move = (o: Indexed, from: number, length: number, by: number) => {
+    if (by < 0) {
+      for (let k = from; k < length; k++) {
+        if (k in o) o[k + by] = o[k]
+        else delete o[k + by]
+      }
+      for (let k = length; k > length + by; k--) delete o[k - 1]
+    } else if (by > 0) {
+      for (let k = length - 1; k >= from; k--) {
+        if (k in o) o[k + by] = o[k]
+        else delete o[k + by]
+      }
+    }
+  }
+  define('shift', (o, length) => {
+    const first = o[0]
+    move(o, 1, length, -1)
+    o.length = length - 1
+    return first
+  })
+  define('unshift', (o, length, items) => {
+    move(o, 0, length, items.length)
+    for (let k = 0; k < items.length; k++) o[k] = items[k]
+    return (o.length = length + items.length)
+  })
+  define('splice', (o, length, args) => {
+    const start = relativeIndex(args[0], length, 0)
+    const deleted = args.length === 0 ? 0 : args.length === 1 ? length - start : Math.min(Math.max(toInteger(args[1]), 0), length - start)
+    const items = args.slice(2)
+    const removed: unknown[] = []
+    for (let k = 0; k < deleted; k++) if (start + k in o) removed[k] = o[start + k]
+    removed.length = deleted
+    move(o, start + deleted, length, items.length - deleted)
+    for (let k = 0; k < items.length; k++) o[start + k] = items[k]
+    o.length = length - deleted + items.length
+    return removed
+  })
+  define('slice', (o, length, [start, end]) => {
+    const first = relativeIndex(start, length, 0)
+    const last = relativeIndex(end, length, length)
+    const copy: unknown[] = []
+    for (let k = first; k < last; k++) if (k in o) copy[k - first] = o[k]
+    copy.length = Math.max(last - first, 0)
+    return copy
+  })
+  const nativeSort = proto.sort as (this: unknown[], compare?: unknown) => unknown[]
+  define('sort', (o, length, [compare]) => {
+    if (compare !== undefined && typeof compare !== 'function') throw new TypeError('Array.prototype.sort: the comparison function must be a function or undefined')
+    let items: unknown[] = []
+    let undefineds = 0
+    for (let k = 0; k < length; k++) {
+      if (!(k in o)) continue
+      const value = o[k]
+      if (value === undefined) undefineds++
+      else items[items.length] = value
+    }
+    // The items, now in a dense array, are sorted natively: a comparison function is bytecode,
+    // where the interrupt is polled. Without one, QuickJS compares their texts in C, so long
+    // arrays are sorted natively in runs short enough to stay under a pause, and merged here.
+    if (compare !== undefined || items.length <= CHUNK) Reflect.apply(nativeSort, items, compare === undefined ? [] : [compare])
+    else {
+      const RUN = 4096
+      for (let start = 0; start < items.length; start += RUN) {
+        const run = Reflect.apply(nativeSlice, items, [start, start + RUN]) as unknown[]
+        Reflect.apply(nativeSort, run, [])
+        for (let k = 0; k < run.length; k++) items[start + k] = run[k]
+      }
+      let keys = items.map(String)
+      for (let width = RUN; width < items.length; width *= 2) {
+        const merged: unknown[] = new Array(items.length)
+        const mergedKeys: string[] = new Array(items.length)
+        for (let left = 0; left < items.length; left += 2 * width) {
+          const middle = Math.min(left + width, items.length)
+          const right = Math.min(left + 2 * width, items.length)
+          let i = left
+          let j = middle
+          let out = left
+          // Stable: the right run's item goes first only when its text is smaller.
+          for (; i < middle && j < right; out++) {
+            const from = (keys[j] as string) < (keys[i] as string) ? j++ : i++
+            merged[out] = items[from]
+            mergedKeys[out] = keys[from] as string
+          }
+          for (; i < middle; i++, out++) (merged[out] = items[i]), (mergedKeys[out] = keys[i] as string)
+          for (; j < right; j++, out++) (merged[out] = items[j]), (mergedKeys[out] = keys[j] as string)
+        }
+        items = merged
+        keys = mergedKeys
+      }
+    }
+    let k = 0
+    for (; k < items.length; k++) o[k] = items[k]
+    for (const end = k + undefineds; k < end; k++) o[k] = undefined
+    for (; k < length; k++) delete o[k]
+    return o
+  })
+  const isSpreadable = (value: unknown): value is Indexed => {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
+    const flag = (value as Record<symbol, unknown>)[spreadable]
+    return flag !== undefined ? Boolean(flag) : isArray(value)
+  }
+  const concat = {
+    concat(this: unknown, ...items: unknown[]): unknown {
+      if (this === null || this === undefined) return Reflect.apply(nativeConcat, this, items)
+      const all = [Object(this) as unknown, ...items]
+      let long = false
+      for (const item of all) if (isSpreadable(item) && toLength(item.length) > CHUNK) long = true
+      if (!long) return Reflect.apply(nativeConcat, all[0], items)
+      const joined: unknown[] = []
+      let n = 0
+      for (const item of all) {
+        if (!isSpreadable(item)) {
+          joined[n++] = item
+          continue
+        }
+        const length = toLength(item.length)
+        for (let k = 0; k < length; k++, n++) if (k in item) joined[n] = item[k]
+      }
+      joined.length = n
+      return joined
+    },
+  }.concat
+  Object.defineProperty(concat, 'length', { value: 1 })
+  Object.defineProperty(proto, 'concat', { value: concat, writable: true, configurable: true, enumerable: false })
+  /** FlattenIntoArray of the spec: writes `source`'s elements into `target` from `start`; returns the next index. */
+  const flatten = (target: unknown[], source: Indexed, length: number, start: number, depth: number, mapper?: Callback, self?: unknown): number => {
+    let n = start
+    for (let k = 0; k < length; k++) {
+      if (!(k in source)) continue
+      const element = mapper ? Reflect.apply(mapper, self, [source[k], k, source]) : source[k]
+      if (depth > 0 && isArray(element)) n = flatten(target, element as unknown as Indexed, toLength((element as unknown[]).length), n, depth - 1)
+      else target[n++] = element
+    }
+    return n
+  }
+  define('flat', (o, length, [depth]) => {
+    const flat: unknown[] = []
+    const levels = depth === undefined ? 1 : toInteger(depth)
+    flatten(flat, o, length, 0, levels < 0 ? 0 : levels)
+    return flat
+  }, true)
+  define('flatMap', (o, length, [fn, self]) => {
+    const flat: unknown[] = []
+    flatten(flat, o, length, 0, 1, callable(fn, 'flatMap'), self)
+    return flat
+  }, true)
+  // A typed array's default sort compares in C: past a million elements (about a quarter of a
+  // second a run) it sorts runs natively, in place, and merges them here, in bytecode.
+  const typed = Object.getPrototypeOf(Int8Array.prototype) as Record<string, (...args: unknown[]) => unknown>
+  const typedSort = typed.sort as (...args: unknown[]) => unknown
+  const typedSubarray = typed.subarray as (...args: unknown[]) => unknown
+  const typedSlice = typed.slice as (...args: unknown[]) => unknown
+  const typedSize = Object.getOwnPropertyDescriptor(typed, 'length')?.get
+  const TYPED_RUN = 1 << 20
+  /** The typed arrays' default order: numbers ascending, -0 before +0, NaN last (bigints by value). */
+  const before = (x: unknown, y: unknown): boolean =>
+    (x as number) < (y as number) || (typeof x === 'number' && (y !== y ? x === x : x === 0 && y === 0 && 1 / x < 0 && 1 / (y as number) > 0))
+  const sortTyped = {
+    sort(this: unknown, compare?: unknown): unknown {
+      const length = typedSize ? (Reflect.apply(typedSize, this, []) as number) : 0
+      if (compare !== undefined || length <= TYPED_RUN) return Reflect.apply(typedSort, this, compare === undefined ? [] : [compare])
+      for (let start = 0; start < length; start += TYPED_RUN) Reflect.apply(typedSort, Reflect.apply(typedSubarray, this, [start, start + TYPED_RUN]), [])
+      const target = this as Record<number, unknown>
+      let from = Reflect.apply(typedSlice, this, []) as Record<number, unknown>
+      let to = target
+      for (let width = TYPED_RUN; width < length; width *= 2) {
+        for (let left = 0; left < length; left += 2 * width) {
+          const middle = Math.min(left + width, length)
+          const right = Math.min(left + 2 * width, length)
+          let i = left
+          let j = middle
+          let out = left
+          for (; i < middle && j < right; out++) to[out] = before(from[j], from[i]) ? from[j++] : from[i++]
+          for (; i < middle; i++, out++) to[out] = from[i]
+          for (; j < right; j++, out++) to[out] = from[j]
+        }
+        const written = to
+        to = from
+        from = written
+      }
+      // The last pass wrote into the copy: the sorted elements go back into the array.
+      if (from !== target) for (let k = 0; k < length; k++) target[k] = from[k]
+      return this
+    },
+  }.sort
+  Object.defineProperty(typed, 'sort', { value: sortTyped, writable: true, configurable: true, enumerable: false })
+}
+
 /** Puts the globals on the VM's global object. */
 export function installGlobals(): void {
   guardAllocations()
+  guardParsers()
   guardLongBuiltins(outOfMemory)
+  guardSparseLoops()
   const line = (level: string) => (...values: unknown[]) => host.log(level, values.map(text).join(' '))
   const console = { log: line('log'), info: line('info'), debug: line('debug'), warn: line('warn'), error: line('error') }
   const define = (name: string, value: unknown) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false })

@@ -14,6 +14,11 @@ export interface VmHost {
   transform(code: string, optionsJson: string): string
   /** acorn parse of `code` as a script: `''` when it parses, else JSON `{ message, loc? }` (`loc.column` 0-based). */
   parse(code: string): string
+  /**
+   * `''` when QuickJS may parse `source`, else why not (`nested too deeply: N levels, limit L`,
+   * see `nesting.ts`), to be thrown as a `SyntaxError` before the source reaches QuickJS's parser.
+   */
+  nesting(source: string): string
   /** Evaluates `source` (one function expression) with stack frames named `file`, and returns the function. */
   compile(source: string, file: string): (...values: unknown[]) => unknown
   /** Writes one console line to the worker's console. `level` is `log`, `info`, `debug`, `warn` or `error`. */

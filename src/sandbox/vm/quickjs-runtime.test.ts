@@ -166,6 +166,82 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
   })
 
+  // Past 65 536 elements the array builtins run in bytecode (see guardSparseLoops), and must still give V8's answers.
+  it('the array builtins give the same answers as V8 on long sparse arrays, array-likes and short arrays', async () => {
+    const { runtime } = make({ memoryLimitMb: 64 })
+    const probe = `const N = 70000
+  const sparse = () => { const a: unknown[] = []; a.length = N; a[3] = 'c'; a[10] = NaN; a[500] = 7; a[69998] = 'z'; a[40000] = undefined; a[40001] = 2; return a }
+  const like = () => ({ length: N, 5: 'x', 69990: 'y', 200: 3 }) as unknown as unknown[]
+  const dense = () => Array.from({ length: N }, (_, i) => (i * 7919) % 1000)
+  const view = (a: unknown) => { const o = a as Record<string, unknown> & { length: number }; const keys = Object.keys(o); return [o.length, keys.length, [...keys.slice(0, 30), ...keys.slice(-5)].map((k) => k + ':' + String(o[k])).join(';')] }
+  const out: unknown[] = []
+  const each = (make: () => unknown[]) => {
+    const a = make()
+    const p = Array.prototype
+    out.push(p.indexOf.call(a, 7), p.indexOf.call(a, undefined), p.indexOf.call(a, 'z', -5), p.indexOf.call(a, 7, 600), p.lastIndexOf.call(a, 7), p.lastIndexOf.call(a, 'c', 2), p.lastIndexOf.call(a, 'z', -1))
+    out.push(p.includes.call(a, NaN), p.includes.call(a, undefined), p.includes.call(a, 'z', 69999), p.includes.call(a, 'q'))
+    const seen: unknown[] = []
+    p.forEach.call(a, (v, i) => { seen.push(i + '=' + String(v)) })
+    out.push(seen.slice(0, 8).join(), seen.length, p.every.call(a, (v) => v !== 'q'), p.some.call(a, (v) => v === 'z'), p.some.call(a, () => false))
+    out.push(view(p.map.call(a, (v, i) => String(v) + i)).join('|').slice(0, 300), p.filter.call(a, (v) => v !== 7).slice(0, 10).join(), p.filter.call(a, () => true).length)
+    const fold = (s: unknown, v: unknown, i: number) => (String(s).length > 80 ? s : String(s) + String(v) + i)
+    out.push(p.reduce.call(a, fold as never), p.reduceRight.call(a, fold as never, '>'))
+    out.push(view(p.slice.call(a, 2, 69999)).join('|').slice(0, 300), view(p.slice.call(a, -3)).join('|'))
+    out.push(view(p.reverse.call(make())).join('|').slice(0, 300), view(p.fill.call(make(), 0, 69995)).join('|').slice(0, 300).length, view(p.copyWithin.call(make(), 1, 0, 69000)).join('|').slice(0, 300), view(p.copyWithin.call(make(), 0, 2)).join('|').slice(0, 300))
+    const shifted = make(); out.push(String(p.shift.call(shifted)), view(shifted).join('|').slice(0, 300))
+    const unshifted = make(); out.push(p.unshift.call(unshifted, 'u', 'v'), view(unshifted).join('|').slice(0, 300))
+    const spliced = make(); out.push(view(p.splice.call(spliced, 2, 600, 'w')).join('|'), view(spliced).join('|').slice(0, 300))
+    const cut = make(); out.push(view(p.splice.call(cut, -2)).join('|'), view(cut).join('|').slice(0, 300))
+    out.push(view(p.sort.call(make())).join('|').slice(0, 300), view(p.sort.call(make(), (x, y) => (String(y) < String(x) ? -1 : String(y) > String(x) ? 1 : 0))).join('|').slice(0, 300))
+    out.push(view(p.concat.call([0], a, [1], 2)).join('|').slice(0, 300), view([[a], [[1, [2]]], 3].flat(2)).join('|').slice(0, 300), view(p.flatMap.call(a, (v) => [v, [v]])).join('|').slice(0, 300))
+  }
+  each(sparse)
+  each(like)
+  each(dense)
+  each(() => [3, , 1, undefined, 'b', 2, 'a'])
+  const stable = Array.from({ length: N }, (_, i) => ({ k: i % 3, i })).sort((x, y) => x.k - y.k)
+  out.push(stable.every((v, i, all) => i === 0 || all[i - 1].k < v.k || all[i - 1].i < v.i))
+  out.push([1, [2, [3, [4]]]].flat(Infinity).join(), [[1], [2]].flat(0).length, [1, 2].flatMap((v) => [v, v * 2]).join())
+  out.push(...[() => Array.prototype.indexOf.call(null as never, 1), () => [].forEach.call(like(), 5 as never), () => Array.prototype.reduce.call({ length: N }, (s: unknown) => s), () => [].sort.call(like(), 1 as never), () => [].flatMap(5 as never)].map((f) => { try { f(); return 'no error' } catch (e) { return (e as Error).name } }))
+  out.push(Array.prototype.indexOf.length, Array.prototype.concat.length, Array.prototype.flat.name, Object.keys(Array.prototype).length)
+  return out`
+    runtime.load('tools.ts', oneTool(probe))
+    const reference = new Function(probe.replace(/: unknown\[\]/g, '').replace(/ as unknown as unknown\[\]/g, '').replace(/ as Record<string, unknown> & \{ length: number \}/g, '').replace(/ as never/g, '').replace(/\(e as Error\)/g, 'e').replace(/\(s: unknown, v: unknown, i: number\)/g, '(s, v, i)').replace(/\(s: unknown\)/g, '(s)').replace(/\(a: unknown\)/g, '(a)').replace(/\(make: \(\) => unknown\[\]\)/g, '(make)')) as () => unknown
+    const result = await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1'))
+    expect(result.ok && JSON.parse(result.result)).toEqual(JSON.parse(JSON.stringify(reference())))
+  }, 60_000)
+
+  it('array builtins that walk every index of a huge sparse array stop at the call\'s timeout, and the next call runs', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 64 })
+    const calls = ['a.indexOf(1)', 'a.lastIndexOf(1)', 'a.includes(1)', 'a.reverse()', 'a.flat()', '[a].flat()', 'a.fill(0)', 'a.sort()', 'a.forEach(() => 0)', 'a.map((v) => v)', 'a.filter(() => true)', 'a.every(() => true)', 'a.some(() => false)', 'a.reduce((s) => s, 0)', 'a.slice()', 'a.shift()', 'a.unshift(0)', 'a.splice(0, 1)', 'a.copyWithin(0, 1)', '[].concat(a)', 'a.flatMap((v) => v)']
+    runtime.load('tools.ts', `${header}export const huge = tool({ description: '', inputSchema: z.object({ call: z.string() }), execute: ({ call }) => { const a: unknown[] = []; a.length = 3e8; a[5] = 5; return String(new Function('a', 'return ' + call)(a)) } })
+export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })
+`)
+    for (const call of calls) {
+      expect(await runtime.budget(300, () => runtime.executeTool('huge', { call }, call)), call).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    }
+    expect(await runtime.executeTool('ok', {}, 'c1')).toEqual({ ok: true, result: 'fine' })
+    expect(crashes).toEqual([])
+  }, 120_000)
+
+  it('a long typed array sorts as in V8 (NaN last, -0 before 0, bigints), and one too long for its budget stops at it', async () => {
+    const { runtime, crashes } = make({ memoryLimitMb: 256 })
+    const probe = `const fill = (u: Float64Array | Int32Array) => { for (let i = 0; i < u.length; i++) u[i] = ((i * 7919) % 1000003) - 500000; return u }
+  const f = fill(new Float64Array(2.2e6)) as Float64Array
+  f[5] = NaN; f[77] = -0; f[78] = 0; f[2e6] = NaN; f[1e6] = -0; f[9] = Infinity; f[10] = -Infinity
+  f.sort()
+  const sample = (u: ArrayLike<unknown>) => { const out: string[] = []; for (let i = 0; i < u.length; i += 997) out.push(Object.is(u[i], -0) ? '-0' : String(u[i])); for (let i = u.length - 4; i < u.length; i++) out.push(String(u[i])); return out.join() }
+  const i32 = fill(new Int32Array(1.5e6)) as Int32Array
+  const big = new BigInt64Array(1.2e6); for (let i = 0; i < big.length; i++) big[i] = BigInt((i * 7919) % 1000003) * (i % 2 ? 1n : -1n)
+  return [sample(f), [f[0], f[1], Object.is(f[500000], -0)].join(), sample(i32.sort()), sample(big.sort()), sample(new Float64Array([3, -0, NaN, 0, 1]).sort()), sample(new Int32Array(2e6).fill(3).sort((a, b) => b - a))]`
+    runtime.load('tools.ts', `${oneTool(probe)}export const huge = tool({ description: '', inputSchema: z.object({}), execute: () => { const u = new Float64Array(1 << 23); for (let i = 0; i < 65536; i++) u[i] = (i * 7919) % 1000003; for (let n = 65536; n < u.length; n *= 2) u.copyWithin(n, 0, n); return u.sort()[0] } })\n`)
+    const reference = new Function(probe.replace(/: (Float64Array \| Int32Array|ArrayLike<unknown>|string\[\])/g, '').replace(/ as (Float64Array|Int32Array)/g, '')) as () => unknown
+    const result = await runtime.budget(60_000, () => runtime.executeTool('t', {}, 'c1'))
+    expect(result.ok && JSON.parse(result.result)).toEqual(reference())
+    expect(await runtime.budget(500, () => runtime.executeTool('huge', {}, 'c2'))).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringContaining('without a pause and was interrupted') } })
+    expect(crashes).toEqual([])
+  }, 60_000)
+
   it('interrupts an endless loop past its budget, names it and where it is, and keeps the VM usable', async () => {
     const { runtime, crashes } = make()
     const top = runtime.budget(300, () => runtime.load('tools.ts', `${header}let n = 0\nwhile (true) {\n  n++\n}\n`))
@@ -343,6 +419,49 @@ export const waits = tool({ description: '', inputSchema: z.object({}), execute:
     expect(await runtime.executeTool('deep', {}, 'c1')).toEqual({ ok: true, result: 'caught InternalError' })
     expect(await runtime.executeTool('spin', {}, 'c2')).toMatchObject({ ok: false, error: { name: 'InternalError', message: expect.stringContaining('stack overflow') } })
     expect(await runtime.executeTool('state', {}, 'c3')).toEqual({ ok: true, result: 'yes' })
+    expect(crashes).toEqual([])
+  })
+
+  it('eval, new Function and the other constructors of source nested too deeply throw a SyntaxError the tool catches; the VM lives on', async () => {
+    const { runtime, crashes } = make()
+    const deep = [
+      `eval('('.repeat(800) + '1' + ')'.repeat(800))`,
+      `(0, eval)('['.repeat(800) + ']'.repeat(800))`,
+      `new Function('return ' + '(function(){return '.repeat(400) + '1' + '})'.repeat(400))`,
+      `Function('a', '{'.repeat(300) + '[' .repeat(300))`,
+      `new ((async () => {}).constructor as FunctionConstructor)('return ' + '\`\${'.repeat(600) + '1' + '}\`'.repeat(600))`,
+      `new ((function* () {}).constructor as FunctionConstructor)('yield ' + '(()=>'.repeat(700) + '1' + ')'.repeat(700))`,
+    ]
+    runtime.load(
+      'tools.ts',
+      `${header}const sources = [${deep.map((code) => `() => ${code}`).join(', ')}]
+export const deep = tool({ description: '', inputSchema: z.object({ index: z.number() }), execute: ({ index }) => { try { sources[index](); return 'parsed' } catch (e) { return (e as Error).name + ': ' + (e as Error).message } } })
+export const fine = tool({ description: '', inputSchema: z.object({}), execute: () => [eval('1 + 2'), eval(5), new Function('a', 'b', 'return a * b')(3, 4), Function('return 7')(), eval('('.repeat(200) + '8' + ')'.repeat(200)), (() => 0) instanceof Function, Function.prototype.constructor === Function, (async () => 0).constructor.name, (function () {}).constructor === Function].join() })
+`,
+    )
+    for (const [index, code] of deep.entries()) {
+      expect(await runtime.executeTool('deep', { index }, `c${index}`), code).toMatchObject({ ok: true, result: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) })
+    }
+    expect(await runtime.executeTool('fine', {}, 'c9')).toEqual({ ok: true, result: '3,5,12,7,8,true,true,AsyncFunction,true' })
+    expect(crashes).toEqual([])
+  })
+
+  it('tools.ts, model.ts or a code block nested too deeply is a SyntaxError of that file, and the VM lives on', async () => {
+    const { runtime, crashes } = make()
+    const deep = `export const nested = ${'['.repeat(700)}${']'.repeat(700)}\n`
+    expect(runtime.load('tools.ts', `${header}${deep}`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) } })
+    expect(runtime.load('model.ts', `${deep}export default function model() { return 'x' }\n`)).toMatchObject({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('nested too deeply') } })
+    expect(await runtime.runCode(`return ${'('.repeat(700)}1${')'.repeat(700)}`, { maxOutputChars: 1000 })).toMatchObject({ ok: false, error: expect.stringContaining('nested too deeply') })
+    expect(runtime.load('tools.ts', `${header}export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(JSON.parse('['.repeat(100) + ']'.repeat(100))).length })\n`)).toMatchObject({ ok: true })
+    expect(await runtime.executeTool('ok', {}, 'c1')).toEqual({ ok: true, result: '200' })
+    expect(crashes).toEqual([])
+  })
+
+  it('JSON.parse and RegExp of deeply nested input are errors the code catches (QuickJS checks those itself)', async () => {
+    const { runtime, crashes } = make()
+    runtime.load('tools.ts', oneTool(`const tries = [() => JSON.parse('['.repeat(1e5) + ']'.repeat(1e5)), () => JSON.parse('{"a":'.repeat(1e5) + '1' + '}'.repeat(1e5)), () => new RegExp('(?:'.repeat(2e4) + 'a' + ')'.repeat(2e4)), () => new RegExp('('.repeat(5000) + 'a' + ')'.repeat(5000))]
+  return tries.map((f) => { try { f(); return 'ok' } catch (e) { return (e as Error).name } }).join()`))
+    expect(await runtime.executeTool('t', {}, 'c1')).toEqual({ ok: true, result: 'SyntaxError,SyntaxError,SyntaxError,SyntaxError' })
     expect(crashes).toEqual([])
   })
 

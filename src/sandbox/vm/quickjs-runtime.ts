@@ -30,6 +30,7 @@ import type { CodeProgress } from '../run-code'
 import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, StartedCall, SummarizeCallResult } from '../runtime'
 import { locate } from '../user-errors'
 import type { VmHost } from './host'
+import { nestingProblem } from './nesting'
 
 /** Timers user code may have waiting at once (each is a real timer of the worker). */
 export const MAX_TIMERS = 10_000
@@ -412,6 +413,9 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
         const loc = typeof error === 'object' && error !== null && 'loc' in error ? (error as { loc?: unknown }).loc : undefined
         return context.newString(JSON.stringify({ message: errorMessage(error), ...(loc ? { loc } : {}) }))
       }
+    },
+    nesting(source) {
+      return context.newString(nestingProblem(context.getString(source)) ?? '')
     },
     compile(source, file) {
       const result = context.evalCode(context.getString(source), context.getString(file))
