@@ -233,3 +233,33 @@ export const forge = tool({ description: '', inputSchema: z.object({}), execute:
     expect(JSON.parse((result as { result: string }).result)).toEqual(Array(5).fill('ERR_ACCESS_DENIED'))
   })
 })
+
+describe('CLI sandbox: a synchronous hog among many parallel calls', () => {
+  // Slices grow as calls prove quick, so calls end up starting in the same slice as the hog: each
+  // one whose code ran must keep its result, and only the rest are interrupted (never run again).
+  const log = join(dir, 'hog.log')
+  const tools = `import { tool, z } from 'toolstep'
+const fs = (process as any).getBuiltinModule('node:fs')
+export const quick = tool({ description: '', inputSchema: z.object({ i: z.number() }), execute: ({ i }) => { fs.appendFileSync(${JSON.stringify(log)}, i + ' '); return 'q' + i } })
+export const quick_async = tool({ description: '', inputSchema: z.object({ i: z.number() }), execute: async ({ i }) => { fs.appendFileSync(${JSON.stringify(log)}, i + ' '); return 'q' + i } })
+export const hog = tool({ description: '', inputSchema: z.object({}), execute: () => { while (true) {} } })
+`
+
+  it('keeps the result of every call whose code ran; the others name the hog and ran not at all', async () => {
+    sandbox = createProcessSandbox({ allowFsWrite: [dir] })
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    const calls = Array.from({ length: 60 }, (_, i) => ({ id: `q${i}`, name: i % 2 ? 'quick_async' : 'quick', arguments: { i } }))
+    calls.splice(45, 0, { id: 'h', name: 'hog', arguments: {} as { i: number } })
+    const outcomes = await Promise.all(calls.map((call) => sandbox!.execute(call, spec(call.name, call.name === 'hog' ? 300 : undefined))))
+    const ran = readFileSync(log, 'utf8').trim().split(' ').map(Number)
+    expect(new Set(ran).size).toBe(ran.length)
+    calls.forEach((call, at) => {
+      const outcome = outcomes[at]
+      if (call.name === 'hog') expect(outcome).toMatchObject({ ok: false, timedOut: true })
+      else if (ran.includes(call.arguments.i)) expect(outcome, call.id).toMatchObject({ ok: true, result: `q${call.arguments.i}` })
+      else expect(outcome, call.id).toMatchObject({ ok: false, interrupted: true, error: expect.stringContaining('Interrupted by the timeout of call h ("hog")') })
+    })
+    // The calls before the hog all ran (it blocked only the ones after it).
+    expect(ran.length).toBeGreaterThanOrEqual(45)
+  }, 30_000)
+})
