@@ -140,6 +140,27 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
   })
 })
 
+describe('CLI sandbox: a memory bomb that reaches its timeout before its memory cap', () => {
+  // Small objects fill a heap slowly near its cap (every full collection walks all of them), so
+  // such a bomb can pass its timeout first: it must still be reported as running out of memory.
+  // This one takes more than half of the cap at once, then grows slowly on.
+  const SLOW_BOMB = `const hoard: object[] = []
+for (let i = 0; i < 1e6; i++) hoard.push({ x: i })
+for (;;) { for (let i = 0; i < 2000; i++) hoard.push({ x: i }); const until = Date.now() + 10; while (Date.now() < until) {} }`
+
+  it('reports it at the top level of tools.ts as out of memory, not as a load timeout', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 500 })
+    const loaded = await sandbox.load({ tools: `${SLOW_BOMB}\nexport {}` })
+    expect(loaded).toMatchObject({ ok: false, error: { file: 'tools.ts', message: 'tools.ts ran out of memory (limit 64 MB) while running its top-level code and was stopped.' } })
+  }, 60_000)
+
+  it('still reports an endless loop that holds memory but no longer grows as a load timeout', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 500 })
+    const loaded = await sandbox.load({ tools: `const hoard: object[] = []\nfor (let i = 0; i < 1e6; i++) hoard.push({ x: i })\nwhile (true) {}\nexport {}` })
+    expect(loaded).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringContaining('did not finish loading within 500 ms') } })
+  }, 60_000)
+})
+
 describe('CLI sandbox memory cap for memory that is committed but never written', () => {
   // Buffers never written are not resident, and WebAssembly memory grown but untouched neither:
   // they must still count, or such a bomb runs into its timeout instead of the memory cap.

@@ -140,6 +140,13 @@ export interface WorkerEndpoint {
    * interrupts a blocking call itself).
    */
   runningCall?(): string | undefined
+  /**
+   * Called when code ran past its timeout: resolves true once the worker has run out of memory
+   * (its crash is then reported through `WorkerEvents.error` first), false at once or as soon as
+   * its memory stops growing toward the cap. Lets a memory bomb that reached its timeout before its
+   * memory cap be reported as running out of memory. Absent where the platform cannot tell.
+   */
+  outOfMemoryVerdict?(): Promise<boolean>
 }
 
 /** Why a worker ended on its own, when the platform can tell. */
@@ -346,6 +353,11 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     }
     for (const [file, source] of files) {
       const reply = await request(target, (requestId) => ({ type: 'load', requestId, timeoutMs: loadTimeoutMs, file, source }), loadTimeoutMs)
+      if (reply.status === 'timeout' && (await target.endpoint.outOfMemoryVerdict?.()) && target.crash?.outOfMemory) {
+        const message = outOfMemoryMessage(file, 'while running its top-level code', target.crash)
+        reportOutOfMemory(target, message)
+        return giveUp({ file, message })
+      }
       if (reply.status === 'timeout') {
         stop(target, `${file} did not finish loading.`)
         return giveUp({
