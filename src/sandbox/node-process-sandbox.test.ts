@@ -154,6 +154,24 @@ for (;;) { for (let i = 0; i < 2000; i++) hoard.push({ x: i }); const until = Da
     expect(loaded).toMatchObject({ ok: false, error: { file: 'tools.ts', message: 'tools.ts ran out of memory (limit 64 MB) while running its top-level code and was stopped.' } })
   }, 60_000)
 
+  it('reports it in a tool and in model.ts as out of memory, not as a timeout, and recovers', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 500 })
+    const tools = `import { tool, z } from 'toolstep'
+export const bomb = tool({ description: '', inputSchema: z.object({}), timeoutMs: 500, execute: () => { ${SLOW_BOMB} } })
+export const add = tool({ description: '', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+`
+    expect((await sandbox.load({ tools, model: `export default function model() { ${SLOW_BOMB} }` })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'b', name: 'bomb', arguments: {} }, spec('bomb', 500))).toEqual({
+      ok: false,
+      error: 'tools.ts ran out of memory (limit 64 MB) while running tool "bomb" and was stopped.',
+      durationMs: expect.any(Number),
+      timedOut: false,
+    })
+    expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
+    const modelRequest = { messages: [{ role: 'user' as const, content: 'go' }], tools: [], step: 0, protocol: 'openai' }
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow('model.ts ran out of memory (limit 64 MB) while answering turn 1 and was stopped.')
+  }, 60_000)
+
   it('still reports an endless loop that holds memory but no longer grows as a load timeout', async () => {
     sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 500 })
     const loaded = await sandbox.load({ tools: `const hoard: object[] = []\nfor (let i = 0; i < 1e6; i++) hoard.push({ x: i })\nwhile (true) {}\nexport {}` })

@@ -264,6 +264,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       batches: createToolBatchQueue({
         send: (make, onInterim) => request(target, make, undefined, onInterim),
         running: () => target.endpoint.runningCall?.(),
+        outOfMemoryVerdict: () => (target.endpoint.outOfMemoryVerdict ? outOfMemoryAfterTimeout(target) : undefined),
         timedOut: (call) =>
           killAndRespawn(
             target,
@@ -353,7 +354,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     }
     for (const [file, source] of files) {
       const reply = await request(target, (requestId) => ({ type: 'load', requestId, timeoutMs: loadTimeoutMs, file, source }), loadTimeoutMs)
-      if (reply.status === 'timeout' && (await target.endpoint.outOfMemoryVerdict?.()) && target.crash?.outOfMemory) {
+      if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target)) && target.crash) {
         const message = outOfMemoryMessage(file, 'while running its top-level code', target.crash)
         reportOutOfMemory(target, message)
         return giveUp({ file, message })
@@ -432,6 +433,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return message
   }
 
+  /**
+   * After code passed its timeout: true when `target` ran out of memory meanwhile (see
+   * `WorkerEndpoint.outOfMemoryVerdict`); its crash has then been recorded and its calls stopped.
+   */
+  async function outOfMemoryAfterTimeout(target: Live): Promise<boolean> {
+    const verdict = target.endpoint.outOfMemoryVerdict
+    if (!verdict || !target.alive) return false
+    return (await verdict()) && target.crash?.outOfMemory === true
+  }
+
   /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
   function reportOutOfMemory(target: Live, message: string): void {
     if (target.crashReported) return
@@ -460,6 +471,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
       // The worker may not have taken the conversation in: send it whole next time.
       if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
+      if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target))) throw new Error(stoppedError(target, { reason: '' }, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)

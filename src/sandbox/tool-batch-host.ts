@@ -41,6 +41,12 @@ export interface BatchQueueDeps {
    * is blocked; undefined when unknown.
    */
   running?(): string | undefined
+  /**
+   * Asked when a call passed its timeout, before it is reported: resolves true when the worker
+   * ran out of memory meanwhile (`send` then settles `stopped`, and the calls end through it).
+   * Absent where the platform cannot tell.
+   */
+  outOfMemoryVerdict?(): Promise<boolean> | undefined
   /** Monotonic clock, ms. */
   now(): number
   /** Waits before giving up on a silent worker, past the shortest timeout of the open calls, ms. Default 500. */
@@ -118,8 +124,15 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
     const giveUp = (entry: Entry, durationMs: number) => {
       gaveUp = true
       clearTimeout(silence)
-      end(entry, { kind: 'timeout', durationMs })
-      deps.timedOut(entry.call)
+      const timeOut = () => {
+        if (entry.settled) return
+        end(entry, { kind: 'timeout', durationMs })
+        deps.timedOut(entry.call)
+      }
+      // A memory bomb may pass its timeout before its memory cap: it is reported as what it is.
+      const verdict = deps.outOfMemoryVerdict?.()
+      if (verdict) void verdict.then((outOfMemory) => (outOfMemory ? undefined : timeOut()), timeOut)
+      else timeOut()
     }
     const armSilence = () => {
       clearTimeout(silence)
