@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolSpec } from '../core/tools/types'
 import { createProcessSandbox } from './node-process-sandbox'
 import type { Sandbox } from './sandbox-host'
@@ -301,4 +301,36 @@ export const hog = tool({ description: '', inputSchema: z.object({}), execute: (
     // The calls before the hog all ran (it blocked only the ones after it).
     expect(ran.length).toBeGreaterThanOrEqual(45)
   }, 30_000)
+})
+
+describe('CLI sandbox: a tool that prints a lot', () => {
+  // Output the host has not drained yet waits in the child's memory, outside its heap cap.
+  const tools = `import { tool, z } from 'toolstep'
+export const chatty = tool({ description: '', inputSchema: z.object({ lines: z.number() }), execute: ({ lines }) => { const line = 'x'.repeat(1023); for (let i = 0; i < lines; i++) console.log(line); return 'logged ' + lines } })
+`
+
+  it('passes on the first MB of each turn, says how much it dropped, and the call finishes normally', async () => {
+    const printed: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
+      return true
+    })
+    try {
+      sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+      expect((await sandbox.load({ tools })).ok).toBe(true)
+      expect(await sandbox.execute({ id: 'c', name: 'chatty', arguments: { lines: 200_000 } }, spec('chatty', 60_000))).toMatchObject({ ok: true, result: 'logged 200000' })
+      // The next request says what the last one dropped, if its note was not out yet.
+      expect(await sandbox.execute({ id: 'd', name: 'chatty', arguments: { lines: 1 } }, spec('chatty'))).toMatchObject({ ok: true, result: 'logged 1' })
+      // The child's pipes drain in their own time: wait for the note and the lines passed on.
+      const note = /\[toolstep\] 19\d\.\d MB of console output dropped: the sandbox passes on the first 1\.0 MB per load, model turn or turn of tool calls\./
+      const linesOf = (output: string) => output.split('\n').filter((line) => line.startsWith('xxx')).length
+      await vi.waitFor(() => {
+        expect(printed.join('')).toMatch(note)
+        expect(linesOf(printed.join(''))).toBeGreaterThan(1000)
+      }, { timeout: 30_000, interval: 50 })
+      expect(linesOf(printed.join(''))).toBeLessThanOrEqual(1025)
+    } finally {
+      spy.mockRestore()
+    }
+  }, 60_000)
 })
