@@ -334,3 +334,43 @@ export const chatty = tool({ description: '', inputSchema: z.object({ lines: z.n
     }
   }, 60_000)
 })
+
+describe('CLI sandbox: tools that end the sandbox, never answer, or throw what cannot be read', () => {
+  const tools = `import { tool, z } from 'toolstep'
+export const exit = tool({ description: '', inputSchema: z.object({ code: z.number() }), execute: ({ code }) => { process.exit(code) } })
+export const abort = tool({ description: '', inputSchema: z.object({}), execute: () => { process.abort() } })
+export const never = tool({ description: '', inputSchema: z.object({}), execute: () => new Promise(() => {}) })
+export const unreadable = tool({ description: '', inputSchema: z.object({}), execute: () => { const error = new Error('x'); Object.defineProperty(error, 'message', { get() { throw new Error('no') } }); throw error } })
+export const wait = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 60_000)); return 'waited' } })
+export const add = tool({ description: '', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+`
+
+  it('names the tool that ended the sandbox (not as out of memory), interrupts the calls beside it, and goes on in a fresh sandbox', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'x', name: 'exit', arguments: { code: 0 } }, spec('exit'))).toEqual({
+      ok: false,
+      error: 'Tool "exit" stopped the sandbox (the sandbox process exited with code 0); the next call runs in a fresh one.',
+      durationMs: expect.any(Number),
+      timedOut: false,
+    })
+    expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 1, b: 1 } }, spec('add'))).toMatchObject({ ok: true, result: '2' })
+    expect(await sandbox.execute({ id: 'ab', name: 'abort', arguments: {} }, spec('abort'))).toMatchObject({
+      ok: false,
+      error: 'Tool "abort" stopped the sandbox (the sandbox process aborted); the next call runs in a fresh one.',
+    })
+    const [waited, exited] = await Promise.all([
+      sandbox.execute({ id: 'w', name: 'wait', arguments: {} }, spec('wait', 90_000)),
+      sandbox.execute({ id: 'x7', name: 'exit', arguments: { code: 7 } }, spec('exit')),
+    ])
+    expect(exited).toMatchObject({ ok: false, error: expect.stringContaining('Tool "exit" stopped the sandbox (the sandbox process exited with code 7)') })
+    expect(waited).toMatchObject({ ok: false, interrupted: true, error: expect.stringContaining('call x7 ("exit") stopped it. It was not run again') })
+  }, 60_000)
+
+  it('times out a call that never settles, and reports an error whose message cannot be read', async () => {
+    sandbox = createProcessSandbox()
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'n', name: 'never', arguments: {} }, spec('never', 300))).toMatchObject({ ok: false, timedOut: true, error: 'Tool "never" timed out after 300 ms and was stopped.' })
+    expect(await sandbox.execute({ id: 'u', name: 'unreadable', arguments: {} }, spec('unreadable'))).toMatchObject({ ok: false, error: 'Error: (the error has a message that cannot be read)' })
+  }, 60_000)
+})

@@ -321,14 +321,30 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       events.message(message)
     })
     child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (terminated) return
+      if (outOfMemory) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
+      else events.error(`the sandbox process ${signal === 'SIGABRT' || code === 134 ? 'aborted' : `exited with ${signal ? `signal ${signal}` : `code ${code}`}`}`, true, { outOfMemory: false })
+      verdicts.exited(outOfMemory)
+    }
     child.on('exit', (code, signal) => {
       stopWatching()
       closeLabels()
-      if (terminated) return
-      const oom = outOfMemory || signal === 'SIGABRT' || code === 134
-      if (oom) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
-      else events.error(`the sandbox process exited with ${signal ? `signal ${signal}` : `code ${code}`}`, true)
-      verdicts.exited(oom)
+      if (outOfMemory || (signal !== 'SIGABRT' && code !== 134)) {
+        exited(code, signal)
+        return
+      }
+      // V8 aborts when the heap cap is hit, and says so on stderr, which may still be on its way:
+      // wait for it to close (briefly: with --trust a process the child started may hold it open).
+      let decided = false
+      const decide = () => {
+        if (decided) return
+        decided = true
+        clearTimeout(wait)
+        exited(code, signal)
+      }
+      const wait = setTimeout(decide, 500)
+      child.once('close', decide)
     })
     child.send({ type: CONNECT_MESSAGE, token })
     return {

@@ -514,6 +514,13 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         case 'stopped':
           // The call that ran the sandbox out of memory failed by itself; the others were interrupted by it.
           if (outcome.running && target.crash?.outOfMemory) return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false }
+          if (target.crash && !target.crash.outOfMemory) {
+            // The worker ended on its own (process.exit, a signal, an abort) while running this call's code, or another's.
+            const how = outcome.reason.replace(/^The sandbox worker stopped unexpectedly: /, '')
+            if (outcome.running) return { ok: false, error: `Tool "${name}" stopped the sandbox (${how}); the next call runs in a fresh one.`, durationMs: hostDuration, timedOut: false }
+            const by = outcome.blamedCallId === undefined ? '' : ` call ${outcome.blamedCallId} ("${outcome.blamed ?? ''}") stopped it`
+            return { ok: false, error: `Interrupted: the sandbox stopped (${how})${by ? `;${by}` : ''}. It was not run again, because it may already have had effects.`, durationMs: hostDuration, timedOut: false, interrupted: true }
+          }
           return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${outcome.blamed ?? name}"`), durationMs: hostDuration, timedOut: false, interrupted: true }
         case 'invalid':
           return { ok: false, error: outcome.reason, durationMs: hostDuration, timedOut: false }
