@@ -20,9 +20,11 @@ export interface CallTracker {
   /**
    * Starts tracking for one batch; call the returned function when the batch is over. Tracking
    * costs every callback and promise continuation a hook call, so it is on only while a batch
-   * with more than one call is open (a lone call needs no telling apart).
+   * with more than one call is open (a lone call needs no telling apart). `beforeSwitch` is
+   * called, while this batch is open, each time the code of another call is about to run (before
+   * its label is written): the batch reports what has finished then, in case that code blocks.
    */
-  open(): () => void
+  open(beforeSwitch?: () => void): () => void
   /** Runs `work` as the call `label` (and its later continuations too). Returns what `work` returns. */
   run<T>(label: string, work: () => T): T
 }
@@ -44,9 +46,17 @@ export function createCallTracker(write: (label: string) => void): CallTracker {
   const apply = Reflect.apply
   let last: string | undefined
   let openBatches = 0
+  const listeners = new Set<() => void>()
   const note = (label: string | undefined) => {
     if (label === undefined || label === last) return
     last = label
+    for (const listener of listeners) {
+      try {
+        listener()
+      } catch {
+        // As below: an error here would end the process.
+      }
+    }
     try {
       write(label)
     } catch {
@@ -61,12 +71,16 @@ export function createCallTracker(write: (label: string) => void): CallTracker {
   const enable = hook.enable.bind(hook)
   const stop = hook.disable.bind(hook)
   return {
-    open() {
+    open(beforeSwitch) {
       if (openBatches++ === 0) enable()
+      // A wrapper of its own, so the same function given twice is still two listeners.
+      const listener = beforeSwitch && (() => beforeSwitch())
+      if (listener) listeners.add(listener)
       let closed = false
       return () => {
         if (closed) return
         closed = true
+        if (listener) listeners.delete(listener)
         if (--openBatches > 0) return
         stop()
         apply(disable, storage, [])

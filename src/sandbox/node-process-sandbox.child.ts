@@ -9,6 +9,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import traceEvents from 'node:trace_events'
 import v8 from 'node:v8'
 import { CALL_LABEL_FD, createCallTracker, fdLabelWriter } from './node-call-tracker'
+import { capLogs } from './node-log-cap'
 import { serveChildProcess } from './worker-channel'
 import { createWorkerDispatch } from './worker-dispatch'
 
@@ -66,4 +67,12 @@ function guardLabelFd(): void {
 // The tracker's writer first: it keeps the real `writeSync` for the label descriptor.
 const track = createCallTracker(fdLabelWriter(CALL_LABEL_FD))
 refuseUncheckedWrites()
-serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0], (post) => createWorkerDispatch(post, undefined, { track }))
+// Each request from the host gets its own budget of printed output (see node-log-cap.ts).
+const logs = capLogs([process.stdout, process.stderr])
+serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0], (post) => {
+  const dispatch = createWorkerDispatch(post, undefined, { track })
+  return (data) => {
+    logs.nextRequest()
+    dispatch(data)
+  }
+})

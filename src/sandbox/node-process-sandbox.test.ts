@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolSpec } from '../core/tools/types'
 import { createProcessSandbox } from './node-process-sandbox'
 import type { Sandbox } from './sandbox-host'
@@ -140,6 +140,45 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
   })
 })
 
+describe('CLI sandbox: a memory bomb that reaches its timeout before its memory cap', () => {
+  // Small objects fill a heap slowly near its cap (every full collection walks all of them), so
+  // such a bomb can pass its timeout first: it must still be reported as running out of memory.
+  // This one takes more than half of the cap at once, then grows slowly on.
+  const SLOW_BOMB = `const hoard: object[] = []
+for (let i = 0; i < 1e6; i++) hoard.push({ x: i })
+for (;;) { for (let i = 0; i < 2000; i++) hoard.push({ x: i }); const until = Date.now() + 10; while (Date.now() < until) {} }`
+
+  it('reports it at the top level of tools.ts as out of memory, not as a load timeout', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 500 })
+    const loaded = await sandbox.load({ tools: `${SLOW_BOMB}\nexport {}` })
+    expect(loaded).toMatchObject({ ok: false, error: { file: 'tools.ts', message: 'tools.ts ran out of memory (limit 64 MB) while running its top-level code and was stopped.' } })
+  }, 60_000)
+
+  it('reports it in a tool and in model.ts as out of memory, not as a timeout, and recovers', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, modelTimeoutMs: 500 })
+    const tools = `import { tool, z } from 'toolstep'
+export const bomb = tool({ description: '', inputSchema: z.object({}), timeoutMs: 500, execute: () => { ${SLOW_BOMB} } })
+export const add = tool({ description: '', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+`
+    expect((await sandbox.load({ tools, model: `export default function model() { ${SLOW_BOMB} }` })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'b', name: 'bomb', arguments: {} }, spec('bomb', 500))).toEqual({
+      ok: false,
+      error: 'tools.ts ran out of memory (limit 64 MB) while running tool "bomb" and was stopped.',
+      durationMs: expect.any(Number),
+      timedOut: false,
+    })
+    expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
+    const modelRequest = { messages: [{ role: 'user' as const, content: 'go' }], tools: [], step: 0, protocol: 'openai' }
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow('model.ts ran out of memory (limit 64 MB) while answering turn 1 and was stopped.')
+  }, 60_000)
+
+  it('still reports an endless loop that holds memory but no longer grows as a load timeout', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64, loadTimeoutMs: 500 })
+    const loaded = await sandbox.load({ tools: `const hoard: object[] = []\nfor (let i = 0; i < 1e6; i++) hoard.push({ x: i })\nwhile (true) {}\nexport {}` })
+    expect(loaded).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringContaining('did not finish loading within 500 ms') } })
+  }, 60_000)
+})
+
 describe('CLI sandbox memory cap for memory that is committed but never written', () => {
   // Buffers never written are not resident, and WebAssembly memory grown but untouched neither:
   // they must still count, or such a bomb runs into its timeout instead of the memory cap.
@@ -232,4 +271,106 @@ export const forge = tool({ description: '', inputSchema: z.object({}), execute:
     expect(result).toMatchObject({ ok: true })
     expect(JSON.parse((result as { result: string }).result)).toEqual(Array(5).fill('ERR_ACCESS_DENIED'))
   })
+})
+
+describe('CLI sandbox: a synchronous hog among many parallel calls', () => {
+  // Slices grow as calls prove quick, so calls end up starting in the same slice as the hog: each
+  // one whose code ran must keep its result, and only the rest are interrupted (never run again).
+  const log = join(dir, 'hog.log')
+  const tools = `import { tool, z } from 'toolstep'
+const fs = (process as any).getBuiltinModule('node:fs')
+export const quick = tool({ description: '', inputSchema: z.object({ i: z.number() }), execute: ({ i }) => { fs.appendFileSync(${JSON.stringify(log)}, i + ' '); return 'q' + i } })
+export const quick_async = tool({ description: '', inputSchema: z.object({ i: z.number() }), execute: async ({ i }) => { fs.appendFileSync(${JSON.stringify(log)}, i + ' '); return 'q' + i } })
+export const hog = tool({ description: '', inputSchema: z.object({}), execute: () => { while (true) {} } })
+`
+
+  it('keeps the result of every call whose code ran; the others name the hog and ran not at all', async () => {
+    sandbox = createProcessSandbox({ allowFsWrite: [dir] })
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    const calls = Array.from({ length: 60 }, (_, i) => ({ id: `q${i}`, name: i % 2 ? 'quick_async' : 'quick', arguments: { i } }))
+    calls.splice(45, 0, { id: 'h', name: 'hog', arguments: {} as { i: number } })
+    const outcomes = await Promise.all(calls.map((call) => sandbox!.execute(call, spec(call.name, call.name === 'hog' ? 300 : undefined))))
+    const ran = readFileSync(log, 'utf8').trim().split(' ').map(Number)
+    expect(new Set(ran).size).toBe(ran.length)
+    calls.forEach((call, at) => {
+      const outcome = outcomes[at]
+      if (call.name === 'hog') expect(outcome).toMatchObject({ ok: false, timedOut: true })
+      else if (ran.includes(call.arguments.i)) expect(outcome, call.id).toMatchObject({ ok: true, result: `q${call.arguments.i}` })
+      else expect(outcome, call.id).toMatchObject({ ok: false, interrupted: true, error: expect.stringContaining('Interrupted by the timeout of call h ("hog")') })
+    })
+    // The calls before the hog all ran (it blocked only the ones after it).
+    expect(ran.length).toBeGreaterThanOrEqual(45)
+  }, 30_000)
+})
+
+describe('CLI sandbox: a tool that prints a lot', () => {
+  // Output the host has not drained yet waits in the child's memory, outside its heap cap.
+  const tools = `import { tool, z } from 'toolstep'
+export const chatty = tool({ description: '', inputSchema: z.object({ lines: z.number() }), execute: ({ lines }) => { const line = 'x'.repeat(1023); for (let i = 0; i < lines; i++) console.log(line); return 'logged ' + lines } })
+`
+
+  it('passes on the first MB of each turn, says how much it dropped, and the call finishes normally', async () => {
+    const printed: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
+      return true
+    })
+    try {
+      sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+      expect((await sandbox.load({ tools })).ok).toBe(true)
+      expect(await sandbox.execute({ id: 'c', name: 'chatty', arguments: { lines: 200_000 } }, spec('chatty', 60_000))).toMatchObject({ ok: true, result: 'logged 200000' })
+      // The next request says what the last one dropped, if its note was not out yet.
+      expect(await sandbox.execute({ id: 'd', name: 'chatty', arguments: { lines: 1 } }, spec('chatty'))).toMatchObject({ ok: true, result: 'logged 1' })
+      // The child's pipes drain in their own time: wait for the note and the lines passed on.
+      const note = /\[toolstep\] 19\d\.\d MB of console output dropped: the sandbox passes on the first 1\.0 MB per load, model turn or turn of tool calls\./
+      const linesOf = (output: string) => output.split('\n').filter((line) => line.startsWith('xxx')).length
+      await vi.waitFor(() => {
+        expect(printed.join('')).toMatch(note)
+        expect(linesOf(printed.join(''))).toBeGreaterThan(1000)
+      }, { timeout: 30_000, interval: 50 })
+      expect(linesOf(printed.join(''))).toBeLessThanOrEqual(1025)
+    } finally {
+      spy.mockRestore()
+    }
+  }, 60_000)
+})
+
+describe('CLI sandbox: tools that end the sandbox, never answer, or throw what cannot be read', () => {
+  const tools = `import { tool, z } from 'toolstep'
+export const exit = tool({ description: '', inputSchema: z.object({ code: z.number() }), execute: ({ code }) => { process.exit(code) } })
+export const abort = tool({ description: '', inputSchema: z.object({}), execute: () => { process.abort() } })
+export const never = tool({ description: '', inputSchema: z.object({}), execute: () => new Promise(() => {}) })
+export const unreadable = tool({ description: '', inputSchema: z.object({}), execute: () => { const error = new Error('x'); Object.defineProperty(error, 'message', { get() { throw new Error('no') } }); throw error } })
+export const wait = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 60_000)); return 'waited' } })
+export const add = tool({ description: '', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) })
+`
+
+  it('names the tool that ended the sandbox (not as out of memory), interrupts the calls beside it, and goes on in a fresh sandbox', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'x', name: 'exit', arguments: { code: 0 } }, spec('exit'))).toEqual({
+      ok: false,
+      error: 'Tool "exit" stopped the sandbox (the sandbox process exited with code 0); the next call runs in a fresh one.',
+      durationMs: expect.any(Number),
+      timedOut: false,
+    })
+    expect(await sandbox.execute({ id: 'a', name: 'add', arguments: { a: 1, b: 1 } }, spec('add'))).toMatchObject({ ok: true, result: '2' })
+    expect(await sandbox.execute({ id: 'ab', name: 'abort', arguments: {} }, spec('abort'))).toMatchObject({
+      ok: false,
+      error: 'Tool "abort" stopped the sandbox (the sandbox process aborted); the next call runs in a fresh one.',
+    })
+    const [waited, exited] = await Promise.all([
+      sandbox.execute({ id: 'w', name: 'wait', arguments: {} }, spec('wait', 90_000)),
+      sandbox.execute({ id: 'x7', name: 'exit', arguments: { code: 7 } }, spec('exit')),
+    ])
+    expect(exited).toMatchObject({ ok: false, error: expect.stringContaining('Tool "exit" stopped the sandbox (the sandbox process exited with code 7)') })
+    expect(waited).toMatchObject({ ok: false, interrupted: true, error: expect.stringContaining('call x7 ("exit") stopped it. It was not run again') })
+  }, 60_000)
+
+  it('times out a call that never settles, and reports an error whose message cannot be read', async () => {
+    sandbox = createProcessSandbox()
+    expect((await sandbox.load({ tools })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'n', name: 'never', arguments: {} }, spec('never', 300))).toMatchObject({ ok: false, timedOut: true, error: 'Tool "never" timed out after 300 ms and was stopped.' })
+    expect(await sandbox.execute({ id: 'u', name: 'unreadable', arguments: {} }, spec('unreadable'))).toMatchObject({ ok: false, error: 'Error: (the error has a message that cannot be read)' })
+  }, 60_000)
 })

@@ -149,9 +149,10 @@ function readMemory(pid: number, done: (reading: MemoryReading | undefined) => v
  * typed-array bomb takes the machine's memory; and buffers that are never written are not
  * resident at all, so without the committed measure `while (true) a.push(new ArrayBuffer(1e9))`
  * would run until its timeout. Runs in the host's event loop, which user code in the child cannot
- * block. Returns the function that stops watching.
+ * block. `onReading` hears each reading's growth of resident memory over the baseline, bytes.
+ * Returns the function that stops watching.
  */
-function watchMemory(pid: number, limitMb: number, overLimit: () => void): () => void {
+function watchMemory(pid: number, limitMb: number, overLimit: () => void, onReading: (residentGrowth: number) => void): () => void {
   const MB = 1024 * 1024
   let baseline: MemoryReading | undefined
   let busy = false
@@ -166,6 +167,7 @@ function watchMemory(pid: number, limitMb: number, overLimit: () => void): () =>
       baseline ??= { ...reading }
       baseline.resident = Math.min(baseline.resident, reading.resident)
       if (reading.committed !== undefined) baseline.committed = Math.min(baseline.committed ?? reading.committed, reading.committed)
+      onReading(reading.resident - baseline.resident)
       const residentOver = reading.resident - baseline.resident > (limitMb + MEMORY_SLACK_MB) * MB
       const committedOver = reading.committed !== undefined && reading.committed - (baseline.committed ?? reading.committed) > (limitMb + COMMITTED_SLACK_MB) * MB
       if (residentOver || committedOver) {
@@ -181,6 +183,63 @@ function watchMemory(pid: number, limitMb: number, overLimit: () => void): () =>
     clearInterval(timer)
   }
   return stop
+}
+
+/**
+ * How long a child whose memory still grows may be waited for to run out of memory after its
+ * timeout passed, ms at most. Small objects fill a heap slowly near its cap (each full GC walks all
+ * of them), so a memory bomb may reach its timeout first; it is reported as what it is.
+ */
+const OUT_OF_MEMORY_GRACE_MS = 30_000
+
+/**
+ * Over this many ms without its resident memory growing by a MB, a child is not on its way to
+ * running out of memory (V8's last collections before it gives up come faster than this).
+ */
+const GROWTH_WINDOW_MS = 2_000
+
+/**
+ * Follows a child's memory for {@link WorkerEndpoint.outOfMemoryVerdict}: `reading` takes each
+ * watchdog reading, `exited` the child's end, and `verdict` waits as that method says.
+ */
+function memoryVerdicts(limitMb: number) {
+  const MB = 1024 * 1024
+  let growth = 0
+  let peak = 0
+  let grewAt = 0
+  let ended: boolean | undefined
+  const waiters = new Set<(outOfMemory: boolean) => void>()
+  const settleAll = (outOfMemory: boolean) => {
+    for (const waiter of [...waiters]) waiter(outOfMemory)
+  }
+  return {
+    reading(residentGrowth: number) {
+      growth = residentGrowth
+      if (residentGrowth > peak + MB) {
+        peak = residentGrowth
+        grewAt = performance.now()
+      }
+      // No longer growing: whatever it does, it is not running out of memory.
+      if (performance.now() - grewAt > GROWTH_WINDOW_MS) settleAll(false)
+    },
+    exited(outOfMemory: boolean) {
+      ended = outOfMemory
+      settleAll(outOfMemory)
+    },
+    verdict(): Promise<boolean> {
+      if (ended !== undefined) return Promise.resolve(ended)
+      if (growth < (limitMb * MB) / 2 || performance.now() - grewAt > GROWTH_WINDOW_MS) return Promise.resolve(false)
+      return new Promise((resolve) => {
+        const done = (outOfMemory: boolean) => {
+          waiters.delete(done)
+          clearTimeout(timer)
+          resolve(outOfMemory)
+        }
+        const timer = setTimeout(() => done(false), OUT_OF_MEMORY_GRACE_MS)
+        waiters.add(done)
+      })
+    },
+  }
 }
 
 let labelDir: string | undefined
@@ -237,10 +296,11 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       stdio: ['ignore', 'pipe', 'pipe', 'ipc', labels],
       serialization: 'json',
     })
+    const verdicts = memoryVerdicts(limitMb)
     const stopWatching = child.pid === undefined ? () => {} : watchMemory(child.pid, limitMb, () => {
       outOfMemory = true
       child.kill('SIGKILL')
-    })
+    }, verdicts.reading)
     child.stdout?.on('data', (chunk: Buffer) => process.stderr.write(chunk))
     child.stderr?.setEncoding('utf8')
     child.stderr?.on('data', (chunk: string) => {
@@ -261,13 +321,30 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       events.message(message)
     })
     child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (terminated) return
+      if (outOfMemory) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
+      else events.error(`the sandbox process ${signal === 'SIGABRT' || code === 134 ? 'aborted' : `exited with ${signal ? `signal ${signal}` : `code ${code}`}`}`, true, { outOfMemory: false })
+      verdicts.exited(outOfMemory)
+    }
     child.on('exit', (code, signal) => {
       stopWatching()
       closeLabels()
-      if (terminated) return
-      const oom = outOfMemory || signal === 'SIGABRT' || code === 134
-      if (oom) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
-      else events.error(`the sandbox process exited with ${signal ? `signal ${signal}` : `code ${code}`}`, true)
+      if (outOfMemory || (signal !== 'SIGABRT' && code !== 134)) {
+        exited(code, signal)
+        return
+      }
+      // V8 aborts when the heap cap is hit, and says so on stderr, which may still be on its way:
+      // wait for it to close (briefly: with --trust a process the child started may hold it open).
+      let decided = false
+      const decide = () => {
+        if (decided) return
+        decided = true
+        clearTimeout(wait)
+        exited(code, signal)
+      }
+      const wait = setTimeout(decide, 500)
+      child.once('close', decide)
     })
     child.send({ type: CONNECT_MESSAGE, token })
     return {
@@ -275,6 +352,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
         if (child.connected) child.send(message)
       },
       runningCall: () => (labelsOpen ? readFileLabel(labels) : lastLabel),
+      outOfMemoryVerdict: () => verdicts.verdict(),
       terminate: () => {
         terminated = true
         stopWatching()

@@ -29,7 +29,7 @@ import {
   type SourceFile,
 } from './protocol'
 import { runCodeBlock, type CodeProgress } from './run-code'
-import { invokeTool, serializeResult, type ExecuteResult } from './tool-invoke'
+import { invokeTool, serializeResult, startInvoke, type ExecuteResult } from './tool-invoke'
 import { describeIssues, locate, locateSyntaxError, serializeError, syntaxError } from './user-errors'
 
 /** Result of loading one file: the tools now loaded, or the error that prevented it. */
@@ -75,6 +75,12 @@ export interface SandboxRuntime {
    * Never rejects.
    */
   executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult>
+  /**
+   * Runs a tool call as {@link executeTool} does, but calls `done` in the same job as the tool's
+   * code ends (see `startInvoke` in tool-invoke.ts), so a batch can report the result before a
+   * sibling's code gets to run. Optional; `tool-batch.ts` falls back to `executeTool`. Never throws.
+   */
+  startTool?(name: string, args: Record<string, JsonValue>, callId: string, done: (result: ExecuteResult) => void): void
   /**
    * Calls the `route` hook with `{ messages, tools, step, protocol }`. Aliases it returns are
    * turned into tool names, a namespace name (`weather`) selects every tool in it, duplicates are
@@ -181,6 +187,15 @@ export function createRuntime(): SandboxRuntime {
     return outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome
   }
 
+  function startTool(name: string, args: Record<string, JsonValue>, callId: string, done: (result: ExecuteResult) => void): void {
+    const entry = resolve(name)
+    if (!entry) {
+      done({ ok: false, error: unknownTool(name) })
+      return
+    }
+    startInvoke(entry, args, callId, (outcome) => done(outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome))
+  }
+
   async function callRoute(request: ModelRequest): Promise<RouteCallResult> {
     const route = hooks.route as ((context: authoring.RouteContext) => unknown) | undefined
     if (!route) return { ok: true, names: null }
@@ -260,7 +275,7 @@ export function createRuntime(): SandboxRuntime {
     })
   }
 
-  return { load, callModel, executeTool, callRoute, callSummarize, runCode }
+  return { load, callModel, executeTool, startTool, callRoute, callSummarize, runCode }
 }
 
 type Evaluated = { ok: true; exports: Record<string, unknown> } | { ok: false; error: SourceError }

@@ -140,6 +140,13 @@ export interface WorkerEndpoint {
    * interrupts a blocking call itself).
    */
   runningCall?(): string | undefined
+  /**
+   * Called when code ran past its timeout: resolves true once the worker has run out of memory
+   * (its crash is then reported through `WorkerEvents.error` first), false at once or as soon as
+   * its memory stops growing toward the cap. Lets a memory bomb that reached its timeout before its
+   * memory cap be reported as running out of memory. Absent where the platform cannot tell.
+   */
+  outOfMemoryVerdict?(): Promise<boolean>
 }
 
 /** Why a worker ended on its own, when the platform can tell. */
@@ -257,6 +264,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       batches: createToolBatchQueue({
         send: (make, onInterim) => request(target, make, undefined, onInterim),
         running: () => target.endpoint.runningCall?.(),
+        outOfMemoryVerdict: () => (target.endpoint.outOfMemoryVerdict ? outOfMemoryAfterTimeout(target) : undefined),
         timedOut: (call) =>
           killAndRespawn(
             target,
@@ -346,6 +354,11 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     }
     for (const [file, source] of files) {
       const reply = await request(target, (requestId) => ({ type: 'load', requestId, timeoutMs: loadTimeoutMs, file, source }), loadTimeoutMs)
+      if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target)) && target.crash) {
+        const message = outOfMemoryMessage(file, 'while running its top-level code', target.crash)
+        reportOutOfMemory(target, message)
+        return giveUp({ file, message })
+      }
       if (reply.status === 'timeout') {
         stop(target, `${file} did not finish loading.`)
         return giveUp({
@@ -420,6 +433,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return message
   }
 
+  /**
+   * After code passed its timeout: true when `target` ran out of memory meanwhile (see
+   * `WorkerEndpoint.outOfMemoryVerdict`); its crash has then been recorded and its calls stopped.
+   */
+  async function outOfMemoryAfterTimeout(target: Live): Promise<boolean> {
+    const verdict = target.endpoint.outOfMemoryVerdict
+    if (!verdict || !target.alive) return false
+    return (await verdict()) && target.crash?.outOfMemory === true
+  }
+
   /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
   function reportOutOfMemory(target: Live, message: string): void {
     if (target.crashReported) return
@@ -448,6 +471,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
       // The worker may not have taken the conversation in: send it whole next time.
       if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
+      if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target))) throw new Error(stoppedError(target, { reason: '' }, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
@@ -490,6 +514,13 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         case 'stopped':
           // The call that ran the sandbox out of memory failed by itself; the others were interrupted by it.
           if (outcome.running && target.crash?.outOfMemory) return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false }
+          if (target.crash && !target.crash.outOfMemory) {
+            // The worker ended on its own (process.exit, a signal, an abort) while running this call's code, or another's.
+            const how = outcome.reason.replace(/^The sandbox worker stopped unexpectedly: /, '')
+            if (outcome.running) return { ok: false, error: `Tool "${name}" stopped the sandbox (${how}); the next call runs in a fresh one.`, durationMs: hostDuration, timedOut: false }
+            const by = outcome.blamedCallId === undefined ? '' : ` call ${outcome.blamedCallId} ("${outcome.blamed ?? ''}") stopped it`
+            return { ok: false, error: `Interrupted: the sandbox stopped (${how})${by ? `;${by}` : ''}. It was not run again, because it may already have had effects.`, durationMs: hostDuration, timedOut: false, interrupted: true }
+          }
           return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${outcome.blamed ?? name}"`), durationMs: hostDuration, timedOut: false, interrupted: true }
         case 'invalid':
           return { ok: false, error: outcome.reason, durationMs: hostDuration, timedOut: false }

@@ -24,9 +24,9 @@ export type BatchOutcome =
   /**
    * The worker stopped (or was stopped) before the call finished; `reason` says why. `running`
    * marks the call whose code the worker ran last (the batch's only call, or the labelled one),
-   * and the others name its tool in `blamed` when it is known.
+   * and the others name its tool in `blamed` (and its call in `blamedCallId`) when it is known.
    */
-  | { kind: 'stopped'; reason: string; running?: boolean; blamed?: string }
+  | { kind: 'stopped'; reason: string; running?: boolean; blamed?: string; blamedCallId?: string }
   /** The worker's answer about this call could not be read. */
   | { kind: 'invalid'; reason: string }
 
@@ -41,6 +41,12 @@ export interface BatchQueueDeps {
    * is blocked; undefined when unknown.
    */
   running?(): string | undefined
+  /**
+   * Asked when a call passed its timeout, before it is reported: resolves true when the worker
+   * ran out of memory meanwhile (`send` then settles `stopped`, and the calls end through it).
+   * Absent where the platform cannot tell.
+   */
+  outOfMemoryVerdict?(): Promise<boolean> | undefined
   /** Monotonic clock, ms. */
   now(): number
   /** Waits before giving up on a silent worker, past the shortest timeout of the open calls, ms. Default 500. */
@@ -92,8 +98,11 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       else openByTimeout.set(entry.call.timeoutMs, left)
       entry.resolve(outcome)
     }
+    /** The call that passed its timeout while the host asks whether the worker is running out of memory. */
+    let awaitingVerdict: Entry | undefined
+    /** Ends the open calls with `outcome`, but the one awaiting its verdict (unless the worker is gone). */
     const endRest = (outcome: BatchOutcome) => {
-      for (const entry of entries) end(entry, outcome)
+      for (const entry of entries) if (entry !== awaitingVerdict || outcome.kind === 'stopped') end(entry, outcome)
     }
     let batchId: string | undefined
     /** The open call of this batch whose code the worker labelled last: the one blocking it. */
@@ -118,8 +127,25 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
     const giveUp = (entry: Entry, durationMs: number) => {
       gaveUp = true
       clearTimeout(silence)
-      end(entry, { kind: 'timeout', durationMs })
-      deps.timedOut(entry.call)
+      const timeOut = () => {
+        awaitingVerdict = undefined
+        if (entry.settled) return
+        end(entry, { kind: 'timeout', durationMs })
+        deps.timedOut(entry.call)
+      }
+      // A memory bomb may pass its timeout before its memory cap: it is reported as what it is.
+      const verdict = deps.outOfMemoryVerdict?.()
+      if (!verdict) {
+        timeOut()
+        return
+      }
+      awaitingVerdict = entry
+      void verdict.then((outOfMemory) => {
+        if (!outOfMemory) timeOut()
+        // The worker's crash normally ends it through `send`; not when the batch had already ended.
+        else if (!entry.settled) end(entry, { kind: 'stopped', reason: 'The sandbox ran out of memory.', running: true })
+        awaitingVerdict = undefined
+      }, timeOut)
     }
     const armSilence = () => {
       clearTimeout(silence)
@@ -180,7 +206,7 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       // ones it took down with it.
       const running = entries.length === 1 ? entries[0] : labelled()
       if (running && !running.settled) end(running, { kind: 'stopped', reason: reply.reason, running: true })
-      endRest({ kind: 'stopped', reason: reply.reason, ...(running ? { blamed: running.call.name } : {}) })
+      endRest({ kind: 'stopped', reason: reply.reason, ...(running ? { blamed: running.call.name, blamedCallId: running.call.callId } : {}) })
     } else if (reply.status === 'invalid') {
       endRest({ kind: reply.status, reason: reply.reason })
     } else {

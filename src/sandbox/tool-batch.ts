@@ -109,35 +109,68 @@ export interface BatchUpdate {
  * Wraps the start of the call at `index` of a batch (e.g. to label the code it runs, see
  * node-call-tracker.ts); returns what `start` returns.
  */
-export type CallStarter = (index: number, start: () => Promise<ExecuteResult>) => Promise<ExecuteResult>
+export type CallStarter = <T>(index: number, start: () => T) => T
 
-/** Starts `calls` one by one on a runtime that has no batch entry of its own (the V8 runtime). */
+/**
+ * Starts `calls` one by one on a runtime that has no batch entry of its own (the V8 runtime), and
+ * calls `started` once the last one has started. Each call starts in a job of its own, after the
+ * jobs the previous call's code queued at once: a tool that is done when its code returns (a
+ * plain value, an `async` function that never waits) has its result settled before the next
+ * call's code runs, so a sibling that then blocks the worker cannot take that result down with it.
+ */
 function startEach(
   runtime: SandboxRuntime,
   calls: readonly StartedCall[],
   settle: (key: number, result: ExecuteResult, durationMs: number) => void,
   startCall: CallStarter | undefined,
+  started: () => void,
 ): void {
-  for (const call of calls) {
-    const started = clock()
-    const done = (result: ExecuteResult) => settle(call.key, result, clock() - started)
+  let at = 0
+  const startNext = (): void => {
+    const call = calls[at++]
+    if (!call) {
+      started()
+      return
+    }
+    const startedAt = clock()
+    const done = (result: ExecuteResult) => settle(call.key, result, clock() - startedAt)
     const failed = (error: unknown) => done({ ok: false, error: serializeError(error) })
     try {
-      const start = () => (runtime.budget ? runtime.budget(call.timeoutMs, () => runtime.executeTool(call.name, call.arguments, call.callId)) : runtime.executeTool(call.name, call.arguments, call.callId))
-      const work = startCall ? startCall(call.key, start) : start()
-      work.then(done, failed)
+      if (runtime.startTool && !runtime.budget) {
+        // Settles in the same job as the tool's code ends (see SandboxRuntime.startTool).
+        const begin = () => runtime.startTool?.(call.name, call.arguments, call.callId, done)
+        if (startCall) startCall(call.key, begin)
+        else begin()
+      } else {
+        const start = () => (runtime.budget ? runtime.budget(call.timeoutMs, () => runtime.executeTool(call.name, call.arguments, call.callId)) : runtime.executeTool(call.name, call.arguments, call.callId))
+        const work = startCall ? startCall(call.key, start) : start()
+        work.then(done, failed)
+      }
     } catch (error) {
       failed(error)
     }
+    microtask(startNext)
   }
+  startNext()
 }
 
 /**
  * Runs `calls` on `runtime` and reports through `report` (see {@link BatchUpdate}); the first
- * report comes synchronously, after the first slice. `startCall`, when given, wraps the start of
- * each call (runtimes with their own batch entry, like the browser's VM, do without). Never throws.
+ * report comes after the first slice (synchronously for a runtime with `startTools`, else once
+ * the jobs that start its calls have run). `startCall`, when given, wraps the start of
+ * each call (runtimes with their own batch entry, like the browser's VM, do without). `expose`,
+ * when given, receives at once a function that reports the calls finished so far (nothing when
+ * none): call it before the code of another call runs, so that a sibling blocking the worker for
+ * good cannot take finished results down with it (node-call-tracker.ts does, at each switch).
+ * Never throws.
  */
-export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[], report: (update: BatchUpdate) => void, startCall?: CallStarter): void {
+export function runToolBatch(
+  runtime: SandboxRuntime,
+  calls: readonly BatchCall[],
+  report: (update: BatchUpdate) => void,
+  startCall?: CallStarter,
+  expose?: (reportPending: () => void) => void,
+): void {
   const total = calls.length
   let next = 0
   let settledCount = 0
@@ -224,6 +257,9 @@ export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[
   }
 
   const byKey = (key: number, result: ExecuteResult, durationMs: number) => settle(key, result, durationMs)
+  expose?.(() => {
+    if (outbox.length > 0) flush()
+  })
 
   function slice(): void {
     if (finished) return
@@ -239,19 +275,25 @@ export function runToolBatch(runtime: SandboxRuntime, calls: readonly BatchCall[
       starting.push({ key: index, name: call.name, arguments: call.arguments, callId: call.callId, timeoutMs: call.timeoutMs })
     }
     next = end
+    const ended = () => {
+      const took = clock() - sliceStarted
+      sliceSize = Math.max(1, Math.min(MAX_SLICE, sliceSize * MAX_GROWTH, Math.floor((sliceSize * SLICE_MS) / Math.max(took, 0.01))))
+      armWatchdog()
+      // Every slice is reported, finished calls or not: the host reads it as a sign of life.
+      flush()
+      if (next < total) inNextTask(slice)
+    }
+    if (!runtime.startTools) {
+      startEach(runtime, starting, byKey, startCall, ended)
+      return
+    }
     try {
-      if (runtime.startTools) runtime.startTools(starting, byKey)
-      else startEach(runtime, starting, byKey, startCall)
+      runtime.startTools(starting, byKey)
     } catch (error) {
       const serialized = serializeError(error)
       for (const call of starting) settle(call.key, { ok: false, error: serialized }, clock() - sliceStarted)
     }
-    const took = clock() - sliceStarted
-    sliceSize = Math.max(1, Math.min(MAX_SLICE, sliceSize * MAX_GROWTH, Math.floor((sliceSize * SLICE_MS) / Math.max(took, 0.01))))
-    armWatchdog()
-    // Every slice is reported, finished calls or not: the host reads it as a sign of life.
-    flush()
-    if (next < total) inNextTask(slice)
+    ended()
   }
 
   if (total === 0) {

@@ -111,7 +111,8 @@ export function serializeError(error: unknown): SerializedError {
     const stack = attempt(() => err.stack)
     const serialized: SerializedError = {
       name: typeof name === 'string' && name !== '' ? name : 'Error',
-      message: typeof message === 'string' ? message : (safeString(message) ?? '(the error has a message that cannot be read)'),
+      // No message at all is what a throwing `message` getter leaves too.
+      message: typeof message === 'string' ? message : ((message === undefined ? undefined : safeString(message)) ?? '(the error has a message that cannot be read)'),
     }
     const code = attempt(() => (err as Error & { code?: unknown }).code)
     if (code === 'ERR_ACCESS_DENIED') serialized.message = permissionMessage(serialized.message, err)

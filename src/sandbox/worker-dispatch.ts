@@ -14,7 +14,7 @@ export interface DispatchOptions {
    * Labels the code of each tool call of a batch as `requestId#index` while it runs (see
    * node-call-tracker.ts), so the host can tell which call blocks the worker.
    */
-  track?: { open(): () => void; run<T>(label: string, work: () => T): T }
+  track?: { open(beforeSwitch?: () => void): () => void; run<T>(label: string, work: () => T): T }
 }
 
 /**
@@ -121,7 +121,8 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
           return
         }
         // A lone call is blamed rightly without labels; only batches of several pay for them.
-        const close = track && batch.calls.length > 1 ? track.open() : undefined
+        let reportPending = () => {}
+        const close = track && batch.calls.length > 1 ? track.open(() => reportPending()) : undefined
         const startCall: CallStarter | undefined = close && track && ((index, start) => track.run(`${requestId}#${index}`, start))
         runToolBatch(
           runtime,
@@ -131,6 +132,7 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
             post({ type: 'tool-results', requestId, ...update })
           },
           startCall,
+          (report) => (reportPending = report),
         )
         return
       }

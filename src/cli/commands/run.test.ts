@@ -166,12 +166,33 @@ export const run_id = tool({ description: '', inputSchema: z.object({}), execute
     expect(existsSync('/tmp/toolstep-pwned-by-workspace.txt')).toBe(false)
   })
 
-  it('stops a memory bomb at the heap cap, naming the file and the limit, with a non-zero exit', async () => {
+  it('ends only the call that ran out of memory, as the browser does: the error goes back to the model and the run goes on in a fresh sandbox', async () => {
     const tools = `import { tool, z } from 'toolstep'
-export const hoard = tool({ description: '', inputSchema: z.object({}), timeoutMs: 60000, execute: () => { const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(Math.random())) } })`
-    const { fake, err } = io({ 'w.json': workspaceWith(tools, `[{ name: 'hoard', arguments: {} }]`) })
-    expect(await runCommand(['w.json', '--max-memory-mb', '64'], fake)).toBe(1)
-    expect(err()).toContain('tools.ts ran out of memory (limit 64 MB) while running tool "hoard"')
+// Top-level state: the fresh sandbox must have it again.
+const table = new Map([['paris', '18 degrees']])
+export const hoard = tool({ description: '', inputSchema: z.object({}), timeoutMs: 60000, execute: () => { const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(Math.random())) } })
+export const lookup = tool({ description: '', inputSchema: z.object({}), execute: () => table.get('paris') })`
+    const model = `import { callTools, type ModelContext } from 'toolstep'
+export default (ctx: ModelContext) => {
+  const results = ctx.messages.filter((m) => m.role === 'tool').map((m) => String(m.content))
+  if (ctx.step === 0) return callTools(ctx.protocol, [{ name: 'hoard', arguments: {} }])
+  if (ctx.step === 1) return callTools(ctx.protocol, [{ name: 'lookup', arguments: {} }])
+  return 'done: ' + results.join(' | ')
+}`
+    const workspace = writeWorkspace({ tools, model, input: 'go', settings: { protocol: 'openai', maxSteps: 4, systemPrompt: '' } })
+    const { fake, out, err } = io({ 'w.json': workspace })
+    // A tool's error is written back like any other: the exit status follows the stop reason.
+    expect(await runCommand(['w.json', '--max-memory-mb', '64', '--json'], fake)).toBe(0)
+    const message = 'tools.ts ran out of memory (limit 64 MB) while running tool "hoard" and was stopped.'
+    expect(err()).toContain(`toolstep run: ${message}`)
+    const session = readSession(out())
+    if (!session.ok) throw new Error(session.error)
+    const finished = session.value.events.filter((event) => event.type === 'tool.finished')
+    expect(finished).toMatchObject([
+      { name: 'hoard', error: message },
+      { name: 'lookup', result: '18 degrees' },
+    ])
+    expect(session.value.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
   })
 
   it('reports a top-level memory bomb as a load error (exit 2) and rejects a bad --max-memory-mb', async () => {

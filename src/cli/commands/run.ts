@@ -204,18 +204,17 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const saved = ignoreSaved ? [] : (workspace.value.settings.breakpoints ?? [])
   const { armed, errors: badBreakpoints } = armBreakpoints([...saved, ...breaks])
   for (const bad of badBreakpoints) io.stderr(`toolstep run: ${file}: breakpoint ${bad.id} is ignored: ${bad.error}\n`)
-  // Running out of memory is not a tool failure to hand back to the model: the run stops, exit 1.
-  let outOfMemory: string | undefined
-  let stopRun: (() => void) | undefined
   const interrupt = new AbortController()
   let stopInterrupts = () => {}
   const sandbox = createProcessSandbox({
     memoryLimitMb,
     allowFsWrite,
     trust,
+    // As in the browser, only the call (or model turn) that ran out of memory ends, with this
+    // message as its error; the next one gets a fresh sandbox with the workspace loaded again.
+    // Said on stderr too, where the readable log does not show a tool's whole error.
     onOutOfMemory(message) {
-      outOfMemory ??= message
-      stopRun?.()
+      io.stderr(`toolstep run: ${message} The sandbox was restarted.\n`)
     },
   })
   try {
@@ -244,7 +243,6 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         if (!json && armed.length === 0) io.stdout(formatEvent(event))
       },
     })
-    stopRun = () => runner.abort(outOfMemory)
     const stopListening = io.onInterrupt?.(() => {
       // Read what the stream had received before cancelling it, so the stop keeps it.
       const detail = withReceived('Stopped with Ctrl-C.', endpointModel)
@@ -256,7 +254,6 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (armed.length > 0) {
       const hit = await runUntilBreak(runner, armed)
       const events = hit ? runner.events.slice(0, hit.seq) : runner.events
-      if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
       if (json) io.stdout(writeSession(workspace.value, events))
       else for (const event of events) io.stdout(formatEvent(event))
       if (interrupt.signal.aborted) {
@@ -269,17 +266,16 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 3
       }
       if (!json && runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
-      return runner.state.stop?.reason === 'final_answer' && outOfMemory === undefined ? 0 : 1
+      return runner.state.stop?.reason === 'final_answer' ? 0 : 1
     }
     await runner.run()
-    if (outOfMemory !== undefined) io.stderr(`toolstep run: ${outOfMemory}\n`)
     if (json) io.stdout(writeSession(workspace.value, runner.events))
     else if (runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
     if (interrupt.signal.aborted) {
       io.stderr(interruptedMessage(runner))
       return 130
     }
-    return runner.state.stop?.reason === 'final_answer' && outOfMemory === undefined ? 0 : 1
+    return runner.state.stop?.reason === 'final_answer' ? 0 : 1
   } finally {
     stopInterrupts()
     sandbox.dispose()
