@@ -206,6 +206,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   for (const bad of badBreakpoints) io.stderr(`toolstep run: ${file}: breakpoint ${bad.id} is ignored: ${bad.error}\n`)
   const interrupt = new AbortController()
   let stopInterrupts = () => {}
+  // A call that ran out of memory makes the exit non-zero even when the run then reached its
+  // answer: a script running the workspace must not take a memory bomb for success.
+  let ranOutOfMemory = false
   const sandbox = createProcessSandbox({
     memoryLimitMb,
     allowFsWrite,
@@ -214,6 +217,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     // message as its error; the next one gets a fresh sandbox with the workspace loaded again.
     // Said on stderr too, where the readable log does not show a tool's whole error.
     onOutOfMemory(message) {
+      ranOutOfMemory = true
       io.stderr(`toolstep run: ${message} The sandbox was restarted.\n`)
     },
   })
@@ -266,7 +270,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
         return 3
       }
       if (!json && runner.state.finalAnswer !== null) io.stdout(`\nFinal answer: ${runner.state.finalAnswer}\n`)
-      return runner.state.stop?.reason === 'final_answer' ? 0 : 1
+      return runner.state.stop?.reason === 'final_answer' && !ranOutOfMemory ? 0 : 1
     }
     await runner.run()
     if (json) io.stdout(writeSession(workspace.value, runner.events))
@@ -275,7 +279,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       io.stderr(interruptedMessage(runner))
       return 130
     }
-    return runner.state.stop?.reason === 'final_answer' ? 0 : 1
+    return runner.state.stop?.reason === 'final_answer' && !ranOutOfMemory ? 0 : 1
   } finally {
     stopInterrupts()
     sandbox.dispose()
