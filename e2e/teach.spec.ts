@@ -403,9 +403,14 @@ for (const language of ['en', 'zh-CN'] as const) {
     // The labels are refitted once the box has its new size.
     await expect.poll(async () => (await presenterCuts(page)).labelPx).toBeGreaterThan(at100.labelPx * 1.25)
     const at150 = await presenterCuts(page)
-    // The timeline is about 10 rem tall here: too short for three wrapped rows, so its rows keep one
-    // line each, and a title cut short carries its whole text on hover.
+    // The timeline is about 10 rem tall and 14 rem wide here: the phase badge gives its room to the
+    // title, so every title is whole on one line (nothing to hover for on a projector).
+    expect(at100.titles, 'cut timeline titles at 100 %').toEqual([])
+    expect(at150.titles, 'cut timeline titles at 150 %').toEqual([])
     expect(at150.titlesWithoutHover, 'cut titles without their text on hover').toEqual([])
+    const rows = await timelineGeometry(page)
+    expect(rows.spills, 'row text outside its row').toBe(0)
+    expect(rows.overlaps, 'overlapping rows').toBe(0)
     expect(at150.names, 'tool names split or cut').toEqual([])
     expect(at150.pickers, 'pickers whose choice is cut').toEqual([])
     expect(at150.offScreen, 'outside the window').toEqual([])

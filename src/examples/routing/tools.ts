@@ -27,9 +27,10 @@ export const web_search = tool({ description: 'Search the web.', inputSchema: z.
 
 /** Category keywords → tools offered. A namespace name ("weather") offers every tool in it. */
 const ROUTES: [RegExp, string[]][] = [
-  [/\b(weather|rain|sunny|forecast|temperature)\b/i, ['weather']],
-  [/\b(calendar|meeting|event|schedule|today)\b/i, ['calendar']],
-  [/\b(file|document|notes?)\b/i, ['files']],
+  // \b does not work between CJK characters: the Chinese keywords match anywhere.
+  [/\b(weather|rain|sunny|forecast|temperature)\b|天气|天氣|下雨|气温|氣溫|预报|預報/i, ['weather']],
+  [/\b(calendar|meeting|event|schedule|today)\b|日程|会议|會議|日历|日曆|今天/i, ['calendar']],
+  [/\b(file|document|notes?)\b|文件|文档|文檔|笔记|筆記/i, ['files']],
   [/\d\s*[-+*/]\s*\d|\bcalculate\b/i, ['calculate']],
 ]
 

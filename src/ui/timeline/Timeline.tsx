@@ -127,12 +127,12 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
               </span>
               {/* A narrow timeline gives the event number's room to the title. */}
               <span className="w-8 shrink-0 text-right font-mono text-xs text-slate-400 @max-[18rem]:hidden">{row.index}</span>
-              {/* A very narrow timeline (200 % text beside the Lessons panel) gives the badge's room to the
-                  title, which names the phase too: a stripe in the phase's colour stays. */}
-              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide @max-[13rem]:hidden ${PHASE_STYLE[summary.phase] ?? ''}`}>
+              {/* A narrow timeline (150 % text beside the Lessons panel) gives the badge's room to the title,
+                  which names the phase too ("Execute · get_weather"): a stripe in the phase's colour stays. */}
+              <span className={`w-[5.25rem] shrink-0 whitespace-nowrap rounded px-1 py-0.5 text-center text-[0.6875rem] font-semibold uppercase tracking-wide @max-[18rem]:hidden ${PHASE_STYLE[summary.phase] ?? ''}`}>
                 {t(`diagram.phase.${summary.phase}`)}
               </span>
-              <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[13rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
+              <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[18rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
               <span className="min-w-0 flex-1">
                 {/* Narrow: the title wraps at spaces only (a tool name is never split), two lines at most; full texts on hover. */}
                 <span className={`block font-medium text-slate-800 ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'}`} title={summary.title}>
