@@ -1,8 +1,8 @@
 /**
  * Builds the runtime that runs inside the browser sandbox's QuickJS VM: `src/sandbox/vm/vm-entry.ts`
  * and everything it imports (the shared runtime, the authoring API, zod, the protocols), bundled by
- * esbuild into one script of plain JavaScript that QuickJS can evaluate. sucrase, acorn and
- * `src/sandbox/compile.ts` are swapped for the shims in `src/sandbox/vm/`, which call back into
+ * esbuild into one script of plain JavaScript that QuickJS can evaluate. sucrase, acorn,
+ * `src/sandbox/compile.ts` and `src/sandbox/top-level-await.ts` are swapped for the shims in `src/sandbox/vm/`, which call back into
  * the worker (they would be slow interpreted, and QuickJS ignores `sourceURL`); so are the
  * protocols (only `callTools` renders with them) and zod's locales other than English, which
  * would only cost parse time at every sandbox start.
@@ -24,6 +24,7 @@ const SHIMS: Record<string, string> = {
   acorn: here('../src/sandbox/vm/acorn-shim.ts'),
 }
 const COMPILE = here('../src/sandbox/vm/compile-quickjs.ts')
+const TOP_LEVEL_AWAIT = here('../src/sandbox/vm/top-level-await-shim.ts')
 const PROTOCOLS = here('../src/sandbox/vm/protocols-shim.ts')
 const ZOD_LOCALES = here('../src/sandbox/vm/zod-locales-shim.ts')
 const AUTHORING = here('../src/sandbox/authoring.ts')
@@ -36,6 +37,7 @@ const swaps: EsbuildPlugin = {
     context.onResolve({ filter: /\/core\/protocols\/index$/ }, () => ({ path: PROTOCOLS }))
     context.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes('/node_modules/zod/') ? { path: ZOD_LOCALES } : undefined))
     // The runtime's own `./compile` (not the shim, which lives in vm/ and does not import it).
+    context.onResolve({ filter: /\/top-level-await$/ }, (args) => (args.importer.includes('/src/sandbox/') && !args.importer.includes('/src/sandbox/vm/') ? { path: TOP_LEVEL_AWAIT } : undefined))
     context.onResolve({ filter: /\/compile$/ }, (args) => (args.importer.includes('/src/sandbox/') && !args.importer.includes('/src/sandbox/vm/') ? { path: COMPILE } : undefined))
   },
 }

@@ -132,6 +132,22 @@ describe('node sandbox: load errors and timeouts', () => {
     }
   })
 
+  it('reports top-level await in either file at its line and column, as the browser sandbox does', async () => {
+    const sandbox = createNodeSandbox()
+    try {
+      const loaded = await sandbox.load({ tools: 'const cfg = await Promise.resolve(1)\n', model: "const a = 1\nconst b = await a\nexport default () => 'x'\n" })
+      expect(loaded.ok).toBe(false)
+      if (loaded.ok) return
+      const message = "top-level await is not supported; move it into a tool's execute or the model function"
+      expect(loaded.errors).toEqual([
+        { file: 'tools.ts', line: 1, column: 13, message },
+        { file: 'model.ts', line: 2, column: 11, message },
+      ])
+    } finally {
+      sandbox.dispose()
+    }
+  })
+
   it('times out the model call and rejects with a clear error', async () => {
     const sandbox = createNodeSandbox({ modelTimeoutMs: 300 })
     try {

@@ -28,6 +28,7 @@ import {
   type SourceError,
   type SourceFile,
 } from './protocol'
+import { findTopLevelAwait } from './top-level-await'
 import { runCodeBlock, type CodeProgress } from './run-code'
 import { invokeTool, serializeResult, startInvoke, type ExecuteResult } from './tool-invoke'
 import { describeIssues, locate, locateSyntaxError, serializeError, syntaxError } from './user-errors'
@@ -299,12 +300,41 @@ function evaluateModule(file: SourceFile, source: string): Evaluated {
     run(module.exports, require, module)
   } catch (error) {
     const serialized = serializeError(error)
-    const where = error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error)
-    return { ok: false, error: { file, ...where, message: `${serialized.name}: ${serialized.message}` } }
+    const awaitAt = error instanceof SyntaxError ? findTopLevelAwait(code) : undefined
+    const where = awaitAt ?? (error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error))
+    const message = awaitAt ? TOP_LEVEL_AWAIT_MESSAGE : `${serialized.name}: ${serialized.message}`
+    return { ok: false, error: { file, ...inUserColumns(where, source, file), message } }
   }
   return { ok: true, exports: module.exports }
 }
 
+
+/** What a load says of `await` outside any async function, in both sandboxes (QuickJS and V8 word it differently). */
+export const TOP_LEVEL_AWAIT_MESSAGE = "top-level await is not supported; move it into a tool's execute or the model function"
+
+const MARKER = '/*toolstep:line-1*/'
+
+/**
+ * A position in sucrase's output turned into one in `source`: sucrase puts its prefix (`"use strict"`,
+ * interop helpers) at the start of line 1, so columns there are shifted by its length, measured by
+ * compiling again with a comment marking where the user's code begins (sucrase keeps comments).
+ * After a `#!` line the prefix goes on line 2 instead, which starts with it too.
+ */
+function inUserColumns(where: { line?: number; column?: number }, source: string, file: SourceFile): { line?: number; column?: number } {
+  if (where.column === undefined || where.line === undefined) return where
+  const shebang = source.startsWith('#!')
+  if (where.line !== (shebang ? 2 : 1)) return where
+  let prefix = 0
+  try {
+    const marked = shebang ? source.replace(/\n/, `\n${MARKER}`) : `${MARKER}${source}`
+    const code = transform(marked, { transforms: ['typescript', 'imports'], filePath: file }).code
+    const at = code.indexOf(MARKER)
+    prefix = at - (shebang ? code.indexOf('\n') + 1 : 0)
+  } catch {
+    return where
+  }
+  return prefix > 0 ? { line: where.line, column: Math.max(1, where.column - prefix) } : where
+}
 
 /** Finds `model.ts`'s default export. Throws when it is missing or not a function. */
 function findModel(exports: Record<string, unknown>): authoring.ModelFunction {

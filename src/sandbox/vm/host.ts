@@ -14,6 +14,8 @@ export interface VmHost {
   transform(code: string, optionsJson: string): string
   /** acorn parse of `code` as a script: `''` when it parses, else JSON `{ message, loc? }` (`loc.column` 0-based). */
   parse(code: string): string
+  /** `findTopLevelAwait(code)` of `../top-level-await.ts`: `''` when there is none, else JSON `{ line, column }` (1-based). */
+  topLevelAwait(code: string): string
   /**
    * `''` when QuickJS may parse `source`, else why not (`nested too deeply: N levels, limit L`,
    * see `nesting.ts`), to be thrown as a `SyntaxError` before the source reaches QuickJS's parser.

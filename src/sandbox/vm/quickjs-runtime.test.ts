@@ -4,6 +4,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { examples } from '../../examples/index'
 import { createRuntime } from '../runtime'
 import runtimeSource from 'virtual:toolstep-vm-runtime'
+import type { SourceFile } from '../protocol'
+import { TOP_LEVEL_AWAIT_MESSAGE as AWAIT_MESSAGE } from '../runtime'
 import { createQuickJsRuntime, type QuickJsRuntimeOptions, type VmCrash } from './quickjs-runtime'
 
 let module: QuickJSWASMModule
@@ -471,5 +473,33 @@ export const fine = tool({ description: '', inputSchema: z.object({}), execute: 
     const result = await runtime.executeTool('boom', {}, 'c1')
     expect(result).toMatchObject({ ok: false, error: { name: 'TypeError', message: 'bad', stack: expect.stringContaining('tools.ts:6:') } })
     expect(runtime.load('model.ts', 'const x = 1\nnull.y\n')).toMatchObject({ ok: false, error: { file: 'model.ts', line: 2 } })
+  })
+
+  it('reports top-level await in tools.ts and model.ts at its own line and column, as the V8 runtime does', () => {
+    const { runtime } = make()
+    const reference = createRuntime()
+    const cases: [SourceFile, string, number, number][] = [
+      ['tools.ts', 'const cfg = await Promise.resolve(1)\n', 1, 13],
+      ['model.ts', "import { z } from 'zod'\nconst cfg = await Promise.resolve(z)\nexport default function model() { return cfg?.string ?? 'x' }\n", 2, 13],
+      ['model.ts', "const cfg = await Promise.resolve(1)\nexport default function model() { return cfg ?? 'x' }\n", 1, 13],
+      ['tools.ts', `${header}\nfor await (const x of []) console.log(x)\n`, 3, 1],
+    ]
+    for (const [file, source, line, column] of cases) {
+      const expected = { ok: false, error: { file, line, column, message: AWAIT_MESSAGE } }
+      expect(runtime.load(file, source), source).toEqual(expected)
+      expect(reference.load(file, source), source).toEqual(expected)
+    }
+    runtime.dispose()
+  })
+
+  it('maps a syntax error on line 1 past the code the compiler puts before it', () => {
+    const { runtime } = make()
+    const reference = createRuntime()
+    // sucrase accepts the redeclaration; acorn finds it, in sucrase's output, whose line 1 starts with helpers.
+    const source = "let q = 1; let q = 2\nexport default function model() { return q ?? 'x' }\n"
+    const expected = { ok: false, error: { file: 'model.ts', line: 1, column: 16, message: expect.stringContaining('SyntaxError') } }
+    expect(runtime.load('model.ts', source)).toEqual(expected)
+    expect(reference.load('model.ts', source)).toEqual(expected)
+    runtime.dispose()
   })
 })

@@ -29,6 +29,7 @@ import type { CodeRunResult, SerializedError, SourceFile } from '../protocol'
 import type { CodeProgress } from '../run-code'
 import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, StartedCall, SummarizeCallResult } from '../runtime'
 import { locate } from '../user-errors'
+import { findTopLevelAwait } from '../top-level-await'
 import type { VmHost } from './host'
 import { nestingProblem } from './nesting'
 
@@ -413,6 +414,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
         const loc = typeof error === 'object' && error !== null && 'loc' in error ? (error as { loc?: unknown }).loc : undefined
         return context.newString(JSON.stringify({ message: errorMessage(error), ...(loc ? { loc } : {}) }))
       }
+    },
+    topLevelAwait(code) {
+      const found = findTopLevelAwait(context.getString(code))
+      return context.newString(found ? JSON.stringify(found) : '')
     },
     nesting(source) {
       return context.newString(nestingProblem(context.getString(source)) ?? '')
