@@ -215,7 +215,7 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
 
   it('array builtins that walk every index of a huge sparse array stop at the call\'s timeout, and the next call runs', async () => {
     const { runtime, crashes } = make({ memoryLimitMb: 64 })
-    const calls = ['a.indexOf(1)', 'a.lastIndexOf(1)', 'a.includes(1)', 'a.reverse()', 'a.flat()', '[a].flat()', 'a.fill(0)', 'a.sort()', 'a.forEach(() => 0)', 'a.map((v) => v)', 'a.filter(() => true)', 'a.every(() => true)', 'a.some(() => false)', 'a.reduce((s) => s, 0)', 'a.slice()', 'a.shift()', 'a.unshift(0)', 'a.splice(0, 1)', 'a.copyWithin(0, 1)', '[].concat(a)', 'a.flatMap((v) => v)']
+    const calls = ['a.indexOf(1)', 'a.lastIndexOf(1)', 'a.includes(1)', 'a.reverse()', 'a.flat()', '[a].flat()', 'a.sort()', 'a.forEach(() => 0)', 'a.map((v) => v)', 'a.filter(() => true)', 'a.every(() => true)', 'a.some(() => false)', 'a.reduce((s) => s, 0)', 'a.slice()', 'a.shift()', 'a.unshift(0)', 'a.splice(0, 1)', 'a.copyWithin(0, 1)', '[].concat(a)', 'a.flatMap((v) => v)']
     runtime.load('tools.ts', `${header}export const huge = tool({ description: '', inputSchema: z.object({ call: z.string() }), execute: ({ call }) => { const a: unknown[] = []; a.length = 3e8; a[5] = 5; return String(new Function('a', 'return ' + call)(a)) } })
 export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })
 `)
@@ -224,6 +224,10 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
     }
     expect(await runtime.executeTool('ok', {}, 'c1')).toEqual({ ok: true, result: 'fine' })
     expect(crashes).toEqual([])
+    // fill stays native up to 4M elements and writes every index: a huge one runs out of memory at once.
+    expect(await runtime.budget(300, () => runtime.executeTool('huge', { call: 'a.fill(0)' }, 'fill'))).toMatchObject({ ok: false, error: { name: 'InternalError', message: 'out of memory' } })
+    // As for any memory bomb, the host then starts a fresh VM (the crash it is told of).
+    expect(crashes).toEqual([expect.objectContaining({ outOfMemory: true })])
   }, 120_000)
 
   it('a long typed array sorts as in V8 (NaN last, -0 before 0, bigints), and one too long for its budget stops at it', async () => {
