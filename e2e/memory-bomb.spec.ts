@@ -24,6 +24,15 @@ export default function model({ messages, step }: ModelContext) {
 }
 `
 
+/** A model that calls `names[k]` alone at turn k, then answers "Done.". */
+const callsInTurns = (...names: string[]) => `import type { ModelContext } from 'toolstep'
+export default function model({ step }: ModelContext) {
+  const names = ${JSON.stringify(names)}
+  if (step < names.length) return { content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name: names[step], arguments: '{}' } }] }
+  return 'Done.'
+}
+`
+
 /** The page answers: the shortcuts dialog opens on a click and closes again. */
 async function expectAlive(page: Page): Promise<void> {
   await (await inMore(page, 'open-shortcuts')).click()
@@ -97,14 +106,7 @@ export const keys = tool({
   },
 })
 `
-  const model = `import type { ModelContext } from 'toolstep'
-export default function model({ step }: ModelContext) {
-  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
-  if (step === 0) return call('typed')
-  if (step === 1) return call('keys')
-  return 'Done.'
-}
-`
+  const model = callsInTurns('typed', 'keys')
   await setEditor(page, 'tools.ts', source)
   await setEditor(page, 'model.ts', model)
   await page.getByTestId('run').click()
@@ -129,15 +131,7 @@ export const joined = tool({ description: 'Joins 3e8 holes.', inputSchema: z.obj
 export const split = tool({ description: 'Splits 200 MB.', inputSchema: z.object({}), timeoutMs: 60_000, execute: () => 'x'.repeat(2e8).split('').length })
 export const deep = tool({ description: 'Nests 1e5 arrays.', inputSchema: z.object({}), execute: () => { let a: unknown[] = []; for (let i = 0; i < 1e5; i++) a = [a]; return JSON.stringify(a) } })
 `
-  const model = `import type { ModelContext } from 'toolstep'
-export default function model({ step }: ModelContext) {
-  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
-  if (step === 0) return call('joined')
-  if (step === 1) return call('split')
-  if (step === 2) return call('deep')
-  return 'Done.'
-}
-`
+  const model = callsInTurns('joined', 'split', 'deep')
   await setEditor(page, 'tools.ts', source)
   await setEditor(page, 'model.ts', model)
   await page.getByTestId('run').click()
@@ -270,15 +264,7 @@ export const sparse = tool({
   execute: () => { const a: number[] = []; a.length = 3e8; return a.indexOf(1) },
 })
 `
-  const model = `import type { ModelContext } from 'toolstep'
-export default function model({ step }: ModelContext) {
-  const call = (name: string) => ({ content: null, tool_calls: [{ id: 'call_' + step, type: 'function', function: { name, arguments: '{}' } }] })
-  if (step === 0) return call('deep')
-  if (step === 1) return call('sparse')
-  if (step === 2) return call('deep')
-  return 'Done.'
-}
-`
+  const model = callsInTurns('deep', 'sparse', 'deep')
   await setEditor(page, 'tools.ts', source)
   await setEditor(page, 'model.ts', model)
   await page.getByTestId('run').click()
