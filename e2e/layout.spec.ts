@@ -92,6 +92,27 @@ async function expectRowClean(page: Page, windowWidth: number): Promise<void> {
   expect(overlaps, 'toolbar controls overlapping').toEqual([])
 }
 
+/** Texts of the status bar that end past its right edge (the final answer, squeezed to nothing, pushed its label out). */
+async function statusBarSpill(page: Page): Promise<string[]> {
+  return page.getByTestId('status-bar').evaluate((bar) => {
+    const right = bar.getBoundingClientRect().right
+    return [...bar.querySelectorAll('span')].filter((el) => el.getBoundingClientRect().right > right + 0.5).map((el) => el.textContent ?? '')
+  })
+}
+
+test('presenter mode at 150 % beside the Lessons panel: the final answer moves to a line of its own, its label stays in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page)
+  await page.getByTestId('lessons-toggle').click()
+  await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+  await page.getByTestId('presenter-toggle').click()
+  await page.getByTestId('font-size').selectOption('150')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+  await expect(page.getByTestId('final-answer')).toBeVisible()
+  expect(await statusBarSpill(page), 'status bar text past its edge').toEqual([])
+})
+
 for (const [width, height, zoom] of [
   [1280, 720, 1],
   [1920, 1080, 1],
@@ -130,6 +151,7 @@ for (const [width, height, zoom] of [
     await expect(page.getByTestId('toolbar-more-menu')).toBeHidden()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
+    expect(await statusBarSpill(page), 'status bar text past its edge').toEqual([])
     // The timeline keeps a usable height under the narration and diagram (on a short screen the diagram starts folded).
     expect((await page.locator('#pane-timeline').boundingBox())!.height, 'timeline height').toBeGreaterThanOrEqual(180)
     // Phase badges (VALIDATE, BACKFILL, EXECUTE) fit their box.

@@ -66,7 +66,8 @@ export function StatusBar() {
         </span>
       )}
       {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
-        <span className={`flex min-w-0 flex-1 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
+        // At least 10rem wide, or it moves to a line of its own: squeezed to nothing, its label spilled past the bar's edge.
+        <span className={`flex min-w-0 flex-1 basis-40 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
           <span className="shrink-0 text-slate-500">{t('status.answer')}</span>
           {/* One line of a long answer is all that shows: the page never lays out (or keeps as a title) megabytes of it. */}
           <span data-testid="final-answer" className="truncate text-emerald-900" title={preview(finalState.finalAnswer)}>

@@ -28,7 +28,8 @@ const EVENTS: [SessionEvent, string][] = [
   [ev({ type: 'backfill.completed', messages: [{}] }), 'Backfill — +1 message'],
   [ev({ type: 'backfill.completed', messages: [{}, {}, {}] }), 'Backfill — +3 messages'],
   [ev({ type: 'loop.stopped', reason: 'max_steps' }), 'Stop — max_steps'],
-  [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'b', 'a', 'b', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 7 calls: a, b, a, b, a … and 2 more'],
+  [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'b', 'a', 'b', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 7 calls: a ×4, b ×3'],
+  [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'c', 'd', 'e', 'f', 'g', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 9 calls: a ×3, b, c, d, e … and 2 more'],
 ]
 const line = (s: { title: string; detail: string }) => `${s.title} — ${s.detail}`
 
@@ -49,7 +50,8 @@ describe('text from core in the UI', () => {
     expect(zh[8]).toBe('解析 — 2 个调用：a, b · 2 处修复')
     expect(zh[12]).toBe('确认 — 已批准, 已拒绝, 已编辑')
     expect(zh[19]).toBe('停止 — max_steps')
-    expect(zh[20]).toBe('解析 — 7 个调用：a, b, a, b, a … 另有 2 个')
+    expect(zh[20]).toBe('解析 — 7 个调用：a ×4, b ×3')
+    expect(zh[21]).toBe('解析 — 9 个调用：a ×3, b, c, d, e … 另有 2 个')
   })
 
   it('renderPhrase fills parameters, picks _one/_other by count, and shows an unknown key rather than nothing', () => {

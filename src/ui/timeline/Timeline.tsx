@@ -29,13 +29,28 @@ const TONE_STYLE: Record<Tone, string> = {
 /** A row's height in rem: its two lines of text and their padding, so it grows with the text size. */
 const ROW_REM = 2.75
 /**
- * A timeline narrower than this (rem) — a big text size, the Lessons panel open — wraps a long
- * title at word boundaries instead of cutting it: it gets up to two lines (the detail one), and every
+ * A timeline narrower than this (rem) — a big text size, the Lessons panel open — wraps title and
+ * detail at word boundaries instead of cutting them: three lines between them, and every
  * row is {@link NARROW_ROW_REM} tall (when three such rows fit). Rows keep one height, so windowing stays arithmetic
  * whatever the count (measuring each wrapped row cost hundreds of ms in a 100 000-call run).
  */
 const NARROW_REM = 16
 const NARROW_ROW_REM = 3.75
+
+/** A row's anomaly mark: the code of its one anomaly, or how many it has; the catalogue entries on hover. */
+function AnomalyBadge({ anomalies }: { anomalies: NonNullable<SessionEvent['anomalies']> }) {
+  const { t } = useTranslation()
+  return (
+    <span
+      data-testid="anomaly"
+      data-code={anomalies.map((a) => a.code).join(' ')}
+      title={anomalyTooltip(t, anomalies)}
+      className="inline-block shrink-0 rounded bg-red-600 px-1 align-middle text-[0.625rem] font-semibold leading-4 text-white"
+    >
+      ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
+    </span>
+  )
+}
 
 export interface TimelineProps {
   events: readonly SessionEvent[]
@@ -133,27 +148,36 @@ export function Timeline({ events, cursor, onSelect, breakpointRows }: TimelineP
                 {t(`diagram.phase.${summary.phase}`)}
               </span>
               <span aria-hidden className={`hidden w-1.5 shrink-0 self-stretch rounded @max-[18rem]:block ${PHASE_STYLE[summary.phase] ?? ''}`} />
-              <span className="min-w-0 flex-1">
-                {/* Narrow: the title wraps at spaces only (a tool name is never split), two lines at most; full texts on hover. */}
-                <span className={`block font-medium text-slate-800 ${narrow ? 'line-clamp-2 break-normal leading-snug' : 'truncate'}`} title={summary.title}>
-                  {summary.title}
-                </span>
-                <span className={`flex min-w-0 items-center gap-x-1 ${narrow ? 'flex-wrap' : ''}`}>
+              {narrow ? (
+                /* Narrow (150 % text beside the Lessons panel): title and detail flow as one text of at most
+                   three lines, wrapped at spaces (a name is split only when it alone is wider than the row),
+                   so a short title leaves two lines to its detail; full texts on hover. */
+                <span className="line-clamp-3 min-w-0 flex-1 break-words leading-tight">
+                  <span className="block font-medium text-slate-800" title={summary.title}>
+                    {summary.title}
+                  </span>
                   {anomalies.length > 0 && (
-                    <span
-                      data-testid="anomaly"
-                      data-code={anomalies.map((a) => a.code).join(' ')}
-                      title={anomalyTooltip(t, anomalies)}
-                      className="shrink-0 rounded bg-red-600 px-1 text-[0.625rem] font-semibold leading-4 text-white"
-                    >
-                      ⚠ {anomalies.length === 1 ? anomalies[0]!.code : t('timeline.anomalies', { count: anomalies.length })}
-                    </span>
+                    <>
+                      <AnomalyBadge anomalies={anomalies} />{' '}
+                    </>
                   )}
-                  <span className={`min-w-0 text-xs ${narrow ? 'truncate leading-snug' : 'truncate'} ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
+                  <span className={`text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
                     {summary.detail}
                   </span>
                 </span>
-              </span>
+              ) : (
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium text-slate-800" title={summary.title}>
+                    {summary.title}
+                  </span>
+                  <span className="flex min-w-0 items-center gap-x-1">
+                    {anomalies.length > 0 && <AnomalyBadge anomalies={anomalies} />}
+                    <span className={`min-w-0 truncate text-xs ${TONE_STYLE[summary.tone]}`} title={summary.detail}>
+                      {summary.detail}
+                    </span>
+                  </span>
+                </span>
+              )}
             </div>
           )
         })}

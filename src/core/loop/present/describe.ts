@@ -97,17 +97,22 @@ export interface EventSummary {
 
 const say = (key: EventTextKey, params?: Record<string, string | number | Phrase>): Phrase => phrase(key, params)
 
-/** Call names listed in full up to this many; a longer list shows the first ones and a count. */
+/** Distinct call names listed up to this many; more show the first ones and a count of the other calls. */
 export const LISTED_CALL_NAMES = 5
 
 /**
- * The names of a turn's calls for its row: all of them up to {@link LISTED_CALL_NAMES}, else the
- * first ones and "… and N more" (a model can return 100 000 calls in one turn).
+ * The names of a turn's calls for its row, each once in first-call order with `×k` when it was
+ * called k > 1 times ("get_weather ×3, packing_list"): a row stays short enough to read whole at a
+ * big text size. Past {@link LISTED_CALL_NAMES} distinct names, "… and N more" counts the other
+ * calls (a model can return 100 000 calls in one turn). Linear in the number of calls.
  */
 function callNames(calls: readonly { name: string }[]): string | Phrase {
-  const names = (list: readonly { name: string }[]): string => list.map((call) => call.name).join(', ')
-  if (calls.length <= LISTED_CALL_NAMES) return names(calls)
-  return say('namesAndMore', { names: names(calls.slice(0, LISTED_CALL_NAMES)), count: calls.length - LISTED_CALL_NAMES })
+  const counts = new Map<string, number>()
+  for (const call of calls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1)
+  const listed = [...counts].slice(0, LISTED_CALL_NAMES)
+  const names = listed.map(([name, count]) => (count > 1 ? `${name} ×${count}` : name)).join(', ')
+  const rest = calls.length - listed.reduce((sum, [, count]) => sum + count, 0)
+  return rest === 0 ? names : say('namesAndMore', { names, count: rest })
 }
 const verbatim = (text: string): Phrase => say('verbatim', { text })
 
