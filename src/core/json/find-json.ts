@@ -73,8 +73,11 @@ function startsLiteral(text: string, at: number): boolean {
  * error would give, so skipping the read resumes exactly where a failed read would. Such
  * candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and each failed read
  * costs far more than this look, which reads only what the reader would.
+ *
+ * @param tuples also look through Python tuples opened in an array (`[(,` fails at the `,`);
+ *   without it, a `(` counts as a value that may read
  */
-export function certainFailureAt(text: string, at: number): number {
+export function certainFailureAt(text: string, at: number, tuples = false): number {
   let pos = at
   // `[[[{` : look through a few nested openers to the first key or item.
   for (let depth = 0; depth < 8; depth++) {
@@ -82,11 +85,11 @@ export function certainFailureAt(text: string, at: number): number {
     pos = skipWhitespace(text, pos + 1)
     if (pos >= text.length) return -1
     const code = text.charCodeAt(pos)
-    if (opener === 0x5b) {
-      if (code === 0x7b || code === 0x5b) continue
+    if (opener === 0x5b || opener === 0x28) {
+      if (code === 0x7b || code === 0x5b || (tuples && code === 0x28)) continue
       if (isIdentifierStart(code)) return startsLiteral(text, pos) ? -1 : pos
-      // A value, or the closer of an empty array.
-      return code === 0x5d || code === 0x22 || code === 0x27 || code === 0x2d || code === 0x28 || (code >= 0x30 && code <= 0x39) ? -1 : pos
+      // A value, or the closer of an empty array or tuple.
+      return code === (opener === 0x28 ? 0x29 : 0x5d) || code === 0x22 || code === 0x27 || code === 0x2d || (!tuples && code === 0x28) || (code >= 0x30 && code <= 0x39) ? -1 : pos
     }
     if (code === 0x7d) return -1
     let keyEnd: number
@@ -150,7 +153,9 @@ export function scanJsonValues(text: string, options: FindJsonOptions, onValue: 
       pos++
       continue
     }
-    const failsAt = certainFailureAt(text, pos)
+    // Once the invalid candidates to report are listed, a failed read would only say where it
+    // stopped, so tuples that cannot read (`[(,[(,`) are ruled out without a read too.
+    const failsAt = certainFailureAt(text, pos, invalid.length >= MAX_INVALID_REPORTED)
     if (failsAt >= 0) {
       pos = Math.max(pos + 1, failsAt)
       continue

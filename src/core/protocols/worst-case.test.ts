@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { findJsonValues } from '../json'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
 import { createStreamParser, getProtocol } from './index'
@@ -66,6 +67,25 @@ describe('worst-case inputs', () => {
       span: { start: 7, end: 14 },
     })
     expect(result.calls).toEqual([expect.objectContaining({ name: 'g', arguments: { a: '1' } })])
+  })
+
+  it('reads no [( whose ( cannot open a tuple once the invalid candidates to report are listed ([(,[(,)', () => {
+    const raw = `a ${'(,['.repeat(1000)}] b`
+    for (const id of ['json', 'llama3-json', 'openai']) {
+      // A failed lenient read names the character it stopped at (String.fromCodePoint).
+      const named = vi.spyOn(String, 'fromCodePoint')
+      const result = getProtocol(id)?.parse(raw)
+      const reads = named.mock.calls.length
+      named.mockRestore()
+      // Before: a read per [(, (1000).
+      expect(reads, id).toBeLessThan(20)
+      expect(result?.calls, id).toEqual([])
+      expect(result?.text, id).toBe(raw)
+    }
+    // The first candidates are still read and listed, as before.
+    const invalid = findJsonValues(raw).invalid ?? []
+    expect(invalid.map((failure) => [failure.start, failure.error.offset])).toEqual(Array.from({ length: 8 }, (_, index) => [4 + 3 * index, 6 + 3 * index]))
+    expect(invalid[0]?.error.message).toBe("Expected a JSON value at offset 6, found ','.")
   })
 
   it('reads the text around failed markers consumed back to back the same as before', () => {
@@ -137,6 +157,42 @@ describe('worst-case inputs, streamed', () => {
         expect(snapshot.text, `${id} ${size}`).toBe(raw)
         expect(parser.end(), `${id} ${size}`).toEqual(getProtocol(id)?.parse(raw))
       }
+    }
+  })
+
+  it('keeps a JSON value that holds no call in the prose run, so {}{}{} adds the prose once per chunk, not once per value', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const unit of ['{}', '[1]', '[{}]', '{"a": [1]}']) {
+        const raw = `a ${unit.repeat(1000)} {"name": "f", "arguments": {"x": [2]}} [{"b": 1}] b`
+        for (const size of [7, raw.length]) {
+          const add = vi.spyOn(ProseText.prototype, 'add')
+          const parser = createStreamParser(id)
+          let snapshot = parser.push('')
+          for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+          // Before: one add per value, 1000 in one chunk (the value's text restored as prose after its reading).
+          expect(add.mock.calls.length, `${id} ${unit} ${size}`).toBeLessThanOrEqual(2 * Math.ceil(raw.length / size) + 2)
+          add.mockRestore()
+          expect(snapshot.reading, `${id} ${unit} ${size}`).toBe('incremental')
+          expect(snapshot.text, `${id} ${unit} ${size}`).toBe(`a ${unit.repeat(1000)}\n[{"b": 1}] b`)
+          expect(snapshot.calls, `${id} ${unit} ${size}`).toEqual([{ name: 'f', arguments: { x: [2] }, complete: true }])
+          expect(parser.end(), `${id} ${unit} ${size}`).toEqual(getProtocol(id)?.parse(raw))
+        }
+      }
+    }
+  })
+
+  it('starts no JSON reader at a [( whose ( cannot open a tuple ([(,[(,), in chunks of any size', () => {
+    for (const size of [7, 4096]) {
+      const reset = vi.spyOn(JsonStreamReader.prototype, 'reset')
+      const raw = `a ${'(,['.repeat(2000)}] b`
+      const parser = createStreamParser('json')
+      let snapshot = parser.push('')
+      for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+      // Before: a reader per [(, (2000); now only where a chunk ends right after the [ or the (.
+      expect(reset.mock.calls.length, String(size)).toBeLessThanOrEqual(Math.ceil(raw.length / size))
+      reset.mockRestore()
+      expect(snapshot.text, String(size)).toBe(raw)
+      expect(parser.end(), String(size)).toEqual(getProtocol('json')?.parse(raw))
     }
   })
 

@@ -207,6 +207,15 @@ export class TextScanner implements StreamScanner {
             heldFrom = -1
             continue
           }
+          if (reader.status === 'done' && this.readerContext === 'prose' && this.candidateRaw === '' && isData(reader.root)) {
+            // A value that holds no call (`{}`, `[1]`), all of it in this chunk: it stays in the
+            // prose run, as finishJson would add it, so `{}{}{}` costs no add (and no reading) per value.
+            this.reader = undefined
+            this.mode = Mode.Prose
+            proseFrom = heldFrom < 0 ? start : heldFrom
+            heldFrom = -1
+            continue
+          }
           if (heldFrom >= 0) {
             if (start > heldFrom) this.prose.add(work.slice(heldFrom, start))
             heldFrom = -1
@@ -296,6 +305,8 @@ export class TextScanner implements StreamScanner {
           return
       }
     }
+    // A value that holds no call ended the chunk: the prose run it joined is added here.
+    if (proseFrom >= 0 && length > proseFrom) this.prose.add(work.slice(proseFrom, length))
   }
 
   forming(): StreamingCall | undefined {
@@ -419,7 +430,7 @@ export class TextScanner implements StreamScanner {
       return
     }
     const items: JsonValue[] = Array.isArray(root) ? root : root === undefined ? [] : [root]
-    const callShaped = items.length > 0 && items.every(isJsonObject)
+    const callShaped = items.length > 0 && items.every(isJsonObject) && items.some(hasNameKey)
     const before = this.calls.length
     let recognised = false
     if (callShaped) {
@@ -456,6 +467,22 @@ export class TextScanner implements StreamScanner {
   }
 }
 
+/** True when `value` is an object with a key that names a tool: only such an object can read as a call in prose. */
+function hasNameKey(value: JsonValue): boolean {
+  if (!isJsonObject(value)) return false
+  for (const key of NAME_KEYS) if (Object.hasOwn(value, key)) return true
+  return false
+}
+
+/**
+ * True when a finished prose value certainly holds no call: {@link TextScanner.finishJson} would
+ * read it as data (no item names a tool) without handing it over (xLAM's `tool_calls`).
+ */
+function isData(root: JsonValue | undefined): boolean {
+  if (Array.isArray(root)) return !root.some(hasNameKey)
+  return isJsonObject(root) && !hasNameKey(root) && !Object.hasOwn(root, 'tool_calls')
+}
+
 /** The second character of every token {@link TextScanner} matches after `<` (all of them start with `<`). */
 const TOKEN_SECOND_CHARS = new Set(
   [...REASONING_TAGS.flat(), ...CONTROL_TOKENS, ...WRAPPER_TAGS, FUNCTION_TAG, ...UNFOLLOWED_TAGS].filter((token) => token.startsWith('<')).map((token) => token.charCodeAt(1)),
@@ -465,13 +492,17 @@ const TOKEN_SECOND_CHARS = new Set(
  * True when the `{` or `[` at `at` cannot open a JSON value the stream reader would accept,
  * judging by the character after it (when the chunk holds it): `{` must be followed by a key, `}`
  * or whitespace, `[` by a value, `]` or whitespace. The reader would fail on that character at
- * once; ruling it out here spares a reader per character in `{{{{`.
+ * once; ruling it out here spares a reader per character in `{{{{` (and per `[(,` in `[(,[(,`,
+ * judging by the character after the `(`).
  */
 function cannotOpen(work: string, at: number, open: number): boolean {
   if (at + 1 >= work.length) return false
   const next = work.charCodeAt(at + 1)
-  // Whitespace, and `(` (a Python tuple, which the scanner hands to the one-shot parser), are the reader's to judge.
-  if (isWhitespace(next) || next === 0x28) return false
+  // The reader fails at a `(` (`{(`, `[(`), and the scanner then asks whether it opens a Python
+  // tuple (handed to the one-shot parser): one that cannot (`[(,`) is ruled out here the same way.
+  if (next === 0x28) return tupleAt(work, at + 1) === NO_TUPLE
+  // Whitespace is the reader's to judge.
+  if (isWhitespace(next)) return false
   if (open === 0x7b) return !(next === 0x22 || next === 0x27 || next === 0x7d || isIdentifierStart(next))
   return !(next === 0x7b || next === 0x5b || next === 0x22 || next === 0x27 || next === 0x5d || next === 0x2d || isDigit(next) || isIdentifierStart(next))
 }
