@@ -8,14 +8,15 @@ import type { CodeProblem } from '../store/run-store'
 import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
 import { revealInEditor } from './editors/registry'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
-import { corePhrase, translate } from './i18n/text'
+import { codeProblemText } from './i18n/code-errors'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
 function ProblemBanner({ problem }: { problem: CodeProblem }) {
   const { t } = useTranslation()
   const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
-  const message = problem.phrase ? translate(t, corePhrase('store', problem.phrase)) : problem.message
+  const said = codeProblemText(t, problem)
+  const message = said.text
   // "tools.ts ran out of memory …" names its file already: no "tools.ts — tools.ts …".
   const named = !problem.line && message.startsWith(`${problem.file} `)
   return (
@@ -36,7 +37,10 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
         )}
       </span>
       {named ? null : ' — '}
-      <span lang={problem.phrase ? undefined : 'en'}>{message}</span>
+      {/* A translated engine message keeps the English it came as, on hover. */}
+      <span lang={said.lang} title={said.original}>
+        {message}
+      </span>
     </div>
   )
 }
@@ -193,11 +197,17 @@ export function EditorPanel() {
       <SystemPromptPreview />
       <LoopSettingsPanel />
       </div>
-      {elsewhere.map((p, i) => (
-        <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          {t('editorPanel.cantRun')} <span lang={p.phrase ? undefined : 'en'}>{p.phrase ? translate(t, corePhrase('store', p.phrase)) : p.message}</span>
-        </div>
-      ))}
+      {elsewhere.map((p, i) => {
+        const said = codeProblemText(t, p)
+        return (
+          <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
+            {t('editorPanel.cantRun')}{' '}
+            <span lang={said.lang} title={said.original}>
+              {said.text}
+            </span>
+          </div>
+        )
+      })}
       <SourceEditors tools={tools} model={model} />
     </div>
   )
