@@ -12,6 +12,21 @@ import { codeProblemText } from './i18n/code-errors'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
 
+/**
+ * A code problem's message. A translated engine message keeps the English it came as on hover:
+ * that title is English, so the element holding it says `lang="en"` and the translation inside
+ * says the page's language.
+ */
+function ProblemMessage({ said }: { said: { text: string; original?: string; lang?: 'en' } }) {
+  const { i18n } = useTranslation()
+  if (!said.original) return <span lang={said.lang}>{said.text}</span>
+  return (
+    <span lang="en" title={said.original}>
+      <span lang={i18n.language}>{said.text}</span>
+    </span>
+  )
+}
+
 function ProblemBanner({ problem }: { problem: CodeProblem }) {
   const { t } = useTranslation()
   const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
@@ -37,10 +52,7 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
         )}
       </span>
       {named ? null : ' — '}
-      {/* A translated engine message keeps the English it came as, on hover. */}
-      <span lang={said.lang} title={said.original}>
-        {message}
-      </span>
+      <ProblemMessage said={said} />
     </div>
   )
 }
@@ -202,9 +214,7 @@ export function EditorPanel() {
         return (
           <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
             {t('editorPanel.cantRun')}{' '}
-            <span lang={said.lang} title={said.original}>
-              {said.text}
-            </span>
+            <ProblemMessage said={said} />
           </div>
         )
       })}
