@@ -82,6 +82,9 @@ test('in 简体中文: the example-switch dialog, its undo toast, the confirm di
   await page.getByTestId('run').click()
   await expect(page.getByTestId('code-problem').first()).toBeVisible()
   await expectChinese(page, 'code problem banner', '[data-testid="code-problem"]')
+  // The engine's own English is translated too, and kept on hover.
+  const banner = page.getByTestId('code-problem').first()
+  await expect(banner.locator('[title="SyntaxError: Unexpected token"] [lang="zh-CN"]')).toHaveText('SyntaxError：此处不应出现这个符号')
 })
 
 test('in 简体中文: the parse lab, the Evals tab with a lesson’s cases, and Compare', async ({ page }) => {

@@ -136,7 +136,7 @@ export function createLogImportDispatch(post: (message: LogImportToHost) => void
     const index = message.conversation ?? 0
     const conversation = result.conversations[index]
     if (!conversation) {
-      fail(requestId, result.conversations.length === 0 ? traceRef('workerLogEmpty') : traceRef('workerTooFew', { total: result.conversations.length, n: index + 1 }))
+      fail(requestId, result.conversations.length === 0 ? traceRef('workerLogEmpty') : traceRef('workerTooFew', { total: result.conversations.length, count: result.conversations.length, n: index + 1 }))
       return
     }
     progress('checking', 0, true)

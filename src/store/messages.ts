@@ -9,9 +9,11 @@ import { phrase, renderPhrase, type CatalogueKey, type Phrase, type PhraseParams
 export const STORE_TEXT = {
   /** A file that could not be read: the error is the reader's own (English) diagnosis. */
   fileError: '{{file}}: {{error}}',
-  openedSession: 'Opened session {{file}} ({{count}} events).',
+  openedSession_one: 'Opened session {{file}} ({{count}} event).',
+  openedSession_other: 'Opened session {{file}} ({{count}} events).',
   loadedWorkspace: 'Loaded workspace {{file}}.',
-  loadedTools: 'Loaded {{count}} tool schemas from {{file}}; replayed calls are now checked against them.',
+  loadedTools_one: 'Loaded {{count}} tool schema from {{file}}; replayed calls are now checked against it.',
+  loadedTools_other: 'Loaded {{count}} tool schemas from {{file}}; replayed calls are now checked against them.',
   notToolstepFile: '{{file}}: not a Toolstep session, workspace or tools file.',
   importCancelled: 'Import of {{file}} cancelled; nothing was changed.',
   notInCapture: '{{file}}: a Toolstep file cannot be part of a recorded session.',

@@ -317,7 +317,7 @@ describe('playground: imports', () => {
     const s = setup()
     const outcome = await s.pg.importFiles([file('tools.json', TOOLS_FILE), file('log.json', LOG)])
     expect(outcome.ok).toBe(true)
-    expect(outcome.message).toContain('Loaded 1 tool schemas from tools.json')
+    expect(outcome.message).toContain('Loaded 1 tool schema from tools.json')
     expect(s.pg.stores.replay.getState().toolsFileName).toBe('tools.json')
     const before = s.pg.stores.run.getState().events
     expect(await s.pg.importText('notes.json', '{"hello": 1}')).toMatchObject({ ok: false, message: 'notes.json: not a Toolstep session, workspace or tools file.' })

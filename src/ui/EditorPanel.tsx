@@ -8,14 +8,30 @@ import type { CodeProblem } from '../store/run-store'
 import { useCodeCheck, usePlayground, useRun, useWorkspace } from './playground-context'
 import { revealInEditor } from './editors/registry'
 import { LoopSettingsPanel } from './LoopSettingsPanel'
-import { corePhrase, translate } from './i18n/text'
+import { codeProblemText } from './i18n/code-errors'
 
 const CodeEditor = lazy(() => import('./editors/CodeEditor'))
+
+/**
+ * A code problem's message. A translated engine message keeps the English it came as on hover:
+ * that title is English, so the element holding it says `lang="en"` and the translation inside
+ * says the page's language.
+ */
+function ProblemMessage({ said }: { said: { text: string; original?: string; lang?: 'en' } }) {
+  const { i18n } = useTranslation()
+  if (!said.original) return <span lang={said.lang}>{said.text}</span>
+  return (
+    <span lang="en" title={said.original}>
+      <span lang={i18n.language}>{said.text}</span>
+    </span>
+  )
+}
 
 function ProblemBanner({ problem }: { problem: CodeProblem }) {
   const { t } = useTranslation()
   const where = `${problem.file}${problem.line ? `:${problem.line}${problem.column ? `:${problem.column}` : ''}` : ''}`
-  const message = problem.phrase ? translate(t, corePhrase('store', problem.phrase)) : problem.message
+  const said = codeProblemText(t, problem)
+  const message = said.text
   // "tools.ts ran out of memory …" names its file already: no "tools.ts — tools.ts …".
   const named = !problem.line && message.startsWith(`${problem.file} `)
   return (
@@ -36,7 +52,7 @@ function ProblemBanner({ problem }: { problem: CodeProblem }) {
         )}
       </span>
       {named ? null : ' — '}
-      <span lang={problem.phrase ? undefined : 'en'}>{message}</span>
+      <ProblemMessage said={said} />
     </div>
   )
 }
@@ -193,11 +209,15 @@ export function EditorPanel() {
       <SystemPromptPreview />
       <LoopSettingsPanel />
       </div>
-      {elsewhere.map((p, i) => (
-        <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
-          {t('editorPanel.cantRun')} <span lang={p.phrase ? undefined : 'en'}>{p.phrase ? translate(t, corePhrase('store', p.phrase)) : p.message}</span>
-        </div>
-      ))}
+      {elsewhere.map((p, i) => {
+        const said = codeProblemText(t, p)
+        return (
+          <div key={i} role="alert" data-testid="code-problem" className="border-b border-red-300 bg-red-50 px-3 py-1.5 text-sm text-red-800">
+            {t('editorPanel.cantRun')}{' '}
+            <ProblemMessage said={said} />
+          </div>
+        )
+      })}
       <SourceEditors tools={tools} model={model} />
     </div>
   )

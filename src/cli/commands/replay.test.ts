@@ -158,7 +158,8 @@ describe('toolstep replay', () => {
       [['broken.json'], /broken\.json: Recognised an OpenAI Chat Completions messages array \(1 message\), but \[0\]\.role: /],
       [['log.json', '--tools', 'bad-tools.json'], /bad-tools\.json: Not a usable tools file: \[0\]\.function\.name/],
       [['log.json', '--conversation', '7'], /no conversation "7" \(the log has 1, indexed from 0\)/],
-      [['session.json'], /session\.json: Not a Toolstep session: /],
+      [['session.json'], /session\.json: This session file is format version 2; this Toolstep reads version 1\./],
+      [['bad-session.json'], /bad-session\.json: Not a Toolstep session: /],
       [['log.json', '--export', 'csv'], /--export takes openai, anthropic, ollama \(got "csv"\)/],
       [['log.json', '--export', 'openai', '--check'], /cannot be combined with --summary or --check/],
       [['log.json', '--trim-window', 'x'], /--trim-window takes a whole number of messages \(got "x"\)/],
@@ -169,6 +170,7 @@ describe('toolstep replay', () => {
         'broken.json': '[{"role": "robot"}]',
         'bad-tools.json': '[{"type": "function", "function": {}}]',
         'session.json': '{"format": "toolstep.session", "version": 2}',
+        'bad-session.json': '{"format": "toolstep.session", "version": 1}',
       })
       expect(await replayCommand(argv, fake.io), argv.join(' ')).toBe(2)
       expect(fake.stderr(), argv.join(' ')).toMatch(message)

@@ -19,6 +19,9 @@ export const FILE_TEXT = {
   moreIssues: '{{list}} (and {{n}} more)',
   listSemicolon: '{{head}}; {{tail}}',
   seqExpected: 'events[{{gap}}].seq: expected {{gap}}',
+  /** A file of another format version (a newer Toolstep's, most likely): said alone, not as the many field errors it would also cause. */
+  workspaceVersion: 'This workspace file is format version {{version}}; this Toolstep reads version {{supported}}.',
+  sessionVersion: 'This session file is format version {{version}}; this Toolstep reads version {{supported}}.',
 } as const satisfies Record<string, string>
 
 /** A key of {@link FILE_TEXT}. */

@@ -6,7 +6,7 @@
 import { jsonText } from '../util/json-walk'
 import { z } from 'zod'
 import { sessionEventSchema, type SessionEvent } from '../loop/events'
-import { workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
+import { FORMAT_VERSION, otherVersion, workspaceSchema, type ReadResult, type Workspace } from './workspace-file'
 import { zodErrorPhrase } from './zod-error'
 import { fileMessage, filePhrase } from './file-text'
 import type { Phrase } from '../util/phrase'
@@ -30,6 +30,8 @@ export function readSession(input: string | unknown): ReadResult<SessionFile> {
     data = parsed.value
   }
   // reportInput: zod's locales name the type received (only its type is kept, see zodIssueJson).
+  const version = otherVersion(data, 'toolstep.session')
+  if (version !== undefined) return refused(filePhrase('sessionVersion', { version, supported: FORMAT_VERSION }))
   const parsed = sessionFileSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) return refused(filePhrase('notSession', { problems: zodErrorPhrase(parsed.error) }))
   const gap = parsed.data.events.findIndex((e, i) => e.seq !== i)

@@ -12,6 +12,9 @@ import { parseJsonText } from '../util/text-file'
 
 export { settingsSchema, type Settings, type SettingsInput }
 
+/** The format version workspace and session files are written in, and the only one read. */
+export const FORMAT_VERSION = 1
+
 export const workspaceSchema = z.object({
   format: z.literal('toolstep.workspace'),
   version: z.literal(1),
@@ -33,11 +36,26 @@ export type Workspace = z.infer<typeof workspaceSchema>
  */
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: string; phrase?: Phrase }
 
+/**
+ * The `version` of a file of `format` when it is a number other than {@link FORMAT_VERSION}
+ * (a file from a newer Toolstep); `undefined` otherwise, when the schema says what is wrong.
+ */
+export function otherVersion(data: unknown, format: string): number | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined
+  const file = data as { format?: unknown; version?: unknown }
+  return file.format === format && typeof file.version === 'number' && file.version !== FORMAT_VERSION ? file.version : undefined
+}
+
 /** Parses and validates workspace JSON text, with or without a BOM. Never throws. */
 export function readWorkspace(text: string): ReadResult<Workspace> {
   const json = parseJsonText(text)
   if (!json.ok) return json
   // reportInput: zod's locales name the type received (only its type is kept, see zodIssueJson).
+  const version = otherVersion(json.value, 'toolstep.workspace')
+  if (version !== undefined) {
+    const phrase = filePhrase('workspaceVersion', { version, supported: FORMAT_VERSION })
+    return { ok: false, error: fileMessage(phrase), phrase }
+  }
   const parsed = workspaceSchema.safeParse(json.value, { reportInput: true })
   if (parsed.success) return { ok: true, value: parsed.data }
   const phrase = filePhrase('notWorkspace', { problems: zodErrorPhrase(parsed.error) })

@@ -82,11 +82,11 @@ export function nextEffects(state: LoopState): Effect[] {
       return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
     }
     case 'backfill.completed':
-      if (state.finalTurn) return [append(stopped('max_steps', loopPhrase('maxStepsFinalTurn', { steps: state.maxSteps })))]
+      if (state.finalTurn) return [append(stopped('max_steps', loopPhrase('maxStepsFinalTurn', { steps: state.maxSteps, count: state.maxSteps })))]
       if (state.answered) return [append(stopped('final_answer', state.parse && state.parse.errors.length > 0 ? loopPhrase('malformedAsAnswer') : undefined))]
       if (state.step >= state.maxSteps) {
         if (state.settings.finalTurnWithoutTools) return [callModel(state, true)]
-        return [append(stopped('max_steps', loopPhrase('maxSteps', { steps: state.maxSteps })))]
+        return [append(stopped('max_steps', loopPhrase('maxSteps', { steps: state.maxSteps, count: state.maxSteps })))]
       }
       return [callModel(state, false)]
     case 'edit.applied': {

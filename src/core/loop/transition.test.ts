@@ -198,7 +198,7 @@ const rows: Row[] = [
     before: [started({}, 1), responded(), parsed([oslo]), validated(verdict(oslo)), finished('a', 'sunny')],
     event: backfilled(2),
     state: { step: 1 },
-    effects: [{ type: 'append', event: { type: 'loop.stopped', reason: 'max_steps', detail: 'Stopped after 1 model turns without a final answer.' } }],
+    effects: [{ type: 'append', event: { type: 'loop.stopped', reason: 'max_steps', detail: 'Stopped after 1 model turn without a final answer.' } }],
   },
   {
     name: 'backfill.completed × steps used, final turn on: ask once more without tools',

@@ -16,7 +16,11 @@ export interface NarrationPhrase {
   english: string
 }
 
-/** Parameters of a narration sentence; numbers, short strings, and phrased details. */
+/**
+ * Parameters of a narration sentence; numbers, short strings, and phrased details. `count` picks
+ * the sentence's singular or plural form (`key_one` / `key_other`, i18next's rule), so a sentence
+ * whose number has another name (`chars`, `messages`) gives it as `count` too.
+ */
 export type NarrationParams = Record<string, string | number | NarrationPhrase>
 
 /** A sentence to say: the key under `narration.` and its parameters. */
@@ -93,7 +97,7 @@ function stopNarration(events: readonly SessionEvent[], index: number, reason: S
   if (reason === 'max_steps') {
     const started = before.find((e) => e.type === 'session.started')
     const maxSteps = started?.type === 'session.started' ? started.maxSteps : 0
-    return say(before.some((e) => e.type === 'model.responded' && e.finalTurn === true) ? 'stop.maxStepsFinalTurn' : 'stop.max_steps', { maxSteps })
+    return say(before.some((e) => e.type === 'model.responded' && e.finalTurn === true) ? 'stop.maxStepsFinalTurn' : 'stop.max_steps', { maxSteps, count: maxSteps })
   }
   if (reason === 'repeated_call') {
     const repeated = before.findLast((e) => e.type === 'validate.completed' && e.repeated !== undefined)
@@ -116,10 +120,10 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
   switch (event.type) {
     case 'session.started':
       return event.source === 'replay'
-        ? say('startReplay', { messages: event.messages.length })
-        : say('startLive', { tools: event.tools.length, protocol: event.protocol, maxSteps: event.maxSteps })
+        ? say('startReplay', { messages: event.messages.length, count: event.messages.length })
+        : say('startLive', { tools: event.tools.length, count: event.tools.length, protocol: event.protocol, maxSteps: event.maxSteps })
     case 'model.responded':
-      return event.finalTurn ? say('decideFinalTurn') : say('decide', { step: event.step + 1, chars: event.raw.length }) // event.step is 0-based
+      return event.finalTurn ? say('decideFinalTurn') : say('decide', { step: event.step + 1, chars: event.raw.length, count: event.raw.length }) // event.step is 0-based
     case 'model.failed':
       return say('modelFailed', { error: short(event.error) })
     case 'parse.completed': {
@@ -155,7 +159,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       if (event.error !== undefined) return say('toolError', { name: event.name, error: toolErrorDetail(events, index, event) })
       if (event.injection && event.injection.length > 0) return say('toolInjection', { name: event.name, text: short(event.injection[0]?.text ?? '') })
       if (event.truncated) return say('toolTruncated', { name: event.name, chars: event.originalChars ?? event.result?.length ?? 0 })
-      return say('toolOk', { name: event.name, ms, chars: event.result?.length ?? 0 })
+      return say('toolOk', { name: event.name, ms, chars: event.result?.length ?? 0, count: event.result?.length ?? 0 })
     }
     case 'backfill.completed': {
       const tools = event.messages.filter((m) => m.role === 'tool').length
@@ -165,7 +169,7 @@ export function narrate(events: readonly SessionEvent[], index: number): Narrati
       return say('backfillAssistant')
     }
     case 'edit.applied':
-      return event.target === 'model_output' ? say('editOutput', { chars: event.edited.length }) : say('editResult', { name: event.name ?? event.callId ?? '' })
+      return event.target === 'model_output' ? say('editOutput', { chars: event.edited.length, count: event.edited.length }) : say('editResult', { name: event.name ?? event.callId ?? '' })
     case 'loop.stopped':
       return stopNarration(events, index, event.reason, event.detail, event.phrase)
   }

@@ -32,7 +32,7 @@ export function phrase(key: string, params?: PhraseParams): Phrase {
 
 /**
  * `phrase` in English from `catalogue`: `key_one` when `params.count` is 1 and `key_other` for
- * other counts (when those exist), else `key`; `{{name}}` replaced by the parameter (left as is
+ * other counts (when those exist), else `key` (or `key_other` when there is no plain `key`); `{{name}}` replaced by the parameter (left as is
  * when missing), a nested phrase rendered from the same catalogue, and `{{name, lowerFirst}}`
  * with its first letter lower-cased (i18next's format syntax; the UI registers the same
  * formatter; `formats` adds others, by name). An unknown key renders as the key itself, so nothing
@@ -42,7 +42,8 @@ export function renderPhrase(phrase: Phrase, catalogue: Catalogue, formats: Read
   const params = phrase.params ?? {}
   const count = params.count
   const plural = typeof count === 'number' ? catalogue[`${phrase.key}_${count === 1 ? 'one' : 'other'}`] : undefined
-  const template = plural ?? catalogue[phrase.key] ?? phrase.key
+  // A phrase without a count (made before its key had plural forms) reads in the plural.
+  const template = plural ?? catalogue[phrase.key] ?? catalogue[`${phrase.key}_other`] ?? phrase.key
   let out = ''
   for (const part of compiled(template)) {
     if (typeof part === 'string') {

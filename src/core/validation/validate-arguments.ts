@@ -166,13 +166,13 @@ function describe(error: ErrorObject, args: JsonValue, branches: readonly ErrorO
     case 'exclusiveMaximum':
       return say('compare', { subject, comparison: String(params['comparison']), limit })
     case 'minLength':
-      return say('minLength', { subject, limit })
+      return say('minLength', { subject, limit, count: Number(params['limit']) })
     case 'maxLength':
-      return say('maxLength', { subject, limit })
+      return say('maxLength', { subject, limit, count: Number(params['limit']) })
     case 'minItems':
-      return say('minItems', { subject, limit })
+      return say('minItems', { subject, limit, count: Number(params['limit']) })
     case 'maxItems':
-      return say('maxItems', { subject, limit })
+      return say('maxItems', { subject, limit, count: Number(params['limit']) })
     case 'pattern':
       return say('pattern', { subject, pattern: JSON.stringify(params['pattern']) })
     case 'anyOf':

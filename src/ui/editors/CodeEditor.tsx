@@ -6,6 +6,8 @@ import { useFontScale } from '../teach/teach-context'
 import { setupMonaco } from './monaco-setup'
 import { SHORTCUTS } from '../shortcuts'
 import { registerEditor } from './registry'
+import { codeProblemText } from '../i18n/code-errors'
+import type { CorePhrase } from '../i18n/text'
 
 const monaco = setupMonaco()
 
@@ -22,7 +24,7 @@ export interface CodeEditorProps {
   value: string
   onChange(value: string): void
   /** Error to mark in the editor (from the sandbox), 1-based line/column. */
-  problem?: { line?: number; column?: number; message: string } | null
+  problem?: { line?: number; column?: number; message: string; phrase?: CorePhrase | undefined } | null
   readOnly?: boolean
   language?: string
 }
@@ -39,17 +41,18 @@ export default function CodeEditor({ path, value, onChange, problem, readOnly, l
   const fontScale = useFontScale()
 
   useEffect(() => {
+    const said = problem ? codeProblemText(t, problem) : undefined
     const model = monaco.editor.getModel(monaco.Uri.parse(`file:///${path}`))
     if (!model) return
     monaco.editor.setModelMarkers(
       model,
       'toolstep',
       problem?.line
-        ? [{ severity: monaco.MarkerSeverity.Error, message: problem.message, startLineNumber: problem.line, startColumn: problem.column ?? 1, endLineNumber: problem.line, endColumn: (problem.column ?? 1) + 1 }]
+        ? [{ severity: monaco.MarkerSeverity.Error, message: said?.original ? `${said.text}\n${said.original}` : (said?.text ?? problem.message), startLineNumber: problem.line, startColumn: problem.column ?? 1, endLineNumber: problem.line, endColumn: (problem.column ?? 1) + 1 }]
         : [],
     )
     if (problem?.line) editorRef.current?.revealLineInCenter(problem.line)
-  }, [problem, path])
+  }, [problem, path, t])
 
   return (
     <Editor

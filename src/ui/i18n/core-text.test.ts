@@ -11,7 +11,7 @@ const EVENTS: [SessionEvent, string][] = [
   [ev({ type: 'session.started', source: 'live', tools: [{}, {}], protocol: 'json' }), 'Start — 2 tools · json'],
   [ev({ type: 'session.started', source: 'replay', tools: [{}], protocol: 'openai' }), 'Start — replay · 1 tool · openai'],
   [ev({ type: 'model.responded', step: 0, raw: 'x'.repeat(42), durationMs: 1500 }), 'Decide · turn 1 — 42 chars · 1.5 s'],
-  [ev({ type: 'model.responded', step: 2, raw: 'ab', finalTurn: true, firstTokenMs: 80, durationMs: 300, chunks: [{}, {}, {}], offeredTools: [{}], window: { from: 2, to: 8 } }), 'Decide · turn 3 (tools disabled) — 2 chars · TTFT 80 ms · total 300 ms · 3 chunks · 1 tools offered · window 6 msgs'],
+  [ev({ type: 'model.responded', step: 2, raw: 'ab', finalTurn: true, firstTokenMs: 80, durationMs: 300, chunks: [{}, {}, {}], offeredTools: [{}], window: { from: 2, to: 8 } }), 'Decide · turn 3 (tools disabled) — 2 chars · TTFT 80 ms · total 300 ms · 3 chunks · 1 tool offered · window 6 msgs'],
   [ev({ type: 'model.failed', step: 1, error: 'HTTP 500' }), 'Decide · turn 2 — model failed: HTTP 500'],
   [ev({ type: 'parse.completed', calls: [], errors: [], repairs: [], protocol: 'json' }), 'Parse — no call: answer'],
   [ev({ type: 'parse.completed', calls: [], errors: [{ code: 'x' }], repairs: [], protocol: 'json' }), 'Parse — malformed call'],

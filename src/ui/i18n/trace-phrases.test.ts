@@ -51,7 +51,7 @@ describe('trace and loop phrases in the UI', () => {
 
   it('renders stop details in Chinese, and the English of an older file that has no phrase', () => {
     const zh = createI18n('zh-CN').t
-    const max = stopped('max_steps', loopPhrase('maxSteps', { steps: 4 }))
+    const max = stopped('max_steps', loopPhrase('maxSteps', { steps: 4, count: 4 }))
     expect(max.detail).toBe('Stopped after 4 model turns without a final answer.')
     expect(coreDetail(zh, 'loop', { detail: max.detail!, phrase: max.phrase })).toBe('模型调用 4 轮后停止，仍没有最终回答。')
     expect(coreDetail(zh, 'loop', { detail: 'Stopped after 4 model turns without a final answer.' })).toBe('Stopped after 4 model turns without a final answer.')

@@ -111,7 +111,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
             {started && (
               <Section title={started.source === 'replay' ? t('inspector.replayed') : t('inspector.start')} active={phase === 'start'}>
                 <p className="mb-1 text-xs text-slate-600">
-                  {t('inspector.protocol')} <span className="font-mono">{started.protocol}</span> · {t('inspector.startSummary', { maxSteps: started.maxSteps, tools: started.tools.length })}
+                  {t('inspector.protocol')} <span className="font-mono">{started.protocol}</span> · {t('inspector.startSummary', { maxSteps: started.maxSteps, tools: started.tools.length, count: started.tools.length })}
                 </p>
                 <MessageList messages={started.messages} />
               </Section>

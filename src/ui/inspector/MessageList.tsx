@@ -46,7 +46,7 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
               ))}
             {m.role === 'assistant' && (m.tool_calls?.length ?? 0) > CALLS_SHOWN && (
               <div data-testid="message-more-calls" className="mt-0.5 text-slate-500">
-                {t('longText.moreCalls', { n: ((m.tool_calls?.length ?? 0) - CALLS_SHOWN).toLocaleString() })}
+                {t('longText.moreCalls', { n: ((m.tool_calls?.length ?? 0) - CALLS_SHOWN).toLocaleString(), count: (m.tool_calls?.length ?? 0) - CALLS_SHOWN })}
               </div>
             )}
           </li>

@@ -130,7 +130,10 @@ describe('narration', () => {
       expect(text).not.toBe('')
       expect(text).not.toContain('{{')
       expect(text).not.toContain('narration.') // a missing key would come back as itself
-      for (const value of Object.values(narrate(log, log.length - 1)?.params ?? {})) {
+      const params = narrate(log, log.length - 1)?.params ?? {}
+      for (const value of Object.values(params)) {
+        // The singular form may say a count of 1 in words ("The call matches…").
+        if (params.count === 1 && value === 1) continue
         // A detail's own closing full stop gives way to the sentence's.
         if (String(value) !== '') expect(text).toContain(String(value).replace(/(?<!\.)[.。]$/, ''))
       }

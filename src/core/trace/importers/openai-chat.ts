@@ -206,7 +206,7 @@ export const openaiConversationsImporter: Importer = {
       if (requestOf(first, '') || hasResponse(first)) return { confidence: openaiConfidence(messagesOf(first) ?? [], 0.8) ?? 0.35, ...recognised('recogChatPairs', { pairs: plural(count, 'Pair') }) }
     }
     // Only useful when forced: say how the file was taken, then fail with the path of the first misfit.
-    return { confidence: 0.1, ...recognised('recogChatItems', { n: count }) }
+    return { confidence: 0.1, ...recognised('recogChatItems', { n: count, count }) }
   },
   read(document) {
     if (document.kind !== 'json' || !Array.isArray(document.value)) throw new BadField('', expectedGot('expConversations', document.kind === 'json' ? describeJson(document.value) : tracePhrase('gotJsonLines')))
