@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
+import os from 'node:os'
 import traceEvents from 'node:trace_events'
 import v8 from 'node:v8'
 import { CALL_LABEL_FD, createCallTracker, fdLabelWriter } from './node-call-tracker'
@@ -32,7 +33,38 @@ function refuseUncheckedWrites(): void {
   lock(traceEvents, 'trace_events', ['createTracing'])
   lock(v8, 'v8', ['setHeapSnapshotNearHeapLimit', 'setFlagsFromString'])
   guardLabelFd()
+  refuseOtherProcesses()
   syncBuiltinESMExports()
+}
+
+/**
+ * The permission model does not check signals or priorities: `process.kill(process.ppid, 'SIGSTOP')`
+ * froze the CLI itself, and any process of the user could be killed. Only this process may be
+ * signalled (a tool ending its own sandbox is reported as such by the host).
+ */
+function refuseOtherProcesses(): void {
+  const own = process.pid
+  const refused = (what: string) => Object.assign(new Error(`${what} on another process is not allowed in the sandbox`), { code: 'ERR_ACCESS_DENIED', permission: 'ChildProcess' })
+  const kill = process.kill.bind(process)
+  Object.defineProperty(process, 'kill', {
+    value: (pid: number, signal?: string | number) => {
+      if (Number(pid) !== own) throw refused('process.kill()')
+      return kill(pid, signal)
+    },
+    writable: false,
+    configurable: false,
+    enumerable: true,
+  })
+  const setPriority = os.setPriority
+  Object.defineProperty(os, 'setPriority', {
+    value: (...args: [number, number] | [number]) => {
+      if (args.length === 2 && Number(args[0]) !== own && Number(args[0]) !== 0) throw refused('os.setPriority()')
+      return Reflect.apply(setPriority, os, args)
+    },
+    writable: false,
+    configurable: false,
+    enumerable: true,
+  })
 }
 
 /**

@@ -33,6 +33,8 @@ export const forge = tool({
 })
 export const bomb = tool({ description: '', inputSchema: z.object({}), execute: () => { const hoard: number[][] = []; for (;;) hoard.push(new Array(1e6).fill(Math.random())) } })
 export const wait = tool({ description: '', inputSchema: z.object({}), execute: async () => { await new Promise((resolve) => setTimeout(resolve, 60_000)); return 'waited' } })
+export const signal = tool({ description: '', inputSchema: z.object({ pid: z.number() }), execute: ({ pid }) => { process.kill(pid, 0); return 'signalled' } })
+export const env = tool({ description: '', inputSchema: z.object({}), execute: () => Object.keys(process.env).sort().join(',') })
 `
 
 let sandbox: Sandbox | undefined
@@ -58,6 +60,32 @@ describe('CLI sandbox (child process under the permission model)', () => {
       expect(await sandbox.execute({ id: 'g', name: 'get', arguments: { url } }, spec('get'))).toMatchObject({ ok: true, result: 'hello from the network' })
     } finally {
       server.close()
+    }
+  })
+
+  it('signals no process but its own (one tool froze the CLI with SIGSTOP to its parent), and hides the environment but locale and time zone', async () => {
+    const saved = { ...process.env }
+    process.env['TOOLSTEP_API_KEY'] = 'sk-secret'
+    process.env['TZ'] = 'Europe/Paris'
+    try {
+      sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+      expect((await sandbox.load({ tools: TOOLS })).ok).toBe(true)
+      expect(await sandbox.execute({ id: 's', name: 'signal', arguments: { pid: process.pid } }, spec('signal'))).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^Error: Permission denied \(ChildProcess\): process\.kill\(\) on another process is not allowed in the sandbox\./),
+      })
+      const seen = await sandbox.execute({ id: 'e', name: 'env', arguments: {} }, spec('env'))
+      expect(seen).toMatchObject({ ok: true })
+      const names = seen.ok ? String(seen.result).split(',') : []
+      expect(names).toContain('TZ')
+      expect(names.filter((name) => !/^(LANG|LANGUAGE|LC_[A-Z]+|TZ)$/.test(name))).toEqual([])
+      // With --trust the code has the user's privileges, environment included.
+      sandbox.dispose()
+      sandbox = createProcessSandbox({ memoryLimitMb: 64, trust: true })
+      expect((await sandbox.load({ tools: TOOLS })).ok).toBe(true)
+      expect(await sandbox.execute({ id: 'e2', name: 'env', arguments: {} }, spec('env'))).toMatchObject({ ok: true, result: expect.stringContaining('TOOLSTEP_API_KEY') })
+    } finally {
+      process.env = saved
     }
   })
 
@@ -366,6 +394,12 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
     ])
     expect(exited).toMatchObject({ ok: false, error: expect.stringContaining('Tool "exit" stopped the sandbox (the sandbox process exited with code 7)') })
     expect(waited).toMatchObject({ ok: false, interrupted: true, error: expect.stringContaining('call x7 ("exit") stopped it. It was not run again') })
+  }, 60_000)
+
+  it('names the file whose top-level code ended the sandbox as it loaded, with no stack', async () => {
+    sandbox = createProcessSandbox({ memoryLimitMb: 64 })
+    const loaded = await sandbox.load({ tools, model: `process.exit(0)\nexport default function model() { return 'hi' }` })
+    expect(loaded).toMatchObject({ ok: false, error: { file: 'model.ts', message: 'model.ts stopped the sandbox while running its top-level code (the sandbox process exited with code 0).' } })
   }, 60_000)
 
   it('times out a call that never settles, and reports an error whose message cannot be read', async () => {

@@ -2,7 +2,8 @@
  * The CLI's sandbox: user code runs in a child Node process under Node's permission model
  * (`--permission`, `--experimental-permission` on Node 20). It may read the Toolstep package's
  * own files (to load its code) and use the network (`fetch`), but cannot write files, start
- * processes or start workers, unless the user passes `allowFsWrite` paths or `trust`. Its heap
+ * processes or workers, signal other processes or read the environment (only locale and time zone
+ * are passed), unless the user passes `allowFsWrite` paths or `trust`. Its heap
  * is capped with `--max-old-space-size`, and what that cap does not count (ArrayBuffer, typed-array,
  * Buffer and WebAssembly memory) by a watchdog in this process that polls the child's resident and
  * committed memory;
@@ -86,6 +87,20 @@ export function childExecArgv(entry: string, options: Pick<ProcessSandboxOptions
   flags.push(permissionFlag(), `--allow-fs-read=${entry.endsWith('.mjs') ? dirname(entry) : packageRoot(dirname(entry))}`)
   for (const path of options.allowFsWrite ?? []) flags.push(`--allow-fs-write=${resolve(path)}`)
   return flags
+}
+
+/** Environment variables user code sees without `trust`: locale and time zone only (dates and `Intl` as the user's). */
+const PASSED_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ)$/
+
+/**
+ * The child's environment: the user's whole environment with `trust`, else only locale and time
+ * zone. The environment holds secrets (`TOOLSTEP_API_KEY`, `OPENAI_API_KEY`, cloud tokens) that a
+ * shared workspace's code could read and send away with `fetch`; the endpoint client that needs
+ * the key runs in the CLI's own process, not in the sandbox.
+ */
+export function childEnv(env: NodeJS.ProcessEnv, trust: boolean | undefined): NodeJS.ProcessEnv {
+  if (trust) return env
+  return Object.fromEntries(Object.entries(env).filter(([name]) => PASSED_ENV.test(name)))
 }
 
 /** V8's words when a heap cap is hit (`FATAL ERROR: Reached heap limit …`, `… JavaScript heap out of memory`, and the GC trace it prints first). */
@@ -295,6 +310,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       // code writes to stdout goes to our stderr: stdout is the CLI's (`--json` output).
       stdio: ['ignore', 'pipe', 'pipe', 'ipc', labels],
       serialization: 'json',
+      env: childEnv(process.env, options.trust),
     })
     const verdicts = memoryVerdicts(limitMb)
     const stopWatching = child.pid === undefined ? () => {} : watchMemory(child.pid, limitMb, () => {

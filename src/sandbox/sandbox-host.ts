@@ -371,6 +371,11 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         reportOutOfMemory(target, message)
         return giveUp({ file, message })
       }
+      if (reply.status === 'stopped' && target.crash) {
+        // The code ended the sandbox itself (process.exit, a signal) as it loaded: say which file, not a stack.
+        const how = reply.reason.replace(/^The sandbox worker stopped unexpectedly: /, '')
+        return giveUp({ file, message: `${file} stopped the sandbox while running its top-level code (${how}).` })
+      }
       if (reply.status !== 'reply') throw new Error(reply.reason)
       if (reply.message.type !== 'loaded') throw new Error(`Unexpected reply "${reply.message.type}" to a load request.`)
       if (reply.message.result.ok) {

@@ -36,7 +36,8 @@ Runs the workspace (tools.ts, model.ts, input, settings) headless and prints eac
   --allow-fs-write PATH  let user code write PATH (a file or folder; repeatable)
   --trust                run user code with your full privileges (no permission model)
 User code may read the Toolstep package and use the network (fetch); without --allow-fs-write
-or --trust it cannot write files, start processes or start workers.
+or --trust it cannot write files, start processes or workers, signal other processes, or read
+environment variables (only LANG, LC_* and TZ are passed).
   --endpoint URL         use an OpenAI-compatible Chat Completions server as the model instead of model.ts
                          (base URL, e.g. http://127.0.0.1:11434/v1); the key is read from TOOLSTEP_API_KEY
                          or OPENAI_API_KEY
