@@ -28,8 +28,11 @@ test('a tool stuck in while(true) is killed at its timeout and the page stays re
   await expect(page.getByTestId('stop-reason')).toBeVisible({ timeout: 30_000 })
   const timedOut = page.locator('[data-testid="timeline-item"][data-phase="execute"][data-tone="error"]')
   await expect(timedOut.first()).toContainText('timed out')
+  // The row and the result say the same duration and the same limit.
+  const said = /timed out after (\d+(?:\.\d)? m?s) \(limit (\d+) ms\)/.exec((await timedOut.first().textContent()) ?? '')
+  expect(said).not.toBeNull()
   await timedOut.first().click()
-  await expect(page.getByTestId('tool-result').first()).toContainText(/timed out after \d+ ms/)
+  await expect(page.getByTestId('tool-result').first()).toContainText(`timed out after ${said![1]} (limit ${said![2]} ms)`)
 })
 
 test('a model that never answers stops with max_steps', async ({ page }) => {

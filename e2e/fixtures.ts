@@ -2,7 +2,7 @@
  * Shared test fixture: every test fails on a page error or console error, and on any
  * request that leaves localhost (the app must work offline).
  */
-import { test as base, expect, type Locator, type Page } from '@playwright/test'
+import { test as base, expect, type Browser, type Locator, type Page } from '@playwright/test'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 
@@ -40,6 +40,37 @@ export const test = base.extend<{ localOnly: void }>({
 })
 
 export { expect }
+
+/**
+ * One page for several tests of a `test.describe.serial` group (loading the app once instead of
+ * per test), with the guards the `localOnly` fixture gives a test's own page: `check()` fails on
+ * a request that left localhost or a page or console error since the last check.
+ */
+export async function sharedPage(browser: Browser): Promise<{ page: Page; check(): void; close(): Promise<void> }> {
+  const context = await browser.newContext()
+  let requests: string[] = []
+  let errors: string[] = []
+  context.on('request', (r) => requests.push(r.url()))
+  await context.route((url) => !LOCAL.test(url.href), (route) => route.abort())
+  const page = await context.newPage()
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() !== 'error' || fromUserEndpoint(m.text(), m.location().url, page.url())) return
+    errors.push(`console: ${m.text()}`)
+  })
+  return {
+    page,
+    check() {
+      const left = requests.filter((u) => !LOCAL.test(u))
+      const seen = errors
+      requests = []
+      errors = []
+      expect(left, 'requests that left localhost').toEqual([])
+      expect(seen, 'page and console errors').toEqual([])
+    },
+    close: () => context.close(),
+  }
+}
 
 /**
  * Opens the app and waits for both editors. Each test has a new browser context, so

@@ -44,6 +44,8 @@ test('a streamed capture shows its chunks and plays them as a stream; a failed s
   await expect(page.getByTestId('toast')).toContainText('Imported 1 conversation from 2 files')
   const item = page.getByTestId('conversation-item')
   await expect(item).toContainText('3 msg')
+  // Named by its files, as the CLI names it (not "conversation 0").
+  await expect(item).toContainText('openai-chat-stream-parallel-tools')
   await expect(item.getByTestId('conversation-anomaly')).toHaveText(['unanswered_tool_call'])
   await page.getByTestId('step').click()
   const recorded = page.getByTestId('recorded-response')

@@ -1,4 +1,4 @@
-import { test, expect, openApp, getEditor, setEditor, inMore } from './fixtures'
+import { test, expect, openApp, getEditor, setEditor, inMore, sharedPage } from './fixtures'
 
 const LOCAL = /^(https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|blob:|data:)/
 const shot = (name: string) => `test-results/teach-${name}.png`
@@ -299,15 +299,29 @@ async function timelineGeometry(page: import('@playwright/test').Page) {
  * keeps a usable height, the timeline shows several whole rows whose text stays in its row, and
  * a narration too long for its room folds to its first lines with a button to read on.
  */
+test.describe('presenter layout, on one page', () => {
+  // The app is loaded once for the eight layouts: each test sets its size, language and text size
+  // on the page the one before left (a reload per layout was most of the spec's time).
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await openApp(shared.page)
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
 for (const [width, height, size] of [[1280, 720, 150], [1280, 720, 200], [1920, 1080, 200], [1920, 1080, 100]] as const) {
   for (const language of ['en', 'zh-CN'] as const) {
-    test(`presenter layout at ${width}×${height}, ${size} %, ${language}: diagram, narration and timeline rows all usable`, async ({ page }) => {
+    test(`presenter layout at ${width}×${height}, ${size} %, ${language}: diagram, narration and timeline rows all usable`, async () => {
+      const { page } = shared
       await page.setViewportSize({ width, height })
-      await openApp(page)
+      // From whatever the layout before left: presenter mode off, 100 %, the Lessons panel open.
+      await presenterOff(page)
       await page.getByTestId('lang-select').selectOption(language)
-      await page.getByTestId('lessons-toggle').click()
+      if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
       await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
       await page.getByTestId('lessons-toggle').click()
+      await expect(page.getByTestId('lessons')).toBeHidden()
       await page.getByTestId('presenter-toggle').click()
       await page.getByTestId('font-size').selectOption(String(size))
       await page.getByTestId('run').click()
@@ -348,6 +362,15 @@ for (const [width, height, size] of [[1280, 720, 150], [1280, 720, 200], [1920, 
       }
     })
   }
+}
+})
+
+/** Presenter mode off and the text at 100 %, as a first visit has them. */
+async function presenterOff(page: import('@playwright/test').Page) {
+  if ((await page.getByTestId('presenter-toggle').getAttribute('aria-pressed')) === 'true') await page.getByTestId('presenter-toggle').click()
+  await expect(page.getByTestId('presenter-toggle')).toHaveAttribute('aria-pressed', 'false')
+  await page.getByTestId('font-size').selectOption('100')
+  await expect(page.locator('html')).not.toHaveAttribute('style', /font-size: (?!100%)/)
 }
 
 /** What of the presenter view is cut: timeline titles, tool names, the pickers' choices, and the diagram's label size. */
@@ -471,11 +494,26 @@ test('in 简体中文 and 繁體中文 the teaching UI, status bar, inspector an
  * The teaching test ids are used directly by outside checks, with no menu opened first: at both
  * common screen sizes, in every language, and again after 150 % text and presenter mode.
  */
+test.describe('the teaching controls, on one page', () => {
+  // One load for the six sizes and languages; each test starts from what the one before left.
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await openApp(shared.page)
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
 for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
   for (const language of ['en', 'zh-CN', 'zh-TW'] as const) {
-    test(`the teaching controls are in the toolbar's row at ${width}×${height} in ${language}, at 100 % and at 150 % in presenter mode`, async ({ page }) => {
+    test(`the teaching controls are in the toolbar's row at ${width}×${height} in ${language}, at 100 % and at 150 % in presenter mode`, async () => {
+      const { page } = shared
       await page.setViewportSize({ width, height })
-      await openApp(page)
+      // As on a first visit: presenter mode off, 100 %, no menu open, the Lessons panel closed.
+      await page.keyboard.press('Escape')
+      await presenterOff(page)
+      if (await page.getByTestId('lessons').isVisible()) await page.getByTestId('lessons-toggle').click()
+      await expect(page.getByTestId('lessons')).toBeHidden()
       await page.getByTestId('lang-select').selectOption(language)
       await expect(page.locator('html')).toHaveAttribute('lang', language)
       const usable = async (when: string) => {
@@ -532,3 +570,4 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
     })
   }
 }
+})

@@ -91,7 +91,7 @@ describe('hanging-tool in the Node sandbox', () => {
       ['wait_forever', true],
       ['get_weather', false],
     ])
-    expect(finished[0]?.error).toBe('Tool "spin" timed out after 1000 ms and was stopped.')
+    expect(finished[0]?.error).toMatch(/^Tool "spin" timed out after \d+(\.\d)? m?s \(limit 1000 ms\) and was stopped\./)
     expect(finished[2]?.result).toContain('Lisbon')
     expect(state.stop?.reason).toBe('final_answer')
   })

@@ -533,7 +533,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const { result, durationMs } = outcome
       if (!result.ok && result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         // The sandbox stopped the tool's code itself at its deadline: a timeout, with the worker kept.
-        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${result.error.message}`, durationMs, timedOut: true }
+        return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${result.error.message}`, durationMs, timedOut: true, detail: result.error.message }
       }
       return result.ok ? { ok: true, result: result.result, durationMs } : { ok: false, error: formatError(result.error), durationMs, timedOut: false }
     },

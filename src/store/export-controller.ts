@@ -5,7 +5,8 @@
  * exports the logged conversation and a live run the conversation as the loop built it.
  */
 import { fold, type SessionEvent } from '../core/loop'
-import { exportRequest, type ExportTarget } from '../core/export-request'
+import { exportRequest, requestExport, type ExportTarget } from '../core/export-request'
+import type { Phrase } from '../core/util'
 import type { ReplayState } from './replay-store'
 import type { RunState } from './run-store'
 
@@ -15,6 +16,8 @@ export type { ExportTarget } from '../core/export-request'
 export interface ExportFile {
   fileName: string
   text: string
+  /** What the file differs in from the session, to tell the user (a phrase of core's trace text, e.g. renamed call ids). */
+  warning?: Phrase
 }
 
 /**
@@ -34,5 +37,7 @@ export function exportOpenSession(run: Pick<RunState, 'events' | 'mode'>, replay
   const conversation = mode === 'replay' ? conversations[selected] : undefined
   const base = conversation ? `conversation-${conversation.id}` : mode === 'replay' ? 'replay' : 'toolstep-run'
   const safe = base.replace(/[^\w.-]+/g, '-').slice(0, 80)
-  return { fileName: `${safe}.${target}.json`, text: `${JSON.stringify(exportEvents(events, target), null, 2)}\n` }
+  const state = fold(events)
+  const { body, warning } = requestExport(target, state.conversation.toArray(), state.tools)
+  return { fileName: `${safe}.${target}.json`, text: `${JSON.stringify(body, null, 2)}\n`, ...(warning ? { warning } : {}) }
 }

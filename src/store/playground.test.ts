@@ -465,6 +465,18 @@ describe('playground: imports', () => {
     expect(typeof call?.function.arguments).toBe('object')
     expect(native.messages.find((m) => m.role === 'tool')?.tool_name).toBeTruthy()
   })
+
+  it('a replayed log whose model reused a call id exports with the id renamed, and says so beside the file', async () => {
+    const s = setup()
+    const call = (id: string, a: number) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'add', arguments: `{"a":${a},"b":1}` } }] })
+    const log = [{ role: 'user', content: 'Add twice.' }, call('call_1', 1), { role: 'tool', tool_call_id: 'call_1', content: '2' }, call('call_1', 2), { role: 'tool', tool_call_id: 'call_1', content: '3' }, { role: 'assistant', content: '2 and 3.' }]
+    await s.pg.importFile(file('reused.json', JSON.stringify(log)))
+    const exported = s.pg.exportOpenSession('openai')!
+    const body = JSON.parse(exported.text) as { messages: { tool_call_id?: string; tool_calls?: { id: string }[] }[] }
+    expect(body.messages.flatMap((m) => [...(m.tool_calls ?? []).map((c) => c.id), ...(m.tool_call_id ? [m.tool_call_id] : [])])).toEqual(['call_1', 'call_1', 'call_1_2', 'call_1_2'])
+    expect(exported.warning).toEqual({ key: 'exportRenamedIds', params: { count: 1, renames: 'call_1 → call_1_2' } })
+    expect(s.pg.exportOpenSession('ollama')!.warning).toBeUndefined()
+  })
 })
 
 describe('playground: compare sessions', () => {

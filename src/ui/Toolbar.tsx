@@ -104,6 +104,8 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
   function exportTo(target: ExportTarget) {
     const file = pg.exportOpenSession(target)
     if (file) download(file.fileName, file.text)
+    // The file is not the log as it was (ids renamed): say so until dismissed.
+    if (file?.warning) pushToast('warning', corePhrase('trace', file.warning))
     setExportOpen(false)
   }
 

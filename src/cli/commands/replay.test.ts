@@ -338,6 +338,17 @@ describe('toolstep replay', () => {
     }
   })
 
+  it('--export renames a reused call id in the body and says so on stderr', async () => {
+    const call = (a: number) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'add', arguments: `{"a":${a}}` } }] })
+    const log = JSON.stringify([{ role: 'user', content: 'hi' }, call(1), { role: 'tool', tool_call_id: 'call_1', content: '1' }, call(2), { role: 'tool', tool_call_id: 'call_1', content: '2' }])
+    const fake = fakeIO({}, log)
+    expect(await replayCommand(['-', '--export', 'anthropic'], fake.io)).toBe(0)
+    const [entry] = JSON.parse(fake.stdout()) as { messages: { content: string | { id?: string; tool_use_id?: string }[] }[] }[]
+    const ids = entry!.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.map((block) => block.id ?? block.tool_use_id)))
+    expect(ids).toEqual(['call_1', 'call_1', 'call_1_2', 'call_1_2'])
+    expect(fake.stderr()).toBe('toolstep replay: conversation 0: The model reused a tool_call_id, which the provider rejects: the export renames it, with its results: call_1 → call_1_2.\n')
+  })
+
   it('--format takes every importer id', async () => {
     const fake = fakeIO()
     expect(await replayCommand([dialectPath('otel-genai.json'), '--format', 'otel-genai', '--summary', '--json'], fake.io)).toBe(0)

@@ -23,7 +23,8 @@ import type { ToolSpec } from '../../core/tools/types'
 import {
   DEFAULT_TRIM_WINDOW,
   EXPORT_TARGETS,
-  exportRequest,
+  requestExport,
+  traceEnglish,
   importLogFiles,
   importOpenAITools,
   LOG_FORMATS,
@@ -183,7 +184,10 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
       // --trim-window N: the history the loop's own trim keeps, so the trim can be used, not only checked.
       const kept = args.trimWindow === undefined ? messages : windowMessages(messages, args.trimWindow, pairedEarliest(messages)).messages
       // The tools a replay offers: --tools when given, else the log's own (as the app's replay does).
-      return { id, label, ...exportRequest(target, kept, tools ?? own ?? []) }
+      const { body, warning } = requestExport(target, kept, tools ?? own ?? [])
+      // stderr, so the bodies on stdout stay one JSON document.
+      if (warning) io.stderr(`toolstep replay: conversation ${id}: ${traceEnglish(warning)}\n`)
+      return { id, label, ...body }
     })
     io.stdout(`${JSON.stringify(out, null, 2)}\n`)
     return 0

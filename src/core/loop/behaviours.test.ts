@@ -4,6 +4,7 @@ import type { ToolSpec } from '../tools/types'
 import type { Decision, SessionEvent } from './events'
 import type { CodeRunner, Model, ModelOutput, ModelRequest, ToolExecutor, ToolOutcome, ToolRouter } from './interfaces'
 import { FINAL_TURN_NOTICE } from './model-request'
+import { describeEvent } from './present/describe'
 import { requestAt } from './present/request-at'
 import { buildSystemPrompt } from './system-prompt'
 import { LoopRunner, type RunnerOptions } from './runner'
@@ -254,10 +255,11 @@ describe('7. timeouts and retries', () => {
       attempts: 2,
       timedOut: false,
       // Each attempt stays on the timeline, not only the last one.
-      earlierAttempts: [{ error: 'Tool "search" timed out after 5000 ms and was stopped.', durationMs: 5000, timedOut: true }],
+      // The attempt's own duration and the limit, in the loop's words.
+      earlierAttempts: [{ error: 'Tool "search" timed out after 5.0 s (limit 5000 ms) and was stopped.', durationMs: 5000, timedOut: true }],
     })
     const once = await run(scripted([calls({ name: 'search', args: { q: 'x' } }), answer('ok')]), {}, { executor: { execute: async () => ({ ok: false, error: 't/o', durationMs: 5000, timedOut: true }) } })
-    expect(of(once.events, 'tool.finished')[0]).toMatchObject({ error: 't/o', timedOut: true })
+    expect(of(once.events, 'tool.finished')[0]).toMatchObject({ error: expect.stringMatching(/^Tool "search" timed out after \d+ ms \(limit 5000 ms\) and was stopped\.$/), timedOut: true, timeoutMs: 5000 })
   })
 })
 
@@ -413,6 +415,25 @@ describe('13. fault injection', () => {
   })
 })
 
+describe('7b. what a timeout says', () => {
+  it('the result and the timeline row give the same measured duration and the call’s own limit', async () => {
+    // The sandbox stops synchronous code a little before the limit (2.43 s of 3 s) and says where.
+    let now = 0
+    const executor: ToolExecutor = {
+      execute: async () => {
+        now += 2460
+        return { ok: false, error: 'Tool "spin" timed out after 3000 ms and was stopped. It ran without a pause and was interrupted (at tools.ts:2:3). Is there an endless loop?', detail: 'It ran without a pause and was interrupted (at tools.ts:2:3). Is there an endless loop?', durationMs: 2430, timedOut: true }
+      },
+    }
+    const spin: ToolSpec = { name: 'spin', description: 'Spins.', inputSchema: { type: 'object', properties: {} }, timeoutMs: 3000 }
+    const r = await run(scripted([calls({ name: 'spin', args: {} }), answer('ok')]), {}, { executor, clock: () => now }, [spin])
+    const finished = of(r.events, 'tool.finished')[0]!
+    expect(finished).toMatchObject({ timedOut: true, durationMs: 2460, timeoutMs: 3000 })
+    expect(finished.error).toBe('Tool "spin" timed out after 2.5 s (limit 3000 ms) and was stopped. It ran without a pause and was interrupted (at tools.ts:2:3). Is there an endless loop?')
+    expect(describeEvent(finished).detail).toBe('timed out after 2.5 s (limit 3000 ms)')
+  })
+})
+
 describe('6b. a sibling timing out never makes a call run twice', () => {
   it('reports a call interrupted by another call\'s timeout as failed, without running it again', async () => {
     const runs: string[] = []
@@ -426,7 +447,7 @@ describe('6b. a sibling timing out never makes a call run twice', () => {
     const r = await run(scripted([calls({ name: 'search', args: { q: 'slow' }, id: 'a' }, { name: 'search', args: { q: 'fast' }, id: 'b' }), answer('ok')]), {}, { executor })
     expect(runs.sort()).toEqual(['a', 'b'])
     expect(of(r.events, 'tool.finished').map((f) => [f.callId, f.timedOut, f.result ?? f.error, f.attempts ?? 1])).toEqual([
-      ['a', true, 'Tool "search" timed out after 5000 ms and was stopped.', 1],
+      ['a', true, expect.stringMatching(/^Tool "search" timed out after \d+ ms \(limit 5000 ms\) and was stopped\.$/), 1],
       ['b', false, 'Interrupted by the timeout of call a ("search"), which shared its sandbox; it was not run again, because it may already have had effects.', 1],
     ])
   })

@@ -192,6 +192,8 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     error: z.string().optional(),
     durationMs: z.number(),
     timedOut: z.boolean(),
+    /** The call's time limit, ms, when it timed out (absent in sessions recorded before it was kept). */
+    timeoutMs: z.number().optional(),
     truncated: z.boolean(),
     /** Position of the call in the model's output (issue order), from 0. */
     index: z.number().int().optional(),

@@ -10,6 +10,7 @@ import type { NewSessionEvent } from './events'
 import { faultFor, GARBAGE_RESULT, hugeResult } from './faults'
 import type { CodeRunner, ResultSummarizer, ToolExecutor, ToolOutcome } from './interfaces'
 import { finishedFor, type RunnableCall } from './phases'
+import { fmtMs } from './present/describe'
 import { RUN_CODE } from './parse-turn'
 import type { LoopSettings } from './settings'
 import { truncateResult, wrapUntrusted } from './shape-result'
@@ -193,7 +194,7 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
   // A call interrupted by a sibling's timeout is reported, never run again: it may already have
   // had its effect (an email sent), and only a setting may ask for a second attempt.
   if (!outcome.ok && outcome.timedOut && settings.retryOnTimeout) {
-    earlierAttempts.push({ error: outcome.error, durationMs: outcome.durationMs, timedOut: outcome.timedOut })
+    earlierAttempts.push({ error: timedOutError(spec.name, outcome.durationMs, timeoutMs, outcome.detail), durationMs: outcome.durationMs, timedOut: outcome.timedOut })
     outcome = await attempt(false)
     attempts += 1
   }
@@ -206,8 +207,18 @@ async function runCall(runnable: RunnableCall, settings: LoopSettings, step: num
     ...(attempts > 1 ? { attempts, earlierAttempts } : {}),
     ...(injected ? { fault: injected.kind } : {}),
   }
+  if (!outcome.ok && outcome.timedOut) return [{ ...common, error: timedOutError(spec.name, durationMs, timeoutMs, outcome.detail), timedOut: true, timeoutMs }]
   if (!outcome.ok) return [{ ...common, error: outcome.error, timedOut: outcome.timedOut }]
   return [{ ...common, ...(await shape(outcome.result, spec.name, settings, deps)) }]
+}
+
+/**
+ * What a timed-out call's result says: the time it ran, as the timeline shows it (the same
+ * `durationMs`), and the limit it was given. The two differ: the sandbox stops synchronous code
+ * a little before the limit, so that its answer reaches the host before the host's own timer.
+ */
+export function timedOutError(name: string, durationMs: number, timeoutMs: number, detail?: string): string {
+  return `Tool "${name}" timed out after ${fmtMs(durationMs)} (limit ${timeoutMs} ms) and was stopped.${detail ? ` ${detail}` : ''}`
 }
 
 /** Applies `maxResultChars` (truncate or summarize) and untrusted wrapping to a result. */

@@ -71,6 +71,11 @@ export type ToolOutcome =
        * never run again: it may already have had effects.
        */
       interrupted?: boolean
+      /**
+       * A timed-out call: what the executor saw beyond the timeout (where the code was stopped).
+       * The loop writes the sentence with the measured duration and the limit, and appends this.
+       */
+      detail?: string
     }
 
 /** Runs tool calls. Implementations enforce the per-call timeout (`ToolSpec.timeoutMs`, default 5000 ms). */

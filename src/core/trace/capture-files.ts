@@ -162,10 +162,11 @@ function readCapture(capture: string, parts: readonly { turn: number; side: Capt
     if (error instanceof BadField) return failure('captureBadField', { capture, path: error.path === '' ? traceRef('theFile') : describePath(error.path), problem: error.problemParam() })
     return failure('inFile', { file: capture, error: errorMessage(error) })
   }
-  const conversations = joinExchanges(exchanges).map((conversation, index, all) => ({
+  const conversations = joinExchanges(exchanges).map(({ labelPhrase: _generated, ...conversation }, index, all) => ({
     ...conversation,
     id: all.length === 1 ? capture : `${capture}-${index}`,
-    // joinExchanges counts calls it joined; the capture's own name is the better label.
+    // joinExchanges counts calls it joined; the capture's own name is the better label. Its phrase
+    // ("conversation 0") goes too: the page shows a phrase before the label, and the bare name has none.
     ...(all.length === 1
       ? labelled(records.length > 1 ? tracePhrase('labelTurns', { head: capture, n: records.length }) : capture)
       : labelled(tracePhrase('labelPart', { head: capture, n: index + 1 }))),

@@ -11,6 +11,7 @@ import { exportOpenAIRequest } from './export-messages'
 import { importLog } from './import-log'
 import { replayEvents } from './replay-events'
 import { summarize } from './summarize'
+import { traceEnglish } from './trace-text'
 
 const DIR = fileURLToPath(new URL('./__fixtures__/captures/', import.meta.url))
 const FILES = readdirSync(DIR).filter((name) => !name.endsWith('.md'))
@@ -58,6 +59,17 @@ describe('real captures', () => {
     expect(summary.anomalies.map((anomaly) => `${anomaly.message}:${anomaly.code}`)).toEqual(anomalies)
     const events = replayEvents(result.conversations[0]!)
     expect(events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: stop })
+  })
+
+  it('a capture of several files is named by its file, in the phrase the page translates as well as in the English', () => {
+    const names = EXPECTED.filter(([name]) => capture(name).length > 1).map(([name]) => name)
+    expect(names).toContain('anthropic-messages-tool-result')
+    for (const name of names) {
+      const [conversation] = imported(name).conversations
+      expect(conversation!.label, name).toMatch(new RegExp(`^${name}( · \\d+ turns)?$`))
+      // The page shows the phrase when there is one: it must say what the label says, not "conversation 0".
+      if (conversation!.labelPhrase) expect(traceEnglish(conversation!.labelPhrase), name).toBe(conversation!.label)
+    }
   })
 
   it('joins the turns of a session: the follow-up carries the results and offers no tools', () => {

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../messages'
 import { readArguments } from './arguments'
-import { exportAnthropic, exportOllama, exportOllamaRequest, exportOpenAI, exportRequest, MISSING_RESULT_TEXT } from './export-messages'
+import { exportAnthropic, exportOllama, exportOllamaRequest, exportOpenAI, exportRequest, MISSING_RESULT_TEXT, requestExport } from './export-messages'
+import { traceEnglish } from './trace-text'
 import { importLog } from './import-log'
 import { FIXTURES } from './importers/fixture-expectations'
 import { answer, calls, result, user } from '../../test/conversation'
@@ -159,5 +160,62 @@ describe('exportOllama', () => {
     const denied: Message[] = [user('rm it'), calls(['delete_file', 'd1']), { role: 'tool', tool_call_id: 'd1', name: 'delete_file', content: 'Error: The user declined to run this call. Reason: backups', isError: true }]
     expect(exportAnthropic(denied).messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'd1', content: 'Error: The user declined to run this call. Reason: backups', is_error: true }] })
     expect(exportOpenAI(denied)[2]).toEqual({ role: 'tool', tool_call_id: 'd1', content: 'Error: The user declined to run this call. Reason: backups' })
+  })
+})
+
+describe('a model that reused a tool_call_id', () => {
+  // Turn 1 calls `call_1`; turn 2 calls `call_1` twice (models that number calls per turn do this).
+  const reused: Message[] = [
+    user('weather in Paris, then Rome and Oslo'),
+    calls(['weather', 'call_1', '{"city":"Paris"}']),
+    result('call_1', 'weather', 'sunny'),
+    calls(['weather', 'call_1', '{"city":"Rome"}'], ['weather', 'call_1', '{"city":"Oslo"}']),
+    result('call_1', 'weather', 'rain'),
+    result('call_1', 'weather', 'snow'),
+    answer('Sunny, rain, snow.'),
+  ]
+
+  it('exports to OpenAI with every id unique, each result following its renamed call', () => {
+    const sent = exportOpenAI(reused)
+    const ids = sent.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []))
+    expect(ids).toEqual(['call_1', 'call_1_2', 'call_1_3'])
+    expect(sent.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, message.content])).toEqual([
+      ['call_1', 'sunny'],
+      ['call_1_2', 'rain'],
+      ['call_1_3', 'snow'],
+    ])
+  })
+
+  it('exports to Anthropic with unique tool_use ids and the tool_result blocks renamed to match', () => {
+    const blocks = exportAnthropic(reused).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content))
+    expect(blocks.filter((block) => block.type === 'tool_use').map((block) => block.id)).toEqual(['call_1', 'call_1_2', 'call_1_3'])
+    expect(blocks.filter((block) => block.type === 'tool_result').map((block) => [block.tool_use_id, block.content])).toEqual([
+      ['call_1', 'sunny'],
+      ['call_1_2', 'rain'],
+      ['call_1_3', 'snow'],
+    ])
+  })
+
+  it('never renames onto an id the conversation already uses, and keeps a result that answers no call of its turn', () => {
+    const taken: Message[] = [calls(['f', 'a']), result('a', 'f'), calls(['f', 'a_2'], ['f', 'a']), result('a', 'f'), result('a_2', 'f'), result('zz', 'f')]
+    const sent = exportOpenAI(taken)
+    expect(sent.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []))).toEqual(['a', 'a_2', 'a_3'])
+    expect(sent.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual(['a', 'a_3', 'a_2', 'zz'])
+  })
+
+  it('says beside the body which ids it renamed; the body is exportRequest’s; a log without reuse gets no warning', () => {
+    for (const target of ['openai', 'anthropic'] as const) {
+      const exported = requestExport(target, reused)
+      expect(exported.body).toEqual(exportRequest(target, reused))
+      expect(exported.renamed).toEqual([
+        { from: 'call_1', to: 'call_1_2', message: 3 },
+        { from: 'call_1', to: 'call_1_3', message: 3 },
+      ])
+      expect(traceEnglish(exported.warning!)).toBe('The model reused tool_call_ids, which the provider rejects: the export renames them, with their results: call_1 → call_1_2, call_1 → call_1_3.')
+    }
+    // Ollama sends no ids: nothing to rename, nothing to say.
+    expect(requestExport('ollama', reused).warning).toBeUndefined()
+    const fine = requestExport('openai', reused.slice(0, 3))
+    expect([fine.renamed, fine.warning]).toEqual([[], undefined])
   })
 })

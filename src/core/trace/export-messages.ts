@@ -16,7 +16,13 @@
  *   follows the results joins the same user message (the API wants roles to alternate);
  *   every system message joins the top-level `system`, in order.
  *
- * Both make sure every call has a result: a call that no tool message answers before the next
+ * Every call id is unique in what they write: a provider rejects a request whose ids repeat
+ * (Anthropic: `tool_use` ids must be unique; OpenAI pairs each tool message with one call by id), yet
+ * some models reuse one (`call_1` in every turn). A later call that reuses an id is sent as
+ * `ID_2` (`ID_3`, … the first name the conversation does not use), and so are the results of
+ * its turn that answer it; `requestExport` says which ids it renamed.
+ *
+ * All make sure every call has a result: a call that no tool message answers before the next
  * assistant turn gets a synthetic error result, `MISSING_RESULT_TEXT`, placed after the turn's
  * logged results. Results answering no call of the turn are exported where they are, so a
  * provider rejects them just as it would have rejected the original.
@@ -33,7 +39,9 @@
 import type { JsonValue, Message, ToolCall } from '../messages'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import { toOpenAIMessage, type OpenAIChatMessage } from '../wire/openai-chat'
+import type { Phrase } from '../util/phrase'
 import { readArguments } from './arguments'
+import { tracePhrase } from './trace-text'
 
 export type { OpenAIChatMessage, OpenAIToolCall } from '../wire/openai-chat'
 
@@ -58,6 +66,58 @@ export interface AnthropicConversation {
   /** All system messages joined by a blank line; absent when there are none. */
   system?: string
   messages: AnthropicMessage[]
+}
+
+/** A call id the export renamed: the call in message `message` reused `from`, and is sent as `to`. */
+export interface RenamedCallId {
+  from: string
+  to: string
+  message: number
+}
+
+/**
+ * A copy of the conversation in which no two calls share an id: a call reusing an earlier call's
+ * id (in its own turn or before) is renamed to the first free `ID_n` (n ≥ 2, not used anywhere in
+ * the conversation), and the results of its turn that carry the old id follow their call, in
+ * order (two results of `call_1` in a turn with two `call_1` calls answer the first and the second).
+ * Results that answer no call of their turn keep their id. Pure.
+ */
+export function withUniqueCallIds(messages: readonly Message[]): { messages: Message[]; renamed: RenamedCallId[] } {
+  const used = new Set<string>()
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) used.add(call.id)
+    else if (message.role === 'tool') used.add(message.tool_call_id)
+  }
+  const renamed: RenamedCallId[] = []
+  const seen = new Set<string>()
+  // The turn's calls by their logged id, as sent, in order: what its results are matched against.
+  let waiting = new Map<string, string[]>()
+  const out = messages.map((message, index): Message => {
+    if (message.role === 'tool') {
+      const sent = waiting.get(message.tool_call_id)?.shift()
+      return sent === undefined || sent === message.tool_call_id ? message : { ...message, tool_call_id: sent }
+    }
+    // The turn's results end at the first message that is not a result (as in withEveryResult).
+    waiting = new Map()
+    if (message.role !== 'assistant' || !message.tool_calls) return message
+    let changed = false
+    const calls = message.tool_calls.map((call) => {
+      let id = call.id
+      if (seen.has(id)) {
+        let n = 2
+        while (used.has(`${call.id}_${n}`)) n++
+        id = `${call.id}_${n}`
+        used.add(id)
+        renamed.push({ from: call.id, to: id, message: index })
+        changed = true
+      }
+      seen.add(id)
+      waiting.set(call.id, [...(waiting.get(call.id) ?? []), id])
+      return id === call.id ? call : { ...call, id }
+    })
+    return changed ? { ...message, tool_calls: calls } : message
+  })
+  return { messages: out, renamed }
 }
 
 /**
@@ -93,7 +153,7 @@ function withEveryResult(messages: readonly Message[]): Message[] {
  *   every call the log leaves unanswered.
  */
 export function exportOpenAI(messages: readonly Message[]): OpenAIChatMessage[] {
-  return withEveryResult(messages).map((message) =>
+  return withEveryResult(withUniqueCallIds(messages).messages).map((message) =>
     toOpenAIMessage(message.role === 'assistant' && message.tool_calls ? { ...message, tool_calls: message.tool_calls.map(reencoded) } : message),
   )
 }
@@ -160,7 +220,7 @@ export function exportAnthropic(messages: readonly Message[]): AnthropicConversa
     const only = blocks[0]
     out.push({ role, content: blocks.length === 1 && only?.type === 'text' ? only.text : blocks })
   }
-  for (const message of withEveryResult(messages)) {
+  for (const message of withEveryResult(withUniqueCallIds(messages).messages)) {
     switch (message.role) {
       case 'system':
         system.push(message.content)
@@ -249,4 +309,25 @@ export function exportOllamaRequest(messages: readonly Message[], tools: readonl
 export function exportRequest(target: ExportTarget, messages: readonly Message[], tools: readonly ToolSpec[] = []): OpenAIRequestBody | AnthropicRequestBody | OllamaRequestBody {
   if (target === 'ollama') return exportOllamaRequest(messages, tools)
   return target === 'openai' ? exportOpenAIRequest(messages, tools) : exportAnthropicRequest(messages, tools)
+}
+
+/** A request body for a target and what the export changed that the user should know. */
+export interface RequestExport {
+  body: OpenAIRequestBody | AnthropicRequestBody | OllamaRequestBody
+  /** Call ids sent under a new name because an earlier call had used them (none for Ollama, which sends no ids). */
+  renamed: RenamedCallId[]
+  /** When ids were renamed: which, as a phrase of `TRACE_TEXT` (`exportRenamedIds`). */
+  warning?: Phrase
+}
+
+/**
+ * `exportRequest`'s body for `target`, with the call ids it renamed and a warning naming them
+ * (`call_1 → call_1_2`), so the user knows the request differs from the log. Pure.
+ */
+export function requestExport(target: ExportTarget, messages: readonly Message[], tools: readonly ToolSpec[] = []): RequestExport {
+  const body = exportRequest(target, messages, tools)
+  const renamed = target === 'ollama' ? [] : withUniqueCallIds(messages).renamed
+  if (renamed.length === 0) return { body, renamed }
+  const renames = renamed.map((entry) => `${entry.from} → ${entry.to}`).join(', ')
+  return { body, renamed, warning: tracePhrase('exportRenamedIds', { count: renamed.length, renames }) }
 }

@@ -28,6 +28,8 @@ export const TRACE_TEXT = {
   mismatchedOnly: 'tool_call_id "{{id}}" matches no waiting call; it evidently answers the call to {{name}} (tool_call_id "{{callId}}", message {{message}}), the only call of that turn still waiting',
   mismatchedSameName: 'tool_call_id "{{id}}" matches no waiting call; it evidently answers the call to {{name}} (tool_call_id "{{callId}}", message {{message}}), the only {{name}} call of that turn still waiting',
   orphanNoCall: 'no earlier call has tool_call_id "{{id}}"',
+  exportRenamedIds_one: 'The model reused a tool_call_id, which the provider rejects: the export renames it, with its results: {{renames}}.',
+  exportRenamedIds_other: 'The model reused tool_call_ids, which the provider rejects: the export renames them, with their results: {{renames}}.',
   orphanAnswered: 'the call with tool_call_id "{{id}}" was already answered by message {{message}}',
   outOfOrder: 'the result for call {{position}} ({{name}}) of message {{message}} comes after the result for call {{after}}; results do not follow the order of the calls',
   nameMismatch: 'answers the call to {{name}} (tool_call_id "{{id}}", message {{message}}) but is named {{named}}',

@@ -256,12 +256,13 @@ export const ok = tool({ description: '', inputSchema: z.object({}), execute: ()
 
     expect(runtime.load('tools.ts', `${header}export const spin = tool({ description: '', inputSchema: z.object({}), execute: async () => {\n  await null\n  for (;;) {}\n} })\nexport const ok = tool({ description: '', inputSchema: z.object({}), execute: () => 'fine' })\n`)).toMatchObject({ ok: true })
     const spun = await runtime.budget(300, () => runtime.executeTool('spin', {}, 'c1'))
-    expect(spun).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringMatching(/^It ran for \d+ ms without a pause and was interrupted( \(at tools\.ts:\d+:\d+\))?\. Is there an endless loop\?$/) } })
+    expect(spun).toMatchObject({ ok: false, error: { name: 'InterruptedError', message: expect.stringMatching(/^It ran without a pause and was interrupted( \(at tools\.ts:\d+:\d+\))?\. Is there an endless loop\?$/) } })
     // A catch cannot swallow the interrupt.
     runtime.load('model.ts', 'export default function model() {\n  for (;;) { try { for (;;) {} } catch {} }\n}\n')
     expect(await runtime.budget(300, () => runtime.callModel({ messages: [], tools: [], step: 0, protocol: 'json' }))).toMatchObject({
       ok: false,
-      error: { name: 'InterruptedError', message: expect.stringContaining('ran for') },
+      // The host says for how long; the runtime only says how it was stopped.
+      error: { name: 'InterruptedError', message: expect.stringMatching(/^It ran without a pause and was interrupted/) },
     })
     expect(await runtime.executeTool('ok', {}, 'c2')).toEqual({ ok: true, result: 'fine' })
     expect(crashes).toEqual([])

@@ -772,11 +772,14 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     // The host puts a call's interrupt in its own words (`Tool "x" timed out after 5000 ms …`), so
     // only a load and a code block, whose results the host shows as they are, name themselves.
     const subject = who.op === 'load' ? `${who.file}'s top-level code` : who.op === 'code' ? 'The code block' : 'It'
+    // The host says how long a call ran and its limit; a second, differently measured duration
+    // ("ran for 2430 ms" beside "timed out after 2.5 s") would only contradict it.
+    const ran = subject === 'It' ? 'ran' : `ran for ${afterMs} ms`
     const used = memoryUsedMb()
     const holding = used !== undefined && used >= limitMb / 4 ? ` while holding ${used} MB of its ${limitMb} MB memory limit` : ''
     return {
       name: SANDBOX_ERROR_NAMES.interrupted,
-      message: `${subject} ran for ${afterMs} ms without a pause and was interrupted${at}${holding}. Is there an endless loop?`,
+      message: `${subject} ${ran} without a pause and was interrupted${at}${holding}. Is there an endless loop?`,
       ...(stack ? { stack } : {}),
     }
   }

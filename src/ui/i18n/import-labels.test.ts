@@ -104,6 +104,15 @@ describe('what stands for a file name in the stores', () => {
     expect(fileLabel(zh, fileName!, fileNamePhrase)).toBe('4 个文件')
   })
 
+  it('a request and its response dropped together are listed by their file name in every language, as the CLI names them', async () => {
+    const pg = playground()
+    const names = ['anthropic-messages-tool-result.request.json', 'anthropic-messages-tool-result.response.json']
+    await pg.importFiles(names.map((name) => new File([readCapture(name).text], name, { type: 'application/json' })))
+    const [listed] = pg.stores.replay.getState().conversations
+    expect(conversationLabel(en, listed!)).toBe('anthropic-messages-tool-result')
+    expect(conversationLabel(zh, listed!)).toBe('anthropic-messages-tool-result')
+  })
+
   it('the re-check after the tools file is dropped names the log’s own tool definitions in the UI language', async () => {
     const pg = playground()
     await pg.importFile(new File([JSON.stringify([{ role: 'user', content: 'hi' }])], 'log.json'))

@@ -42,7 +42,7 @@ function Badges({ event }: { event: Finished }) {
   const chars = event.originalChars ? ` ${t('results.chars', { count: event.originalChars })}` : ''
   const badges = [
     event.declined && t('results.declined'),
-    event.timedOut && t('results.timedOut'),
+    event.timedOut && (event.timeoutMs !== undefined ? t('results.timedOutAfter', { duration: fmtMs(event.durationMs), limit: event.timeoutMs }) : t('results.timedOut')),
     event.attempts && event.attempts > 1 && t('results.attempts', { count: event.attempts }),
     event.fault && t('results.injected', { fault: event.fault }),
     event.truncated && `${t('results.truncated')}${chars}`,

@@ -62,6 +62,7 @@ export const EVENT_TEXT = {
   edited: 'edited',
   declined: 'declined',
   timedOut: 'timed out',
+  timedOutAfter: 'timed out after {{duration}} (limit {{limit}} ms)',
   error: 'error',
   ok: 'ok',
   okTruncated: 'ok · truncated',
@@ -172,14 +173,18 @@ export function summarizeEvent(event: SessionEvent): EventSummaryText {
       return row(say('confirm'), event.decisions.map((d) => say(word[d.decision])), denied ? 'warn' : 'ok', ', ')
     }
     case 'tool.finished': {
-      const status = say(event.declined ? 'declined' : event.timedOut ? 'timedOut' : event.error !== undefined ? 'error' : event.truncated ? 'okTruncated' : event.summarized ? 'okSummarised' : 'ok')
+      // A timeout with its limit says the duration itself, as the call's result does.
+      const limited = event.timedOut && event.timeoutMs !== undefined
+      const status = limited
+        ? say('timedOutAfter', { duration: fmtMs(event.durationMs), limit: event.timeoutMs! })
+        : say(event.declined ? 'declined' : event.timedOut ? 'timedOut' : event.error !== undefined ? 'error' : event.truncated ? 'okTruncated' : event.summarized ? 'okSummarised' : 'ok')
       const title = event.parentCallId ? say('executeFromCode', { name: event.name }) : say('execute', { name: event.name })
       const tone: Tone = event.error !== undefined ? 'error' : event.declined || event.injection?.length || event.truncated ? 'warn' : 'ok'
       return row(
         title,
         [
           status,
-          !!event.durationMs && verbatim(fmtMs(event.durationMs)),
+          !limited && !!event.durationMs && verbatim(fmtMs(event.durationMs)),
           !!event.fault && say('fault', { fault: event.fault }),
           !!event.attempts && event.attempts > 1 && say('attempts', { count: event.attempts }),
           !!event.injection?.length && say('injectionFlagged'),
