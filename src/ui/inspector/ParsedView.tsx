@@ -6,8 +6,20 @@ import { WindowedList } from './WindowedList'
 import { LongText } from './LongText'
 import { coreSaid } from '../i18n/core-text'
 
-/** The ranges of each call, its name and its arguments, for {@link RawOutput}. */
+const highlightsByCalls = new WeakMap<ParseResult['calls'], Highlight[]>()
+
+/**
+ * The ranges of each call, its name and its arguments, for {@link RawOutput}. One array per list
+ * of calls: a new one on every render made the raw output index 300 000 ranges again each time
+ * a card of a 100 000-call turn was drawn.
+ */
 export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
+  let highlights = highlightsByCalls.get(calls)
+  if (!highlights) highlightsByCalls.set(calls, (highlights = rangesOf(calls)))
+  return highlights
+}
+
+function rangesOf(calls: ParseResult['calls']): Highlight[] {
   return calls.flatMap((c, i) => [
     { ...c.spans.call, kind: 'call' as const, call: i },
     ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),

@@ -1,7 +1,7 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useMemo, useRef } from 'react'
+import { useCallback, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Span } from '../../core/protocols'
+import { useMeasuredRows } from '../timeline/use-measured-rows'
 import { indexRanges, piecesOf, rangesMeeting, rowStarts, WINDOWED_CHARS, WINDOWED_RANGES, type Piece } from './raw-pieces'
 
 export interface Highlight extends Span {
@@ -46,19 +46,43 @@ export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: str
   )
 }
 
+/**
+ * The last texts cut into rows and the indexes of their ranges: a card of a huge turn scrolled
+ * out of the Conversation view and back (or the inspector and the card of one turn) draws the
+ * same 8 MB output again, and cutting it took tens of ms each time.
+ */
+let lastRows: { raw: string; rows: Int32Array } | null = null
+const indexes = new WeakMap<readonly Highlight[], ReturnType<typeof indexRanges>>()
+
+function rowsOf(raw: string): Int32Array {
+  if (lastRows?.raw !== raw) lastRows = { raw, rows: rowStarts(raw) }
+  return lastRows.rows
+}
+
+function indexOf(highlights: readonly Highlight[]): ReturnType<typeof indexRanges> {
+  let index = indexes.get(highlights)
+  if (!index) indexes.set(highlights, (index = indexRanges(highlights)))
+  return index
+}
+
+/** A row of the raw output is known by its index: the rows of one text never move. */
+const rowKey = (index: number) => index
+
 function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlights: readonly Highlight[]; testId: string }) {
   const { t } = useTranslation()
-  const rows = useMemo(() => rowStarts(raw), [raw])
-  const index = useMemo(() => indexRanges(highlights), [highlights])
+  const rows = useMemo(() => rowsOf(raw), [raw])
+  const index = useMemo(() => indexOf(highlights), [highlights])
   const parentRef = useRef<HTMLPreElement>(null)
-  const virtualizer = useVirtualizer({
+  // Hundreds of thousands of rows (a turn of 100 000 calls, pretty-printed): offsets in typed arrays, not an object per row.
+  const virtualizer = useMeasuredRows(parentRef, {
     count: rows.length,
-    getScrollElement: () => parentRef.current,
     // A row is a line, or ROW_CHARS of a longer one that wraps: guess ~90 characters a line.
-    estimateSize: (i) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90)),
+    estimate: useCallback((i: number) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90)), [rows, raw]),
+    keyOf: rowKey,
+    scope: rows,
     overscan: 8,
     // Without layout (tests, a hidden tab) still show the first rows.
-    initialRect: { width: 600, height: 320 },
+    fallbackHeight: 320,
   })
   return (
     <div>
@@ -66,8 +90,8 @@ function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlight
         {t('rawOutput.windowed', { chars: raw.length.toLocaleString(), ranges: highlights.length.toLocaleString() })}
       </p>
       <pre data-testid={testId} data-windowed="true" ref={parentRef} className={BOX}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+        <div style={{ height: virtualizer.totalSize, position: 'relative', width: '100%' }}>
+          {virtualizer.rows.map((item) => {
             const start = rows[item.index]!
             const end = item.index + 1 < rows.length ? rows[item.index + 1]! : raw.length
             return (

@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SessionEvent, Verdict } from '../../core/loop'
@@ -10,6 +9,7 @@ import { RepairList } from '../inspector/RepairList'
 import { coreSaid, verdictText } from '../i18n/core-text'
 import { EditedNote } from '../debug/EditControls'
 import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
+import { useMeasuredRows } from './use-measured-rows'
 
 const ROLE_STYLE: Record<MessageCard['role'], string> = {
   user: 'border-l-sky-400',
@@ -39,25 +39,34 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   const full = useMemo(() => conversationOf(events), [events])
   // At the end of the log (a live run follows it) the prefix is the whole log: folded once, not twice.
   const model = useMemo(() => (cursor >= events.length - 1 ? full : conversationOf(events.slice(0, cursor + 1))), [full, events, cursor])
-  const cards = useMemo(() => [...model.cards, ...full.cards.slice(model.cards.length)], [model, full])
+  const cards = useMemo(() => (model === full ? full.cards : [...model.cards, ...full.cards.slice(model.cards.length)]), [model, full])
   const shown = model.cards.length
   const current = cardAtCursor(model.cards, cursor)
   const parentRef = useRef<HTMLDivElement>(null)
-  const index = useMemo(() => new Map(cards.map((c, i) => [c.key, i])), [cards])
+  // Built on the first link followed, not on every cursor move: a turn of 100 000 calls has 100 000 cards.
+  const indexOf = useMemo(() => {
+    let index: Map<string, number> | undefined
+    return (key: string) => (index ??= new Map(cards.map((c, i) => [c.key, i]))).get(key)
+  }, [cards])
   // A call links to its result card even while the cursor is before it (the card is shown dimmed).
-  const fullResults = useMemo(() => new Map(full.cards.flatMap((c) => (c.role === 'assistant' ? [[c.key, c.results] as const] : []))), [full])
-  const virtualizer = useVirtualizer({
+  const fullResults = useMemo(() => {
+    const results = new Map<string, Record<string, string>>()
+    for (const c of full.cards) if (c.role === 'assistant') results.set(c.key, c.results)
+    return results
+  }, [full])
+  const virtualizer = useMeasuredRows(parentRef, {
     count: cards.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: (i) => (cards[i]?.role === 'assistant' ? 180 : 72),
-    // One function per list of cards: a new one on every render made the virtualizer measure every card again.
-    getItemKey: useCallback((i: number) => cards[i]?.key ?? i, [cards]),
+    // One function per log, not per cursor: the row offsets are rebuilt when these change, and
+    // the cards at any cursor are those of the whole log, in the same order, with the same keys.
+    estimate: useCallback((i: number) => (full.cards[i]?.role === 'assistant' ? 180 : 72), [full]),
+    keyOf: useCallback((i: number) => full.cards[i]?.key ?? i, [full]),
     overscan: 6,
   })
+  const { scrollToIndex } = virtualizer
 
   useEffect(() => {
-    if (current >= 0) virtualizer.scrollToIndex(current, { align: 'auto' })
-  }, [current, virtualizer])
+    if (current >= 0) scrollToIndex(current)
+  }, [current, scrollToIndex])
 
   /** The last event of card `i`: selecting a card shows it complete (an assistant card parsed and validated). */
   function endOf(i: number): number {
@@ -66,7 +75,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   }
 
   function goTo(key: string | undefined) {
-    const i = key === undefined ? undefined : index.get(key)
+    const i = key === undefined ? undefined : indexOf(key)
     if (i !== undefined) onSelect(endOf(i))
   }
 
@@ -105,8 +114,8 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
           <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-[11px] [overflow-wrap:anywhere]">{model.system}</pre>
         </details>
       )}
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((row) => {
+      <div style={{ height: virtualizer.totalSize, position: 'relative' }}>
+        {virtualizer.rows.map((row) => {
           const card = cards[row.index]!
           const isCurrent = row.index === current
           const future = row.index >= shown
@@ -226,6 +235,9 @@ type ParsedCall = NonNullable<AssistantCard['parse']>['calls'][number]
 /** Calls of one turn shown as boxes in their card; more than this many are a windowed list inside the card. */
 const CALLS_INLINE = 40
 
+/** Height of a call box before it is measured, px. */
+const callEstimate = () => 110
+
 /**
  * The calls of one assistant turn. A turn of many calls (a parallel turn can have 100 000) is a
  * windowed list in a scroll box of bounded height: only the boxes in view are in the page and
@@ -235,20 +247,21 @@ function CardCalls({ calls, render }: { calls: readonly ParsedCall[]; render(cal
   const { t } = useTranslation()
   const boxRef = useRef<HTMLDivElement>(null)
   const many = calls.length > CALLS_INLINE
-  const virtualizer = useVirtualizer({
+  const virtualizer = useMeasuredRows(boxRef, {
     count: many ? calls.length : 0,
-    getScrollElement: () => boxRef.current,
-    estimateSize: () => 110,
-    getItemKey: useCallback((i: number) => calls[i]?.id ?? i, [calls]),
+    estimate: callEstimate,
+    keyOf: useCallback((i: number) => calls[i]?.id ?? i, [calls]),
     overscan: 4,
+    // The box is at most max-h-96 (384 px) tall.
+    fallbackHeight: 384,
   })
   if (!many) return <>{calls.map(render)}</>
   return (
     <div>
       <div className="mb-0.5 text-slate-500">{t('conversation.callCount', { formatted: calls.length.toLocaleString('en') })}</div>
       <div ref={boxRef} data-testid="card-calls-windowed" className="max-h-96 overflow-auto rounded border border-slate-200" onClick={(e) => e.stopPropagation()}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => (
+        <div style={{ height: virtualizer.totalSize, position: 'relative' }}>
+          {virtualizer.rows.map((row) => (
             <div key={row.key} ref={virtualizer.measureElement} data-index={row.index} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }} className="p-0.5">
               {render(calls[row.index]!)}
             </div>

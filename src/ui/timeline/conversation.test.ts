@@ -34,6 +34,23 @@ const events: SessionEvent[] = [
 ]
 
 describe('conversationOf', () => {
+  it('links each result to its call whether or not the result gives the call\'s position', () => {
+    const calls = ['a', 'b', 'c'].map((id, i) => ({ id, name: 'echo', arguments: {}, spans: { call: { start: i, end: i + 1 } } }))
+    const turn: SessionEvent[] = [
+      { seq: 0, at: 0, type: 'session.started', source: 'live', protocol: 'json', tools: [], maxSteps: 8, messages: [{ role: 'user', content: 'Go.' }] },
+      { seq: 1, at: 0, type: 'model.responded', step: 0, raw: 'abc', durationMs: 1 },
+      { seq: 2, at: 0, type: 'parse.completed', protocol: 'json', calls, text: '', repairs: [], errors: [] },
+      // In position, at a position that holds another call, and with none.
+      { seq: 3, at: 0, type: 'tool.finished', callId: 'a', index: 0, name: 'echo', result: '1', durationMs: 0, timedOut: false, truncated: false },
+      { seq: 4, at: 0, type: 'tool.finished', callId: 'c', index: 1, name: 'echo', result: '3', durationMs: 0, timedOut: false, truncated: false },
+      { seq: 5, at: 0, type: 'tool.finished', callId: 'b', name: 'echo', result: '2', durationMs: 0, timedOut: false, truncated: false },
+    ]
+    const { cards } = conversationOf(turn)
+    const assistant = cards[1]!
+    expect(assistant.role === 'assistant' && assistant.results).toEqual({ a: 't3', c: 't4', b: 't5' })
+    expect(cards.slice(2).map((c) => c.role === 'tool' && c.from)).toEqual([assistant.key, assistant.key, assistant.key])
+  })
+
   it('folds the log into one card per message, in order, with calls linked to verdicts and results', () => {
     const { cards, system, stop } = conversationOf(events)
     expect(system).toBe('Be brief.')

@@ -1,0 +1,204 @@
+/**
+ * Windowing for a long list whose rows have different heights, measured as they appear (the
+ * Conversation view's cards, the calls of a huge turn). @tanstack/react-virtual keeps one
+ * measurement object per row and rebuilds them from the first row whose height changed: with
+ * 100 000 cards, every card measured near the top rebuilt 100 000 objects, and opening the view
+ * or pressing Home made tasks of several hundred ms. Here the row offsets are two typed arrays:
+ * a height change shifts the offsets after it (a loop over numbers, no allocation), and which
+ * rows are in view is a binary search.
+ */
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { flushSync } from 'react-dom'
+import { useBoxSize } from './use-fixed-rows'
+
+/** Heights and start offsets of `count` rows; row i spans `starts[i]` to `starts[i + 1]`. */
+export class RowOffsets {
+  readonly sizes: Float64Array
+  readonly starts: Float64Array
+
+  constructor(readonly count: number, sizeOf: (index: number) => number) {
+    this.sizes = new Float64Array(count)
+    this.starts = new Float64Array(count + 1)
+    for (let i = 0; i < count; i++) {
+      this.sizes[i] = sizeOf(i)
+      this.starts[i + 1] = this.starts[i]! + this.sizes[i]!
+    }
+  }
+
+  /** Height of the whole list, px. */
+  get total(): number {
+    return this.starts[this.count]!
+  }
+
+  /** Sets the heights of rows `[index, size]` and returns by how much each changed (the offsets after them are computed once, from the first). */
+  resize(changes: readonly (readonly [index: number, size: number])[]): number[] {
+    let from = this.count
+    const deltas = changes.map(([index, size]) => {
+      const delta = size - this.sizes[index]!
+      if (delta !== 0) {
+        this.sizes[index] = size
+        from = Math.min(from, index)
+      }
+      return delta
+    })
+    for (let i = from; i < this.count; i++) this.starts[i + 1] = this.starts[i]! + this.sizes[i]!
+    return deltas
+  }
+
+  /** The row at `offset` px (the last row for an offset past the end; 0 for an empty list). */
+  indexAt(offset: number): number {
+    let lo = 0
+    let hi = this.count - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (this.starts[mid]! <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return Math.max(0, lo)
+  }
+
+  /** The rows that meet `[top, top + height)`, plus `overscan` rows either side: `first` inclusive, `end` exclusive. */
+  visible(top: number, height: number, overscan: number): { first: number; end: number } {
+    if (this.count === 0) return { first: 0, end: 0 }
+    const first = Math.max(0, this.indexAt(top) - overscan)
+    const end = Math.min(this.count, this.indexAt(top + height) + 1 + overscan)
+    return { first, end }
+  }
+}
+
+/** One row to draw: its index, its key and where it starts, px. */
+export interface MeasuredRow {
+  index: number
+  key: string | number
+  start: number
+}
+
+export interface MeasuredRows {
+  rows: MeasuredRow[]
+  totalSize: number
+  /** Ref for a drawn row's element (which carries `data-index`): its height is followed as it changes. */
+  measureElement(element: HTMLElement | null): (() => void) | undefined
+  /** Scrolls the least that shows row `index` (its end when it is below the view, as the browser's `nearest`), again while the rows around it are measured. */
+  scrollToIndex(index: number): void
+}
+
+/** Frames during which a row scrolled to is placed again, as the rows drawn around it get their measured heights. */
+const SETTLE_FRAMES = 10
+
+/**
+ * The rows of the scroll box `parentRef` to draw, `count` rows with keys `keyOf(i)` and heights
+ * `estimate(i)` until measured. Measured heights are kept by key, so a new list of the same rows
+ * (another cursor) keeps them. `keyOf` and `estimate` should change only with the list.
+ */
+export function useMeasuredRows(
+  parentRef: RefObject<HTMLElement | null>,
+  {
+    count,
+    keyOf,
+    estimate,
+    overscan,
+    fallbackHeight = 600,
+    scope,
+  }: {
+    count: number
+    keyOf(index: number): string | number
+    estimate(index: number): number
+    overscan: number
+    fallbackHeight?: number
+    /** The measured heights are forgotten when this changes (another text whose rows are keyed by index). */
+    scope?: unknown
+  },
+): MeasuredRows {
+  const known = useRef({ scope, sizes: new Map<string | number, number>() })
+  const offsets = useMemo(() => {
+    if (known.current.scope !== scope) known.current = { scope, sizes: new Map() }
+    const sizes = known.current.sizes
+    return new RowOffsets(count, sizes.size === 0 ? estimate : (i) => sizes.get(keyOf(i)) ?? estimate(i))
+  }, [count, keyOf, estimate, scope])
+  const current = useRef({ offsets, keyOf })
+  current.current = { offsets, keyOf }
+  const [top, setTop] = useState(0)
+  // Bumped when a measurement moved rows: the offsets are mutated in place.
+  const [, setVersion] = useState(0)
+  const mounted = count > 0
+  const { height } = useBoxSize(parentRef, mounted)
+
+  useLayoutEffect(() => {
+    const element = parentRef.current
+    if (!element) return
+    const read = () => setTop(element.scrollTop)
+    read()
+    element.addEventListener('scroll', read, { passive: true })
+    return () => element.removeEventListener('scroll', read)
+  }, [parentRef, mounted])
+
+  const observer = useMemo(
+    () =>
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver((entries) => {
+            const { offsets: o, keyOf: key } = current.current
+            const box = parentRef.current
+            const changes: [number, number][] = []
+            for (const entry of entries) {
+              const element = entry.target as HTMLElement
+              const index = Number(element.dataset.index)
+              if (!element.isConnected || !(index >= 0 && index < o.count)) continue
+              const size = entry.borderBoxSize?.[0]?.blockSize ?? element.getBoundingClientRect().height
+              known.current.sizes.set(key(index), size)
+              changes.push([index, size])
+            }
+            const scrollTop = box?.scrollTop ?? 0
+            // Rows above the view that grew or shrank: keep what is in view where it was.
+            const wasAbove = changes.map(([index]) => o.starts[index]! < scrollTop)
+            const deltas = o.resize(changes)
+            const above = deltas.reduce((sum, delta, i) => (wasAbove[i] ? sum + delta : sum), 0)
+            if (box && above !== 0) box.scrollTop = scrollTop + above
+            if (deltas.some((delta) => delta !== 0)) flushSync(() => setVersion((v) => v + 1))
+          }),
+    [parentRef],
+  )
+  useLayoutEffect(() => () => observer?.disconnect(), [observer])
+
+  const measureElement = useCallback(
+    (element: HTMLElement | null) => {
+      if (!element || !observer) return undefined
+      observer.observe(element)
+      // A row scrolled out of the list is no longer followed (and not kept alive by the observer).
+      return () => observer.unobserve(element)
+    },
+    [observer],
+  )
+
+  const settling = useRef(0)
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      cancelAnimationFrame(settling.current)
+      let frames = SETTLE_FRAMES
+      const place = () => {
+        const element = parentRef.current
+        const o = current.current.offsets
+        if (!element || index < 0 || index >= o.count) return
+        const start = o.starts[index]!
+        const end = o.starts[index + 1]!
+        const view = element.clientHeight
+        let target: number | null = null
+        if (end > element.scrollTop + view) target = end - view
+        else if (start < element.scrollTop) target = start
+        if (target !== null && Math.abs(target - element.scrollTop) >= 1) {
+          element.scrollTop = target
+          setTop(element.scrollTop)
+        }
+        if (--frames > 0) settling.current = requestAnimationFrame(place)
+      }
+      place()
+    },
+    [parentRef],
+  )
+  useLayoutEffect(() => () => cancelAnimationFrame(settling.current), [])
+
+  const { first, end } = offsets.visible(top, height || fallbackHeight, overscan)
+  const rows: MeasuredRow[] = []
+  for (let i = first; i < end; i++) rows.push({ index: i, key: keyOf(i), start: offsets.starts[i]! })
+  return { rows, totalSize: offsets.total, measureElement, scrollToIndex }
+}
