@@ -30,6 +30,21 @@ describe.each(ATTACKS)('user code that runs `%s`', (attack, change) => {
       const results = await Promise.all([started('bad', { later: false }), started('good', { items: [] })])
       expect(results).toEqual([{ ok: false, error: expect.objectContaining({ message: expect.stringContaining(`Tool "bad" ${change}.`) }) }, { ok: true, result: '{"doubled":[]}' }])
     }
+    // So does a batch in the QuickJS VM (one entry for many calls).
+    if (runtime.startTools) {
+      const settled = new Map<number, unknown>()
+      await new Promise<void>((resolve) => {
+        runtime.startTools?.(
+          [0, 1, 2].map((key) => ({ key, name: key === 1 ? 'bad' : 'good', arguments: (key === 1 ? { later: false } : { items: [key] }) as Record<string, boolean | number[]>, callId: `b${key}`, timeoutMs: 5000 })),
+          (key, result) => {
+            settled.set(key, result)
+            if (settled.size === 3) resolve()
+          },
+        )
+      })
+      expect(settled.get(1)).toEqual({ ok: false, error: expect.objectContaining({ message: expect.stringContaining(`Tool "bad" ${change}.`) }) })
+      expect([settled.get(0), settled.get(2)]).toEqual([{ ok: true, result: '{"doubled":[0]}' }, { ok: true, result: '{"doubled":[4]}' }])
+    }
     expect(await runtime.callModel(request(1))).toMatchObject({ ok: false, error: { message: expect.stringContaining('model.ts is not loaded') } })
   })
 

@@ -6,8 +6,8 @@
  * crash or a garbled reply blamed on whatever ran next.
  *
  * {@link guardBuiltins} takes a snapshot of the own properties of about thirty intrinsic objects;
- * `restore()` puts back whatever changed since (replaced, added, deleted or reconfigured
- * properties, a swapped prototype) and says what it was, so the runtime can fail the call that did
+ * `restore()` puts back whatever changed since (replaced, added or
+ * deleted properties, a swapped prototype) and says what it was, so the runtime can fail the call that did
  * it with a plain message ({@link builtinsChangedError}). The runtime restores right after each
  * piece of user code returns and again when its promise settles, before its own code runs.
  *
@@ -48,16 +48,43 @@ interface Watched {
   only: boolean
   keys: (string | symbol)[]
   descriptors: Record<string | symbol, PropertyDescriptor>
+  /** The keys of data properties, and their values (compared by reading them). */
+  dataKeys: (string | symbol)[]
+  dataValues: unknown[]
+  /** The keys of getters and setters (compared by descriptor). */
+  accessorKeys: (string | symbol)[]
+  /** How many own keys it had. */
+  count: number
   prototype: object | null
 }
 
 /** What {@link guardBuiltins} returns. */
 export interface BuiltinsGuard {
   /**
-   * Puts back every watched built-in that changed since the snapshot and returns what changed
+   * Puts back every watched built-in that changed since the snapshot (see {@link mayHaveChanged}
+   * for what is compared) and returns what changed
    * (`replaced JSON.stringify`, `added Object.prototype.then`); empty when nothing did. Never throws.
    */
   restore(): string[]
+  /**
+   * {@link restore} when a quick look at the built-ins the sandbox's reply path uses most (JSON,
+   * `Object.prototype` additions, `Promise.prototype.then`, the common Array and Object methods)
+   * finds one changed; else nothing. For each call of a batch, where a full look per call would
+   * cost more than the call (the QuickJS VM); the batch's end and the next request look fully.
+   */
+  quick(): string[]
+}
+
+/** What {@link BuiltinsGuard.quick} reads, as `[object, key]`; `Object.prototype` is also counted for additions. */
+function quickKeys(arrayIterator: object): [object, string | symbol][] {
+  return [
+    [globalThis, 'JSON'], [globalThis, 'Promise'], [globalThis, 'Object'], [globalThis, 'Array'],
+    [JSON, 'parse'], [JSON, 'stringify'], [Promise, 'resolve'], [Promise.prototype, 'then'],
+    [Array.prototype, 'map'], [Array.prototype, 'forEach'], [Array.prototype, 'push'], [Array.prototype, 'filter'],
+    [Array.prototype, 'join'], [Array.prototype, 'slice'], [Array.prototype, Symbol.iterator], [arrayIterator, 'next'],
+    [Object, 'keys'], [Object, 'entries'], [Object, 'defineProperty'], [Object.prototype, 'hasOwnProperty'],
+    [Object.prototype, 'toString'], [Function.prototype, 'call'], [Function.prototype, 'apply'], [Function.prototype, 'bind'],
+  ]
 }
 
 function keyLabel(key: string | symbol): string {
@@ -71,14 +98,41 @@ function same(a: unknown, b: unknown): boolean {
   return a === b || (a !== a && b !== b)
 }
 
-function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
-  return same(a.value, b.value) && a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable
+/**
+ * Whether anything of `entry` may have changed: cheap enough to run after every call of a batch
+ * of thousands in the QuickJS VM. Data properties are compared by reading them (a descriptor per
+ * property costs several times more), so a getter put in place of a data property runs here,
+ * and one that returns the original value goes unnoticed (as does its harm). Attributes alone
+ * (`Object.freeze`) are not compared.
+ */
+function mayHaveChanged(entry: Watched): boolean {
+  const { target, dataKeys, dataValues, accessorKeys } = entry
+  if (getPrototypeOf(target) !== entry.prototype) return true
+  if (!entry.only && ownKeys(target).length !== entry.count) return true
+  const read = target as Record<string | symbol, unknown>
+  // One loop without calls or try per key: in the VM each costs as much as the read.
+  try {
+    for (let index = 0; index < dataKeys.length; index++) {
+      const now = read[dataKeys[index] as string | symbol]
+      const before = dataValues[index]
+      // NaN (Number.NaN) is the only value not equal to itself.
+      if (now !== before && (now === now || before === before)) return true
+    }
+  } catch {
+    return true
+  }
+  for (let index = 0; index < accessorKeys.length; index++) {
+    const key = accessorKeys[index] as string | symbol
+    const now = getDescriptor(target, key)
+    const before = entry.descriptors[key] as PropertyDescriptor
+    if (!now || now.get !== before.get || now.set !== before.set) return true
+  }
+  return false
 }
 
 /** The intrinsic objects to watch, with their labels. Taken from the realm this runs in. */
-function intrinsics(): [object, string][] {
+function intrinsics(arrayIterator: object): [object, string][] {
   const iteratorOf = (value: { [Symbol.iterator](): object }) => getPrototypeOf(value[Symbol.iterator]()) as object
-  const arrayIterator = iteratorOf([])
   const list: [object, string][] = [
     [Object, 'Object'], [Object.prototype, 'Object.prototype'], [Function.prototype, 'Function.prototype'],
     [Array, 'Array'], [Array.prototype, 'Array.prototype'], [String, 'String'], [String.prototype, 'String.prototype'],
@@ -97,12 +151,22 @@ function intrinsics(): [object, string][] {
 function snapshot(target: object, label: string, only?: readonly string[]): Watched {
   const keys = only ? [...only] : ownKeys(target)
   const descriptors = Object.create(null) as Record<string | symbol, PropertyDescriptor>
+  const dataKeys: (string | symbol)[] = []
+  const dataValues: unknown[] = []
+  const accessorKeys: (string | symbol)[] = []
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string | symbol
     const descriptor = getDescriptor(target, key)
     if (descriptor) descriptors[key] = descriptor
+    if (descriptor && !('value' in descriptor)) {
+      accessorKeys.push(key)
+    } else {
+      dataKeys.push(key)
+      dataValues.push(descriptor?.value)
+    }
   }
-  return { target, label, only: only !== undefined, keys, descriptors, prototype: getPrototypeOf(target) }
+  const count = ownKeys(target).length
+  return { target, label, only: only !== undefined, keys, descriptors, dataKeys, dataValues, accessorKeys, count, prototype: getPrototypeOf(target) }
 }
 
 /**
@@ -110,7 +174,20 @@ function snapshot(target: object, label: string, only?: readonly string[]): Watc
  */
 export function guardBuiltins(): BuiltinsGuard {
   const watched: Watched[] = [snapshot(globalThis, 'globalThis', GLOBAL_NAMES)]
-  const list = intrinsics()
+  const arrayIterator = getPrototypeOf([][Symbol.iterator]()) as object
+  const list = intrinsics(arrayIterator)
+  const quickList = quickKeys(arrayIterator)
+  const quickTargets: object[] = []
+  const quickNames: (string | symbol)[] = []
+  const quickValues: unknown[] = []
+  for (let index = 0; index < quickList.length; index++) {
+    const [target, key] = quickList[index] as [object, string | symbol]
+    quickTargets[index] = target
+    quickNames[index] = key
+    quickValues[index] = (target as Record<string | symbol, unknown>)[key]
+  }
+  const objectKeys = ownKeys(Object.prototype).length
+  const objectPrototype = Object.prototype
   for (let index = 0; index < list.length; index++) {
     const [target, label] = list[index] as [object, string]
     watched[watched.length] = snapshot(target, label)
@@ -135,9 +212,8 @@ export function guardBuiltins(): BuiltinsGuard {
         note(`deleted ${name(key)}`, defineProperty(target, key, before))
         continue
       }
-      if (sameDescriptor(before, now)) continue
-      const replaced = !same(before.value, now.value) || before.get !== now.get || before.set !== now.set
-      note(`${replaced ? 'replaced' : 'reconfigured'} ${name(key)}`, defineProperty(target, key, before))
+      if (same(before.value, now.value) && before.get === now.get && before.set === now.set) continue
+      note(`replaced ${name(key)}`, defineProperty(target, key, before))
     }
     if (entry.only) return
     const current = ownKeys(target)
@@ -147,18 +223,31 @@ export function guardBuiltins(): BuiltinsGuard {
     }
   }
 
-  return {
-    restore() {
+  function restore(): string[] {
       const changes: string[] = []
       for (let index = 0; index < watched.length; index++) {
         try {
-          restoreOne(watched[index] as Watched, changes)
+          if (mayHaveChanged(watched[index] as Watched)) restoreOne(watched[index] as Watched, changes)
         } catch {
           // A Proxy set as a prototype can throw from its traps; what could be put back has been.
           changes[changes.length] = `changed ${(watched[index] as Watched).label} in a way that could not be undone`
         }
       }
       return changes
+  }
+
+  return {
+    restore,
+    quick() {
+      try {
+        if (ownKeys(objectPrototype).length !== objectKeys) return restore()
+        for (let index = 0; index < quickTargets.length; index++) {
+          if ((quickTargets[index] as Record<string | symbol, unknown>)[quickNames[index] as string | symbol] !== quickValues[index]) return restore()
+        }
+      } catch {
+        return restore()
+      }
+      return []
     },
   }
 }
@@ -181,13 +270,13 @@ export type GuardedOutcome = { ok: true; value: unknown; changes: string[] } | {
 
 /**
  * Calls `work` (user code) and hears how it ended through `done`, with the built-ins it changed
- * put back right after its synchronous part and again when the promise it returned settles (so
+ * (as `check` finds them: {@link BuiltinsGuard.restore} or `quick`) put back right after its synchronous part and again when the promise it returned settles (so
  * an `Object.prototype.then` it added cannot hijack the runtime resolving its reply). A thenable
  * that is not a native promise is adopted as `await` would. `done` runs in the same job as the
  * promise's own reaction; it is called exactly once and this function never throws.
  */
-export function callGuarded(guard: BuiltinsGuard | undefined, work: () => unknown, done: (outcome: GuardedOutcome) => void): void {
-  const restore = () => (guard ? guard.restore() : [])
+export function callGuarded(check: (() => string[]) | undefined, work: () => unknown, done: (outcome: GuardedOutcome) => void): void {
+  const restore = () => (check ? check() : [])
   let value: unknown
   try {
     value = work()
@@ -216,6 +305,6 @@ export function callGuarded(guard: BuiltinsGuard | undefined, work: () => unknow
 }
 
 /** {@link callGuarded} as a promise (which never rejects). */
-export function runGuarded(guard: BuiltinsGuard | undefined, work: () => unknown): Promise<GuardedOutcome> {
-  return new NativePromise((resolve) => callGuarded(guard, work, resolve))
+export function runGuarded(check: (() => string[]) | undefined, work: () => unknown): Promise<GuardedOutcome> {
+  return new NativePromise((resolve) => callGuarded(check, work, resolve))
 }

@@ -78,6 +78,11 @@ export interface SandboxRuntime {
    */
   executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult>
   /**
+   * {@link executeTool} for one call of a batch: built-ins are looked at quickly after the call
+   * (`BuiltinsGuard.quick`), the batch looks fully at its end. Optional.
+   */
+  executeInBatch?(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult>
+  /**
    * Runs a tool call as {@link executeTool} does, but calls `done` in the same job as the tool's
    * code ends (see `startInvoke` in tool-invoke.ts), so a batch can report the result before a
    * sibling's code gets to run. Optional; `tool-batch.ts` falls back to `executeTool`. Never throws.
@@ -175,7 +180,7 @@ export function createRuntime(): SandboxRuntime {
     }
     beginModelStep(request.step)
     const called = model
-    const outcome = await runGuarded(guard, () =>
+    const outcome = await runGuarded(guard.restore, () =>
       called({
         messages: request.messages,
         tools: request.tools,
@@ -196,10 +201,10 @@ export function createRuntime(): SandboxRuntime {
     return { name: SANDBOX_ERROR_NAMES.unknownTool, message: unknownToolMessage(name, currentTools()) }
   }
 
-  async function executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult> {
+  async function executeTool(name: string, args: Record<string, JsonValue>, callId: string, inBatch = false): Promise<ExecuteResult> {
     const entry = resolve(name)
     if (!entry) return { ok: false, error: unknownTool(name) }
-    const outcome = await invokeTool(entry, args, callId, guard)
+    const outcome = await invokeTool(entry, args, callId, guard, inBatch)
     return outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome
   }
 
@@ -215,7 +220,7 @@ export function createRuntime(): SandboxRuntime {
   async function callRoute(request: ModelRequest): Promise<RouteCallResult> {
     const route = hooks.route as ((context: authoring.RouteContext) => unknown) | undefined
     if (!route) return { ok: true, names: null }
-    const outcome = await runGuarded(guard, () => route({ messages: request.messages, tools: request.tools, step: request.step, protocol: request.protocol }))
+    const outcome = await runGuarded(guard.restore, () => route({ messages: request.messages, tools: request.tools, step: request.step, protocol: request.protocol }))
     if (!outcome.ok || outcome.changes.length > 0) return { ok: false, error: failure('route() in tools.ts', outcome) }
     const value = outcome.value
     if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
@@ -248,7 +253,7 @@ export function createRuntime(): SandboxRuntime {
   async function callSummarize(result: string, context: authoring.SummarizeContext): Promise<SummarizeCallResult> {
     const summarize = hooks.summarize as ((result: string, context: authoring.SummarizeContext) => unknown) | undefined
     if (!summarize) return { ok: true, summary: null }
-    const outcome = await runGuarded(guard, () => summarize(result, { tool: context.tool, maxChars: context.maxChars }))
+    const outcome = await runGuarded(guard.restore, () => summarize(result, { tool: context.tool, maxChars: context.maxChars }))
     if (!outcome.ok || outcome.changes.length > 0) return { ok: false, error: failure('summarize() in tools.ts', outcome) }
     const value = outcome.value
     if (typeof value !== 'string') {
@@ -293,7 +298,8 @@ export function createRuntime(): SandboxRuntime {
     })
   }
 
-  return { load, callModel, executeTool, startTool, callRoute, callSummarize, runCode, restoreBuiltins: () => guard.restore() }
+  const executeInBatch = (name: string, args: Record<string, JsonValue>, callId: string) => executeTool(name, args, callId, true)
+  return { load, callModel, executeTool: (name, args, callId) => executeTool(name, args, callId), executeInBatch, startTool, callRoute, callSummarize, runCode, restoreBuiltins: () => guard.restore() }
 }
 
 type Evaluated = { ok: true; exports: Record<string, unknown> } | { ok: false; error: SourceError }

@@ -32,13 +32,15 @@ export function renameArguments(args: unknown, renames: Record<string, string> |
 
 /**
  * Renames, parses and runs; the value is returned as the tool returned it. With `guard`, built-ins
- * the tool's code changed are put back and the call fails saying so (see builtins-guard.ts).
+ * the tool's code changed are put back and the call fails saying so (see builtins-guard.ts);
+ * `quick` looks only quickly (one call of a big batch).
  */
 export async function invokeTool(
   entry: RuntimeTool,
   args: unknown,
   callId: string,
   guard?: BuiltinsGuard,
+  quick = false,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: SerializedError }> {
   const parsed = await entry.schema.safeParseAsync(renameArguments(args, entry.spec.argumentAliases))
   if (!parsed.success) {
@@ -47,7 +49,7 @@ export async function invokeTool(
       error: { name: SANDBOX_ERROR_NAMES.invalidArguments, message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` },
     }
   }
-  return toolOutcome(entry, await runGuarded(guard, () => entry.execute(parsed.data, { toolCallId: callId })))
+  return toolOutcome(entry, await runGuarded(guard && (quick ? guard.quick : guard.restore), () => entry.execute(parsed.data, { toolCallId: callId })))
 }
 
 /** What one run of `execute` comes to: changed built-ins first (they may explain a throw), then its value or error. */
@@ -63,6 +65,7 @@ function toolOutcome(entry: RuntimeTool, outcome: GuardedOutcome): InvokeOutcome
  * directly from its own reaction. In a batch a sibling may block the worker right after this
  * call's code ran; a result settled here can still be reported, one waiting behind further
  * promise jobs would be lost. `done` is called exactly once; this function never throws.
+ * With `guard`, built-ins are looked at quickly ({@link BuiltinsGuard.quick}): batches run thousands of calls.
  */
 export function startInvoke(entry: RuntimeTool, args: unknown, callId: string, done: (outcome: InvokeOutcome) => void, guard?: BuiltinsGuard): void {
   const failed = (error: unknown) => done({ ok: false, error: serializeError(error) })
@@ -73,7 +76,7 @@ export function startInvoke(entry: RuntimeTool, args: unknown, callId: string, d
     }
     // A native promise's own reaction runs one job after it settles; any other thenable is
     // adopted first, as `await` would (its `then` may be user code that throws).
-    callGuarded(guard, () => entry.execute(parsed.data, { toolCallId: callId }), (outcome) => done(toolOutcome(entry, outcome)))
+    callGuarded(guard?.quick, () => entry.execute(parsed.data, { toolCallId: callId }), (outcome) => done(toolOutcome(entry, outcome)))
   }
   const input = renameArguments(args, entry.spec.argumentAliases)
   let parsed: ReturnType<typeof entry.schema.safeParse>
