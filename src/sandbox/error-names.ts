@@ -20,6 +20,8 @@ export const SANDBOX_ERROR_NAMES = {
   invalidModelOutput: 'InvalidModelOutputError',
   /** User code ran past its time budget without a pause and the VM interrupted it (browser sandbox). */
   interrupted: 'InterruptedError',
+  /** User code replaced, added or deleted properties of built-ins (they were put back). */
+  builtinsChanged: 'BuiltinsChangedError',
 } as const
 
 /** One of {@link SANDBOX_ERROR_NAMES}. */

@@ -15,6 +15,7 @@ import type { JsonValue } from '../core/messages'
 import { isJsonObject } from '../core/util'
 import { resolveToolName, unknownToolMessage } from '../core/validation/resolve-tool'
 import * as authoring from './authoring'
+import { builtinsChangedError, guardBuiltins, runGuarded, type BuiltinsGuard, type GuardedOutcome } from './builtins-guard'
 import { beginModelStep } from './call-ids'
 import { compileFunction } from './compile'
 import { SANDBOX_ERROR_NAMES } from './error-names'
@@ -77,6 +78,11 @@ export interface SandboxRuntime {
    */
   executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult>
   /**
+   * {@link executeTool} for one call of a batch: built-ins are looked at quickly after the call
+   * (`BuiltinsGuard.quick`), the batch looks fully at its end. Optional.
+   */
+  executeInBatch?(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult>
+  /**
    * Runs a tool call as {@link executeTool} does, but calls `done` in the same job as the tool's
    * code ends (see `startInvoke` in tool-invoke.ts), so a batch can report the result before a
    * sibling's code gets to run. Optional; `tool-batch.ts` falls back to `executeTool`. Never throws.
@@ -109,12 +115,23 @@ export interface SandboxRuntime {
    * VM); `tool-batch.ts` falls back to `executeTool` per call. Never throws.
    */
   startTools?(calls: readonly StartedCall[], settle: (key: number, result: ExecuteResult, durationMs: number) => void): void
+  /**
+   * Puts back built-ins user code changed since the runtime was created and says what changed
+   * (see builtins-guard.ts). Each call already does it for its own code; a worker calls this before
+   * reading a request, for code that ran outside any call (a timer). Runtimes whose user code runs
+   * in another realm (the QuickJS VM) do not need it.
+   */
+  restoreBuiltins?(): string[]
 }
 
 const MODULES: Record<string, unknown> = { toolstep: authoring, zod: { z, default: z } }
 
-/** Creates an empty runtime. */
+/**
+ * Creates an empty runtime. Call it before any user code runs in this realm: it takes the
+ * snapshot of the built-ins that each call's changes are undone against (see builtins-guard.ts).
+ */
 export function createRuntime(): SandboxRuntime {
+  const guard = guardBuiltins()
   let tools = new Map<string, RuntimeTool>()
   let hooks: Collected['hooks'] = {}
   let model: authoring.ModelFunction | undefined
@@ -134,11 +151,14 @@ export function createRuntime(): SandboxRuntime {
     } else {
       model = undefined
     }
-    const evaluated = evaluateModule(file, source)
+    const evaluated = evaluateModule(file, source, guard)
     if (!evaluated.ok) return evaluated
     try {
       if (file === 'tools.ts') {
         const collected = collectTools(evaluated.exports, source)
+        // Reading the exports may run user getters.
+        const changes = guard.restore()
+        if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
         tools = collected.tools
         specs = undefined
         hooks = collected.hooks
@@ -146,6 +166,8 @@ export function createRuntime(): SandboxRuntime {
         model = findModel(evaluated.exports)
       }
     } catch (error) {
+      const changes = guard.restore()
+      if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
       const where = error instanceof ToolDefinitionError && error.place ? locatePlace(source, error.place) : {}
       return { ok: false, error: { file, ...where, message: serializeError(error).message } }
     }
@@ -157,18 +179,16 @@ export function createRuntime(): SandboxRuntime {
       return { ok: false, error: { name: 'Error', message: 'model.ts is not loaded (it has no default export or failed to load).' } }
     }
     beginModelStep(request.step)
-    let value: unknown
-    try {
-      value = await model({
+    const called = model
+    const outcome = await runGuarded(guard.restore, () =>
+      called({
         messages: request.messages,
         tools: request.tools,
         step: request.step,
         protocol: request.protocol,
-      })
-    } catch (error) {
-      return { ok: false, error: serializeError(error) }
-    }
-    return toModelOutput(value)
+      }),
+    )
+    return outcome.ok && outcome.changes.length === 0 ? toModelOutput(outcome.value) : { ok: false, error: failure('model.ts', outcome) }
   }
 
   /** The tool `name` refers to: its name or a declared alias, by the engine's own rule (never an inherited property). */
@@ -181,10 +201,10 @@ export function createRuntime(): SandboxRuntime {
     return { name: SANDBOX_ERROR_NAMES.unknownTool, message: unknownToolMessage(name, currentTools()) }
   }
 
-  async function executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult> {
+  async function executeTool(name: string, args: Record<string, JsonValue>, callId: string, inBatch = false): Promise<ExecuteResult> {
     const entry = resolve(name)
     if (!entry) return { ok: false, error: unknownTool(name) }
-    const outcome = await invokeTool(entry, args, callId)
+    const outcome = await invokeTool(entry, args, callId, guard, inBatch)
     return outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome
   }
 
@@ -194,18 +214,15 @@ export function createRuntime(): SandboxRuntime {
       done({ ok: false, error: unknownTool(name) })
       return
     }
-    startInvoke(entry, args, callId, (outcome) => done(outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome))
+    startInvoke(entry, args, callId, (outcome) => done(outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome), guard)
   }
 
   async function callRoute(request: ModelRequest): Promise<RouteCallResult> {
     const route = hooks.route as ((context: authoring.RouteContext) => unknown) | undefined
     if (!route) return { ok: true, names: null }
-    let value: unknown
-    try {
-      value = await route({ messages: request.messages, tools: request.tools, step: request.step, protocol: request.protocol })
-    } catch (error) {
-      return { ok: false, error: serializeError(error) }
-    }
+    const outcome = await runGuarded(guard.restore, () => route({ messages: request.messages, tools: request.tools, step: request.step, protocol: request.protocol }))
+    if (!outcome.ok || outcome.changes.length > 0) return { ok: false, error: failure('route() in tools.ts', outcome) }
+    const value = outcome.value
     if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
       return {
         ok: false,
@@ -236,19 +253,24 @@ export function createRuntime(): SandboxRuntime {
   async function callSummarize(result: string, context: authoring.SummarizeContext): Promise<SummarizeCallResult> {
     const summarize = hooks.summarize as ((result: string, context: authoring.SummarizeContext) => unknown) | undefined
     if (!summarize) return { ok: true, summary: null }
-    let value: unknown
-    try {
-      value = await summarize(result, { tool: context.tool, maxChars: context.maxChars })
-    } catch (error) {
-      return { ok: false, error: serializeError(error) }
-    }
+    const outcome = await runGuarded(guard.restore, () => summarize(result, { tool: context.tool, maxChars: context.maxChars }))
+    if (!outcome.ok || outcome.changes.length > 0) return { ok: false, error: failure('summarize() in tools.ts', outcome) }
+    const value = outcome.value
     if (typeof value !== 'string') {
       return { ok: false, error: { name: SANDBOX_ERROR_NAMES.invalidSummary, message: `summarize() must return a string, not ${value === undefined ? 'undefined' : describeType(value)}.` } }
     }
     return { ok: true, summary: value }
   }
 
-  function runCode(code: string, options: { maxOutputChars: number }, onProgress?: (progress: CodeProgress) => void): Promise<CodeRunResult> {
+  async function runCode(code: string, options: { maxOutputChars: number }, onProgress?: (progress: CodeProgress) => void): Promise<CodeRunResult> {
+    const result = await runBlock(code, options, onProgress)
+    // The tools it called answer for their own changes; what is left was the block's.
+    const changes = guard.restore()
+    if (changes.length === 0) return result
+    return { ok: false, output: result.output, truncated: result.truncated, error: builtinsChangedError('The code block', changes).message, calls: result.calls }
+  }
+
+  function runBlock(code: string, options: { maxOutputChars: number }, onProgress?: (progress: CodeProgress) => void): Promise<CodeRunResult> {
     let counter = 0
     return runCodeBlock(code, {
       maxOutputChars: options.maxOutputChars,
@@ -268,7 +290,7 @@ export function createRuntime(): SandboxRuntime {
           }
         }
         counter += 1
-        const outcome = await invokeTool(entry, args ?? {}, `code_call_${counter}`)
+        const outcome = await invokeTool(entry, args ?? {}, `code_call_${counter}`, guard)
         if (!outcome.ok) return outcome
         const serialized = serializeResult(name, outcome.value)
         return { ok: true, value: outcome.value, text: serialized.ok ? serialized.result : serialized.error.message }
@@ -276,13 +298,22 @@ export function createRuntime(): SandboxRuntime {
     })
   }
 
-  return { load, callModel, executeTool, startTool, callRoute, callSummarize, runCode }
+  const executeInBatch = (name: string, args: Record<string, JsonValue>, callId: string) => executeTool(name, args, callId, true)
+  return { load, callModel, executeTool: (name, args, callId) => executeTool(name, args, callId), executeInBatch, startTool, callRoute, callSummarize, runCode, restoreBuiltins: () => guard.restore() }
 }
 
 type Evaluated = { ok: true; exports: Record<string, unknown> } | { ok: false; error: SourceError }
 
-/** Compiles TypeScript to CommonJS and runs it. Syntax and top-level errors come back located. */
-function evaluateModule(file: SourceFile, source: string): Evaluated {
+/** The error of user code that ended with `outcome`: the built-ins it changed first (they may explain a throw), else what it threw. */
+function failure(who: string, outcome: GuardedOutcome): SerializedError {
+  return outcome.changes.length > 0 ? builtinsChangedError(who, outcome.changes) : serializeError(outcome.ok ? undefined : outcome.error)
+}
+
+/**
+ * Compiles TypeScript to CommonJS and runs it. Syntax and top-level errors come back located;
+ * built-ins the top level changed are put back at once and fail the load.
+ */
+function evaluateModule(file: SourceFile, source: string, guard: BuiltinsGuard): Evaluated {
   let code: string
   try {
     code = transform(source, { transforms: ['typescript', 'imports'], filePath: file }).code
@@ -299,12 +330,16 @@ function evaluateModule(file: SourceFile, source: string): Evaluated {
     const run = compileFunction(['exports', 'require', 'module'], code, file)
     run(module.exports, require, module)
   } catch (error) {
+    const changes = guard.restore()
+    if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
     const serialized = serializeError(error)
     const awaitAt = error instanceof SyntaxError ? findTopLevelAwait(code) : undefined
     const where = awaitAt ?? (error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error))
     const message = awaitAt ? TOP_LEVEL_AWAIT_MESSAGE : `${serialized.name}: ${serialized.message}`
     return { ok: false, error: { file, ...inUserColumns(where, source, file), message } }
   }
+  const changes = guard.restore()
+  if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
   return { ok: true, exports: module.exports }
 }
 

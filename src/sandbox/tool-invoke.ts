@@ -4,6 +4,7 @@
  * tool answers the same in both. Pure apart from what the tool itself does; never rejects.
  */
 import { z } from 'zod'
+import { builtinsChangedError, callGuarded, runGuarded, type BuiltinsGuard, type GuardedOutcome } from './builtins-guard'
 import type { RuntimeTool } from './collect-tools'
 import { SANDBOX_ERROR_NAMES } from './error-names'
 import type { SerializedError } from './protocol'
@@ -29,8 +30,18 @@ export function renameArguments(args: unknown, renames: Record<string, string> |
   return renamed ?? args
 }
 
-/** Renames, parses and runs; the value is returned as the tool returned it. */
-export async function invokeTool(entry: RuntimeTool, args: unknown, callId: string): Promise<{ ok: true; value: unknown } | { ok: false; error: SerializedError }> {
+/**
+ * Renames, parses and runs; the value is returned as the tool returned it. With `guard`, built-ins
+ * the tool's code changed are put back and the call fails saying so (see builtins-guard.ts);
+ * `quick` looks only quickly (one call of a big batch).
+ */
+export async function invokeTool(
+  entry: RuntimeTool,
+  args: unknown,
+  callId: string,
+  guard?: BuiltinsGuard,
+  quick = false,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: SerializedError }> {
   const parsed = await entry.schema.safeParseAsync(renameArguments(args, entry.spec.argumentAliases))
   if (!parsed.success) {
     return {
@@ -38,11 +49,13 @@ export async function invokeTool(entry: RuntimeTool, args: unknown, callId: stri
       error: { name: SANDBOX_ERROR_NAMES.invalidArguments, message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` },
     }
   }
-  try {
-    return { ok: true, value: await entry.execute(parsed.data, { toolCallId: callId }) }
-  } catch (error) {
-    return { ok: false, error: serializeError(error) }
-  }
+  return toolOutcome(entry, await runGuarded(guard && (quick ? guard.quick : guard.restore), () => entry.execute(parsed.data, { toolCallId: callId })))
+}
+
+/** What one run of `execute` comes to: changed built-ins first (they may explain a throw), then its value or error. */
+function toolOutcome(entry: RuntimeTool, outcome: GuardedOutcome): InvokeOutcome {
+  if (outcome.changes.length > 0) return { ok: false, error: builtinsChangedError(`Tool "${entry.spec.name}"`, outcome.changes) }
+  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: serializeError(outcome.error) }
 }
 
 /**
@@ -52,33 +65,18 @@ export async function invokeTool(entry: RuntimeTool, args: unknown, callId: stri
  * directly from its own reaction. In a batch a sibling may block the worker right after this
  * call's code ran; a result settled here can still be reported, one waiting behind further
  * promise jobs would be lost. `done` is called exactly once; this function never throws.
+ * With `guard`, built-ins are looked at quickly ({@link BuiltinsGuard.quick}): batches run thousands of calls.
  */
-export function startInvoke(entry: RuntimeTool, args: unknown, callId: string, done: (outcome: InvokeOutcome) => void): void {
+export function startInvoke(entry: RuntimeTool, args: unknown, callId: string, done: (outcome: InvokeOutcome) => void, guard?: BuiltinsGuard): void {
   const failed = (error: unknown) => done({ ok: false, error: serializeError(error) })
   const run = (parsed: { success: true; data: unknown } | { success: false; error: z.ZodError }) => {
     if (!parsed.success) {
       done({ ok: false, error: { name: SANDBOX_ERROR_NAMES.invalidArguments, message: `Invalid arguments for tool "${entry.spec.name}": ${describeIssues(parsed.error)}` } })
       return
     }
-    let value: unknown
-    try {
-      value = entry.execute(parsed.data, { toolCallId: callId })
-    } catch (error) {
-      failed(error)
-      return
-    }
-    try {
-      if (!isThenable(value)) {
-        done({ ok: true, value })
-        return
-      }
-      // A native promise's own reaction runs one job after it settles; any other thenable is
-      // adopted first, as `await` would (its `then` may be user code that throws).
-      const promise = value instanceof NativePromise ? value : NativePromise.resolve(value)
-      void Reflect.apply(promiseThen, promise, [(resolved: unknown) => done({ ok: true, value: resolved }), failed])
-    } catch (error) {
-      failed(error)
-    }
+    // A native promise's own reaction runs one job after it settles; any other thenable is
+    // adopted first, as `await` would (its `then` may be user code that throws).
+    callGuarded(guard?.quick, () => entry.execute(parsed.data, { toolCallId: callId }), (outcome) => done(toolOutcome(entry, outcome)))
   }
   const input = renameArguments(args, entry.spec.argumentAliases)
   let parsed: ReturnType<typeof entry.schema.safeParse>
@@ -97,16 +95,6 @@ export function startInvoke(entry: RuntimeTool, args: unknown, callId: string, d
 
 /** What {@link invokeTool} and {@link startInvoke} end with. */
 export type InvokeOutcome = { ok: true; value: unknown } | { ok: false; error: SerializedError }
-
-// Taken when this module loads: in the Node sandbox user code shares the realm and may replace them.
-const NativePromise = Promise
-const promiseThen = Promise.prototype.then
-
-/** A value with a callable `then`. Reading `then` may run a getter that throws. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
-  return typeof (value as { then?: unknown }).then === 'function'
-}
 
 /** A string result is sent as-is, `undefined` as an empty string, anything else as JSON. */
 export function serializeResult(name: string, value: unknown): ExecuteResult {

@@ -78,6 +78,11 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
   }
   post({ type: 'ready' })
   return (data) => {
+    // Reading the request uses zod and the built-ins: code that ran outside any call (a timer) may have changed them.
+    const changes = runtime.restoreBuiltins?.() ?? []
+    if (changes.length > 0) {
+      post({ type: 'protocol-error', message: `User code running outside any call (a timer or a callback) ${changes.join(', ')}; the sandbox put the built-ins back.` })
+    }
     const parsed = hostToSandboxSchema.safeParse(data)
     if (!parsed.success) {
       const requestId =

@@ -6,7 +6,8 @@
  * `globalThis.__toolstepVm`, which the worker takes (and deletes) before any user code runs.
  *
  * `dispatch(op, json)` runs one runtime operation on JSON arguments and returns its JSON result
- * (a promise of it for the async ones). Results are made by the runtime, never by user code.
+ * (a promise of it for the async ones). Results are made by the runtime, never by user code, and
+ * read and written with functions captured before user code runs.
  */
 import { host } from './host'
 import { deliver, installGlobals } from './globals'
@@ -18,11 +19,13 @@ const runtime = createRuntime()
 type Args = Record<string, unknown>
 
 function dispatch(op: string, json: string): string | Promise<string> {
-  const args = JSON.parse(json) as Args
-  const reply = (work: Promise<unknown>) => work.then((result) => JSON.stringify(result))
+  // Code that ran outside any call (a timer) may have changed built-ins; this call must not answer for it.
+  runtime.restoreBuiltins?.()
+  const args = parse(json) as Args
+  const reply = (work: Promise<unknown>) => apply(then, work, [(result: unknown) => stringify(result)]) as Promise<string>
   switch (op) {
     case 'load':
-      return JSON.stringify(runtime.load(args.file as never, args.source as string))
+      return stringify(runtime.load(args.file as never, args.source as string))
     case 'callModel':
       return reply(runtime.callModel(args.request as never))
     case 'executeTool':
@@ -33,14 +36,15 @@ function dispatch(op: string, json: string): string | Promise<string> {
       return reply(runtime.callSummarize(args.result as string, args.context as never))
     case 'runCode': {
       const key = args.key as string
-      return reply(runtime.runCode(args.code as string, args.options as never, (progress) => host.progress(key, JSON.stringify(progress))))
+      return reply(runtime.runCode(args.code as string, args.options as never, (progress) => host.progress(key, stringify(progress))))
     }
     default:
       throw new Error(`Unknown runtime operation "${op}".`)
   }
 }
 
-// Taken before any user code runs, so a tools.ts that replaces them cannot garble the batch's reports.
+// Taken before any user code runs, so user code that replaces them cannot garble the replies
+// (the runtime puts built-ins back after each call, but a reply may be written before it looks).
 const parse = JSON.parse
 const stringify = JSON.stringify
 const clock = Date.now
@@ -52,9 +56,10 @@ let settled: unknown[] = []
 
 /**
  * Starts a slice of batched tool calls, JSON `[[key, name, arguments, callId], …]`, each as
- * `executeTool` (which never rejects); their results wait in the VM until {@link takeSettled}.
+ * `executeInBatch` (which never rejects); their results wait in the VM until {@link takeSettled}.
  */
 function startTools(json: string): void {
+  runtime.restoreBuiltins?.()
   const calls = parse(json) as [number, string, Record<string, unknown>, string][]
   for (let index = 0; index < calls.length; index++) {
     const [key, name, args, callId] = calls[index] as [number, string, Record<string, unknown>, string]
@@ -72,11 +77,14 @@ function startTools(json: string): void {
       done({ ok: false, error: { name: 'Error', message } })
     }
     try {
-      void apply(then, runtime.executeTool(name, args as never, callId), [done, failed])
+      // A quick look at built-ins per call: a full one costs more than a call here.
+      void apply(then, (runtime.executeInBatch ?? runtime.executeTool)(name, args as never, callId), [done, failed])
     } catch (error) {
       failed(error)
     }
   }
+  // What the quick looks missed is put back before anything else runs; no single call can be told to answer for it.
+  runtime.restoreBuiltins?.()
 }
 
 /** The batched calls that settled since the last call, as one JSON text (`''` when none). */
