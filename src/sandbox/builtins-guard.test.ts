@@ -108,6 +108,20 @@ export const check = tool({ description: '', inputSchema: z.object({}), execute:
     expect(await runtime.executeTool('remember', {}, 'c2')).toEqual({ ok: true, result: '["n2"]' })
   })
 
+  it('lets code mock Math.random and Date.now (at the top level, for repeatable tools): they stay mocked', async () => {
+    const runtime = createRuntime()
+    expect(
+      runtime.load(
+        'tools.ts',
+        `${header}Math.random = () => 0.5
+Date.now = () => 1000
+export const roll = tool({ description: '', inputSchema: z.object({}), execute: () => String(Math.random() * Date.now()) })`,
+      ),
+    ).toMatchObject({ ok: true })
+    expect(await runtime.executeTool('roll', {}, 'c1')).toEqual({ ok: true, result: '500' })
+    expect(await runtime.executeTool('roll', {}, 'c2')).toEqual({ ok: true, result: '500' })
+  })
+
   it('in route() and summarize(): the hook fails naming itself', async () => {
     const runtime = createRuntime()
     runtime.load(

@@ -37,7 +37,7 @@ const promiseThen = Promise.prototype.then
  */
 const GLOBAL_NAMES = [
   'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Promise', 'Map', 'Set', 'WeakMap',
-  'WeakSet', 'JSON', 'Reflect', 'Math', 'Date', 'RegExp', 'Error', 'TypeError', 'RangeError', 'SyntaxError', 'Proxy',
+  'WeakSet', 'JSON', 'Reflect', 'RegExp', 'Error', 'TypeError', 'RangeError', 'SyntaxError', 'Proxy',
 ] as const
 
 /** One watched object: its label in messages, and its own properties and prototype at the snapshot. */
@@ -130,7 +130,11 @@ function mayHaveChanged(entry: Watched): boolean {
   return false
 }
 
-/** The intrinsic objects to watch, with their labels. Taken from the realm this runs in. */
+/**
+ * The intrinsic objects to watch, with their labels. Taken from the realm this runs in. Not `Math`'s
+ * or `Date`'s members: code may mock `Math.random` or `Date.now` for repeatable tools, and the
+ * sandbox's plumbing keeps its own clock.
+ */
 function intrinsics(arrayIterator: object): [object, string][] {
   const iteratorOf = (value: { [Symbol.iterator](): object }) => getPrototypeOf(value[Symbol.iterator]()) as object
   const list: [object, string][] = [
@@ -139,7 +143,7 @@ function intrinsics(arrayIterator: object): [object, string][] {
     [Number, 'Number'], [Number.prototype, 'Number.prototype'], [Boolean.prototype, 'Boolean.prototype'],
     [Symbol.prototype, 'Symbol.prototype'], [Promise, 'Promise'], [Promise.prototype, 'Promise.prototype'],
     [Map, 'Map'], [Map.prototype, 'Map.prototype'], [Set.prototype, 'Set.prototype'], [WeakMap.prototype, 'WeakMap.prototype'],
-    [WeakSet.prototype, 'WeakSet.prototype'], [JSON, 'JSON'], [Reflect, 'Reflect'], [Math, 'Math'], [Date, 'Date'],
+    [WeakSet.prototype, 'WeakSet.prototype'], [JSON, 'JSON'], [Reflect, 'Reflect'],
     [Error.prototype, 'Error.prototype'], [RegExp.prototype, 'RegExp.prototype'],
     [getPrototypeOf(arrayIterator) as object, 'the iterator prototype'], [arrayIterator, 'the array iterator prototype'],
     [iteratorOf(new Map()), 'the Map iterator prototype'], [iteratorOf(new Set()), 'the Set iterator prototype'],

@@ -368,7 +368,7 @@ function inUserColumns(where: { line?: number; column?: number }, source: string
   } catch {
     return where
   }
-  return prefix > 0 ? { line: where.line, column: Math.max(1, where.column - prefix) } : where
+  return prefix > 0 ? { line: where.line, column: where.column - prefix > 1 ? where.column - prefix : 1 } : where
 }
 
 /** Finds `model.ts`'s default export. Throws when it is missing or not a function. */
