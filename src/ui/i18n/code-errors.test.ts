@@ -65,6 +65,25 @@ describe("the engine's error messages in code problems", () => {
     expect(codeErrorText(zh, "model.ts has no default export.")).toMatchObject({ lang: 'en' })
   })
 
+  it("the sandbox's own words about model.ts (no default export, top-level await) in Chinese, the English on hover", () => {
+    const load = (code: string) => {
+      const runtime = createQuickJsRuntime(module, runtimeSource, { memoryLimitMb: 32 })
+      try {
+        const loaded = runtime.load('model.ts', code)
+        return loaded.ok ? '' : loaded.error.message
+      } finally {
+        runtime.dispose()
+      }
+    }
+    const noDefault = load('export const x = 1')
+    expect(codeErrorText(zh, noDefault)).toEqual({ text: 'model.ts 没有默认导出。请添加 `export default function model(ctx: ModelContext) { … }`。', original: noDefault })
+    const awaited = load('await 1\nexport default function model() { return "x" }')
+    expect(codeErrorText(zh, awaited)).toEqual({ text: '不支持顶层 await；请把它移到工具的 execute 中，或移到 model 函数中', original: awaited })
+    expect(codeErrorText(tw, awaited).text).toContain('頂層 await')
+    expect(codeErrorText(en, noDefault)).toEqual({ text: noDefault })
+    expect(codeErrorText(en, awaited)).toEqual({ text: awaited })
+  })
+
   it("Toolstep's own phrase wins over the message", () => {
     expect(codeProblemText(zh, { message: 'x', phrase: { key: 'importCancelled', params: { file: 'a.json' } } }).text).toContain('a.json')
   })

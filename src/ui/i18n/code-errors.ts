@@ -48,8 +48,24 @@ const RULES: readonly Rule[] = [
   [/^out of memory$/, 'outOfMemory', []],
 ]
 
+/** The sandbox's own words about a file, with no error name in front (matched on the whole message). */
+const UNNAMED_RULES: readonly Rule[] = [
+  [/^model\.ts has no default export\. Add `export default function model\(ctx: ModelContext\) \{ … \}`\.$/, 'noDefaultExport', []],
+  [/^top-level await is not supported; move it into a tool's execute or the model function$/, 'topLevelAwait', []],
+]
+
 /** Every key {@link codeErrorPhrase} can return, under `codeError.` (a unit test checks each has its text). */
-export const CODE_ERROR_KEYS: readonly string[] = RULES.map(([, key]) => key)
+export const CODE_ERROR_KEYS: readonly string[] = [...RULES, ...UNNAMED_RULES].map(([, key]) => key)
+
+function matchRules(rules: readonly Rule[], text: string, error: string | undefined): Phrase | undefined {
+  for (const [pattern, key, names] of rules) {
+    const match = pattern.exec(text)
+    if (!match) continue
+    const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? '']))
+    return { key: `codeError.${key}`, params: error === undefined ? params : { error, ...params } }
+  }
+  return undefined
+}
 
 /**
  * `message` (`SyntaxError: expecting ';'`, as a code problem carries it) as a phrase of
@@ -58,14 +74,9 @@ export const CODE_ERROR_KEYS: readonly string[] = RULES.map(([, key]) => key)
  */
 export function codeErrorPhrase(message: string): Phrase | undefined {
   const named = /^(\w*Error): (.*)$/.exec(message)
-  if (!named) return undefined
+  if (!named) return matchRules(UNNAMED_RULES, message, undefined)
   const [, error = '', text = ''] = named
-  for (const [pattern, key, names] of RULES) {
-    const match = pattern.exec(text)
-    if (!match) continue
-    return { key: `codeError.${key}`, params: { error, ...Object.fromEntries(names.map((name, i) => [name, match[i + 1] ?? ''])) } }
-  }
-  return undefined
+  return matchRules(RULES, text, error)
 }
 
 /**
