@@ -74,3 +74,42 @@ test('a turn of 100 000 tool calls is inspected in windowed lists and the page k
   await page.getByTestId('timeline').press('End')
   await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
 })
+
+/**
+ * A tool call whose arguments are 10 MB (one string argument): the run ends, and the parsed call's
+ * arguments, the conversation's call card and the message list are shown windowed (only the rows
+ * in view are in the page) instead of being laid out whole, and the page still answers clicks.
+ */
+test('a tool call with 10 MB of arguments is shown windowed and the page keeps answering', async ({ page }) => {
+  test.setTimeout(90_000)
+  await openApp(page)
+  await setEditor(page, 'tools.ts', `import { tool, z } from 'toolstep'\nexport const echo = tool({ description: 'Echoes the length.', inputSchema: z.object({ t: z.string() }), execute: ({ t }) => 'got ' + t.length })\n`)
+  await setEditor(
+    page,
+    'model.ts',
+    `export default function model({ messages, step }) {\n  if (step === 0) return { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: JSON.stringify({ t: 'q'.repeat(10_000_000) + 'END' }) } }] }\n  return 'Done ' + messages[messages.length - 1].content\n}\n`,
+  )
+  await page.getByTestId('protocol-select').selectOption('openai')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 60_000 })
+  // The data is whole: the tool got every character.
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await page.locator('[data-testid="timeline-item"][data-phase="parse"]').first().click()
+  const call = page.getByTestId('parsed-call')
+  await expect(call).toHaveAttribute('data-tool-name', 'echo')
+  // Only what is in view is in the page: a few rows of at most 2 000 characters each.
+  expect(await call.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(100_000)
+  const args = page.getByTestId('parsed-arguments')
+  await expect(args).toHaveAttribute('data-windowed', 'true')
+  await expect(args).toContainText('"t": "qqq')
+  // Scrolled to the end, the last row is there: the arguments are windowed, not cut.
+  await expect
+    .poll(async () => args.evaluate((element) => (element.scrollTo({ top: element.scrollHeight }), element.textContent?.includes('END"') ?? false)), { timeout: 15_000 })
+    .toBe(true)
+  // The page answers: another timeline item is selected at once.
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  await expect(page.getByTestId('inspector')).toContainText('got 10000003')
+  // No view of the page holds the 10 MB whole.
+  expect(await page.evaluate(() => document.body.textContent?.length ?? 0)).toBeLessThan(1_000_000)
+})

@@ -4,6 +4,7 @@ import { useConfirm, usePlayground } from './playground-context'
 import type { Decision } from '../core/loop'
 import type { JsonValue } from '../core/messages'
 import { errorMessage } from '../core/util'
+import { ArgumentsBlock } from './inspector/ArgumentsText'
 
 type Choice = { decision: 'approve' } | { decision: 'deny'; reason: string } | { decision: 'edit'; text: string; error: string | null }
 
@@ -97,7 +98,7 @@ export function ConfirmDialog() {
                   <span className="font-mono text-sm font-semibold">{c.call.name}</span>
                   <span className="font-mono text-xs text-slate-500">{c.call.id}</span>
                 </div>
-                <pre className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.call.arguments, null, 2)}</pre>
+                <ArgumentsBlock args={c.call.arguments} className="mt-1 whitespace-pre-wrap font-mono text-xs text-slate-700 [overflow-wrap:anywhere]" />
                 <div role="radiogroup" aria-label={t('confirm.decisionFor', { name: c.call.name })} className="mt-2 flex gap-3 text-sm">
                   {(['approve', 'deny', 'edit'] as const).map((d) => (
                     <label key={d} className="flex items-center gap-1">

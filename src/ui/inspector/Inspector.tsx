@@ -13,6 +13,7 @@ import { EditApplied, EditBox, type EditTarget } from '../debug/EditControls'
 // A recorded response (imported logs only) reads its stream with the log importers: their own chunk.
 import { RecordedResponse } from '../lazy-panels'
 import { LongText } from './LongText'
+import { InlineArguments } from './ArgumentsText'
 import { WindowedList } from './WindowedList'
 import { verdictText } from '../i18n/core-text'
 import { createTurnIndex } from './turn-index'
@@ -227,7 +228,7 @@ export function Inspector({ events, cursor }: { events: readonly SessionEvent[];
                   <ul className="text-xs">
                     {confirmDecided.decisions.map((d) => (
                       <li key={d.callId} data-testid="decision" data-decision={d.decision}>
-                        <span className="font-mono">{d.callId}</span>: {d.decision === 'approve' ? t('inspector.approved') : d.decision === 'deny' ? t('inspector.denied') : `${t('inspector.edited')} → ${JSON.stringify(d.arguments)}`}
+                        <span className="font-mono">{d.callId}</span>: {d.decision === 'approve' ? t('inspector.approved') : d.decision === 'deny' ? t('inspector.denied') : <>{t('inspector.edited')} → <InlineArguments args={d.arguments} /></>}
                       </li>
                     ))}
                   </ul>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import type { Message } from '../../core/messages'
 import { WindowedList } from './WindowedList'
 import { LongText } from './LongText'
+import { InlineArguments } from './ArgumentsText'
 
 const ROLE_STYLE: Record<Message['role'], string> = {
   system: 'border-slate-300 bg-slate-50',
@@ -41,7 +42,7 @@ export function MessageList({ messages, collapseSystem = true }: { messages: rea
             {m.role === 'assistant' &&
               m.tool_calls?.slice(0, CALLS_SHOWN).map((c) => (
                 <div key={c.id} className="mt-0.5 font-mono text-slate-700 [overflow-wrap:anywhere]">
-                  → {c.name}({JSON.stringify(c.arguments)}) <span className="text-slate-400">[{c.id}]</span>
+                  → {c.name}(<InlineArguments args={c.arguments} />) <span className="text-slate-400">[{c.id}]</span>
                 </div>
               ))}
             {m.role === 'assistant' && (m.tool_calls?.length ?? 0) > CALLS_SHOWN && (

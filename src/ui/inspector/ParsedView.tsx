@@ -4,6 +4,7 @@ import type { Highlight } from './RawOutput'
 import { RepairList } from './RepairList'
 import { WindowedList } from './WindowedList'
 import { LongText } from './LongText'
+import { ArgumentsBlock } from './ArgumentsText'
 import { coreSaid } from '../i18n/core-text'
 
 const highlightsByCalls = new WeakMap<ParseResult['calls'], Highlight[]>()
@@ -51,10 +52,10 @@ export function ParsedView({ result, noCallText }: { result: ParseResult; noCall
             )}
           </div>
           {c.argumentsError === undefined ? (
-            <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+            <ArgumentsBlock testId="parsed-arguments" args={c.arguments} className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]" />
           ) : (
             <>
-              <pre className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{c.rawArguments}</pre>
+              <LongText text={c.rawArguments ?? ''} className="mt-0.5 whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]" />
               <p data-testid="arguments-error" className="text-red-700">{t('unreadCall.problem', { problem: c.argumentsError })}</p>
             </>
           )}

@@ -6,6 +6,7 @@ import { coreDetail } from '../i18n/text'
 import { highlightsOf } from '../inspector/ParsedView'
 import { RawOutput } from '../inspector/RawOutput'
 import { RepairList } from '../inspector/RepairList'
+import { ArgumentsBlock, InlineArguments } from '../inspector/ArgumentsText'
 import { coreSaid, verdictText } from '../i18n/core-text'
 import { EditedNote } from '../debug/EditControls'
 import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
@@ -185,7 +186,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
         {card.content && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
         {card.historyCalls?.map((c) => (
           <div key={c.id} className="font-mono text-slate-700 [overflow-wrap:anywhere]">
-            → {c.name}({JSON.stringify(c.arguments)})
+            → {c.name}(<InlineArguments args={c.arguments} />)
           </div>
         ))}
       </div>
@@ -281,7 +282,7 @@ function CallBox({ call: c, verdict, result, goTo }: { call: ParsedCall; verdict
         <span className="font-mono font-semibold text-violet-900 [overflow-wrap:anywhere]">{c.name}</span>
         <span className="font-mono text-slate-400 [overflow-wrap:anywhere]">{c.id}</span>
       </div>
-      <pre className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]">{JSON.stringify(c.arguments, null, 2)}</pre>
+      <ArgumentsBlock args={c.arguments} className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap font-mono text-slate-700 [overflow-wrap:anywhere]" />
       <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-0.5">
         {verdict ? (
           <span data-testid="card-verdict" data-ok={verdict.ok} className={verdict.ok ? 'text-emerald-700' : 'text-red-700'}>

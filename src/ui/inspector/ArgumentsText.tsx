@@ -1,0 +1,38 @@
+import { LongText } from './LongText'
+import { WINDOWED_CHARS } from './raw-pieces'
+
+const prettyCache = new WeakMap<object, string>()
+const compactCache = new WeakMap<object, string>()
+
+/**
+ * A call's arguments as JSON text, pretty-printed or on one line. Cached per arguments object:
+ * the same call is drawn by several views and on every render, and printing 10 MB of arguments
+ * again each time was a long task of its own.
+ */
+export function argumentsJson(args: unknown, pretty: boolean): string {
+  const print = () => (pretty ? JSON.stringify(args, null, 2) : JSON.stringify(args)) ?? String(args)
+  if (typeof args !== 'object' || args === null) return print()
+  const cache = pretty ? prettyCache : compactCache
+  let text = cache.get(args)
+  if (text === undefined) cache.set(args, (text = print()))
+  return text
+}
+
+/**
+ * A call's arguments, pretty-printed, as a {@link LongText}: drawn whole while short, windowed
+ * when longer than `WINDOWED_CHARS` (a 10 MB string argument), so laying out the page never
+ * measures megabytes of text. The arguments are kept whole: every row can be scrolled to.
+ */
+export function ArgumentsBlock({ args, className, testId }: { args: unknown; className: string; testId?: string }) {
+  return <LongText text={argumentsJson(args, true)} className={className} {...(testId ? { testId } : {})} />
+}
+
+/**
+ * A call's arguments on one line, inside a `name(…)` line of a message list. Short arguments are
+ * drawn inline as before; longer ones as a windowed block under the name.
+ */
+export function InlineArguments({ args }: { args: unknown }) {
+  const text = argumentsJson(args, false)
+  if (text.length <= WINDOWED_CHARS) return <>{text}</>
+  return <LongText as="div" testId="arguments-windowed" text={text} className="whitespace-pre-wrap font-mono [overflow-wrap:anywhere]" />
+}
