@@ -24,9 +24,12 @@ test('the frame paints in the saved language while the workbench loads, then the
   await expect(frame.getByRole('status').first()).toHaveText('正在加载工作台…')
   await expect(frame).toContainText('编辑器')
   await expect(page.getByTestId('toolbar')).toHaveCount(0)
-  // Only Simplified Chinese was fetched for the first paint.
-  expect(scripts.some((path) => /\/assets\/zh-CN-[\w-]+\.js$/.test(path))).toBe(true)
-  expect(scripts.filter((path) => /\/assets\/(en|zh-TW)-[\w-]+\.js$/.test(path))).toEqual([])
+  // Simplified Chinese was fetched for the first paint, before any other language (those are
+  // prefetched once the frame has painted, which may already have begun).
+  const first = scripts.findIndex((path) => /\/assets\/zh-CN-[\w-]+\.js$/.test(path))
+  expect(first).toBeGreaterThanOrEqual(0)
+  const others = scripts.findIndex((path) => /\/assets\/(en|zh-TW)-[\w-]+\.js$/.test(path))
+  if (others >= 0) expect(others, scripts.join(' ')).toBeGreaterThan(first)
 
   await expect.poll(() => held.length).toBeGreaterThan(0)
   released = true

@@ -66,9 +66,11 @@ export function StatusBar() {
         </span>
       )}
       {finalState?.finalAnswer !== null && finalState?.finalAnswer !== undefined && (
-        // At least 10rem wide, or it moves to a line of its own: squeezed to nothing, its label spilled past the bar's edge.
-        <span className={`flex min-w-0 flex-1 basis-40 items-center gap-1 ${atEnd ? '' : 'opacity-60'}`}>
-          <span className="shrink-0 text-slate-500">{t('status.answer')}</span>
+        // Squeezed (big text beside the Lessons panel), label and answer are cut with an ellipsis inside the bar
+        // (the whole answer is in the stop row): a label that could not shrink spilled past the bar's edge, and
+        // moving the answer to a line of its own took a timeline row at 200 %.
+        <span className={`flex min-w-0 flex-1 items-center gap-1 overflow-hidden ${atEnd ? '' : 'opacity-60'}`}>
+          <span className="min-w-0 shrink truncate text-slate-500">{t('status.answer')}</span>
           {/* One line of a long answer is all that shows: the page never lays out (or keeps as a title) megabytes of it. */}
           <span data-testid="final-answer" className="truncate text-emerald-900" title={preview(finalState.finalAnswer)}>
             {preview(finalState.finalAnswer)}

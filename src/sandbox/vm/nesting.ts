@@ -15,9 +15,10 @@
 /**
  * Nesting the browser sandbox lets QuickJS parse, counted as {@link nestingDepth} counts it.
  * QuickJS failed at about 520 (nested functions, two brackets each, in Node; a worker of the
- * browser has about as much stack); hand-written code rarely nests past 30.
+ * browser has about as much stack, less what the sandbox's own frames below a tool call take:
+ * 255 levels of nested template arrows overflowed it); hand-written code rarely nests past 30.
  */
-export const MAX_NESTING = 256
+export const MAX_NESTING = 192
 
 /**
  * Words after which a `/` starts a regular expression rather than a division. Only reserved words:

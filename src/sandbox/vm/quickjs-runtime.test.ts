@@ -448,7 +448,7 @@ export const fine = tool({ description: '', inputSchema: z.object({}), execute: 
 `,
     )
     for (const [index, code] of deep.entries()) {
-      expect(await runtime.executeTool('deep', { index }, `c${index}`), code).toMatchObject({ ok: true, result: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) })
+      expect(await runtime.executeTool('deep', { index }, `c${index}`), code).toMatchObject({ ok: true, result: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 192$/) })
     }
     expect(await runtime.executeTool('fine', {}, 'c9')).toEqual({ ok: true, result: '3,5,12,7,8,true,true,AsyncFunction,true' })
     expect(crashes).toEqual([])
@@ -457,7 +457,7 @@ export const fine = tool({ description: '', inputSchema: z.object({}), execute: 
   it('tools.ts, model.ts or a code block nested too deeply is a SyntaxError of that file, and the VM lives on', async () => {
     const { runtime, crashes } = make()
     const deep = `export const nested = ${'['.repeat(700)}${']'.repeat(700)}\n`
-    expect(runtime.load('tools.ts', `${header}${deep}`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 256$/) } })
+    expect(runtime.load('tools.ts', `${header}${deep}`)).toMatchObject({ ok: false, error: { file: 'tools.ts', message: expect.stringMatching(/^SyntaxError: nested too deeply: \d+ levels, limit 192$/) } })
     expect(runtime.load('model.ts', `${deep}export default function model() { return 'x' }\n`)).toMatchObject({ ok: false, error: { file: 'model.ts', message: expect.stringContaining('nested too deeply') } })
     expect(await runtime.runCode(`return ${'('.repeat(700)}1${')'.repeat(700)}`, { maxOutputChars: 1000 })).toMatchObject({ ok: false, error: expect.stringContaining('nested too deeply') })
     expect(runtime.load('tools.ts', `${header}export const ok = tool({ description: '', inputSchema: z.object({}), execute: () => JSON.stringify(JSON.parse('['.repeat(100) + ']'.repeat(100))).length })\n`)).toMatchObject({ ok: true })

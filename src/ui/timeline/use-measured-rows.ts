@@ -132,6 +132,8 @@ export function useMeasuredRows(
     return () => element.removeEventListener('scroll', read)
   }, [parentRef, mounted])
 
+  // Where the settling frames of scrollToIndex last left the scroll position (null when none run).
+  const placed = useRef<number | null>(null)
   const observer = useMemo(
     () =>
       typeof ResizeObserver === 'undefined'
@@ -153,7 +155,10 @@ export function useMeasuredRows(
             const wasAbove = changes.map(([index]) => o.starts[index]! < scrollTop)
             const deltas = o.resize(changes)
             const above = deltas.reduce((sum, delta, i) => (wasAbove[i] ? sum + delta : sum), 0)
-            if (box && above !== 0) box.scrollTop = scrollTop + above
+            if (box && above !== 0) {
+              box.scrollTop = scrollTop + above
+              if (placed.current !== null) placed.current = box.scrollTop
+            }
             if (deltas.some((delta) => delta !== 0)) flushSync(() => setVersion((v) => v + 1))
           }),
     [parentRef],
@@ -174,11 +179,17 @@ export function useMeasuredRows(
   const scrollToIndex = useCallback(
     (index: number) => {
       cancelAnimationFrame(settling.current)
+      placed.current = null
       let frames = SETTLE_FRAMES
       const place = () => {
         const element = parentRef.current
         const o = current.current.offsets
         if (!element || index < 0 || index >= o.count) return
+        // Scrolled by someone else since the last frame (the user, a test): the view is theirs now.
+        if (placed.current !== null && Math.abs(element.scrollTop - placed.current) >= 1) {
+          placed.current = null
+          return
+        }
         const start = o.starts[index]!
         const end = o.starts[index + 1]!
         const view = element.clientHeight
@@ -189,7 +200,9 @@ export function useMeasuredRows(
           element.scrollTop = target
           setTop(element.scrollTop)
         }
+        placed.current = element.scrollTop
         if (--frames > 0) settling.current = requestAnimationFrame(place)
+        else placed.current = null
       }
       place()
     },
