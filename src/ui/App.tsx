@@ -238,8 +238,8 @@ export function App() {
                   <ReplayBar />
                   {!presenter && <BreakpointsPanel />}
                   {/* The timeline keeps a usable height (a header and three rows): on a short screen the strip
-                      above shrinks and scrolls instead. Presenter text up to 200 % on 720 px caps it at half the screen. */}
-                  <div className={`flex flex-1 ${presenter ? 'min-h-[min(12rem,50vh)]' : 'min-h-48'}`}>
+                      above shrinks and scrolls instead. Presenter text up to 200 % on 720 px caps it just under half the screen (at exactly half, the strip at its least height pushed the timeline 2 px off screen). */}
+                  <div className={`flex flex-1 ${presenter ? 'min-h-[min(12rem,calc(50vh-0.25rem))]' : 'min-h-48'}`}>
                     {logOpen && (
                       <div className="min-h-0 shrink-0">
                         <Suspense fallback={null}>
