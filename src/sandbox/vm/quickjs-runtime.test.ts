@@ -444,7 +444,7 @@ export const waits = tool({ description: '', inputSchema: z.object({}), execute:
       'tools.ts',
       `${header}const sources = [${deep.map((code) => `() => ${code}`).join(', ')}]
 export const deep = tool({ description: '', inputSchema: z.object({ index: z.number() }), execute: ({ index }) => { try { sources[index](); return 'parsed' } catch (e) { return (e as Error).name + ': ' + (e as Error).message } } })
-export const fine = tool({ description: '', inputSchema: z.object({}), execute: () => [eval('1 + 2'), eval(5), new Function('a', 'b', 'return a * b')(3, 4), Function('return 7')(), eval('('.repeat(200) + '8' + ')'.repeat(200)), (() => 0) instanceof Function, Function.prototype.constructor === Function, (async () => 0).constructor.name, (function () {}).constructor === Function].join() })
+export const fine = tool({ description: '', inputSchema: z.object({}), execute: () => [eval('1 + 2'), eval(5), new Function('a', 'b', 'return a * b')(3, 4), Function('return 7')(), eval('('.repeat(190) + '8' + ')'.repeat(190)), (() => 0) instanceof Function, Function.prototype.constructor === Function, (async () => 0).constructor.name, (function () {}).constructor === Function].join() })
 `,
     )
     for (const [index, code] of deep.entries()) {
