@@ -52,7 +52,7 @@ test('a memory bomb at the top level of tools.ts, checked on edit without Run, i
   await openApp(page)
   const source = `import { tool, z } from 'toolstep'\n{\n  ${BLOCK_BOMB}\n}\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
   await setEditor(page, 'tools.ts', source)
-  await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts ran out of memory \(limit 192 MB\) while running its top-level code/, { timeout: 45_000 })
+  await expect(page.getByTestId('code-problem')).toContainText(/tools\.ts ran out of memory \(limit 256 MB\) while running its top-level code/, { timeout: 45_000 })
   // The message names its file: the banner does not say it twice.
   await expect(page.getByTestId('code-problem')).not.toContainText('tools.ts — tools.ts')
   await expectAlive(page)
@@ -80,7 +80,7 @@ export const hog = tool({
   // The row is clicked once the run has ended, so no new row moves it under the pointer.
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   await failed.first().click()
-  await expect(page.getByTestId('tool-result').first()).toContainText('tools.ts ran out of memory (limit 192 MB) while running tool "hog"')
+  await expect(page.getByTestId('tool-result').first()).toContainText('tools.ts ran out of memory (limit 256 MB) while running tool "hog"')
   await expectAlive(page)
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })
@@ -116,7 +116,7 @@ export const keys = tool({
   for (const [index, name] of ['typed', 'keys'].entries()) {
     await failed.nth(index).click()
     const result = page.getByTestId('tool-result').first()
-    await expect(result).toContainText(`tools.ts ran out of memory (limit 192 MB) while running tool "${name}"`)
+    await expect(result).toContainText(`tools.ts ran out of memory (limit 256 MB) while running tool "${name}"`)
     await expect(result).not.toContainText('timed out')
   }
   await expectAlive(page)
@@ -140,7 +140,7 @@ export const deep = tool({ description: 'Nests 1e5 arrays.', inputSchema: z.obje
   await expect(failed).toHaveCount(3)
   for (const [index, name] of ['joined', 'split'].entries()) {
     await failed.nth(index).click()
-    await expect(page.getByTestId('tool-result').first()).toContainText(`tools.ts ran out of memory (limit 192 MB) while running tool "${name}"`)
+    await expect(page.getByTestId('tool-result').first()).toContainText(`tools.ts ran out of memory (limit 256 MB) while running tool "${name}"`)
   }
   await failed.nth(2).click()
   await expect(page.getByTestId('tool-result').first()).toContainText('JSON.stringify: the value is nested deeper than 1000 levels.')
@@ -160,7 +160,7 @@ export default async function model({ step }: ModelContext) {
   await setEditor(page, 'tools.ts', TOOLS_OK)
   await setEditor(page, 'model.ts', source)
   await page.getByTestId('run').click()
-  await expect(page.getByText(/model\.ts ran out of memory \(limit 192 MB\) while answering turn 1/).first()).toBeVisible({ timeout: 45_000 })
+  await expect(page.getByText(/model\.ts ran out of memory \(limit 256 MB\) while answering turn 1/).first()).toBeVisible({ timeout: 45_000 })
   await expectAlive(page)
   expect(await getEditor(page, 'model.ts')).toBe(source)
 })
