@@ -27,13 +27,11 @@ export function visibleRows(count: number, rowHeight: number, scrollTop: number,
 }
 
 /**
- * Which of `count` rows of `rowHeight` px the scroll box `parentRef` shows, `viewHeight` px tall
- * (its {@link useBoxSize} height). Before the box has a size (first render, no layout) it
- * assumes `fallbackHeight` px, so the first rows are drawn.
+ * The scroll box `parentRef`'s `scrollTop` (px) as state, read on every scroll, and its setter for
+ * a scroll made in code. `mounted`: the box exists (only while there are rows).
  */
-export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, viewHeight: number, overscan: number, fallbackHeight = 600): FixedRows {
+export function useScrollTop(parentRef: RefObject<HTMLElement | null>, mounted: boolean): [number, (top: number) => void] {
   const [top, setTop] = useState(0)
-  const mounted = count > 0
   useLayoutEffect(() => {
     const element = parentRef.current
     if (!element) return
@@ -41,8 +39,17 @@ export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: nu
     read()
     element.addEventListener('scroll', read, { passive: true })
     return () => element.removeEventListener('scroll', read)
-    // The box exists only while there are rows.
   }, [parentRef, mounted])
+  return [top, setTop]
+}
+
+/**
+ * Which of `count` rows of `rowHeight` px the scroll box `parentRef` shows, `viewHeight` px tall
+ * (its {@link useBoxSize} height). Before the box has a size (first render, no layout) it
+ * assumes `fallbackHeight` px, so the first rows are drawn.
+ */
+export function useFixedRows(parentRef: RefObject<HTMLElement | null>, count: number, rowHeight: number, viewHeight: number, overscan: number, fallbackHeight = 600): FixedRows {
+  const [top, setTop] = useScrollTop(parentRef, count > 0)
   const scrollToIndex = useCallback(
     (index: number) => {
       const element = parentRef.current

@@ -9,7 +9,7 @@
  */
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import { flushSync } from 'react-dom'
-import { useBoxSize } from './use-fixed-rows'
+import { useBoxSize, useScrollTop } from './use-fixed-rows'
 
 /** Heights and start offsets of `count` rows; row i spans `starts[i]` to `starts[i + 1]`. */
 export class RowOffsets {
@@ -117,20 +117,11 @@ export function useMeasuredRows(
   }, [count, keyOf, estimate, scope])
   const current = useRef({ offsets, keyOf })
   current.current = { offsets, keyOf }
-  const [top, setTop] = useState(0)
   // Bumped when a measurement moved rows: the offsets are mutated in place.
   const [, setVersion] = useState(0)
   const mounted = count > 0
+  const [top, setTop] = useScrollTop(parentRef, mounted)
   const { height } = useBoxSize(parentRef, mounted)
-
-  useLayoutEffect(() => {
-    const element = parentRef.current
-    if (!element) return
-    const read = () => setTop(element.scrollTop)
-    read()
-    element.addEventListener('scroll', read, { passive: true })
-    return () => element.removeEventListener('scroll', read)
-  }, [parentRef, mounted])
 
   // Where the settling frames of scrollToIndex last left the scroll position (null when none run).
   const placed = useRef<number | null>(null)
