@@ -174,7 +174,8 @@ test('a run paused before a reload comes back paused at the same event, and Step
     await expect(page.getByTestId('timeline-item')).toHaveCount(count)
   }
   await page.locator('[data-testid="timeline-item"]').nth(1).click()
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('toolstep.lastSession') ?? '{}').cursor === 1)
+  await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'decide')
+  // Reloaded at once, within the save delay: the page saves what is pending as it goes away.
   await page.reload()
   await expect(page.getByTestId('timeline-item')).toHaveCount(3)
   await expect(page.getByTestId('status-bar')).toContainText('Paused')

@@ -158,13 +158,24 @@ export function dismissReopen(): void {
 /** Saves what is open whenever it changes; returns the unsubscribe function. */
 export function rememberSession(pg: Playground): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined
+  const save = () => {
+    timer = undefined
+    const value = snapshot(pg)
+    if (value !== undefined) write(value)
+  }
   const schedule = () => {
     clearTimeout(timer)
-    timer = setTimeout(() => {
-      const value = snapshot(pg)
-      if (value !== undefined) write(value)
-    }, SAVE_DELAY_MS)
+    timer = setTimeout(save, SAVE_DELAY_MS)
   }
+  // A reload or a closed tab within the save delay of a change would lose that change: save what
+  // is pending as the page goes away (`pagehide` also fires where `beforeunload` does not, e.g. on
+  // mobile and for the back-forward cache).
+  const flush = () => {
+    if (timer === undefined) return
+    clearTimeout(timer)
+    save()
+  }
+  addEventListener('pagehide', flush)
   const offRun = pg.stores.run.subscribe((s, p) => {
     if (s.events !== p.events || s.cursor !== p.cursor || s.status !== p.status || s.mode !== p.mode || s.breakHit !== p.breakHit) schedule()
   })
@@ -173,6 +184,7 @@ export function rememberSession(pg: Playground): () => void {
   })
   return () => {
     clearTimeout(timer)
+    removeEventListener('pagehide', flush)
     offRun()
     offReplay()
   }
