@@ -1,14 +1,26 @@
-import { expect, openApp, test } from './fixtures'
+import { expect, openApp, sharedPage, test } from './fixtures'
 
 test.describe('confirmation for dangerous tools', () => {
+  // One load for the three decisions: each starts from Reset, on the same example.
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await openApp(shared.page)
+    await shared.page.getByTestId('example-select').selectOption('dangerous-tool')
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
   for (const [decision, expected] of [
     ['approve', /Done: Deleted notes\/old-draft\.md/],
     ['deny', /You declined the deletion/],
     ['edit', /Done: Deleted notes\/todo\.md/],
   ] as const) {
-    test(`${decision}`, async ({ page }) => {
-      await openApp(page)
-      await page.getByTestId('example-select').selectOption('dangerous-tool')
+    test(`${decision}`, async () => {
+      const { page } = shared
+      if (await page.getByTestId('reset').isEnabled()) await page.getByTestId('reset').click()
+      await expect(page.getByTestId('timeline-item')).toHaveCount(0)
+      await expect(page.getByTestId('example-select')).toHaveValue('dangerous-tool')
       await page.getByTestId('run').click()
       const dialog = page.getByTestId('confirm-dialog')
       await expect(dialog).toBeVisible()

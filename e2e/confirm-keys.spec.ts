@@ -13,10 +13,12 @@ test('in presenter mode, stepping with Space into the confirmation does not appr
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
   const dialog = page.getByTestId('confirm-dialog')
   const confirmRows = page.locator('[data-testid="timeline-item"][data-phase="confirm"]')
-  // Step (Space) until the dialog asks.
+  // Step (Space) until the dialog asks; each press waits for its step (a new row, or the question).
+  const rows = page.getByTestId('timeline-item')
   for (let i = 0; i < 30 && !(await dialog.isVisible()); i++) {
+    const before = await rows.count()
     await page.keyboard.press('Space')
-    await page.waitForTimeout(300)
+    await expect.poll(async () => (await dialog.isVisible()) || (await rows.count()) > before).toBe(true)
   }
   await expect(dialog).toBeVisible()
   await expect(confirmRows).toHaveCount(1)

@@ -37,7 +37,7 @@ test('openai format, streamed: parallel calls, TTFT on the timeline, Play as str
   await expect(page.getByTestId('final-answer')).toContainText(CAPTURE_ANSWER)
   expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
   const rows = await timelineRows(page)
-  expect(rows.find((r) => r.startsWith('decide:'))).toMatch(/TTFT \d+ ms · total \d+ ms · 19 chunks/)
+  expect(rows.find((r) => r.startsWith('decide:'))).toMatch(/TTFT (?:\d+ ms|\d+\.\d s) · total (?:\d+ ms|\d+\.\d s) · 19 chunks/)
 
   // The parse phase of turn 1: its calls are shown beside the recorded stream.
   await page.getByTestId('timeline-item').filter({ hasText: '2 calls' }).first().click()
@@ -101,7 +101,7 @@ test('Save as mock model: stop the server, run again, same timeline', async ({ p
   await page.getByTestId('run').click()
   await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
   // Phases and their outcomes, without timings (a replayed mock answers at once, with no chunks).
-  const titles = async () => (await timelineRows(page)).map((row) => row.split(' — ')[0]!.replace(/ · (TTFT \d+ ms · total \d+ ms · \d+ chunks|\d+ ms)/g, ''))
+  const titles = async () => (await timelineRows(page)).map((row) => row.split(' — ')[0]!.replace(/ · (TTFT (?:\d+ ms|\d+\.\d s) · total (?:\d+ ms|\d+\.\d s) · \d+ chunks|(?:\d+ ms|\d+\.\d s))/g, ''))
   const live = await titles()
   await page.getByTestId('save-as-mock').click()
   await expect(page.getByTestId('model-source')).toHaveValue('mock')

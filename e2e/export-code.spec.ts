@@ -124,13 +124,13 @@ for (const protocol of ['openai', 'xml-tag']) {
     await expect(page.getByTestId('final-answer')).toHaveText(ANSWER)
 
     // The streamed decide and the calls parsed out of it.
-    const decide = page.getByTestId('timeline-item').filter({ hasText: /TTFT \d+ ms/ }).first()
+    const decide = page.getByTestId('timeline-item').filter({ hasText: /TTFT (?:\d+ ms|\d+\.\d s)/ }).first()
     await expect(decide).toBeVisible()
     await page.getByTestId('timeline-item').filter({ hasText: '2 calls' }).first().click()
     await expect(page.getByTestId('raw-output').first()).toContainText('get_weather')
     await expect(page.locator('[data-testid="parsed-call"][data-tool-name="get_weather"]')).toHaveCount(1)
     await expect(page.locator('[data-testid="parsed-call"][data-tool-name="calculate"]')).toHaveCount(1)
-    const titles = async () => (await page.getByTestId('timeline-item').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.split(' — ')[0]!.replace(/\s+/g, ' ').replace(/ · (TTFT \d+ ms · total \d+ ms · \d+ chunks|\d+ ms)/g, '').trim())))
+    const titles = async () => (await page.getByTestId('timeline-item').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).innerText.split(' — ')[0]!.replace(/\s+/g, ' ').replace(/ · (TTFT (?:\d+ ms|\d+\.\d s) · total (?:\d+ ms|\d+\.\d s) · \d+ chunks|(?:\d+ ms|\d+\.\d s))/g, '').trim())))
     const live = await titles()
 
     // The exported loop, from the command line, against the same server.

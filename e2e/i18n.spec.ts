@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, openApp, setEditor, test } from './fixtures'
+import { expect, openApp, setEditor, sharedPage, test } from './fixtures'
 import { englishIn } from './i18n-words'
 
 const fixtures = path.join(import.meta.dirname, '..', 'src', 'core', '__fixtures__')
@@ -175,14 +175,28 @@ test('in 简体中文: lessons, presenter mode and the share link', async ({ pag
 })
 
 /** Layout at two common screen sizes in both languages: nothing wider than the screen, toolbar controls on screen. */
+test.describe('layout at two sizes in two languages, on one page', () => {
+  // One load for the four: each sets its size and language and runs the lesson again from Reset.
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await openApp(shared.page)
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
 for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
   for (const language of ['en', 'zh-CN'] as const) {
-    test(`layout at ${width}×${height} in ${language}: no horizontal overflow, toolbar controls on screen`, async ({ page }) => {
+    test(`layout at ${width}×${height} in ${language}: no horizontal overflow, toolbar controls on screen`, async () => {
+      const { page } = shared
       await page.setViewportSize({ width, height })
-      await openApp(page)
       await page.getByTestId('lang-select').selectOption(language)
-      await page.getByTestId('lessons-toggle').click()
+      await expect(page.locator('html')).toHaveAttribute('lang', language)
+      if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
       await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+      await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]')).toHaveAttribute('aria-current', 'true')
+      if (await page.getByTestId('reset').isEnabled()) await page.getByTestId('reset').click()
+      await expect(page.getByTestId('timeline-item')).toHaveCount(0)
       await page.getByTestId('run').click()
       await expect(page.getByTestId('stop-reason')).toBeVisible()
       await page.getByTestId('timeline-item').nth(3).click()
@@ -203,6 +217,7 @@ for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
     })
   }
 }
+})
 
 /** Names of log dialects and their vendors, as the import error lists what it reads. */
 const DIALECT_NAMES = new Set(['chat', 'completions', 'responses', 'messages', 'opentelemetry', 'genai', 'openinference', 'span', 'langfuse', 'trace', 'vercel', 'sdk', 'jsonl'])

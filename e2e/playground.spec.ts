@@ -1,7 +1,17 @@
-import { expect, getEditor, openApp, setEditor, test, timelineRows } from './fixtures'
+import { expect, getEditor, openApp, setEditor, sharedPage, test, timelineRows } from './fixtures'
 
-test('opens with the default example loaded and Monaco bundled', async ({ page }) => {
-  await openApp(page)
+test.describe('the default example, on one page', () => {
+  // One load for the first look and the three protocols' runs: each run starts from Reset.
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await openApp(shared.page)
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
+test('opens with the default example loaded and Monaco bundled', async () => {
+  const { page } = shared
   await expect(page.getByTestId('example-select')).toHaveValue('weather')
   expect(await getEditor(page, 'tools.ts')).toContain('get_weather')
   expect(await getEditor(page, 'tools.ts')).toContain('calculate')
@@ -12,8 +22,11 @@ test('opens with the default example loaded and Monaco bundled', async ({ page }
 })
 
 for (const protocol of ['openai', 'json', 'xml-tag']) {
-  test(`runs the default example to a final answer speaking ${protocol}`, async ({ page }) => {
-    await openApp(page)
+  test(`runs the default example to a final answer speaking ${protocol}`, async () => {
+    const { page } = shared
+    // The run before this one (if any) is cleared, so what follows is this protocol's run alone.
+    if (await page.getByTestId('reset').isEnabled()) await page.getByTestId('reset').click()
+    await expect(page.getByTestId('timeline-item')).toHaveCount(0)
     await page.getByTestId('protocol-select').selectOption(protocol)
     await page.getByTestId('run').click()
     await expect(page.getByTestId('stop-reason')).toHaveText('final_answer')
@@ -28,6 +41,7 @@ for (const protocol of ['openai', 'json', 'xml-tag']) {
     await expect(page.getByTestId('raw-output').locator('mark[data-kind="name"]').first()).toHaveText(name!)
   })
 }
+})
 
 test('Step advances one phase, Back returns one, Reset starts over', async ({ page }) => {
   await openApp(page)

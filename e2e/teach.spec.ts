@@ -406,13 +406,29 @@ async function presenterCuts(page: import('@playwright/test').Page) {
  * timeline's titles wrap at spaces instead of ending in "…", tool names are never split, the
  * pickers show their whole choice, and the diagram's labels grow with the text size.
  */
+test.describe('presenter at 1280×720 beside the Lessons panel, on one page', () => {
+  // One load for both languages: the second starts from presenter mode off at 100 % and Reset.
+  let shared: Awaited<ReturnType<typeof sharedPage>>
+  test.beforeAll(async ({ browser }) => {
+    shared = await sharedPage(browser)
+    await shared.page.setViewportSize({ width: 1280, height: 720 })
+    await openApp(shared.page)
+  })
+  test.afterEach(() => shared.check())
+  test.afterAll(() => shared.close())
+
 for (const language of ['en', 'zh-CN'] as const) {
-  test(`presenter at 1280×720, 150 %, Lessons open, ${language}: titles, tool names and pickers whole; diagram labels follow the text size`, async ({ page }) => {
-    await page.setViewportSize({ width: 1280, height: 720 })
-    await openApp(page)
+  test(`presenter at 1280×720, 150 %, Lessons open, ${language}: titles, tool names and pickers whole; diagram labels follow the text size`, async () => {
+    const { page } = shared
+    await presenterOff(page)
     await page.getByTestId('lang-select').selectOption(language)
-    await page.getByTestId('lessons-toggle').click()
+    await expect(page.locator('html')).toHaveAttribute('lang', language)
+    if (!(await page.getByTestId('lessons').isVisible())) await page.getByTestId('lessons-toggle').click()
+    await expect(page.getByTestId('lessons')).not.toHaveAttribute('data-folded', 'true')
     await page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]').click()
+    await expect(page.locator('[data-testid="lesson-item"][data-lesson-id="parallel-calls"]')).toHaveAttribute('aria-current', 'true')
+    if (await page.getByTestId('reset').isEnabled()) await page.getByTestId('reset').click()
+    await expect(page.getByTestId('timeline-item')).toHaveCount(0)
     await page.getByTestId('presenter-toggle').click()
     await page.getByTestId('run').click()
     await expect(page.getByTestId('stop-reason')).toContainText('final_answer')
@@ -450,6 +466,7 @@ for (const language of ['en', 'zh-CN'] as const) {
     await expect(page.getByTestId('lesson-text')).toBeVisible()
   })
 }
+})
 
 /**
  * The visible text of `testId`'s element with code, raw model output, messages, ids and tool

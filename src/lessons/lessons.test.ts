@@ -14,16 +14,41 @@ import { readFileSync } from 'node:fs'
 const sandbox = createNodeSandbox()
 afterAll(() => sandbox.dispose())
 
-/** Runs a lesson workspace to the end in the Node sandbox, as the app's Run does (dangerous calls denied). */
-async function run(workspace: LessonWorkspace, language: LessonLanguage = 'en'): Promise<SessionEvent[]> {
-  const file = lessonWorkspace(workspace, language)
+interface Outcome {
+  errors: unknown[]
+  events: SessionEvent[]
+}
+
+/**
+ * Runs of the same workspace file, by its content. A run is deterministic (fixed clock, scripted
+ * model) and most of its time is the sandbox worker's start, so the English run that several
+ * tests check (its stop, its calls as the Chinese runs' reference, a challenge's starting code)
+ * is made once per file instead of once per test.
+ */
+const outcomes = new Map<string, Promise<Outcome>>()
+
+async function runOnce(file: ReturnType<typeof lessonWorkspace>): Promise<Outcome> {
   const loaded = await sandbox.load({ tools: file.tools, model: file.model })
-  expect(loaded.ok ? [] : loaded.errors).toEqual([])
-  if (!loaded.ok) return []
+  if (!loaded.ok) return { errors: loaded.errors, events: [] }
   const runner = new LoopRunner({ model: sandbox, executor: sandbox, router: sandbox, summarizer: sandbox, codeRunner: sandbox, clock: () => 0 })
   runner.start(runInitFor({ input: file.input, settings: file.settings }, loaded.tools))
   await runner.run()
-  return [...runner.events]
+  return { errors: [], events: [...runner.events] }
+}
+
+/** Runs a lesson workspace to the end in the Node sandbox, as the app's Run does (dangerous calls denied). */
+async function run(workspace: LessonWorkspace, language: LessonLanguage = 'en'): Promise<SessionEvent[]> {
+  const file = lessonWorkspace(workspace, language)
+  const key = JSON.stringify(file)
+  let outcome = outcomes.get(key)
+  if (!outcome) {
+    outcome = runOnce(file)
+    outcomes.set(key, outcome)
+  }
+  const { errors, events } = await outcome
+  expect(errors).toEqual([])
+  // A copy: a test may not change what the next one reads.
+  return structuredClone(events)
 }
 
 const lesson = (id: string) => findLesson(id) as Lesson
