@@ -3,8 +3,11 @@
  */
 import { isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { readJsonDeferred, type JsonReadFailure, type JsonReadSuccess } from './read-json'
+import { keylessEnd } from './read-strict'
 
 const MAX_RETRIES_AFTER_TRUNCATION = 8
+/** The reader's depth limit (`JsonReadOptions.maxDepth`'s default, which the scan reads with). */
+const MAX_DEPTH = 512
 
 /** Options of {@link findJsonValues}. */
 export interface FindJsonOptions {
@@ -21,6 +24,13 @@ export interface FindJsonOptions {
    * (its own arguments) cannot hide that it was cut off.
    */
   keepTruncated?: (failure: JsonReadFailure) => boolean
+  /**
+   * The caller has no use for a value without keys (`[1]`, `[{}]`, `[[], 0]`): such values are
+   * passed over where they end, exactly as if they had been read, without being built. Prose can
+   * hold hundreds of thousands of them, and building each cost far more than finding its end.
+   * Default false (every value is handed over).
+   */
+  skipKeyless?: boolean
 }
 
 /** What {@link findJsonValues} found: complete values in order, and a value cut off by the end of the text. */
@@ -141,6 +151,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
 export function scanJsonValues(text: string, options: FindJsonOptions, onValue: (value: JsonReadSuccess) => void): Omit<FoundJson, 'values'> {
   const arrays = options.arrays ?? true
   const spanDepth = options.spanDepth ?? 0
+  const skipKeyless = options.skipKeyless ?? false
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
@@ -159,6 +170,15 @@ export function scanJsonValues(text: string, options: FindJsonOptions, onValue: 
     if (failsAt >= 0) {
       pos = Math.max(pos + 1, failsAt)
       continue
+    }
+    if (skipKeyless) {
+      // A strict value without strings: what reading it would do, minus building it.
+      const end = keylessEnd(text, pos, MAX_DEPTH)
+      if (end >= 0) {
+        if (truncated && !keptTruncated) truncated = undefined
+        pos = end
+        continue
+      }
     }
     // Most failed reads are dropped, so their messages are written only for the ones kept.
     const result = readJsonDeferred(text, pos, { spanDepth })

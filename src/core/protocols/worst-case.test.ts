@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { findJsonValues } from '../json'
+import { keylessEnd } from '../json/read-strict'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
 import { createStreamParser, getProtocol } from './index'
@@ -86,6 +87,47 @@ describe('worst-case inputs', () => {
     const invalid = findJsonValues(raw).invalid ?? []
     expect(invalid.map((failure) => [failure.start, failure.error.offset])).toEqual(Array.from({ length: 8 }, (_, index) => [4 + 3 * index, 6 + 3 * index]))
     expect(invalid[0]?.error.message).toBe("Expected a JSON value at offset 6, found ','.")
+  })
+
+  it('builds no JSON value without keys ([1], [{}], ["a", 2]) in prose, and reads the calls among them as before', () => {
+    const units = ['[1]', '[{}]', '["a", 2] ', '[[1, [true]], {}]', '[-0.5e3]']
+    const call = '{"tool": "f", "arguments": {"x": [1]}}'
+    for (const id of ['json', 'llama3-json', 'openai']) {
+      for (const unit of units) {
+        const raw = `a ${unit.repeat(1000)} b`
+        // Each value read by the strict path is built by one JSON.parse.
+        const parse = vi.spyOn(JSON, 'parse')
+        const result = getProtocol(id)?.parse(raw)
+        const built = parse.mock.calls.length
+        parse.mockRestore()
+        // Before: one JSON.parse per value (1000).
+        expect(built, `${id} ${unit}`).toBeLessThan(10)
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(raw)
+      }
+    }
+    const mixed = `${'[1]'.repeat(50)} ${call} [{"b": 1}] [2] ${call}`
+    expect(getProtocol('json')?.parse(mixed).calls.map((found) => [found.name, found.arguments, found.spans.call])).toEqual([
+      ['f', { x: [1] }, { start: 151, end: 151 + call.length }],
+      ['f', { x: [1] }, { start: mixed.length - call.length, end: mixed.length }],
+    ])
+  })
+
+  it('skips a value without keys exactly where reading it would end, and reports the same failures around it', () => {
+    const next = (() => {
+      let state = 7
+      return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648)
+    })()
+    const alphabet = ['[', ']', '{', '}', ',', ' ', '1', '-', '.', 'true', '"a"', '"', "'", ':', '(', '"tool": "f"', '"arguments": {}', 'x']
+    for (let index = 0; index < 3000; index++) {
+      let text = ''
+      const pieces = 1 + Math.floor(next() * 24)
+      for (let piece = 0; piece < pieces; piece++) text += alphabet[Math.floor(next() * alphabet.length)] ?? ''
+      const all = findJsonValues(text, { spanDepth: 3 })
+      const skipping = findJsonValues(text, { spanDepth: 3, skipKeyless: true })
+      const keyed = all.values.filter((value) => keylessEnd(text, value.start, 512) < 0)
+      expect(skipping, JSON.stringify(text)).toEqual({ ...all, values: keyed })
+    }
   })
 
   it('reads the text around failed markers consumed back to back the same as before', () => {
