@@ -249,6 +249,27 @@ describe('worst-case inputs, streamed', () => {
     }
   })
 
+  it('starts no JSON reader at a value without keys ([1], [{}]) that a chunk holds or that fits in the next one', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const unit of ['[1]', '[{}]', '["a", -2.5] ', '[[true], {}]']) {
+        const raw = `a ${unit.repeat(1000)} {"name": "f", "arguments": {"x": [2]}} b`
+        for (const size of [7, 64, raw.length]) {
+          const reset = vi.spyOn(JsonStreamReader.prototype, 'reset')
+          const parser = createStreamParser(id)
+          let snapshot = parser.push('')
+          for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+          // Before: a reader per value (1000); now one for the call (and one per chunk at most for a value longer than what is left of a chunk).
+          expect(reset.mock.calls.length, `${id} ${unit} ${size}`).toBeLessThanOrEqual(unit.length < size / 2 ? 2 : Math.ceil(raw.length / size) + 2)
+          reset.mockRestore()
+          expect(snapshot.reading, `${id} ${unit} ${size}`).toBe('incremental')
+          expect(snapshot.text, `${id} ${unit} ${size}`).toBe(`a ${unit.repeat(1000).trimEnd()}\nb`)
+          expect(snapshot.calls, `${id} ${unit} ${size}`).toEqual([{ name: 'f', arguments: { x: [2] }, complete: true }])
+          expect(parser.end(), `${id} ${unit} ${size}`).toEqual(getProtocol(id)?.parse(raw))
+        }
+      }
+    }
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../messages'
 import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContext } from '../shared/call-object'
 import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
 import { isDigit, isIdentifierStart, isWhitespace } from '../../json/chars'
+import { KEYLESS_CUT, keylessEnd } from '../../json/read-strict'
 import { JsonStreamReader } from './json-stream-reader'
 import { ProseText } from './prose-text'
 import type { StreamScanner, StreamingCall } from '../types'
@@ -17,6 +18,10 @@ const UNFOLLOWED_TAGS = ['</tool_call>', '</tool>', '</function_call>', '<functi
 const NO_CALL_NAMES = new Set(['none', 'null', ''])
 /** A `<function=` name longer than this is not a tool name; the scanner gives up rather than buffer it. */
 const MAX_NAME = 256
+/** The stream reader's depth limit (its default), which a value passed over unread keeps to. */
+const MAX_DEPTH = 512
+/** The longest start of a value without keys carried over to the next chunk (see `write`). */
+const MAX_CARRIED_VALUE = 32
 
 // Scanner modes. Plain numbers: `write` switches on them for every run of characters.
 const Mode = { Prose: 0, Reasoning: 1, Json: 2, TagBody: 3, FunctionName: 4, FunctionBody: 5, AfterBody: 6, GaveUp: 7 } as const
@@ -138,6 +143,22 @@ export class TextScanner implements StreamScanner {
               proseFrom = from
               i = stop + 1
               continue
+            }
+            // A value without keys (`[1]`, `[{}]`) names no tool: the reader would read it and
+            // leave it in the prose run, so it joins the run unread, and `[1][1][1]` costs no
+            // reading per value.
+            const end = keylessEnd(work, stop, MAX_DEPTH)
+            if (end >= 0) {
+              proseFrom = from
+              i = end
+              continue
+            }
+            // Cut by the end of a chunk longer than what is left of it: carried into the next
+            // chunk and looked at again (at most once the chunk's length), rather than read.
+            if (end === KEYLESS_CUT && length - stop <= MAX_CARRIED_VALUE && length - stop < chunk.length) {
+              if (stop > from) this.prose.add(work.slice(from, stop))
+              this.carry = work.slice(stop)
+              return
             }
             // The prose before it is added once the reading ends: if it fails here, the opener
             // joins that prose run instead of costing an add (and a rope node) of its own.
