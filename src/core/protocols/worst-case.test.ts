@@ -130,6 +130,28 @@ describe('worst-case inputs', () => {
     }
   })
 
+  it('reads no [ whose number cannot be read ([-[-, [1e[1e, [1.x) once the invalid candidates to report are listed', () => {
+    for (const unit of ['[-', '[1e', '[1.x', '[-1.e+]']) {
+      const raw = `a ${unit.repeat(1000)} b`
+      for (const id of ['json', 'llama3-json', 'openai']) {
+        // A failed lenient read names the character it stopped at (String.fromCodePoint).
+        const named = vi.spyOn(String, 'fromCodePoint')
+        const result = getProtocol(id)?.parse(raw)
+        const reads = named.mock.calls.length
+        named.mockRestore()
+        // Before: a read per [ (1000).
+        expect(reads, `${id} ${unit}`).toBeLessThan(20)
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(raw)
+      }
+      // The first candidates are still read and listed, as before.
+      const invalid = findJsonValues(raw).invalid ?? []
+      expect(invalid, unit).toHaveLength(8)
+      expect(invalid.map((failure) => failure.start), unit).toEqual(Array.from({ length: 8 }, (_, index) => 2 + unit.length * index))
+    }
+    expect(findJsonValues('[-[-[-').invalid?.[0]?.error.message).toBe("Expected a digit after '-' at offset 1, found '['.")
+  })
+
   it('reads the text around failed markers consumed back to back the same as before', () => {
     const result = pipe.parse(`before ${'[TOOL:f'.repeat(500)}[TOOL:g|a=1] after`)
     expect(result.text).toBe('before\nafter')
