@@ -292,6 +292,24 @@ describe('worst-case inputs, streamed', () => {
     }
   })
 
+  it('looks a token start cut by the end of a chunk up once, not once per token (</think, <seed:think in one-character chunks)', () => {
+    for (const id of ['json', 'llama3-json', 'xml-tag']) {
+      for (const unit of ['</think', '<seed:think', '<']) {
+        const raw = `a ${unit.repeat(200)} b`
+        const parser = createStreamParser(id)
+        const slice = vi.spyOn(String.prototype, 'slice')
+        let snapshot = parser.push('')
+        for (let at = 0; at < raw.length; at += 1) snapshot = parser.push(raw[at] ?? '')
+        const sliced = slice.mock.calls.length
+        slice.mockRestore()
+        // Before: the rest cut out once per token tried (over 20 per character at a `<`).
+        expect(sliced, `${id} ${unit}`).toBeLessThan(4 * raw.length)
+        expect(snapshot.text, `${id} ${unit}`).toBe(raw)
+        expect(parser.end(), `${id} ${unit}`).toEqual(getProtocol(id)?.parse(raw))
+      }
+    }
+  })
+
   it('adds a run of < that open no token to the prose once, not per character', () => {
     for (const id of ['json', 'xml-tag']) {
       const add = vi.spyOn(ProseText.prototype, 'add')
