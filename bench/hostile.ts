@@ -6,7 +6,8 @@
  * The inputs come in families ({@link GENERATORS}); `base` is the fixed list above, the others are
  * generated: every prefix of every format's typical output repeated, every short run of brackets,
  * quotes and backslashes, nesting up to the reader's depth limit, tag soup, unclosed fences, and
- * every format's opener repeated, cut at every point, before an unclosed string or deep nesting.
+ * every format's opener repeated, cut at every point, before an unclosed string or deep nesting,
+ * and small values that hold no call repeated.
  */
 import { formats } from '../src/core/protocols/index'
 
@@ -39,7 +40,7 @@ function almost(token: string): string {
 export type HostileInput = readonly [label: string, raw: string]
 
 /** The input families, by name (`scripts/worst-case.ts --generators`). */
-export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs', 'openers'] as const
+export const GENERATORS = ['base', 'prefixes', 'unbalanced', 'deep', 'tags', 'fences', 'alternating', 'runs', 'openers', 'values'] as const
 export type GeneratorName = (typeof GENERATORS)[number]
 
 /**
@@ -59,6 +60,7 @@ export function hostileInputs(size: number, generators: readonly GeneratorName[]
     alternating: alternatingInputs,
     runs: runInputs,
     openers: openerInputs,
+    values: valueInputs,
   }
   // Generated one at a time, so picking a few inputs at a large size holds only those.
   for (const name of generators) {
@@ -199,6 +201,25 @@ function* runInputs(size: number): Generator<HostileInput> {
       ["'" + 'x'.repeat(body), 'an unclosed single-quoted string'],
     ]
     for (const [run, label] of runs) yield [`${JSON.stringify(at)} + ${label}`, at + run]
+  }
+}
+
+/**
+ * Small JSON values that hold no call, each repeated (a value read per repetition), alone and
+ * between words: numbers, literals, strings and empty containers in arrays, nested, and arrays
+ * whose first number cannot be read (`[-`, `[1e`, `[1.x`), which fail at once.
+ */
+function* valueInputs(size: number): Generator<HostileInput> {
+  const items = ['1', '-0.5e3', 'true', 'null', '"a"', '{}', '[]', '[1]', '"\\u00e9"', '{"a": 1}']
+  const values: string[] = []
+  for (const first of items) {
+    values.push(`[${first}]`)
+    for (const second of items) values.push(`[${first}, ${second}]`)
+  }
+  values.push('{}', '[[[1]]]', '[{}, [{}]]', '[-', '[1e', '[1.x', '[-1.e+]', '[01]', '[1.]', '[tru', "['']", "[']['")
+  for (const value of values) {
+    yield [`${JSON.stringify(value)} repeated (a value that holds no call)`, repeat(value, size)]
+    yield [`(${JSON.stringify(value)} + " x ") repeated`, repeat(`${value} x `, size)]
   }
 }
 

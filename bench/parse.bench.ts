@@ -290,6 +290,9 @@ const WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['87K × [f(a=1, f(a=', '[f(a=1, f(a='.repeat(Math.floor(MB / 12))],
   ['47K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
   ['43K × f(a=[TOOL_CALLS]f[ARGS]{', 'f(a=[TOOL_CALLS]f[ARGS]{'.repeat(Math.floor(MB / 24))],
+  ['175K × ["a"]', '["a"]'.repeat(Math.floor(MB / 5))],
+  ['512K × [-', '[-'.repeat(MB / 2)],
+  ['350K × [1e', '[1e'.repeat(Math.floor(MB / 3))],
 ]
 /** The worst of the stream search, streamed by every protocol (1 MB each). */
 const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
@@ -307,6 +310,11 @@ const STREAM_WORST: ReadonlyArray<readonly [label: string, raw: string]> = [
   ['175K × [f(a=1', '[f(a=1'.repeat(Math.floor(MB / 6))],
   ['47K × [TOOL: f] [ARGS: {f(a=', '[TOOL: f] [ARGS: {f(a='.repeat(Math.floor(MB / 22))],
   ['512K × {}', '{}'.repeat(MB / 2)],
+  ['350K × [1]', '[1]'.repeat(Math.floor(MB / 3))],
+  ['262K × [{}]', '[{}]'.repeat(MB / 4)],
+  ['512K × [-', '[-'.repeat(MB / 2)],
+  ['150K × </think', '</think'.repeat(Math.floor(MB / 7))],
+  ['95K × <seed:think', '<seed:think'.repeat(Math.floor(MB / 11))],
 ]
 const worstRows: string[][] = []
 let worstSeconds = 0

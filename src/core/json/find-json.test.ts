@@ -91,3 +91,27 @@ describe('findJsonValues on hostile input', () => {
     }
   })
 })
+
+describe('certainFailureAt, thorough (once the failures to list are listed)', () => {
+  it('rules out only reads that fail, resuming where the failed read stops (numbers and tuples too)', async () => {
+    const { certainFailureAt } = await import('./find-json')
+    const { readJson } = await import('./read-json')
+    const pieces = ['[', '(', '{', '-', '1', '0', '.', 'e', 'E', '+', ',', ' ', ']', ')', 'x', '"a"', ':', 'tr', 'true', '[-', '1e', '1.']
+    const next = seededRandom(31)
+    let ruledOut = 0
+    for (let index = 0; index < 20_000; index++) {
+      let text = '['
+      const count = 1 + Math.floor(next() * 8)
+      for (let piece = 0; piece < count; piece++) text += pieces[Math.floor(next() * pieces.length)] ?? ''
+      const failsAt = certainFailureAt(text, 0, true)
+      if (failsAt < 0) continue
+      ruledOut++
+      const read = readJson(text, 0)
+      expect(read.ok, JSON.stringify(text)).toBe(false)
+      if (read.ok) continue
+      expect(read.error.code, JSON.stringify(text)).toBe('invalid_json')
+      expect(Math.max(1, failsAt), JSON.stringify(text)).toBe(Math.max(1, read.error.offset))
+    }
+    expect(ruledOut).toBeGreaterThan(2000)
+  })
+})

@@ -1,10 +1,13 @@
 /**
  * Finding JSON values embedded in prose.
  */
-import { isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
+import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from './chars'
 import { readJsonDeferred, type JsonReadFailure, type JsonReadSuccess } from './read-json'
+import { keylessEnd } from './read-strict'
 
 const MAX_RETRIES_AFTER_TRUNCATION = 8
+/** The reader's depth limit (`JsonReadOptions.maxDepth`'s default, which the scan reads with). */
+const MAX_DEPTH = 512
 
 /** Options of {@link findJsonValues}. */
 export interface FindJsonOptions {
@@ -21,6 +24,13 @@ export interface FindJsonOptions {
    * (its own arguments) cannot hide that it was cut off.
    */
   keepTruncated?: (failure: JsonReadFailure) => boolean
+  /**
+   * The caller has no use for a value without keys (`[1]`, `[{}]`, `[[], 0]`): such values are
+   * passed over where they end, exactly as if they had been read, without being built. Prose can
+   * hold hundreds of thousands of them, and building each cost far more than finding its end.
+   * Default false (every value is handed over).
+   */
+  skipKeyless?: boolean
 }
 
 /** What {@link findJsonValues} found: complete values in order, and a value cut off by the end of the text. */
@@ -74,10 +84,12 @@ function startsLiteral(text: string, at: number): boolean {
  * candidates are frequent in hostile input (1 MB of `{`, `{"` repeated) and each failed read
  * costs far more than this look, which reads only what the reader would.
  *
- * @param tuples also look through Python tuples opened in an array (`[(,` fails at the `,`);
- *   without it, a `(` counts as a value that may read
+ * @param thorough also look through Python tuples opened in an array (`[(,` fails at the `,`)
+ *   and into a number that opens an array (`[-[` fails at the second `[`, `[1e]` at the `]`);
+ *   without it, a `(` or a number counts as a value that may read. For a caller that lists no
+ *   more failures: a failure found this way is not read, so it has no message.
  */
-export function certainFailureAt(text: string, at: number, tuples = false): number {
+export function certainFailureAt(text: string, at: number, thorough = false): number {
   let pos = at
   // `[[[{` : look through a few nested openers to the first key or item.
   for (let depth = 0; depth < 8; depth++) {
@@ -86,10 +98,11 @@ export function certainFailureAt(text: string, at: number, tuples = false): numb
     if (pos >= text.length) return -1
     const code = text.charCodeAt(pos)
     if (opener === 0x5b || opener === 0x28) {
-      if (code === 0x7b || code === 0x5b || (tuples && code === 0x28)) continue
+      if (code === 0x7b || code === 0x5b || (thorough && code === 0x28)) continue
       if (isIdentifierStart(code)) return startsLiteral(text, pos) ? -1 : pos
+      if (thorough && (code === 0x2d || (code >= 0x30 && code <= 0x39))) return numberFailureAt(text, pos)
       // A value, or the closer of an empty array or tuple.
-      return code === (opener === 0x28 ? 0x29 : 0x5d) || code === 0x22 || code === 0x27 || code === 0x2d || (!tuples && code === 0x28) || (code >= 0x30 && code <= 0x39) ? -1 : pos
+      return code === (opener === 0x28 ? 0x29 : 0x5d) || code === 0x22 || code === 0x27 || code === 0x2d || (!thorough && code === 0x28) || (code >= 0x30 && code <= 0x39) ? -1 : pos
     }
     if (code === 0x7d) return -1
     let keyEnd: number
@@ -103,6 +116,36 @@ export function certainFailureAt(text: string, at: number, tuples = false): numb
     } else return pos
     const colon = skipWhitespace(text, keyEnd)
     return colon >= text.length || text.charCodeAt(colon) === 0x3a ? -1 : colon
+  }
+  return -1
+}
+
+/**
+ * Where the lenient reader's number at `at` fails (`-[`, `1.x`, `1e]`: the offset of the
+ * character that is not a digit where one must be), or -1 when it reads or the text ends first
+ * (a cut number is the reader's to report). The same steps as the reader's, without building.
+ */
+function numberFailureAt(text: string, at: number): number {
+  const length = text.length
+  let i = at
+  if (text.charCodeAt(i) === 0x2d) i++
+  let digitsStart = i
+  while (i < length && isDigit(text.charCodeAt(i))) i++
+  if (i === digitsStart) return i >= length ? -1 : i
+  if (text.charCodeAt(i) === 0x2e) {
+    i++
+    digitsStart = i
+    while (i < length && isDigit(text.charCodeAt(i))) i++
+    if (i === digitsStart) return i >= length ? -1 : i
+  }
+  const exponent = text.charCodeAt(i)
+  if (exponent === 0x65 || exponent === 0x45) {
+    i++
+    const sign = text.charCodeAt(i)
+    if (sign === 0x2b || sign === 0x2d) i++
+    digitsStart = i
+    while (i < length && isDigit(text.charCodeAt(i))) i++
+    if (i === digitsStart) return i >= length ? -1 : i
   }
   return -1
 }
@@ -141,6 +184,7 @@ export function findJsonValues(text: string, options: FindJsonOptions = {}): Fou
 export function scanJsonValues(text: string, options: FindJsonOptions, onValue: (value: JsonReadSuccess) => void): Omit<FoundJson, 'values'> {
   const arrays = options.arrays ?? true
   const spanDepth = options.spanDepth ?? 0
+  const skipKeyless = options.skipKeyless ?? false
   let truncated: JsonReadFailure | undefined
   let pos = options.from ?? 0
   let retriesAfterTruncation = 0
@@ -154,11 +198,20 @@ export function scanJsonValues(text: string, options: FindJsonOptions, onValue: 
       continue
     }
     // Once the invalid candidates to report are listed, a failed read would only say where it
-    // stopped, so tuples that cannot read (`[(,[(,`) are ruled out without a read too.
+    // stopped, so tuples and numbers that cannot read (`[(,[(,`, `[-[-`) are ruled out without a read too.
     const failsAt = certainFailureAt(text, pos, invalid.length >= MAX_INVALID_REPORTED)
     if (failsAt >= 0) {
       pos = Math.max(pos + 1, failsAt)
       continue
+    }
+    if (skipKeyless) {
+      // A strict value without keys: what reading it would do, minus building it.
+      const end = keylessEnd(text, pos, MAX_DEPTH)
+      if (end >= 0) {
+        if (truncated && !keptTruncated) truncated = undefined
+        pos = end
+        continue
+      }
     }
     // Most failed reads are dropped, so their messages are written only for the ones kept.
     const result = readJsonDeferred(text, pos, { spanDepth })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fuzzSeeds, mutate, seededRandom } from '../../test/fuzz-inputs'
 import { readJson, readJsonDeferred, readJsonLenient } from './read-json'
-import { readStrictJson } from './read-strict'
+import { KEYLESS_CUT, NOT_KEYLESS, keylessEnd, readStrictJson } from './read-strict'
 
 const valid = [
   '{}',
@@ -87,5 +87,50 @@ describe('readJsonDeferred (readJson with failures rendered on demand)', () => {
       }
     }
     expect(failures).toBeGreaterThan(500)
+  })
+})
+
+describe('keylessEnd (values a caller looking for calls passes over unbuilt)', () => {
+  // Random texts over the characters keyless values are made of, and the ones that stop them.
+  const alphabet = ['[', ']', '{', '}', ',', ' ', '\n', '1', '0', '-', '.', 'e', '2', 'true', 'nul', 'null', 'f', 'false', 'True', '"a"', '"', '\\', '\\u00e9', '\\u12', '\\n', '\\x', ':', "'", '(', '\u0001']
+
+  it('accepts only what readJson reads, with the same end, and says when the text cut it', () => {
+    const next = seededRandom(2024)
+    let accepted = 0
+    let cut = 0
+    for (let index = 0; index < 20_000; index++) {
+      let text = next() < 0.5 ? '[' : '{'
+      const pieces = 1 + Math.floor(next() * 12)
+      for (let piece = 0; piece < pieces; piece++) text += alphabet[Math.floor(next() * alphabet.length)] ?? ''
+      const end = keylessEnd(text, 0, 512)
+      const read = readJson(text, 0)
+      if (end >= 0) {
+        accepted++
+        expect(read.ok && read.end, JSON.stringify(text)).toBe(end)
+        expect(readStrictJson(text, 0, 3, 512)?.end, JSON.stringify(text)).toBe(end)
+        continue
+      }
+      if (end === KEYLESS_CUT) {
+        cut++
+        // Cut: the text so far is the start of a keyless value; some ending completes it.
+        const completions = [']', '}', '1]', '"]', 'e]', '0]', 'ue]', 'l]', 'se]', 'alse]', 'rue]', 'ull]', '0e9]', '0"]']
+        expect(completions.some((tail) => readJson(text + tail + ']'.repeat(16), 0).ok), JSON.stringify(text)).toBe(true)
+      } else {
+        expect(end, JSON.stringify(text)).toBe(NOT_KEYLESS)
+      }
+    }
+    expect(accepted).toBeGreaterThan(500)
+    expect(cut).toBeGreaterThan(500)
+  })
+
+  it('takes no object with a member, nothing strict JSON refuses, and keeps to the depth limit', () => {
+    for (const text of ['{"a": 1}', '[{"a": 1}]', '[01]', '[1.]', '["\\x"]', '["\\u12"]', '["a\nb"]', "['a']", '[True]', '[1,]', '[(1)]']) {
+      expect(keylessEnd(text, 0, 512), text).toBe(NOT_KEYLESS)
+    }
+    for (const text of ['[1', '[1.', '[1e', '[tr', '["a', '["\\u00', '[[]', '[-']) expect(keylessEnd(text, 0, 512), text).toBe(KEYLESS_CUT)
+    const mixed = '[["a", -0.5e+3, true, null, {}], [], "\\u00e9\\"\\\\"]x'
+    expect(keylessEnd(mixed, 0, 512)).toBe(mixed.length - 1)
+    expect(keylessEnd(`${'['.repeat(512)}${']'.repeat(512)}`, 0, 512)).toBe(1024)
+    expect(keylessEnd(`${'['.repeat(513)}${']'.repeat(513)}`, 0, 512)).toBe(NOT_KEYLESS)
   })
 })

@@ -335,3 +335,149 @@ export function readStrictJson(text: string, start: number, spanDepth: number, m
     }
   }
 }
+
+/**
+ * End of the strict JSON string whose quote is at `at` (after the closing quote), checked as
+ * `JSON.parse` checks it (no raw control character, only JSON's escapes); {@link KEYLESS_CUT} when
+ * the text ends inside it, {@link NOT_KEYLESS} when it is not strict.
+ */
+function checkedStringEnd(text: string, at: number): number {
+  const length = text.length
+  let pos = at + 1
+  for (;;) {
+    if (pos >= length) return KEYLESS_CUT
+    const code = text.charCodeAt(pos)
+    if (code === QUOTE) return pos + 1
+    if (code < 0x20) return NOT_KEYLESS
+    if (code !== BACKSLASH) {
+      pos++
+      continue
+    }
+    if (pos + 1 >= length) return KEYLESS_CUT
+    const escaped = text.charCodeAt(pos + 1)
+    if (escaped === 0x75) {
+      for (let digit = pos + 2; digit < pos + 6; digit++) {
+        if (digit >= length) return KEYLESS_CUT
+        const hex = text.charCodeAt(digit)
+        if (!(isDigit(hex) || (hex >= 0x61 && hex <= 0x66) || (hex >= 0x41 && hex <= 0x46))) return NOT_KEYLESS
+      }
+      pos += 6
+      continue
+    }
+    // " \ / b f n r t
+    if (escaped !== QUOTE && escaped !== BACKSLASH && escaped !== 0x2f && escaped !== 0x62 && escaped !== 0x66 && escaped !== 0x6e && escaped !== 0x72 && escaped !== 0x74) return NOT_KEYLESS
+    pos += 2
+  }
+}
+
+/** True when the text from `at` to its end is the start of a strict number (`-`, `1.`, `2e+`). */
+function isNumberStart(text: string, at: number): boolean {
+  const length = text.length
+  let i = at
+  if (text.charCodeAt(i) === 0x2d) i++
+  if (i >= length) return true
+  if (text.charCodeAt(i) === 0x30) i++
+  else if (isDigit(text.charCodeAt(i))) while (isDigit(text.charCodeAt(i))) i++
+  else return false
+  if (i >= length) return true
+  if (text.charCodeAt(i) === 0x2e) {
+    i++
+    if (i >= length) return true
+    if (!isDigit(text.charCodeAt(i))) return false
+    while (isDigit(text.charCodeAt(i))) i++
+    if (i >= length) return true
+  }
+  const exponent = text.charCodeAt(i)
+  if (exponent !== 0x65 && exponent !== 0x45) return false
+  i++
+  const sign = text.charCodeAt(i)
+  if (sign === 0x2b || sign === 0x2d) i++
+  while (isDigit(text.charCodeAt(i))) i++
+  return i >= length
+}
+
+/** {@link keylessEnd}: the text ended before the value did. */
+export const KEYLESS_CUT = -2
+/** {@link keylessEnd}: not a strict value without strings (a string, a repair, too deep). */
+export const NOT_KEYLESS = -1
+
+/**
+ * End of the strict JSON array or object at `at` (after its closer) when no object in it has a
+ * member (`[1]`, `[{}]`, `[["a", 2], {}]`): such a value has no key, so it names no tool, and a
+ * caller that looks only for calls can pass over it without building it. {@link KEYLESS_CUT} when
+ * the text ends inside it, {@link NOT_KEYLESS} when an object in it has a member, it is not strict
+ * JSON or it nests deeper than `room` levels. Everything it accepts is strict JSON (numbers and
+ * strings checked as strictly as `JSON.parse` does), so `readJson` reads it, with this end.
+ * Allocates nothing.
+ */
+export function keylessEnd(text: string, at: number, room: number): number {
+  if (openArrays.length < room) openArrays = new Uint8Array(room)
+  const arrays = openArrays
+  const length = text.length
+  let level = 0
+  let pos = at
+  let expect = VALUE
+  for (;;) {
+    if (pos >= length) return KEYLESS_CUT
+    const code = text.charCodeAt(pos)
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      pos++
+      continue
+    }
+    if (expect === AFTER_VALUE) {
+      if (code === 0x2c) {
+        // Only arrays get here with items: an object without strings is `{}`.
+        expect = VALUE
+        pos++
+        continue
+      }
+      if (code === (arrays[level - 1] === 1 ? 0x5d : 0x7d)) {
+        pos++
+        if (--level === 0) return pos
+        continue
+      }
+      return NOT_KEYLESS
+    }
+    if (expect === AFTER_OPEN_OBJECT) {
+      if (code !== 0x7d) return NOT_KEYLESS
+      pos++
+      if (--level === 0) return pos
+      expect = AFTER_VALUE
+      continue
+    }
+    // VALUE, or AFTER_OPEN_ARRAY: a value or the closer of an empty array.
+    if (code === 0x7b || code === 0x5b) {
+      if (level >= room) return NOT_KEYLESS
+      const isArray = code === 0x5b
+      arrays[level++] = isArray ? 1 : 0
+      expect = isArray ? AFTER_OPEN_ARRAY : AFTER_OPEN_OBJECT
+      pos++
+      continue
+    }
+    if (expect === AFTER_OPEN_ARRAY && code === 0x5d) {
+      pos++
+      if (--level === 0) return pos
+      expect = AFTER_VALUE
+      continue
+    }
+    if (code === QUOTE) {
+      // An item, not a key: objects here are `{}`.
+      const end = checkedStringEnd(text, pos)
+      if (end < 0) return end
+      pos = end
+    } else if (code === 0x2d || isDigit(code)) {
+      // A number that reaches the end of the text may go on: the value is cut there.
+      const end = strictNumberEnd(text, pos)
+      if (end < 0) return isNumberStart(text, pos) ? KEYLESS_CUT : NOT_KEYLESS
+      pos = end
+    } else if (code === 0x74 || code === 0x66 || code === 0x6e) {
+      const end = literalEnd(text, pos)
+      if (end >= 0) pos = end
+      // A literal that the end of the text cuts (`[tr`); the slice is a few characters at most.
+      else return length - pos < 5 && (code === 0x74 ? 'true' : code === 0x66 ? 'false' : 'null').startsWith(text.slice(pos)) ? KEYLESS_CUT : NOT_KEYLESS
+    } else {
+      return NOT_KEYLESS
+    }
+    expect = AFTER_VALUE
+  }
+}

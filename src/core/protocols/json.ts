@@ -108,8 +108,9 @@ export function collectJsonCalls(builder: ParseBuilder, options: JsonCallsOption
   let lastEnd = options.from ?? 0
   let lastWasCall = false
   // Values are handled as they are read; what comes after them (invalid and cut-off candidates)
-  // does not depend on them.
-  const found = scanJsonValues(view, { spanDepth: 3, from: options.from ?? 0, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined }, (value) => {
+  // does not depend on them. A value without keys names no tool (readValue reads it as data), so
+  // it is passed over unbuilt.
+  const found = scanJsonValues(view, { spanDepth: 3, from: options.from ?? 0, skipKeyless: true, keepTruncated: (failure) => truncatedCallName(failure.partial) !== undefined }, (value) => {
     const readings = readValue(builder, value)
     if (readings.every((reading) => reading.kind === 'data')) return
     let span: Span = { start: value.start, end: value.end }

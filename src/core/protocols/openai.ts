@@ -88,7 +88,8 @@ function isToolCallEntry(value: JsonValue): boolean {
  */
 function parseToolCallArrays(raw: string): ParseResult {
   const builder = new ParseBuilder(raw, 'openai')
-  scanJsonValues(builder.view, { spanDepth: 4 }, (value) => {
+  // A value without keys holds no tool_calls entry: passed over unbuilt.
+  scanJsonValues(builder.view, { spanDepth: 4, skipKeyless: true }, (value) => {
     if (!Array.isArray(value.value) || value.value.length === 0 || !value.value.every(isToolCallEntry)) return
     value.value.forEach((entry, index) => {
       const reading = readCallObject(raw, entry, value.spans.items?.[index], 'wrapped', true)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { findJsonValues } from '../json'
+import { keylessEnd } from '../json/read-strict'
 import { MAX_LISTED_ERRORS } from './shared/parse-builder'
 import { bracket } from './bracket'
 import { createStreamParser, getProtocol } from './index'
@@ -86,6 +87,69 @@ describe('worst-case inputs', () => {
     const invalid = findJsonValues(raw).invalid ?? []
     expect(invalid.map((failure) => [failure.start, failure.error.offset])).toEqual(Array.from({ length: 8 }, (_, index) => [4 + 3 * index, 6 + 3 * index]))
     expect(invalid[0]?.error.message).toBe("Expected a JSON value at offset 6, found ','.")
+  })
+
+  it('builds no JSON value without keys ([1], [{}], ["a", 2]) in prose, and reads the calls among them as before', () => {
+    const units = ['[1]', '[{}]', '["a", 2] ', '[[1, [true]], {}]', '[-0.5e3]']
+    const call = '{"tool": "f", "arguments": {"x": [1]}}'
+    for (const id of ['json', 'llama3-json', 'openai']) {
+      for (const unit of units) {
+        const raw = `a ${unit.repeat(1000)} b`
+        // Each value read by the strict path is built by one JSON.parse.
+        const parse = vi.spyOn(JSON, 'parse')
+        const result = getProtocol(id)?.parse(raw)
+        const built = parse.mock.calls.length
+        parse.mockRestore()
+        // Before: one JSON.parse per value (1000).
+        expect(built, `${id} ${unit}`).toBeLessThan(10)
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(raw)
+      }
+    }
+    const mixed = `${'[1]'.repeat(50)} ${call} [{"b": 1}] [2] ${call}`
+    expect(getProtocol('json')?.parse(mixed).calls.map((found) => [found.name, found.arguments, found.spans.call])).toEqual([
+      ['f', { x: [1] }, { start: 151, end: 151 + call.length }],
+      ['f', { x: [1] }, { start: mixed.length - call.length, end: mixed.length }],
+    ])
+  })
+
+  it('skips a value without keys exactly where reading it would end, and reports the same failures around it', () => {
+    const next = (() => {
+      let state = 7
+      return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648)
+    })()
+    const alphabet = ['[', ']', '{', '}', ',', ' ', '1', '-', '.', 'true', '"a"', '"', "'", ':', '(', '"tool": "f"', '"arguments": {}', 'x']
+    for (let index = 0; index < 3000; index++) {
+      let text = ''
+      const pieces = 1 + Math.floor(next() * 24)
+      for (let piece = 0; piece < pieces; piece++) text += alphabet[Math.floor(next() * alphabet.length)] ?? ''
+      const all = findJsonValues(text, { spanDepth: 3 })
+      const skipping = findJsonValues(text, { spanDepth: 3, skipKeyless: true })
+      const keyed = all.values.filter((value) => keylessEnd(text, value.start, 512) < 0)
+      expect(skipping, JSON.stringify(text)).toEqual({ ...all, values: keyed })
+    }
+  })
+
+  it('reads no [ whose number cannot be read ([-[-, [1e[1e, [1.x) once the invalid candidates to report are listed', () => {
+    for (const unit of ['[-', '[1e', '[1.x', '[-1.e+]']) {
+      const raw = `a ${unit.repeat(1000)} b`
+      for (const id of ['json', 'llama3-json', 'openai']) {
+        // A failed lenient read names the character it stopped at (String.fromCodePoint).
+        const named = vi.spyOn(String, 'fromCodePoint')
+        const result = getProtocol(id)?.parse(raw)
+        const reads = named.mock.calls.length
+        named.mockRestore()
+        // Before: a read per [ (1000).
+        expect(reads, `${id} ${unit}`).toBeLessThan(20)
+        expect(result?.calls, `${id} ${unit}`).toEqual([])
+        expect(result?.text, `${id} ${unit}`).toBe(raw)
+      }
+      // The first candidates are still read and listed, as before.
+      const invalid = findJsonValues(raw).invalid ?? []
+      expect(invalid, unit).toHaveLength(8)
+      expect(invalid.map((failure) => failure.start), unit).toEqual(Array.from({ length: 8 }, (_, index) => 2 + unit.length * index))
+    }
+    expect(findJsonValues('[-[-[-').invalid?.[0]?.error.message).toBe("Expected a digit after '-' at offset 1, found '['.")
   })
 
   it('reads the text around failed markers consumed back to back the same as before', () => {
@@ -204,6 +268,45 @@ describe('worst-case inputs, streamed', () => {
       for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
       expect(snapshot.reading, String(size)).toBe('reparse')
       expect(parser.end().calls.map((call) => call.arguments), String(size)).toEqual([{ p: [[1, 2]] }])
+    }
+  })
+
+  it('starts no JSON reader at a value without keys ([1], [{}]) that a chunk holds or that fits in the next one', () => {
+    for (const id of ['json', 'llama3-json']) {
+      for (const unit of ['[1]', '[{}]', '["a", -2.5] ', '[[true], {}]']) {
+        const raw = `a ${unit.repeat(1000)} {"name": "f", "arguments": {"x": [2]}} b`
+        for (const size of [7, 64, raw.length]) {
+          const reset = vi.spyOn(JsonStreamReader.prototype, 'reset')
+          const parser = createStreamParser(id)
+          let snapshot = parser.push('')
+          for (let at = 0; at < raw.length; at += size) snapshot = parser.push(raw.slice(at, at + size))
+          // Before: a reader per value (1000); now one for the call (and one per chunk at most for a value longer than what is left of a chunk).
+          expect(reset.mock.calls.length, `${id} ${unit} ${size}`).toBeLessThanOrEqual(unit.length < size / 2 ? 2 : Math.ceil(raw.length / size) + 2)
+          reset.mockRestore()
+          expect(snapshot.reading, `${id} ${unit} ${size}`).toBe('incremental')
+          expect(snapshot.text, `${id} ${unit} ${size}`).toBe(`a ${unit.repeat(1000).trimEnd()}\nb`)
+          expect(snapshot.calls, `${id} ${unit} ${size}`).toEqual([{ name: 'f', arguments: { x: [2] }, complete: true }])
+          expect(parser.end(), `${id} ${unit} ${size}`).toEqual(getProtocol(id)?.parse(raw))
+        }
+      }
+    }
+  })
+
+  it('looks a token start cut by the end of a chunk up once, not once per token (</think, <seed:think in one-character chunks)', () => {
+    for (const id of ['json', 'llama3-json', 'xml-tag']) {
+      for (const unit of ['</think', '<seed:think', '<']) {
+        const raw = `a ${unit.repeat(200)} b`
+        const parser = createStreamParser(id)
+        const slice = vi.spyOn(String.prototype, 'slice')
+        let snapshot = parser.push('')
+        for (let at = 0; at < raw.length; at += 1) snapshot = parser.push(raw[at] ?? '')
+        const sliced = slice.mock.calls.length
+        slice.mockRestore()
+        // Before: the rest cut out once per token tried (over 20 per character at a `<`).
+        expect(sliced, `${id} ${unit}`).toBeLessThan(4 * raw.length)
+        expect(snapshot.text, `${id} ${unit}`).toBe(raw)
+        expect(parser.end(), `${id} ${unit}`).toEqual(getProtocol(id)?.parse(raw))
+      }
     }
   })
 

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../messages'
 import { ARGUMENT_KEYS, NAME_KEYS, isJsonObject, readCallObject, type CallContext } from '../shared/call-object'
 import { CONTROL_TOKENS, REASONING_TAGS } from '../shared/parse-builder'
 import { isDigit, isIdentifierStart, isWhitespace } from '../../json/chars'
+import { KEYLESS_CUT, keylessEnd } from '../../json/read-strict'
 import { JsonStreamReader } from './json-stream-reader'
 import { ProseText } from './prose-text'
 import type { StreamScanner, StreamingCall } from '../types'
@@ -17,6 +18,10 @@ const UNFOLLOWED_TAGS = ['</tool_call>', '</tool>', '</function_call>', '<functi
 const NO_CALL_NAMES = new Set(['none', 'null', ''])
 /** A `<function=` name longer than this is not a tool name; the scanner gives up rather than buffer it. */
 const MAX_NAME = 256
+/** The stream reader's depth limit (its default), which a value passed over unread keeps to. */
+const MAX_DEPTH = 512
+/** The longest start of a value without keys carried over to the next chunk (see `write`). */
+const MAX_CARRIED_VALUE = 32
 
 // Scanner modes. Plain numbers: `write` switches on them for every run of characters.
 const Mode = { Prose: 0, Reasoning: 1, Json: 2, TagBody: 3, FunctionName: 4, FunctionBody: 5, AfterBody: 6, GaveUp: 7 } as const
@@ -98,8 +103,6 @@ export class TextScanner implements StreamScanner {
   private closeTags: string[] = []
   /** The tool name from `<function=NAME>`, or `undefined` for a wrapper with a JSON body. */
   private functionName: string | undefined
-  /** Set by {@link tokenAt} when the chunk ends inside a token that may still complete. */
-  private partialToken = false
   private formingFrom: JsonStreamReader | undefined
   private formingVersion = -1
   private formingCache: StreamingCall | undefined
@@ -138,6 +141,22 @@ export class TextScanner implements StreamScanner {
               proseFrom = from
               i = stop + 1
               continue
+            }
+            // A value without keys (`[1]`, `[{}]`) names no tool: the reader would read it and
+            // leave it in the prose run, so it joins the run unread, and `[1][1][1]` costs no
+            // reading per value.
+            const end = keylessEnd(work, stop, MAX_DEPTH)
+            if (end >= 0) {
+              proseFrom = from
+              i = end
+              continue
+            }
+            // Cut by the end of a chunk longer than what is left of it: carried into the next
+            // chunk and looked at again (at most once the chunk's length), rather than read.
+            if (end === KEYLESS_CUT && length - stop <= MAX_CARRIED_VALUE && length - stop < chunk.length) {
+              if (stop > from) this.prose.add(work.slice(from, stop))
+              this.carry = work.slice(stop)
+              return
             }
             // The prose before it is added once the reading ends: if it fails here, the opener
             // joins that prose run instead of costing an add (and a rope node) of its own.
@@ -342,29 +361,15 @@ export class TextScanner implements StreamScanner {
   }
 
   private matchToken(work: string, at: number): TokenMatch | 'partial' | undefined {
-    this.partialToken = false
     // Most `<` start no token: one look at the next character rules out every token at once.
     if (at + 1 < work.length && !TOKEN_SECOND_CHARS.has(work.charCodeAt(at + 1))) return undefined
-    for (const [open, close] of REASONING_TAGS) {
-      if (this.tokenAt(work, at, open)) return { kind: 'reasoning', length: open.length, close }
-      if (!this.sawReasoning && this.tokenAt(work, at, close)) return { kind: 'reasoning_close', length: close.length }
-    }
-    for (const token of CONTROL_TOKENS) if (this.tokenAt(work, at, token)) return { kind: 'control', length: token.length }
-    if (this.tags) {
-      for (const tag of WRAPPER_TAGS) if (this.tokenAt(work, at, tag)) return { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` }
-      if (this.tokenAt(work, at, FUNCTION_TAG)) return { kind: 'function', length: FUNCTION_TAG.length }
-      // Forms this scanner does not follow (a close tag without its opener after a bare call,
-      // `<function name="…">`, `<seed:tool_call>`): the one-shot parser reads them.
-      for (const tag of UNFOLLOWED_TAGS) if (this.tokenAt(work, at, tag)) return { kind: 'unfollowed', length: tag.length }
-    }
-    return this.partialToken ? 'partial' : undefined
-  }
-
-  /** True when `token` starts at `at`; notes in {@link partialToken} when the chunk ends inside it. */
-  private tokenAt(work: string, at: number, token: string): boolean {
-    if (work.startsWith(token, at)) return true
-    if (work.length - at < token.length && token.startsWith(work.slice(at))) this.partialToken = true
-    return false
+    const tried = triedTokens(this.tags, this.sawReasoning)
+    for (const entry of tried.tokens) if (work.startsWith(entry.token, at)) return entry.match
+    // The chunk ends inside a token that may still complete: one look-up of what is left among the
+    // starts of the tokens tried above (a test per token cut the rest out once per token, and in
+    // one-character chunks a token's start is looked at again with every character).
+    if (work.length - at >= tried.longest) return undefined
+    return tried.starts.has(work.slice(at)) ? 'partial' : undefined
   }
 
   private onToken(token: TokenMatch): void {
@@ -487,6 +492,44 @@ function isData(root: JsonValue | undefined): boolean {
 const TOKEN_SECOND_CHARS = new Set(
   [...REASONING_TAGS.flat(), ...CONTROL_TOKENS, ...WRAPPER_TAGS, FUNCTION_TAG, ...UNFOLLOWED_TAGS].filter((token) => token.startsWith('<')).map((token) => token.charCodeAt(1)),
 )
+
+/** The tokens {@link TextScanner} tries at a `<`, in order, with what each match is; every proper start of one; the longest's length. */
+interface TriedTokens {
+  tokens: { token: string; match: TokenMatch }[]
+  starts: Set<string>
+  longest: number
+}
+
+const TRIED_TOKENS: TriedTokens[] = []
+
+/**
+ * The tokens tried at a `<` by `xml-tag`'s scanner (`tags`) or `json`'s, reasoning closers only
+ * until a reasoning block was seen; built once per kind of scanner (one list to walk, and the
+ * starts of its tokens for a chunk that ends inside one).
+ */
+function triedTokens(tags: boolean, sawReasoning: boolean): TriedTokens {
+  const index = (tags ? 2 : 0) + (sawReasoning ? 1 : 0)
+  const built = TRIED_TOKENS[index]
+  if (built !== undefined) return built
+  const tokens: TriedTokens['tokens'] = []
+  for (const [open, close] of REASONING_TAGS) {
+    tokens.push({ token: open, match: { kind: 'reasoning', length: open.length, close } })
+    if (!sawReasoning) tokens.push({ token: close, match: { kind: 'reasoning_close', length: close.length } })
+  }
+  for (const token of CONTROL_TOKENS) tokens.push({ token, match: { kind: 'control', length: token.length } })
+  if (tags) {
+    for (const tag of WRAPPER_TAGS) tokens.push({ token: tag, match: { kind: 'wrapper', length: tag.length, close: `</${tag.slice(1)}` } })
+    tokens.push({ token: FUNCTION_TAG, match: { kind: 'function', length: FUNCTION_TAG.length } })
+    // Forms this scanner does not follow (a close tag without its opener after a bare call,
+    // `<function name="…">`, `<seed:tool_call>`): the one-shot parser reads them.
+    for (const tag of UNFOLLOWED_TAGS) tokens.push({ token: tag, match: { kind: 'unfollowed', length: tag.length } })
+  }
+  const starts = new Set<string>()
+  for (const { token } of tokens) for (let length = 1; length < token.length; length++) starts.add(token.slice(0, length))
+  const tried = { tokens, starts, longest: Math.max(...tokens.map(({ token }) => token.length)) }
+  TRIED_TOKENS[index] = tried
+  return tried
+}
 
 /**
  * True when the `{` or `[` at `at` cannot open a JSON value the stream reader would accept,
