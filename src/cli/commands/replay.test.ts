@@ -192,6 +192,20 @@ describe('toolstep replay', () => {
       expect(fake.stderr(), argv.join(' ')).toContain('w.json is a Toolstep workspace, not a log: open it with `toolstep run w.json`')
       expect(fake.stdout()).toBe('')
     }
+    // A folder's workspace is named by its path (`toolstep run` takes a file, not the folder).
+    const inFolder = fakeIO({ 'logs/a.json': small, 'logs/w.json': workspace })
+    expect(await replayCommand(['logs'], inFolder.io)).toBe(2)
+    expect(inFolder.stderr()).toBe('toolstep replay: logs/w.json is a Toolstep workspace, not a log: open it with `toolstep run logs/w.json`.\n')
+    const two = fakeIO({ 'logs/v.json': workspace, 'logs/w.json': workspace })
+    expect(await replayCommand(['logs'], two.io)).toBe(2)
+    expect(two.stderr()).toContain('open it with `toolstep run logs/v.json` (and 1 more file is a workspace; `toolstep run` takes one at a time).')
+    const spaced = fakeIO({ 'my logs/w.json': workspace })
+    expect(await replayCommand(['my logs/w.json'], spaced.io)).toBe(2)
+    expect(spaced.stderr()).toContain("open it with `toolstep run 'my logs/w.json'`")
+    // `toolstep run` cannot read stdin.
+    const piped = fakeIO({}, workspace)
+    expect(await replayCommand(['-'], piped.io)).toBe(2)
+    expect(piped.stderr()).toBe('toolstep replay: stdin is a Toolstep workspace, not a log: save it to a file and open that with `toolstep run FILE`.\n')
     // A log that only mentions the format in a message is still a log.
     const mentions = JSON.stringify([{ role: 'user', content: 'what is "toolstep.workspace"?' }, { role: 'assistant', content: 'A file format.' }])
     const fake = fakeIO({ 'log.json': mentions })
