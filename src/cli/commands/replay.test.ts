@@ -107,6 +107,12 @@ describe('toolstep replay', () => {
     expect(lines.some((line) => /stop\s+Stop — final_answer/.test(line))).toBe(true)
   })
 
+  it('says on the stop row why a log with only a user message stops with error', async () => {
+    const fake = fakeIO({ 'ask.json': JSON.stringify([{ role: 'user', content: 'hi' }]) })
+    expect(await replayCommand(['ask.json'], fake.io)).toBe(0)
+    expect(fake.stdout()).toMatch(/\n +1 +stop +Stop — error · the log has no assistant turn\n/)
+  })
+
   it('prints events as JSON, optionally for one conversation', async () => {
     const fake = fakeIO()
     expect(await replayCommand([fixturePath('tau-bench-gpt-4o-airline.json'), '--json', '--conversation', 'task-0-trial-0'], fake.io)).toBe(0)
