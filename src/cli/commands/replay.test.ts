@@ -91,7 +91,7 @@ describe('toolstep replay', () => {
         '1 anomaly in 1 conversation:',
         '  orphan_tool_result         1',
         '',
-        'conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"',
+        'conversation 0 (log), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"',
         '',
       ].join('\n'),
     )
@@ -221,7 +221,7 @@ describe('toolstep replay', () => {
   it('--check exits 1 and lists anomalies, 0 when the log is clean', async () => {
     const dirty = fakeIO({ 'log.json': small })
     expect(await replayCommand(['log.json', '--check'], dirty.io)).toBe(1)
-    expect(dirty.stdout()).toContain('conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"')
+    expect(dirty.stdout()).toContain('conversation 0 (log), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"')
     const json = fakeIO({ 'log.json': small })
     expect(await replayCommand(['log.json', '--check', '--json'], json.io)).toBe(1)
     expect((JSON.parse(json.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['orphan_tool_result'])

@@ -333,6 +333,8 @@ async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true
       files.push({ name: name === '-' ? 'stdin' : (name.split(/[\\/]/).pop() ?? name), path: name, text: text.value })
     }
   }
+  // A log piped in alone has no name to label its conversation with.
+  if (files.length === 1 && files[0]?.path === '-') files[0].name = ''
   return { ok: true, value: files }
 }
 
