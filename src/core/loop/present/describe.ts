@@ -149,7 +149,7 @@ export function summarizeEvent(event: SessionEvent): EventSummaryText {
         'normal',
       )
     case 'model.failed':
-      return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: event.error })], 'error')
+      return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: failure(event) })], 'error')
     case 'parse.completed': {
       const n = event.calls.length
       const what = n === 0 ? say(event.errors.length ? 'malformedCall' : 'noCallAnswer') : say('calls', { count: n, names: callNames(event.calls) })
@@ -217,6 +217,13 @@ function stopDetail(event: Extract<SessionEvent, { type: 'loop.stopped' }>): Phr
     return say('verbatim', { text })
   }
   return event.detail ? verbatim(event.detail) : undefined
+}
+
+/** A model failure's error: its phrase of another catalogue (the sandbox's own words) when it has one, with the English beside it. */
+function failure(event: Extract<SessionEvent, { type: 'model.failed' }>): string | PhraseRef {
+  const said = event.errorPhrase
+  if (!said?.ns) return event.error
+  return { ns: said.ns, key: said.key, ...(said.params ? { params: said.params } : {}), english: event.error }
 }
 
 /** One line of at most 60 chars, for a timeline detail. */
