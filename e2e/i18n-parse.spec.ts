@@ -80,7 +80,7 @@ test('in 简体中文: a refused workspace file says why in Chinese, with zod’
   const bad = { format: 'toolstep.workspace', version: 1, tools: 42, model: '', input: '', settings: { protocol: 'json', maxSteps: 4, systemPrompt: '' } }
   await page.getByTestId('import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) })
   const toast = page.getByTestId('toast')
-  await expect(toast).toContainText('不是 Toolstep 工作区：tools：无效输入：期望 string，实际接收 数字')
+  await expect(toast).toContainText('不是 Toolstep 工作区：tools：无效输入：期望 字符串，实际接收 数字')
   expect(await englishWords(toast.locator('span').first())).toEqual([])
   await page.screenshot({ path: shot('refused-file') })
 })

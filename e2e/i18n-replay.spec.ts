@@ -95,7 +95,9 @@ test('in 简体中文: imported captures, a τ-bench log with its tools file, re
   const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }]
   await page.getByTestId('import-file').setInputFiles({ name: 'repairs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log)) })
   await expect(page.getByTestId('conversation-item')).toHaveCount(1)
-  await expect(page.getByTestId('conversation-item')).toContainText('对话 0')
+  // Named by its file, not "对话 0".
+  await expect(page.getByTestId('conversation-item')).toContainText('repairs')
+  await expect(page.getByTestId('conversation-item')).not.toContainText('对话 0')
   await page.getByTestId('import-file').setInputFiles({ name: 'tools.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tools)) })
   await expect(page.getByTestId('toast').filter({ hasText: 'tools.json' }).first()).toBeVisible()
   await walkRows(page, 'repairs')
@@ -115,7 +117,7 @@ test('in 简体中文: imported captures, a τ-bench log with its tools file, re
   await page.locator('[data-testid="timeline-item"][data-phase="decide"]').first().click()
   await page.getByTestId('fork-here').click()
   await expect(page.getByTestId('diff-view')).toBeVisible()
-  await expect(page.getByTestId('diff-view')).toContainText('对话 0')
+  await expect(page.getByTestId('diff-view')).toContainText('repairs')
   await expectChinese(page, 'diff against the log')
   await page.screenshot({ path: shot('diff') })
 

@@ -327,11 +327,11 @@ async function runLoop(options: LoopOptions): Promise<LoopRun> {
     // stop, or decide again.
     const answered = (parsed.calls.length === 0 && !malformed) || (malformed && exhausted && loop.onParseFailure === 'final_answer') || (finalTurn && !malformed)
     const answer = answered ? parsed.text || raw : null
-    if (finalTurn) return end('max_steps', `Stopped after ${SETTINGS.maxSteps} model turns; the last turn was asked without tools.`, answer)
+    if (finalTurn) return end('max_steps', `Stopped after ${SETTINGS.maxSteps} model ${SETTINGS.maxSteps === 1 ? 'turn' : 'turns'}; the last turn was asked without tools.`, answer)
     if (answered) return end('final_answer', malformed ? 'The malformed output was taken as the final answer.' : undefined, answer)
     if (turn >= SETTINGS.maxSteps) {
       if (loop.finalTurnWithoutTools) finalTurn = true
-      else return end('max_steps', `Stopped after ${SETTINGS.maxSteps} model turns without a final answer.`)
+      else return end('max_steps', `Stopped after ${SETTINGS.maxSteps} model ${SETTINGS.maxSteps === 1 ? 'turn' : 'turns'} without a final answer.`)
     }
   }
 }
@@ -415,7 +415,7 @@ function recordedModel(turns: readonly RecordedTurn[]): LoopModel {
   return {
     async respond({ messages, step }) {
       const turn = turns.find((t) => t.step === step)
-      if (!turn) throw new Error(`The recording has ${turns.length} turn(s); the loop asked for turn ${step + 1}, which was never recorded.`)
+      if (!turn) throw new Error(`The recording has ${turns.length} ${turns.length === 1 ? 'turn' : 'turns'}; the loop asked for turn ${step + 1}, which was never recorded.`)
       const seen = fingerprint(messages[messages.length - 1])
       if (seen !== turn.after) throw new Error(`The conversation diverged from the recording at turn ${step + 1}: the model was recorded after "${turn.after}" but now sees "${seen}".`)
       return { kind: 'text', raw: turn.raw }

@@ -109,7 +109,7 @@ export async function route({ messages, step, protocol, tools }: RouteContext) {
     expect(await runtime.callRoute({ ...request(), tools: [] })).toEqual({ ok: true, names: ['weather.current', 'weather.forecast', 'calculate'] })
     expect(await runtime.callRoute({ ...request(1), tools: [] })).toEqual({
       ok: false,
-      error: { name: 'InvalidRouteError', message: 'route() returned an unknown tool name: "0". Available tools: weather.current, weather.forecast, calculate.' },
+      error: { name: 'InvalidRouteError', message: 'route() returned an unknown tool name: "0". Available tools: weather.current, weather.forecast, calculate.', phrase: { ns: 'sandbox', key: 'routeUnknown', params: { count: 1, names: '"0"', known: 'weather.current, weather.forecast, calculate' } } },
     })
   })
 

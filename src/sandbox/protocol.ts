@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { jsonValueSchema, messageSchema, type JsonValue } from '../core/messages'
 import { toolSpecSchema } from '../core/tools/types'
+import { phraseSchema } from '../core/loop/events'
 
 /** The two user files the sandbox runs. */
 export const sourceFileSchema = z.enum(['tools.ts', 'model.ts'])
@@ -23,6 +24,8 @@ export const sourceErrorSchema = z.object({
   column: z.number().int().positive().optional(),
   /** Human-readable message, without the location. */
   message: z.string(),
+  /** `message` as a phrase of the sandbox's catalogue (`ns: 'sandbox'`), when the sandbox itself said it. */
+  phrase: phraseSchema.optional(),
 })
 /** An error located in a user file (1-based `line`/`column` when known). */
 export type SourceError = z.infer<typeof sourceErrorSchema>
@@ -32,6 +35,8 @@ export const serializedErrorSchema = z.object({
   name: z.string(),
   message: z.string(),
   stack: z.string().optional(),
+  /** `message` as a phrase of the sandbox's catalogue (`ns: 'sandbox'`), when the sandbox itself found the problem. */
+  phrase: phraseSchema.optional(),
 })
 /** An `Error` as plain data: `{name, message, stack}`. */
 export type SerializedError = z.infer<typeof serializedErrorSchema>

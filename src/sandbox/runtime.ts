@@ -19,6 +19,8 @@ import { builtinsChangedError, guardBuiltins, runGuarded, type BuiltinsGuard, ty
 import { beginModelStep } from './call-ids'
 import { compileFunction } from './compile'
 import { SANDBOX_ERROR_NAMES } from './error-names'
+import { SandboxFinding, sandboxError, typePhrase } from './sandbox-text'
+import { phrase } from '../core/util'
 import { collectTools, hookFlags, locatePlace, ToolDefinitionError, type Collected, type RuntimeTool } from './collect-tools'
 import {
   nativeAssistantMessageSchema,
@@ -169,14 +171,14 @@ export function createRuntime(): SandboxRuntime {
       const changes = guard.restore()
       if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
       const where = error instanceof ToolDefinitionError && error.place ? locatePlace(source, error.place) : {}
-      return { ok: false, error: { file, ...where, message: serializeError(error).message } }
+      return { ok: false, error: { file, ...where, message: serializeError(error).message, ...(error instanceof SandboxFinding ? { phrase: error.phrase } : {}) } }
     }
     return { ok: true, tools: [...currentTools()], hasModel: model !== undefined, hooks: hookFlags(hooks) }
   }
 
   async function callModel(request: ModelRequest): Promise<ModelCallResult> {
     if (!model) {
-      return { ok: false, error: { name: 'Error', message: 'model.ts is not loaded (it has no default export or failed to load).' } }
+      return { ok: false, error: sandboxError('Error', 'modelNotLoaded') }
     }
     beginModelStep(request.step)
     const called = model
@@ -226,7 +228,7 @@ export function createRuntime(): SandboxRuntime {
     if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
       return {
         ok: false,
-        error: { name: SANDBOX_ERROR_NAMES.invalidRoute, message: `route() must return an array of tool names, not ${describeType(value)}.` },
+        error: sandboxError(SANDBOX_ERROR_NAMES.invalidRoute, 'routeNotNames', { type: typePhrase(value) }),
       }
     }
     const names: string[] = []
@@ -238,13 +240,14 @@ export function createRuntime(): SandboxRuntime {
       for (const toolName of selected) if (!names.includes(toolName)) names.push(toolName)
     }
     if (unknown.length > 0) {
-      const known = [...tools.keys()].join(', ') || '(none)'
+      const known = [...tools.keys()].join(', ')
       return {
         ok: false,
-        error: {
-          name: SANDBOX_ERROR_NAMES.invalidRoute,
-          message: `route() returned ${unknown.length === 1 ? 'an unknown tool name' : 'unknown tool names'}: ${unknown.map((name) => `"${name}"`).join(', ')}. Available tools: ${known}.`,
-        },
+        error: sandboxError(SANDBOX_ERROR_NAMES.invalidRoute, 'routeUnknown', {
+          count: unknown.length,
+          names: unknown.map((name) => `"${name}"`).join(', '),
+          known: known === '' ? phrase('noTools') : known,
+        }),
       }
     }
     return { ok: true, names }
@@ -257,7 +260,7 @@ export function createRuntime(): SandboxRuntime {
     if (!outcome.ok || outcome.changes.length > 0) return { ok: false, error: failure('summarize() in tools.ts', outcome) }
     const value = outcome.value
     if (typeof value !== 'string') {
-      return { ok: false, error: { name: SANDBOX_ERROR_NAMES.invalidSummary, message: `summarize() must return a string, not ${value === undefined ? 'undefined' : describeType(value)}.` } }
+      return { ok: false, error: sandboxError(SANDBOX_ERROR_NAMES.invalidSummary, 'summaryNotString', { type: typePhrase(value) }) }
     }
     return { ok: true, summary: value }
   }
@@ -374,20 +377,9 @@ function inUserColumns(where: { line?: number; column?: number }, source: string
 /** Finds `model.ts`'s default export. Throws when it is missing or not a function. */
 function findModel(exports: Record<string, unknown>): authoring.ModelFunction {
   const candidate = exports.default
-  if (typeof candidate !== 'function') {
-    throw new Error(
-      candidate === undefined
-        ? 'model.ts has no default export. Add `export default function model(ctx: ModelContext) { … }`.'
-        : `The default export of model.ts must be a function of (ctx: ModelContext), not ${describeType(candidate)}.`,
-    )
-  }
+  if (candidate === undefined) throw new Error('model.ts has no default export. Add `export default function model(ctx: ModelContext) { … }`.')
+  if (typeof candidate !== 'function') throw new SandboxFinding('modelExportNotFunction', { type: typePhrase(candidate) })
   return candidate as authoring.ModelFunction
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
 /** Checks what `model.ts` returned and turns it into a `ModelOutput`. */
@@ -400,10 +392,9 @@ function toModelOutput(value: unknown): ModelCallResult {
       const keys = Object.keys(candidate)
       return {
         ok: false,
-        error: {
-          name: SANDBOX_ERROR_NAMES.invalidModelOutput,
-          message: `model.ts returned an object without "content" or "tool_calls"${keys.length ? ` (it has: ${keys.slice(0, 5).join(', ')})` : ''}; return a string or an assistant message { content, tool_calls }.`,
-        },
+        error: keys.length
+          ? sandboxError(SANDBOX_ERROR_NAMES.invalidModelOutput, 'modelNoFieldsHas', { keys: keys.slice(0, 5).join(', ') })
+          : sandboxError(SANDBOX_ERROR_NAMES.invalidModelOutput, 'modelNoFields'),
       }
     }
     if (candidate.content === undefined) candidate.content = null
@@ -418,13 +409,7 @@ function toModelOutput(value: unknown): ModelCallResult {
       error: { name: SANDBOX_ERROR_NAMES.invalidModelOutput, message: `model.ts returned an assistant message of the wrong shape: ${describeIssues(parsed.error)}` },
     }
   }
-  return {
-    ok: false,
-    error: {
-      name: SANDBOX_ERROR_NAMES.invalidModelOutput,
-      message: `model.ts must return a string or an assistant message { content, tool_calls }, not ${value === undefined ? 'undefined' : describeType(value)}.`,
-    },
-  }
+  return { ok: false, error: sandboxError(SANDBOX_ERROR_NAMES.invalidModelOutput, 'modelNotOutput', { type: typePhrase(value) }) }
 }
 
 function stringifyArguments(call: unknown): unknown {

@@ -198,9 +198,11 @@ function formatError(error: SerializedError): string {
 
 /** An `Error` for a hook failure: `route() in tools.ts threw TypeError: …`, or the runtime's own message. */
 function hookError(hook: string, error: SerializedError): Error {
-  const result = new Error(isSandboxErrorName(error.name) ? error.message : `${hook} in tools.ts threw ${formatError(error)}`)
+  const own = isSandboxErrorName(error.name)
+  const result = new Error(own ? error.message : `${hook} in tools.ts threw ${formatError(error)}`)
   if (error.stack) result.stack = error.stack
-  return result
+  // The runtime's own finding keeps its phrase, which the loop's event carries for the UI.
+  return own && error.phrase ? Object.assign(result, { phrase: error.phrase }) : result
 }
 
 /**
@@ -491,9 +493,10 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
       }
-      const error = new Error(formatError(message.result.error))
-      if (message.result.error.stack) error.stack = message.result.error.stack
-      return Promise.reject(error)
+      const failure = message.result.error
+      const error = new Error(formatError(failure))
+      if (failure.stack) error.stack = failure.stack
+      return Promise.reject(isSandboxErrorName(failure.name) && failure.phrase ? Object.assign(error, { phrase: failure.phrase }) : error)
     },
 
     async execute(call, spec) {

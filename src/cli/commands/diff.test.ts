@@ -18,6 +18,7 @@ const files = {
   'paris-again.session.json': writeSession(null, replayEvents({ messages: messages('Paris') })),
   'lyon.session.json': writeSession(null, replayEvents({ messages: messages('Lyon') })),
   'log.json': JSON.stringify([wire('Paris'), wire('Lyon')]),
+  'one.json': JSON.stringify([wire('Paris')]),
   'broken.json': '{"format":"toolstep.session","version":1,"workspace":null,"events":[{"seq":3}]}',
 }
 
@@ -49,10 +50,12 @@ describe('toolstep diff', () => {
     expect(await diffCommand(['paris.session.json', 'nope.json'], io)).toBe(2)
     expect(await diffCommand(['paris.session.json', 'broken.json'], io)).toBe(2)
     expect(await diffCommand(['log.json#3', 'log.json'], io)).toBe(2)
+    expect(await diffCommand(['one.json#2', 'log.json'], io)).toBe(2)
     expect(await diffCommand(['a', 'b', '--frob'], io)).toBe(2)
     expect(stderr()).toMatch(/expected two files, got 1/)
     expect(stderr()).toMatch(/cannot read nope\.json/)
     expect(stderr()).toMatch(/broken\.json: .*events\[0\]/)
-    expect(stderr()).toMatch(/has 2 conversation\(s\); there is no conversation 3/)
+    expect(stderr()).toContain('log.json has 2 conversations; there is no conversation 3.')
+    expect(stderr()).toContain('one.json has 1 conversation; there is no conversation 2.')
   })
 })

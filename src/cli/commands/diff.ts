@@ -83,7 +83,7 @@ async function loadSession(spec: string, conversation: number, io: CliIO): Promi
     return session.ok ? { ok: true, events: session.value.events } : { ok: false, error: `${file}: ${session.error}` }
   }
   const picked = log.conversations[conversation - 1]
-  if (!picked) return { ok: false, error: `${file} has ${log.conversations.length} conversation(s); there is no conversation ${conversation}.` }
+  if (!picked) return { ok: false, error: `${file} has ${log.conversations.length} ${log.conversations.length === 1 ? 'conversation' : 'conversations'}; there is no conversation ${conversation}.` }
   return { ok: true, events: replayEvents(picked) }
 }
 

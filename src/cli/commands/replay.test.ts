@@ -91,7 +91,7 @@ describe('toolstep replay', () => {
         '1 anomaly in 1 conversation:',
         '  orphan_tool_result         1',
         '',
-        'conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"',
+        'conversation 0 (log), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"',
         '',
       ].join('\n'),
     )
@@ -105,6 +105,12 @@ describe('toolstep replay', () => {
     expect(lines.some((line) => /^\s+\d+\s+execute\s+Execute · get_weather/.test(line))).toBe(true)
     expect(lines).toContain('                ! orphan_tool_result: no earlier call has tool_call_id "zzz"')
     expect(lines.some((line) => /stop\s+Stop — final_answer/.test(line))).toBe(true)
+  })
+
+  it('says on the stop row why a log with only a user message stops with error', async () => {
+    const fake = fakeIO({ 'ask.json': JSON.stringify([{ role: 'user', content: 'hi' }]) })
+    expect(await replayCommand(['ask.json'], fake.io)).toBe(0)
+    expect(fake.stdout()).toMatch(/\n +1 +stop +Stop — error · the log has no assistant turn\n/)
   })
 
   it('prints events as JSON, optionally for one conversation', async () => {
@@ -192,6 +198,20 @@ describe('toolstep replay', () => {
       expect(fake.stderr(), argv.join(' ')).toContain('w.json is a Toolstep workspace, not a log: open it with `toolstep run w.json`')
       expect(fake.stdout()).toBe('')
     }
+    // A folder's workspace is named by its path (`toolstep run` takes a file, not the folder).
+    const inFolder = fakeIO({ 'logs/a.json': small, 'logs/w.json': workspace })
+    expect(await replayCommand(['logs'], inFolder.io)).toBe(2)
+    expect(inFolder.stderr()).toBe('toolstep replay: logs/w.json is a Toolstep workspace, not a log: open it with `toolstep run logs/w.json`.\n')
+    const two = fakeIO({ 'logs/v.json': workspace, 'logs/w.json': workspace })
+    expect(await replayCommand(['logs'], two.io)).toBe(2)
+    expect(two.stderr()).toContain('open it with `toolstep run logs/v.json` (and 1 more file is a workspace; `toolstep run` takes one at a time).')
+    const spaced = fakeIO({ 'my logs/w.json': workspace })
+    expect(await replayCommand(['my logs/w.json'], spaced.io)).toBe(2)
+    expect(spaced.stderr()).toContain("open it with `toolstep run 'my logs/w.json'`")
+    // `toolstep run` cannot read stdin.
+    const piped = fakeIO({}, workspace)
+    expect(await replayCommand(['-'], piped.io)).toBe(2)
+    expect(piped.stderr()).toBe('toolstep replay: stdin is a Toolstep workspace, not a log: save it to a file and open that with `toolstep run FILE`.\n')
     // A log that only mentions the format in a message is still a log.
     const mentions = JSON.stringify([{ role: 'user', content: 'what is "toolstep.workspace"?' }, { role: 'assistant', content: 'A file format.' }])
     const fake = fakeIO({ 'log.json': mentions })
@@ -201,7 +221,7 @@ describe('toolstep replay', () => {
   it('--check exits 1 and lists anomalies, 0 when the log is clean', async () => {
     const dirty = fakeIO({ 'log.json': small })
     expect(await replayCommand(['log.json', '--check'], dirty.io)).toBe(1)
-    expect(dirty.stdout()).toContain('conversation 0 (conversation 0), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"')
+    expect(dirty.stdout()).toContain('conversation 0 (log), message 3: orphan_tool_result: no earlier call has tool_call_id "zzz"')
     const json = fakeIO({ 'log.json': small })
     expect(await replayCommand(['log.json', '--check', '--json'], json.io)).toBe(1)
     expect((JSON.parse(json.stdout()) as { anomalies: { code: string }[] }).anomalies.map((anomaly) => anomaly.code)).toEqual(['orphan_tool_result'])

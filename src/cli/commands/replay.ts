@@ -110,9 +110,7 @@ export async function replayCommand(argv: string[], io: CliIO): Promise<number> 
   // A workspace reads as a JSON object, so an importer would take it for a one-message log.
   const workspaceAt = files.value.findIndex((file) => isWorkspaceText(file.text))
   if (workspaceAt >= 0) {
-    const name = files.value[workspaceAt]?.name ?? ''
-    const path = args.logs.length === 1 && args.logs[0] !== '-' ? args.logs[0] : name
-    io.stderr(`toolstep replay: ${name} is a Toolstep workspace, not a log: open it with \`toolstep run ${path}\`.\n`)
+    io.stderr(`toolstep replay: ${workspaceRefusal(files.value, workspaceAt)}\n`)
     return 2
   }
   const logName = args.logs.join(' ')
@@ -299,8 +297,32 @@ async function read(io: CliIO, path: string): Promise<{ ok: true; value: string 
 const LOG_EXTENSIONS = /\.(json|jsonl|ndjson|sse|txt)$/i
 
 /** Reads every LOG argument: files as they are, directories as the log files they hold. */
-async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true; value: LogFile[] } | { ok: false; error: string }> {
-  const files: LogFile[] = []
+/** A log file as read, with the path it was read from (`-` for stdin): `name` is only its last part. */
+interface ReadLog extends LogFile {
+  path: string
+}
+
+/**
+ * Why a workspace among the logs is refused, and the exact command that opens it: `toolstep run`
+ * takes one workspace file, so a folder's workspace is named by its own path, and a workspace
+ * on stdin (which `run` cannot read) has to be saved first.
+ */
+function workspaceRefusal(files: readonly ReadLog[], at: number): string {
+  const file = files[at]
+  if (!file) return 'a Toolstep workspace is not a log.'
+  const others = files.filter((other, i) => i !== at && isWorkspaceText(other.text)).length
+  const more = others === 0 ? '' : ` (and ${others} more ${others === 1 ? 'file is a workspace' : 'files are workspaces'}; \`toolstep run\` takes one at a time)`
+  if (file.path === '-') return `stdin is a Toolstep workspace, not a log: save it to a file and open that with \`toolstep run FILE\`${more}.`
+  return `${file.path} is a Toolstep workspace, not a log: open it with \`toolstep run ${shellWord(file.path)}\`${more}.`
+}
+
+/** `path` as one shell word: as it is when it is plain, else in single quotes. */
+function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`
+}
+
+async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true; value: ReadLog[] } | { ok: false; error: string }> {
+  const files: ReadLog[] = []
   for (const path of paths) {
     const listed = path === '-' || !io.listDirectory ? null : await io.listDirectory(path).catch(() => null)
     const names = listed ? listed.filter((name) => LOG_EXTENSIONS.test(name)) : [path]
@@ -308,9 +330,11 @@ async function readLogs(io: CliIO, paths: readonly string[]): Promise<{ ok: true
     for (const name of names) {
       const text = await read(io, name)
       if (!text.ok) return { ok: false, error: `cannot read ${name}: ${text.error}` }
-      files.push({ name: name === '-' ? 'stdin' : (name.split(/[\\/]/).pop() ?? name), text: text.value })
+      files.push({ name: name === '-' ? 'stdin' : (name.split(/[\\/]/).pop() ?? name), path: name, text: text.value })
     }
   }
+  // A log piped in alone has no name to label its conversation with.
+  if (files.length === 1 && files[0]?.path === '-') files[0].name = ''
   return { ok: true, value: files }
 }
 

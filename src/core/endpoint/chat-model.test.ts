@@ -231,6 +231,7 @@ describe('endpoint model failures', () => {
     const error = await failure(model({ stream: true }).respond(request()))
     expect(error.kind).toBe('stream_cut')
     expect(error.message).toContain('get_current_weather({"location": "Seatt')
+    expect(error.message).toMatch(/^The stream stopped mid-call after \d+ chunks[ ,]/)
   })
 
   it('an error object inside the stream is shown', async () => {

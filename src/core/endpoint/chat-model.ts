@@ -169,7 +169,7 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
         parser.feed(decoder.decode())
       } catch (error) {
         if (stopped()) throw interrupted(partialText(accumulator.result()))
-        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s) (${errorMessage(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
+        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} ${chunks.length === 1 ? 'chunk' : 'chunks'} (${errorMessage(error)}). Received so far: ${partialText(accumulator.result()) || '(nothing)'}`)
       }
       if (streamError) {
         await reader.cancel().catch(() => undefined)
@@ -177,7 +177,7 @@ export function createEndpointModel(config: EndpointConfig, options: EndpointMod
       }
       const completion = accumulator.result()
       if (!done && completion.finishReason === null)
-        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} chunk(s), before a finish_reason or [DONE]. Received so far: ${partialText(completion) || '(nothing)'}`)
+        throw new EndpointError('stream_cut', `The stream stopped mid-call after ${chunks.length} ${chunks.length === 1 ? 'chunk' : 'chunks'}, before a finish_reason or [DONE]. Received so far: ${partialText(completion) || '(nothing)'}`)
       return output(completion, native, { totalMs: now() - started, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}), chunks })
     }
   }

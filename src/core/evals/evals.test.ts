@@ -5,7 +5,7 @@ import { loopSettings } from '../loop/settings'
 import { evalCaseSchema, evalCasesSchema, type EvalCase } from './case-schema'
 import { partialMatch } from './assertions'
 import { evalMetrics, evalReportJson, junitXml, type CaseResult } from './report'
-import { runEvalCase, type CaseEnvironment } from './run-case'
+import { runEvalCase, scriptedOutputs, type CaseEnvironment } from './run-case'
 import { fnv1a, inShard, parseShard } from './shard'
 
 const weather: ToolSpec = { name: 'get_weather', description: 'Weather.', inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } }
@@ -196,5 +196,18 @@ describe('reports', () => {
     expect(text).toContain('<failure message="tool-args-match: expected {&quot;tool&quot;:&quot;a&quot;,&quot;arguments&quot;:{&quot;x&quot;:1}}, actual [{&quot;x&quot;:2}]"')
     expect(text).not.toContain('tool-not-used:')
     expect(text).toContain('<property name="endToEndSuccess" value="0.5000"/>')
+  })
+})
+
+describe('scripted outputs', () => {
+  const request = { messages: [], tools: [], step: 0 } as unknown as Parameters<ReturnType<typeof scriptedOutputs>['respond']>[0]
+  it('past the script, fail naming the turn, with the count in the singular or plural', async () => {
+    const one = scriptedOutputs(['Hi.'])
+    await one.respond(request)
+    await expect(one.respond(request)).rejects.toThrow('The case scripts 1 model output; turn 2 has none.')
+    const two = scriptedOutputs(['a', 'b'])
+    await two.respond(request)
+    await two.respond(request)
+    await expect(two.respond(request)).rejects.toThrow('The case scripts 2 model outputs; turn 3 has none.')
   })
 })

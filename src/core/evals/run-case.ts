@@ -18,7 +18,7 @@ export function scriptedOutputs(outputs: NonNullable<EvalCase['outputs']>): Mode
   return {
     async respond() {
       const output = outputs[turn++]
-      if (output === undefined) throw new Error(`The case scripts ${outputs.length} model output(s); turn ${turn} has none.`)
+      if (output === undefined) throw new Error(`The case scripts ${outputs.length} ${outputs.length === 1 ? 'model output' : 'model outputs'}; turn ${turn} has none.`)
       return typeof output === 'string' ? ({ kind: 'text', raw: output } satisfies ModelOutput) : { kind: 'message', message: { role: 'assistant', ...output } }
     },
   }

@@ -72,7 +72,7 @@ function fingerprint(message: Message | undefined): string {
 
 export default function model({ messages, step }: ModelContext): string {
   const turn = turns.find((t) => t.step === step)
-  if (!turn) throw new Error(\`The recording has \${turns.length} turn(s); the loop asked for turn \${step + 1}, which was never recorded.\`)
+  if (!turn) throw new Error(\`The recording has \${turns.length} \${turns.length === 1 ? 'turn' : 'turns'}; the loop asked for turn \${step + 1}, which was never recorded.\`)
   const seen = fingerprint(messages[messages.length - 1])
   if (seen !== turn.after) {
     throw new Error(\`The conversation diverged from the recording at turn \${step + 1}: the model was recorded after "\${turn.after}" but now sees "\${seen}".\`)

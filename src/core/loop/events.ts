@@ -159,7 +159,15 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     /** The raw SSE `data:` payloads of a streamed endpoint response, with arrival times (ms after the request). */
     chunks: z.array(z.object({ atMs: z.number(), data: z.string() })).optional(),
   }),
-  z.object({ ...base, type: z.literal('model.failed'), step: z.number().int(), error: z.string(), durationMs: z.number() }),
+  z.object({
+    ...base,
+    type: z.literal('model.failed'),
+    step: z.number().int(),
+    error: z.string(),
+    durationMs: z.number(),
+    /** `error` as a phrase of another catalogue (`ns`), when the error carried one (absent in older files). */
+    errorPhrase: phraseSchema.optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('parse.completed'),

@@ -9,7 +9,7 @@ import { getProtocol } from '../protocols/index'
 import type { ParseResult } from '../protocols/types'
 import type { ToolSpec } from '../tools/types'
 import { argumentProblems, prepareArguments, resolveToolName, unknownToolPhrase, validationMessage, validationPhrase } from '../validation/index'
-import type { Decision, NewSessionEvent, StopReason, Verdict, Warning } from './events'
+import { phraseSchema, type Decision, type NewSessionEvent, type PhraseShape, type StopReason, type Verdict, type Warning } from './events'
 import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
@@ -72,9 +72,19 @@ export function modelResponded(planned: DecideFacts, raw: string, durationMs: nu
   }
 }
 
-/** `model.failed` at `step` with the model's error message. */
-export function modelFailed(step: number, error: string, durationMs: number): Event<'model.failed'> {
-  return { type: 'model.failed', step, error, durationMs }
+/**
+ * `model.failed` at `step` with the model's error message, and its phrase when the error
+ * carried one (the sandbox's own findings: "route() must return an array of tool names, …").
+ */
+export function modelFailed(step: number, error: string, durationMs: number, errorPhrase?: PhraseShape): Event<'model.failed'> {
+  return { type: 'model.failed', step, error, durationMs, ...(errorPhrase ? { errorPhrase } : {}) }
+}
+
+/** The phrase an error carries (`phrase`, as the sandbox attaches it), when it is a well-formed one. */
+export function errorPhraseOf(error: unknown): PhraseShape | undefined {
+  if (typeof error !== 'object' || error === null || !('phrase' in error)) return undefined
+  const parsed = phraseSchema.safeParse(error.phrase)
+  return parsed.success ? parsed.data : undefined
 }
 
 // ---- parse ----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { nextEffects, type Effect } from './decider'
 import { inThreadPhases, type PhaseRunner } from './phase-runner'
 import { transition } from './machine'
 import { modelRequest } from './model-request'
-import { modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
+import { errorPhraseOf, modelFailed, modelResponded, rawOutput, stopped, type RunnableCall } from './phases'
 import { loopPhrase, type LoopPhrase } from './loop-text'
 import { apply, fold, initialLoopState, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
@@ -209,7 +209,7 @@ export class LoopRunner {
           output = await this.options.model.respond(planned.request)
         } catch (error) {
           if (this.aborted) return []
-          return this.commit([modelFailed(planned.step, errorMessage(error), this.clock() - started)])
+          return this.commit([modelFailed(planned.step, errorMessage(error), this.clock() - started, errorPhraseOf(error))])
         }
         if (this.aborted) return []
         return this.commit([modelResponded(planned, rawOutput(output), this.clock() - started, output.timing, output.finishReason)])

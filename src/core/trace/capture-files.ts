@@ -30,7 +30,7 @@ import { failure, parseLogDocument, type ReadFailure } from './log-document'
 import { tracePhrase, traceRef } from './trace-text'
 import { toOpenAIToolCall } from '../wire/openai-chat'
 import { BadField, describePath } from './openai-log'
-import { errorMessage } from '../util'
+import { errorMessage, type Phrase } from '../util'
 
 /** One file to import: its name (for pairing and errors) and its whole text. */
 export interface LogFile {
@@ -100,17 +100,46 @@ export function importLogFiles(files: readonly LogFile[], options: ImportOptions
 }
 
 /**
- * `result` (of importing `file` alone) with the recorded stream attached to its reply, when the
- * file was one streamed response (`MessageMeta.recorded` of its assistant message). Pure.
+ * `result` (of importing `file` alone) as that file's: a lone conversation the log did not name
+ * is labelled by the file's name (`ask.json` → `ask`), as a capture is, rather than
+ * "conversation 0"; and the recorded stream is attached to its reply, when the file was one
+ * streamed response (`MessageMeta.recorded` of its assistant message). Pure.
  */
-export function withRecording(file: LogFile, result: ImportResult): ImportResult & { conversations: ImportedConversation[] } {
-  if (!result.ok) return { ...result, conversations: [] }
+export function withRecording(file: LogFile, imported: ImportResult): ImportResult & { conversations: ImportedConversation[] } {
+  if (!imported.ok) return { ...imported, conversations: [] }
+  const result = { ...imported, conversations: namedAfterFile(file.name, imported.conversations) }
   const streamed = result.format === 'openai-stream' || result.format === 'anthropic-stream' || result.format === 'openai-responses-stream'
   const only = result.conversations.length === 1 ? result.conversations[0] : undefined
   if (!streamed || !only) return result
   const at = only.messages.findIndex((message) => message.role === 'assistant')
   if (at < 0) return result
   return { ...result, conversations: [{ ...only, messageMeta: { ...only.messageMeta, [at]: { ...only.messageMeta?.[at], recorded: recordingOf(file.text) } } }] }
+}
+
+/**
+ * `conversations` with a lone one's generated label (`conversation 0`, also as the head of
+ * "conversation 0 · 2 calls") replaced by the name of the file it came from, without its
+ * extension (a capture's `NAME.request.json` gives `NAME`). Several conversations, a label the
+ * log gave, and a file without a name are left as they are.
+ */
+function namedAfterFile(fileName: string, conversations: ImportedConversation[]): ImportedConversation[] {
+  const only = conversations.length === 1 ? conversations[0] : undefined
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const name = captureName(base)?.capture ?? base.replace(/\.(json|jsonl|ndjson|sse|txt)$/i, '')
+  if (!only?.labelPhrase || name === '') return conversations
+  const head = renamedHead(only.labelPhrase, name)
+  if (head === only.labelPhrase) return conversations
+  const { labelPhrase: _generated, ...rest } = only
+  return [{ ...rest, ...labelled(head) }]
+}
+
+/** `label` with its innermost head, when that is `labelConversation`, replaced by `name`; `label` itself when there is none. */
+function renamedHead(label: Phrase, name: string): Phrase | string {
+  if (label.key === 'labelConversation') return name
+  const head = label.params?.['head']
+  if (typeof head !== 'object' || 'ns' in head) return label
+  const renamed = renamedHead(head, name)
+  return renamed === head ? label : { ...label, params: { ...label.params, head: renamed } }
 }
 
 type CaptureResult = { ok: true; format: PairDialect; conversations: ImportedConversation[] } | ReadFailure

@@ -169,3 +169,30 @@ describe('real captures', () => {
     expect(!twice.ok && twice.error).toMatch(/both the request of turn 0/)
   })
 })
+
+describe('a single file', () => {
+  const request = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] })
+  const label = (name: string, text: string) => {
+    const result = importLogFiles([{ name, text }])
+    if (!result.ok) throw new Error(result.error)
+    return result.conversations.map((c) => [c.label, c.labelPhrase?.key])
+  }
+
+  it('labels its one conversation the log did not name by the file name, as a capture is', () => {
+    expect(label('ask.json', request)).toEqual([['ask', undefined]])
+    expect(label('logs/run 7.jsonl', request)).toEqual([['run 7', undefined]])
+    expect(label('turn.request.json', request)).toEqual([['turn', undefined]])
+    // The same files as loose files among others.
+    const both = importLogFiles([{ name: 'a.json', text: request }, { name: 'b.json', text: request }])
+    expect(both.ok && both.conversations.map((c) => c.label)).toEqual(['a', 'b'])
+  })
+
+  it('keeps a name the log gave, and the numbering of a file of several conversations', () => {
+    expect(label('named.json', JSON.stringify({ id: 'log_01', messages: [{ role: 'user', content: 'hi' }] }))).toEqual([['log_01', undefined]])
+    const two = JSON.stringify([[{ role: 'user', content: 'a' }], [{ role: 'user', content: 'b' }]])
+    expect(label('two.json', two)).toEqual([
+      ['conversation 0', 'labelConversation'],
+      ['conversation 1', 'labelConversation'],
+    ])
+  })
+})

@@ -32,6 +32,20 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     runtime.dispose()
   })
 
+  it('the sandbox’s own findings keep their phrase across the VM boundary, as in V8', async () => {
+    const { runtime } = make()
+    const reference = createRuntime()
+    const model = 'export default 42\n'
+    expect(runtime.load('model.ts', model)).toEqual(reference.load('model.ts', model))
+    expect(runtime.load('model.ts', model)).toMatchObject({ ok: false, error: { phrase: { ns: 'sandbox', key: 'modelExportNotFunction', params: { type: { ns: 'sandbox', key: 'typeNumber' } } } } })
+    runtime.load('tools.ts', `${header}export const route = () => 42\n`)
+    expect(await runtime.callRoute({ messages: [], tools: [], step: 0, protocol: 'json' })).toMatchObject({
+      ok: false,
+      error: { message: 'route() must return an array of tool names, not a number.', phrase: { ns: 'sandbox', key: 'routeNotNames' } },
+    })
+    runtime.dispose()
+  })
+
   it('loads every built-in example as the V8 runtime does', () => {
     for (const example of examples) {
       const { runtime } = make({ memoryLimitMb: 64 })

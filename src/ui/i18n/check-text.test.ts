@@ -9,6 +9,8 @@ import type { ToolSpec } from '../../core/tools'
 import zhCN from './locales/zh-CN.json'
 import { coreSaid, verdictText } from './core-text'
 import { createI18n } from './index'
+import { withJsonTypeNames } from './formats'
+import zodZhCN from 'zod/v4/locales/zh-CN.js'
 
 const zh = createI18n('zh-CN').t
 const en = createI18n('en').t
@@ -99,6 +101,17 @@ describe('what core says about what it read, in the UI language', () => {
     const read = readWorkspace(JSON.stringify({ format: 'toolstep.workspace', version: 1, tools: 42, model: '', input: '', settings: { protocol: 'json', maxSteps: 4, systemPrompt: '' } }))
     if (read.ok) throw new Error('accepted')
     expect(read.error).toBe('Not a Toolstep workspace: tools: Invalid input: expected string, received number')
-    expect(coreSaid(zh, 'file', { message: read.error, phrase: read.phrase }).text).toBe('不是 Toolstep 工作区：tools：无效输入：期望 string，实际接收 数字')
+    expect(coreSaid(zh, 'file', { message: read.error, phrase: read.phrase }).text).toBe('不是 Toolstep 工作区：tools：无效输入：期望 字符串，实际接收 数字')
+  })
+
+  it('zod’s Chinese words name every JSON type as the verdicts do (期望 字符串, not 期望 string), in both scripts', () => {
+    const read = readWorkspace(JSON.stringify({ format: 'toolstep.workspace', version: 1, tools: '', model: '', input: '', settings: 'fast' }))
+    if (read.ok) throw new Error('accepted')
+    const said = (t: typeof zh) => coreSaid(t, 'file', { message: read.error, phrase: read.phrase }).text
+    expect(said(zh)).toBe('不是 Toolstep 工作区：settings：无效输入：期望 对象，实际接收 字符串')
+    expect(said(tw)).toBe('不是 Toolstep 工作區：settings：無效的輸入值：預期為 物件，但收到 字串')
+    const locale = withJsonTypeNames(zodZhCN(), (type) => ({ string: '字符串', array: '数组', boolean: '布尔值' })[type])
+    expect(locale.localeError({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: '' } as never)).toBe('数值过小：期望 字符串 >=1 字符')
+    expect(locale.localeError({ code: 'invalid_type', expected: 'boolean', input: [] } as never)).toBe('无效输入：期望 布尔值，实际接收 数组')
   })
 })

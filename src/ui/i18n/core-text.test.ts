@@ -30,6 +30,10 @@ const EVENTS: [SessionEvent, string][] = [
   [ev({ type: 'loop.stopped', reason: 'max_steps' }), 'Stop — max_steps'],
   [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'b', 'a', 'b', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 7 calls: a ×4, b ×3'],
   [ev({ type: 'parse.completed', calls: ['a', 'b', 'a', 'c', 'd', 'e', 'f', 'g', 'a'].map(call), errors: [], repairs: [], protocol: 'openai' }), 'Parse — 9 calls: a ×3, b, c, d, e … and 2 more'],
+  // The stop's detail is on its row: its phrase (the English `detail` in the CLI), or the detail as it is.
+  [ev({ type: 'loop.stopped', reason: 'error', detail: 'the log has no assistant turn', phrase: { key: 'logNoAssistant' } }), 'Stop — error · the log has no assistant turn'],
+  [ev({ type: 'loop.stopped', reason: 'max_steps', detail: 'Stopped after 2 model turns without a final answer.', phrase: { key: 'maxSteps', params: { count: 2, steps: 2 } } }), 'Stop — max_steps · Stopped after 2 model turns without a final answer.'],
+  [ev({ type: 'loop.stopped', reason: 'error', detail: 'HTTP 500' }), 'Stop — error · HTTP 500'],
 ]
 const line = (s: { title: string; detail: string }) => `${s.title} — ${s.detail}`
 
@@ -52,6 +56,9 @@ describe('text from core in the UI', () => {
     expect(zh[19]).toBe('停止 — max_steps')
     expect(zh[20]).toBe('解析 — 7 个调用：a ×4, b ×3')
     expect(zh[21]).toBe('解析 — 9 个调用：a ×3, b, c, d, e … 另有 2 个')
+    expect(zh[22]).toBe('停止 — error · 日志中没有 assistant 轮次')
+    expect(zh[23]).toBe('停止 — max_steps · 模型调用 2 轮后停止，仍没有最终回答。')
+    expect(zh[24]).toBe('停止 — error · HTTP 500')
   })
 
   it('renderPhrase fills parameters, picks _one/_other by count, and shows an unknown key rather than nothing', () => {

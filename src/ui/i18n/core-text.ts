@@ -6,7 +6,7 @@
  * source, and zh-CN.json translates the same keys (`core.event.*`, `core.store.*`, `core.loop.*`
  * (stop details, warnings, fork diff cells), `core.trace.*` (anomaly details, import errors),
  * `core.debug.*` (edit refusals, compare cells), `core.protocol.<id>.*`, `core.anomaly.<code>.*`,
- * `core.example.<id>.*`, `core.export.*` (why a workspace cannot be exported), and what core says about what it read: `core.parse.*` repairs, parse
+ * `core.example.<id>.*`, `core.export.*` (why a workspace cannot be exported), `core.sandbox.*` (what the sandbox says of the user's code), and what core says about what it read: `core.parse.*` repairs, parse
  * errors and detection, `core.validation.*` verdicts, `core.file.*` refused files). A unit test
  * checks every key is translated.
  */
@@ -15,6 +15,7 @@ import { protocols } from '../../core/protocols'
 import { ANOMALY_CATALOGUE, DEBUG_TEXT, EXPORT_TEXT, FILE_TEXT, PARSE_TEXT, TRACE_TEXT, VALIDATION_TEXT } from '../../core/catalogue'
 import { examples } from '../../examples/index'
 import { STORE_TEXT } from '../../store/messages'
+import { SANDBOX_TEXT } from '../../sandbox/sandbox-text'
 import type { TFunction } from 'i18next'
 import { corePhrase, translate, type CorePhrase } from './text'
 
@@ -33,6 +34,7 @@ export function coreEnglish() {
     trace: { ...TRACE_TEXT },
     debug: { ...DEBUG_TEXT },
     export: { ...EXPORT_TEXT },
+    sandbox: { ...SANDBOX_TEXT },
   }
 }
 

@@ -12,7 +12,57 @@ export type ZodLocale = { localeError: (issue: never) => unknown }
 /** Registers the formats on `instance`; `zodLocale` gives zod's locale for a language (none: zod's own English message). */
 export function addCoreFormats(instance: i18n, zodLocale: (language: string) => ZodLocale | undefined): void {
   instance.services.formatter?.add('lowerFirst', (value) => lowerFirst(String(value)))
-  instance.services.formatter?.add('zod', (value, lng) => wordZodIssue(String(value), lng ? zodLocale(lng) : undefined))
+  instance.services.formatter?.add('zod', (value, lng) => {
+    const locale = lng ? zodLocale(lng) : undefined
+    const named = locale && lng ? withJsonTypeNames(locale, (type) => typeName(instance, type, lng)) : undefined
+    return wordZodIssue(String(value), named)
+  })
+}
+
+/** zod's type names (`expected`, `origin`, the type received) as the validation verdicts name them (`core.validation.type*`). */
+const TYPE_KEYS: Readonly<Record<string, string>> = { string: 'typeString', number: 'typeNumber', int: 'typeInteger', boolean: 'typeBoolean', object: 'typeObject', array: 'typeArray' }
+
+function typeName(instance: i18n, type: string, lng: string): string | undefined {
+  const key = TYPE_KEYS[type]
+  return key ? instance.t(`core.validation.${key}`, { lng }) : undefined
+}
+
+/** The type zod's locales name for a value received (zod's `util.parsedType`, for the JSON values a stand-in can be). */
+function receivedType(input: unknown): string {
+  if (input === null) return 'null'
+  if (Array.isArray(input)) return 'array'
+  if (typeof input === 'number' && Number.isNaN(input)) return 'nan'
+  return typeof input
+}
+
+/**
+ * `locale` naming JSON types in the page's language: zod's Chinese locales leave most of them in
+ * English ("期望 string，实际接收 object"), while every other message of the page says 字符串 and
+ * 对象 (docs/glossary.md). The expected type is named before zod words the issue; the type
+ * received and a size's origin (`期望 string >=1 字符`) after, where zod wrote them as they are.
+ */
+export function withJsonTypeNames(locale: ZodLocale, name: (type: string) => string | undefined): ZodLocale {
+  return {
+    localeError: (issue: never) => {
+      const read = issue as { code?: unknown; expected?: unknown; origin?: unknown; input?: unknown }
+      const invalidType = read.code === 'invalid_type'
+      const expected = invalidType && typeof read.expected === 'string' ? name(read.expected) : undefined
+      const worded = locale.localeError((expected ? { ...read, expected } : read) as never)
+      const said = typeof worded === 'string' ? worded : typeof worded === 'object' && worded !== null ? (worded as { message?: unknown }).message : undefined
+      if (typeof said !== 'string') return worded
+      let text = said
+      if (invalidType) {
+        const received = receivedType(read.input)
+        const named = name(received)
+        if (named && text.endsWith(` ${received}`)) text = `${text.slice(0, -received.length)}${named}`
+      }
+      if ((read.code === 'too_small' || read.code === 'too_big') && typeof read.origin === 'string') {
+        const named = name(read.origin)
+        if (named) text = text.replace(` ${read.origin} `, ` ${named} `)
+      }
+      return text
+    },
+  }
 }
 
 /**

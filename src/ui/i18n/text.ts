@@ -23,12 +23,14 @@ export function coreText(namespace: CoreNamespace, phrases: readonly CorePhrase[
 }
 
 /** The catalogues of core and the stores, as the UI's resources name them (`core.<namespace>`). */
-export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug' | 'export'
+export type CoreNamespace = 'store' | 'event' | 'parse' | 'validation' | 'file' | 'loop' | 'trace' | 'debug' | 'export' | 'sandbox'
 
 /** A phrase as core makes it (see core/util/phrase.ts): parameters may be phrases, of another catalogue when they carry `ns`. */
 export interface CorePhrase {
   key: string
-  params?: Readonly<Record<string, string | number | (CorePhrase & { ns?: string })>>
+  /** The catalogue the phrase is of, when not the one it is read under (the sandbox's words in a code problem). */
+  ns?: string
+  params?: Readonly<Record<string, string | number | CorePhrase>>
 }
 
 /**
@@ -38,7 +40,7 @@ export interface CorePhrase {
  */
 export function corePhrase(namespace: string, p: CorePhrase): Phrase {
   const dot = p.key.indexOf('.')
-  const ns = dot > 0 ? p.key.slice(0, dot) : namespace
+  const ns = dot > 0 ? p.key.slice(0, dot) : (p.ns ?? namespace)
   const key = `core.${ns}.${dot > 0 ? p.key.slice(dot + 1) : p.key}`
   if (!p.params) return { key }
   const params = Object.fromEntries(Object.entries(p.params).map(([name, value]) => [name, typeof value === 'object' ? corePhrase(value.ns ?? ns, value) : value]))

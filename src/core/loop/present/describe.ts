@@ -4,7 +4,8 @@
  * {@link EVENT_TEXT} with parameters) for the UI to translate; {@link describeEvent} renders
  * them in English for the CLI.
  */
-import { phrase, renderPhrase, type CatalogueKey, type Phrase } from '../../util/phrase'
+import { phrase, renderPhrase, type CatalogueKey, type Phrase, type PhraseRef } from '../../util/phrase'
+import { LOOP_TEXT } from '../loop-text'
 import { PHASE_OF, type Phase, type SessionEvent } from '../events'
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error'
@@ -100,7 +101,7 @@ export interface EventSummary {
   tone: Tone
 }
 
-const say = (key: EventTextKey, params?: Record<string, string | number | Phrase>): Phrase => phrase(key, params)
+const say = (key: EventTextKey, params?: Record<string, string | number | Phrase | PhraseRef>): Phrase => phrase(key, params)
 
 /** Distinct call names listed up to this many; more show the first ones and a count of the other calls. */
 export const LISTED_CALL_NAMES = 5
@@ -148,7 +149,7 @@ export function summarizeEvent(event: SessionEvent): EventSummaryText {
         'normal',
       )
     case 'model.failed':
-      return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: event.error })], 'error')
+      return row(say('decide', { turn: event.step + 1 }), [say('modelFailed', { error: failure(event) })], 'error')
     case 'parse.completed': {
       const n = event.calls.length
       const what = n === 0 ? say(event.errors.length ? 'malformedCall' : 'noCallAnswer') : say('calls', { count: n, names: callNames(event.calls) })
@@ -200,8 +201,29 @@ export function summarizeEvent(event: SessionEvent): EventSummaryText {
       return row(title, [say(event.isError ? 'editedValueToError' : 'editedValue', { was: clip(event.original), now: clip(event.edited) })], 'warn')
     }
     case 'loop.stopped':
-      return row(say('stop'), [verbatim(event.reason)], event.reason === 'final_answer' ? 'ok' : 'error')
+      return row(say('stop'), [verbatim(event.reason), stopDetail(event)], event.reason === 'final_answer' ? 'ok' : 'error')
   }
+}
+
+/**
+ * Why the loop stopped, on the stop's own row ("the log has no assistant turn" says more than
+ * `error`): the stop's phrase of {@link LOOP_TEXT} (translated by the UI under `core.loop`, the
+ * event's English `detail` in the CLI), the `detail` as it is when it came from elsewhere.
+ */
+function stopDetail(event: Extract<SessionEvent, { type: 'loop.stopped' }>): Phrase | undefined {
+  if (event.phrase) {
+    const english = event.detail ?? renderPhrase(event.phrase, LOOP_TEXT)
+    const text: PhraseRef = { ns: 'loop', key: event.phrase.key, ...(event.phrase.params ? { params: event.phrase.params } : {}), english }
+    return say('verbatim', { text })
+  }
+  return event.detail ? verbatim(event.detail) : undefined
+}
+
+/** A model failure's error: its phrase of another catalogue (the sandbox's own words) when it has one, with the English beside it. */
+function failure(event: Extract<SessionEvent, { type: 'model.failed' }>): string | PhraseRef {
+  const said = event.errorPhrase
+  if (!said?.ns) return event.error
+  return { ns: said.ns, key: said.key, ...(said.params ? { params: said.params } : {}), english: event.error }
 }
 
 /** One line of at most 60 chars, for a timeline detail. */
