@@ -113,3 +113,38 @@ test('a tool call with 10 MB of arguments is shown windowed and the page keeps a
   // No view of the page holds the 10 MB whole.
   expect(await page.evaluate(() => document.body.textContent?.length ?? 0)).toBeLessThan(1_000_000)
 })
+
+/** A tool that echoes the length of its one string argument, and a model that calls it once with 10 MB of it. */
+const bigArgumentTools = (dangerous: boolean) =>
+  `import { tool, z } from 'toolstep'\nexport const echo = tool({ description: 'Echoes the length.',${dangerous ? ' dangerous: true,' : ''} inputSchema: z.object({ t: z.string() }), execute: ({ t }) => 'got ' + t.length })\n`
+const bigArgumentModel = `export default function model({ messages, step }) {\n  if (step === 0) return { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: JSON.stringify({ t: 'q'.repeat(10_000_000) + 'END' }) } }] }\n  return 'Done ' + messages[messages.length - 1].content\n}\n`
+
+/**
+ * A breakpoint that pauses before a call with 10 MB of arguments: the status line names the call
+ * and shows its arguments windowed (they were written whole into the line), the page answers a
+ * click, and Run continues to the end with every character reaching the tool.
+ */
+test('a breakpoint on a call with 10 MB of arguments shows them windowed and the page keeps answering', async ({ page }) => {
+  test.setTimeout(90_000)
+  await openApp(page)
+  await setEditor(page, 'tools.ts', bigArgumentTools(false))
+  await setEditor(page, 'model.ts', bigArgumentModel)
+  await page.getByTestId('protocol-select').selectOption('openai')
+  await page.getByTestId('breakpoint-add').click()
+  await page.getByTestId('breakpoint-condition').fill("call.name == 'echo'")
+  await page.getByTestId('run').click()
+  const hit = page.getByTestId('breakpoint-hit')
+  await expect(hit).toContainText('echo', { timeout: 60_000 })
+  const args = hit.getByTestId('arguments-windowed')
+  await expect(args).toHaveAttribute('data-windowed', 'true')
+  await expect(args).toContainText('{"t":"qqq')
+  expect(await page.evaluate(() => document.body.textContent?.length ?? 0)).toBeLessThan(1_000_000)
+  // The page answers: the breakpoints list (opened by Add) folds away at a click.
+  await page.getByTestId('breakpoints-toggle').click()
+  await expect(page.getByTestId('breakpoints-toggle')).toHaveAttribute('aria-expanded', 'false')
+  await page.getByTestId('run').click()
+  await expect(page.getByTestId('stop-reason')).toContainText('final_answer', { timeout: 60_000 })
+  await expect(hit).toHaveCount(0)
+  await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
+  await expect(page.getByTestId('inspector')).toContainText('got 10000003')
+})

@@ -5,6 +5,7 @@ import { createStreamParser, getProtocol, protocols, type ParseResult, type Stre
 import { protocolDescription, protocolLabel } from './i18n/core-text'
 import { ParsedView, highlightsOf } from './inspector/ParsedView'
 import { RawOutput } from './inspector/RawOutput'
+import { InlineArguments } from './inspector/ArgumentsText'
 
 interface Playback {
   snapshot: StreamSnapshot
@@ -174,12 +175,12 @@ function StreamView({ playback, raw }: { playback: Playback; raw: string }) {
       <ul className="mt-1 flex flex-col gap-1">
         {snapshot.calls.map((c, i) => (
           <li key={i} data-testid="stream-call" className="rounded border border-violet-200 bg-white px-1.5 py-1 font-mono">
-            ✓ {c.name} {JSON.stringify(c.arguments)}
+            ✓ {c.name} <InlineArguments args={c.arguments} />
           </li>
         ))}
         {snapshot.forming && (
           <li data-testid="stream-forming" className="rounded border border-dashed border-violet-400 bg-white px-1.5 py-1 font-mono text-violet-800">
-            … {snapshot.forming.name ?? t('parseLab.nameArriving')} {JSON.stringify(snapshot.forming.arguments)}
+            … {snapshot.forming.name ?? t('parseLab.nameArriving')} <InlineArguments args={snapshot.forming.arguments} />
           </li>
         )}
       </ul>

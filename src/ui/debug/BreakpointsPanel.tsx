@@ -2,6 +2,8 @@ import { useState } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { BREAK_EVENTS, BREAK_PHASES, compileCondition, describeBreakpoint, type Breakpoint, type BreakpointTrigger } from '../../core/debug'
 import { usePlayground, useRun, useWorkspace } from '../playground-context'
+import { argumentsJson, InlineArguments } from '../inspector/ArgumentsText'
+import { WINDOWED_CHARS } from '../inspector/raw-pieces'
 
 const input = 'rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs text-slate-900'
 
@@ -116,6 +118,7 @@ export function BreakpointsPanel() {
   const [open, setOpen] = useState(false)
   const save = (next: Breakpoint[]) => pg.stores.workspace.getState().setSettings({ breakpoints: next })
   const active = breakpoints.filter((b) => b.enabled).length
+  const longArguments = hit?.call ? argumentsJson(hit.call.arguments, false).length > WINDOWED_CHARS : false
   return (
     <div className="border-b border-slate-200 bg-white px-3 py-1 text-sm">
       {hit && (
@@ -123,8 +126,15 @@ export function BreakpointsPanel() {
           <span className="inline-block h-2.5 w-2.5 rounded-full bg-red-600" aria-hidden />
           <span>
             <Trans i18nKey="breakpoints.paused" values={{ id: hit.breakpoint.id, label: hit.label, where: hit.where }} components={{ id: <strong />, code: <span className="font-mono" /> }} />
-            {hit.call ? <span className="font-mono">{` (${hit.call.name} ${JSON.stringify(hit.call.arguments)})`}</span> : ''} {t('breakpoints.runContinues')}
+            {hit.call && !longArguments ? <span className="font-mono">{` (${hit.call.name} ${argumentsJson(hit.call.arguments, false)})`}</span> : ''} {t('breakpoints.runContinues')}
           </span>
+          {hit.call && longArguments && (
+            // Megabytes of arguments on the status line made one giant line to lay out: they are windowed below it.
+            <div className="w-full font-mono text-xs">
+              {hit.call.name}
+              <InlineArguments args={hit.call.arguments} />
+            </div>
+          )}
         </div>
       )}
       <div className="flex items-center gap-2">

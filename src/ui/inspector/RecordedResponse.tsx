@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LongText } from './LongText'
 import { playbackDelays, readRecordedPrefix, type RecordedResponse as Recorded } from '../../core/trace'
 
 /** Delay between chunks when the recording kept no timestamps, ms. */
@@ -62,15 +63,15 @@ export function RecordedResponse({ recorded }: { recorded: Recorded }) {
       </div>
       {partial && (
         <div data-testid="recorded-partial" className="mb-1 rounded border border-sky-200 bg-sky-50 p-1.5 font-mono text-[11px] text-slate-800">
-          {partial.content !== null && <div className="whitespace-pre-wrap">{partial.content}</div>}
+          {partial.content !== null && <LongText as="div" text={partial.content} className="whitespace-pre-wrap" />}
           {partial.calls.map((call, index) => (
             <div key={`${call.id}-${index}`} data-testid="recorded-partial-call" data-tool-name={call.name}>
-              → {call.name}({call.arguments})
+              → {call.name}(<LongText as="div" text={call.arguments} className="inline whitespace-pre-wrap" />)
             </div>
           ))}
         </div>
       )}
-      <pre className="max-h-60 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-slate-50 p-2 font-mono text-[11px] leading-relaxed text-slate-700">{text}</pre>
+      <LongText text={text} className="max-h-60 overflow-auto whitespace-pre-wrap [overflow-wrap:anywhere] rounded border border-slate-200 bg-slate-50 p-2 font-mono text-[11px] leading-relaxed text-slate-700" />
     </div>
   )
 }

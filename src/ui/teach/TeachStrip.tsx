@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { createAppendFold, type SessionEvent } from '../../core/loop'
 import { useTranslation } from 'react-i18next'
 import { findLesson } from '../../lessons/index'
@@ -40,12 +40,14 @@ export function TeachStrip() {
   const [unfolded, setUnfolded] = useState(false)
   const [cut, setCut] = useState(false)
   const narration = useRef<HTMLParagraphElement>(null)
-  useLayoutEffect(() => {
+  // Read in a ResizeObserver callback, which runs after the browser's own layout: reading
+  // `scrollHeight` right after a commit forced a layout of the whole page on every cursor move
+  // (tens of ms per phase of a big run). A new observation reports once, so a new text is
+  // checked once, on the next frame, and a resize of the strip is checked as it happens.
+  useEffect(() => {
     const element = narration.current
     if (!element || unfolded) return
-    const measure = () => setCut(element.scrollHeight > element.clientHeight + 1)
-    measure()
-    const observer = new ResizeObserver(measure)
+    const observer = new ResizeObserver(() => setCut(element.scrollHeight > element.clientHeight + 1))
     observer.observe(element)
     return () => observer.disconnect()
   }, [text, unfolded, presenter, short])

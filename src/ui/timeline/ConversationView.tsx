@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SessionEvent, Verdict } from '../../core/loop'
 import { anomalyDetail, anomalyTooltip } from '../anomalies/AnomalyCatalogue'
@@ -9,7 +9,7 @@ import { RepairList } from '../inspector/RepairList'
 import { ArgumentsBlock, InlineArguments } from '../inspector/ArgumentsText'
 import { coreSaid, verdictText } from '../i18n/core-text'
 import { EditedNote } from '../debug/EditControls'
-import { cardAtCursor, conversationOf, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
+import { cardAtCursor, createConversationFold, type AssistantCard, type MessageCard, type ToolCard } from './conversation'
 import { useMeasuredRows } from './use-measured-rows'
 
 const ROLE_STYLE: Record<MessageCard['role'], string> = {
@@ -37,9 +37,14 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
   const { t } = useTranslation()
   // The whole log, for the cards after the cursor (shown dimmed, like future timeline rows) and
   // for where each card ends; the cards up to the cursor are the fold of events 0..cursor.
-  const full = useMemo(() => conversationOf(events), [events])
+  // Both folds take in only the events new since their last call: the whole log as a live run
+  // appends to it (a 100 000-call turn was folded again whole on every phase), the prefix as the
+  // cursor moves forward.
+  const [foldFull] = useState(createConversationFold)
+  const [foldPrefix] = useState(createConversationFold)
+  const full = useMemo(() => foldFull(events), [foldFull, events])
   // At the end of the log (a live run follows it) the prefix is the whole log: folded once, not twice.
-  const model = useMemo(() => (cursor >= events.length - 1 ? full : conversationOf(events.slice(0, cursor + 1))), [full, events, cursor])
+  const model = useMemo(() => (cursor >= events.length - 1 ? full : foldPrefix(events.slice(0, cursor + 1))), [full, foldPrefix, events, cursor])
   const cards = useMemo(() => (model === full ? full.cards : [...model.cards, ...full.cards.slice(model.cards.length)]), [model, full])
   const shown = model.cards.length
   const current = cardAtCursor(model.cards, cursor)

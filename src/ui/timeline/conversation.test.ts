@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../core/loop'
-import { cardAtCursor, conversationOf } from './conversation'
+import { growingLogs } from '../../test/growing-logs'
+import { cardAtCursor, conversationOf, createConversationFold } from './conversation'
 
 const raw = '{"name":"get_weather","arguments":{"city":"Paris"}}'
 const events: SessionEvent[] = [
@@ -124,5 +125,36 @@ describe('conversationOf with edits', () => {
     expect(last).toMatchObject({ role: 'assistant', raw: 'Rainy.', edited: { original: 'Sunny.', seq: 8 } })
     // Before the edit, the card is as the model left it.
     expect(conversationOf(edited.slice(0, 8)).cards.at(-1)).toMatchObject({ raw: 'Sunny.' })
+  })
+})
+
+describe('createConversationFold', () => {
+  it('gives the same cards as the whole fold after every phase of a live run, folding each event once', async () => {
+    const logs = await growingLogs(3, 40, { invalidEvery: 7 })
+    const fold = createConversationFold()
+    for (const log of logs) expect(fold(log)).toEqual(conversationOf(log))
+    // Every log extends the one before: each event was folded once, not once per phase.
+    expect(fold.folded).toBe(logs.at(-1)!.length)
+  })
+
+  it('follows a cursor moving forward through prefixes, and starts again when the log is replaced', () => {
+    const fold = createConversationFold()
+    for (let k = 0; k < events.length; k++) expect(fold(events.slice(0, k + 1))).toEqual(conversationOf(events.slice(0, k + 1)))
+    expect(fold.folded).toBe(events.length)
+    // Back to an earlier prefix, then a log of other events: folded again from the start, still right.
+    expect(fold(events.slice(0, 3))).toEqual(conversationOf(events.slice(0, 3)))
+    const other = events.map((e) => ({ ...e }))
+    expect(fold(other)).toEqual(conversationOf(other))
+    expect(fold.folded).toBe(events.length + 3 + events.length)
+  })
+
+  it('each answer has its own cards list, so a view keyed on it sees the new cards', async () => {
+    const logs = await growingLogs(1, 3)
+    const fold = createConversationFold()
+    const first = fold(logs[1]!)
+    const last = fold(logs.at(-1)!)
+    expect(last.cards).not.toBe(first.cards)
+    expect(last.cards.length).toBeGreaterThan(first.cards.length)
+    expect(fold(logs.at(-1)!)).toBe(last)
   })
 })

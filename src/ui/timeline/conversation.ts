@@ -4,7 +4,7 @@
  * verdict and the id of its tool-result card), tool. Pure: the view at cursor k is
  * `conversationOf(events.slice(0, k + 1))`, the same fold-of-a-prefix rule as the timeline.
  */
-import type { AnomalyFlag, SessionEvent, StoredPhrase, Verdict } from '../../core/loop'
+import { createAppendFold, type AnomalyFlag, type SessionEvent, type StoredPhrase, type Verdict } from '../../core/loop'
 
 type Ev<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>
 
@@ -97,134 +97,173 @@ function owners(): { declare(card: AssistantCard, calls: readonly { id: string }
   }
 }
 
+/** What the fold keeps between events: the cards so far and the assistant card the next phase events belong to. */
+interface ConversationAcc {
+  cards: MessageCard[]
+  system: string | null
+  stop: ConversationModel['stop']
+  assistant: AssistantCard | null
+  callOwner: ReturnType<typeof owners>
+}
+
+function startConversation(): ConversationAcc {
+  return { cards: [], system: null, stop: null, assistant: null, callOwner: owners() }
+}
+
 /**
- * Folds `events` (a prefix of the log) into message cards. Never throws; events out of the
- * usual order (a parse with no decide before it) are attached to the nearest card or ignored.
- * Linear in the number of events.
+ * Folds one event into the cards. May change cards made before (a verdict, a result link, an
+ * edit, a flag), never removes one; events out of the usual order (a parse with no decide before
+ * it) are attached to the nearest card or ignored.
+ */
+function addEvent(acc: ConversationAcc, event: SessionEvent): void {
+  const { cards, callOwner } = acc
+  let { assistant } = acc
+  switch (event.type) {
+    case 'session.started': {
+      event.messages.forEach((m, i) => {
+        if (m.role === 'system') acc.system = acc.system === null ? m.content : `${acc.system}\n\n${m.content}`
+        else if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
+        else if (m.role === 'assistant') {
+          const card: AssistantCard = {
+            key: `h${event.seq}.${i}`,
+            role: 'assistant',
+            seq: event.seq,
+            turn: 0,
+            raw: null,
+            verdicts: {},
+            results: {},
+            content: m.content,
+            historyCalls: m.tool_calls?.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) ?? [],
+            anomalies: [],
+          }
+          callOwner.declare(card, m.tool_calls ?? [])
+          cards.push(card)
+        } else {
+          const owner = callOwner.of(m.tool_call_id)
+          const key = `t${event.seq}.${i}`
+          if (owner) owner.results[m.tool_call_id] = key
+          cards.push({ key, role: 'tool', seq: event.seq, callId: m.tool_call_id, name: m.name, content: m.content, isError: m.isError ?? false, truncated: false, from: owner?.key, anomalies: [] })
+        }
+      })
+      if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
+      break
+    }
+    case 'model.responded':
+    case 'model.failed': {
+      assistant = acc.assistant = {
+        key: `a${event.seq}`,
+        role: 'assistant',
+        seq: event.seq,
+        turn: event.step + 1,
+        raw: event.type === 'model.responded' ? event.raw : '',
+        ...(event.type === 'model.failed' ? { error: event.error } : {}),
+        verdicts: {},
+        results: {},
+        anomalies: flagsOf(event),
+      }
+      cards.push(assistant)
+      break
+    }
+    case 'parse.completed':
+      if (assistant) {
+        assistant.parse = event
+        callOwner.declare(assistant, event.calls)
+        assistant.anomalies.push(...flagsOf(event))
+      }
+      break
+    case 'validate.completed':
+    case 'confirm.requested':
+    case 'confirm.decided':
+      if (assistant) {
+        if (event.type === 'validate.completed') for (const v of event.verdicts) assistant.verdicts[v.callId] = v
+        assistant.anomalies.push(...flagsOf(event))
+      }
+      break
+    case 'tool.finished': {
+      // Calls made by code-as-action code are part of their block's result, not messages.
+      if (event.parentCallId) break
+      // The call at the result's position in the turn is almost always the one: a string
+      // compare instead of a lookup among every call (100 000 in a big turn).
+      const owner = event.index !== undefined && assistant?.parse?.calls[event.index]?.id === event.callId ? assistant : callOwner.of(event.callId)
+      const key = `t${event.seq}`
+      if (owner) owner.results[event.callId] = key
+      cards.push({
+        key,
+        role: 'tool',
+        seq: event.seq,
+        callId: event.callId,
+        name: event.name,
+        content: event.error ?? event.result ?? '',
+        isError: event.error !== undefined,
+        truncated: event.truncated,
+        from: owner?.key,
+        anomalies: flagsOf(event),
+      })
+      break
+    }
+    case 'backfill.completed': {
+      // The assistant and tool messages are already cards; a user message (a retry prompt, the
+      // next user turn of a logged conversation) is new.
+      event.messages.forEach((m, i) => {
+        if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
+      })
+      const flags = flagsOf(event)
+      if (flags.length > 0) (cards.at(-1) ?? assistant)?.anomalies.push(...flags)
+      break
+    }
+    case 'edit.applied': {
+      if (event.target === 'model_output') {
+        if (assistant && assistant.seq === event.editedSeq && assistant.raw !== null) {
+          // The edited output is parsed again: the card shows it, with the model's own words kept.
+          assistant.edited = { original: event.original, seq: event.seq }
+          assistant.raw = event.edited
+          delete assistant.parse
+          assistant.verdicts = {}
+        }
+      } else {
+        const card = cards.findLast((c): c is ToolCard => c.role === 'tool' && c.seq === event.editedSeq)
+        if (card) Object.assign(card, { content: event.edited, isError: event.isError === true, edited: { original: event.original, originalError: event.originalError === true, seq: event.seq } })
+      }
+      break
+    }
+    case 'loop.stopped':
+      acc.stop = { reason: event.reason, ...(event.detail !== undefined ? { detail: event.detail } : {}), ...(event.phrase ? { phrase: event.phrase } : {}), seq: event.seq }
+      if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
+      break
+  }
+}
+
+/**
+ * Folds `events` (a prefix of the log) into message cards. Never throws. Linear in the number
+ * of events.
  */
 export function conversationOf(events: readonly SessionEvent[]): ConversationModel {
-  const cards: MessageCard[] = []
-  let system: string | null = null
-  let stop: ConversationModel['stop'] = null
-  let assistant: AssistantCard | null = null
-  const callOwner = owners()
+  const acc = startConversation()
+  for (const event of events) addEvent(acc, event)
+  return { cards: acc.cards, system: acc.system, stop: acc.stop }
+}
 
-  for (const event of events) {
-    switch (event.type) {
-      case 'session.started': {
-        event.messages.forEach((m, i) => {
-          if (m.role === 'system') system = system === null ? m.content : `${system}\n\n${m.content}`
-          else if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
-          else if (m.role === 'assistant') {
-            const card: AssistantCard = {
-              key: `h${event.seq}.${i}`,
-              role: 'assistant',
-              seq: event.seq,
-              turn: 0,
-              raw: null,
-              verdicts: {},
-              results: {},
-              content: m.content,
-              historyCalls: m.tool_calls?.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) ?? [],
-              anomalies: [],
-            }
-            callOwner.declare(card, m.tool_calls ?? [])
-            cards.push(card)
-          } else {
-            const owner = callOwner.of(m.tool_call_id)
-            const key = `t${event.seq}.${i}`
-            if (owner) owner.results[m.tool_call_id] = key
-            cards.push({ key, role: 'tool', seq: event.seq, callId: m.tool_call_id, name: m.name, content: m.content, isError: m.isError ?? false, truncated: false, from: owner?.key, anomalies: [] })
-          }
-        })
-        if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
-        break
-      }
-      case 'model.responded':
-      case 'model.failed': {
-        assistant = {
-          key: `a${event.seq}`,
-          role: 'assistant',
-          seq: event.seq,
-          turn: event.step + 1,
-          raw: event.type === 'model.responded' ? event.raw : '',
-          ...(event.type === 'model.failed' ? { error: event.error } : {}),
-          verdicts: {},
-          results: {},
-          anomalies: flagsOf(event),
-        }
-        cards.push(assistant)
-        break
-      }
-      case 'parse.completed':
-        if (assistant) {
-          assistant.parse = event
-          callOwner.declare(assistant, event.calls)
-          assistant.anomalies.push(...flagsOf(event))
-        }
-        break
-      case 'validate.completed':
-      case 'confirm.requested':
-      case 'confirm.decided':
-        if (assistant) {
-          if (event.type === 'validate.completed') for (const v of event.verdicts) assistant.verdicts[v.callId] = v
-          assistant.anomalies.push(...flagsOf(event))
-        }
-        break
-      case 'tool.finished': {
-        // Calls made by code-as-action code are part of their block's result, not messages.
-        if (event.parentCallId) break
-        // The call at the result's position in the turn is almost always the one: a string
-        // compare instead of a lookup among every call (100 000 in a big turn).
-        const owner = event.index !== undefined && assistant?.parse?.calls[event.index]?.id === event.callId ? assistant : callOwner.of(event.callId)
-        const key = `t${event.seq}`
-        if (owner) owner.results[event.callId] = key
-        cards.push({
-          key,
-          role: 'tool',
-          seq: event.seq,
-          callId: event.callId,
-          name: event.name,
-          content: event.error ?? event.result ?? '',
-          isError: event.error !== undefined,
-          truncated: event.truncated,
-          from: owner?.key,
-          anomalies: flagsOf(event),
-        })
-        break
-      }
-      case 'backfill.completed': {
-        // The assistant and tool messages are already cards; a user message (a retry prompt, the
-        // next user turn of a logged conversation) is new.
-        event.messages.forEach((m, i) => {
-          if (m.role === 'user') cards.push({ key: `u${event.seq}.${i}`, role: 'user', seq: event.seq, content: m.content, anomalies: [] })
-        })
-        const flags = flagsOf(event)
-        if (flags.length > 0) (cards.at(-1) ?? assistant)?.anomalies.push(...flags)
-        break
-      }
-      case 'edit.applied': {
-        if (event.target === 'model_output') {
-          if (assistant && assistant.seq === event.editedSeq && assistant.raw !== null) {
-            // The edited output is parsed again: the card shows it, with the model's own words kept.
-            assistant.edited = { original: event.original, seq: event.seq }
-            assistant.raw = event.edited
-            delete assistant.parse
-            assistant.verdicts = {}
-          }
-        } else {
-          const card = cards.findLast((c): c is ToolCard => c.role === 'tool' && c.seq === event.editedSeq)
-          if (card) Object.assign(card, { content: event.edited, isError: event.isError === true, edited: { original: event.original, originalError: event.originalError === true, seq: event.seq } })
-        }
-        break
-      }
-      case 'loop.stopped':
-        stop = { reason: event.reason, ...(event.detail !== undefined ? { detail: event.detail } : {}), ...(event.phrase ? { phrase: event.phrase } : {}), seq: event.seq }
-        if (cards.length > 0) cards.at(-1)!.anomalies.push(...flagsOf(event))
-        break
-    }
-  }
-  return { cards, system, stop }
+/**
+ * `conversationOf` for a log that grows by appending (a live run): each call folds only the
+ * events added since the last one, and starts again when the log is not an extension of the last
+ * (Reset, an import, a fork; see `extendsLog`). The answer equals `conversationOf(events)`;
+ * `folded` counts the events it has folded, for tests that the work is only the new part.
+ *
+ * The cards of one answer are the same objects as the next's (a verdict or result that arrives
+ * later is written into its assistant card): keep the latest answer only. Each answer has its own
+ * `cards` array, so a memo keyed on it sees new cards.
+ */
+export function createConversationFold(): ((events: readonly SessionEvent[]) => ConversationModel) & { readonly folded: number } {
+  let folded = 0
+  const fold = createAppendFold<SessionEvent, ConversationAcc, ConversationModel>({
+    start: startConversation,
+    add: (acc, event) => {
+      folded++
+      addEvent(acc, event)
+    },
+    view: (acc) => ({ cards: acc.cards.slice(), system: acc.system, stop: acc.stop }),
+  })
+  return Object.defineProperty((events: readonly SessionEvent[]) => fold(events), 'folded', { get: () => folded }) as ((events: readonly SessionEvent[]) => ConversationModel) & { readonly folded: number }
 }
 
 /** Index of the card at `cursor`: the last card created at or before it; -1 when there is none. */
