@@ -1,7 +1,7 @@
 /**
  * The CLI's sandbox: user code runs in a child Node process under Node's permission model
  * (`--permission`, `--experimental-permission` on Node 20). It may read the Toolstep package's
- * own files (to load its code) and use the network (`fetch`), but cannot write files, start
+ * own files (to load its code) and use the network to any host (`fetch`, `node:net`, `node:tls`), but cannot write files, start
  * processes or workers, signal other processes or read the environment (only locale and time zone
  * are passed), unless the user passes `allowFsWrite` paths or `trust`. Its heap
  * is capped with `--max-old-space-size`, and what that cap does not count (ArrayBuffer, typed-array,
