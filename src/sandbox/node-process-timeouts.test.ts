@@ -52,3 +52,28 @@ export const add = tool({ description: '', inputSchema: z.object({ a: z.number()
     expect(await sandbox.execute({ id: 'c2', name: 'add', arguments: { a: 2, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '4' })
   }, 60_000)
 })
+
+describe('CLI sandbox: code a tool leaves running after it returned', () => {
+  const tools = `import { tool, z } from 'toolstep'
+export const x = tool({ description: '', inputSchema: z.object({}), execute: () => { const f = () => queueMicrotask(f); f(); return 'x' } })
+`
+  const model = `export default function model() { return { role: 'assistant', content: 'done' } }`
+
+  it('is blamed on that tool call when the next model turn cannot get in, not on model.ts', async () => {
+    sandbox = createProcessSandbox({ modelTimeoutMs: 1000 })
+    expect((await sandbox.load({ tools, model })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'c1', name: 'x', arguments: {} }, spec('x'))).toMatchObject({ ok: true, result: 'x' })
+    await expect(sandbox.respond({ ...modelRequest, step: 1 } as never)).rejects.toThrow(
+      'The sandbox was still busy with code tool "x" (call c1) left running after it returned (a microtask or promise loop), so model.ts never got turn 2 within 1000 ms; the sandbox was restarted.',
+    )
+    // The fresh sandbox answers.
+    expect(await sandbox.respond({ ...modelRequest, step: 1 } as never)).toMatchObject({ kind: 'message', message: { content: 'done' } })
+  }, 60_000)
+
+  it('still blames model.ts for a turn it took in and did not finish', async () => {
+    sandbox = createProcessSandbox({ modelTimeoutMs: 1000 })
+    expect((await sandbox.load({ tools: `import { tool, z } from 'toolstep'\nexport const y = tool({ description: '', inputSchema: z.object({}), execute: () => 'y' })\n`, model: 'export default function model() { while (true) {} }' })).ok).toBe(true)
+    expect(await sandbox.execute({ id: 'c1', name: 'y', arguments: {} }, spec('y'))).toMatchObject({ ok: true, result: 'y' })
+    await expect(sandbox.respond(modelRequest as never)).rejects.toThrow('Model timed out after 1000 ms and was stopped.')
+  }, 60_000)
+})
