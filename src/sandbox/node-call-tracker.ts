@@ -25,6 +25,11 @@ export interface CallTracker {
    * its label is written): the batch reports what has finished then, in case that code blocks.
    */
   open(beforeSwitch?: () => void): () => void
+  /**
+   * Writes `label` at once, outside any call (the child marks each request it takes in, so the host
+   * can tell a request that never got in from one that hangs); the next call's code is labelled anew.
+   */
+  mark(label: string): void
   /** Runs `work` as the call `label` (and its later continuations too). Returns what `work` returns. */
   run<T>(label: string, work: () => T): T
 }
@@ -86,6 +91,9 @@ export function createCallTracker(write: (label: string) => void): CallTracker {
         apply(disable, storage, [])
         last = undefined
       }
+    },
+    mark(label) {
+      note(label)
     },
     run(label, work) {
       if (openBatches === 0) return work()
@@ -158,3 +166,4 @@ export function readSharedLabel(buffer: SharedArrayBuffer): string | undefined {
 
 /** The sandbox child's file descriptor for call labels (stdio index 4: after stdin, stdout, stderr and IPC). */
 export const CALL_LABEL_FD = 4
+

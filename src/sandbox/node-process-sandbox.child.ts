@@ -9,6 +9,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import os from 'node:os'
 import traceEvents from 'node:trace_events'
 import v8 from 'node:v8'
+import { RECEIVED_LABEL } from './protocol'
 import { CALL_LABEL_FD, createCallTracker, fdLabelWriter } from './node-call-tracker'
 import { capLogs } from './node-log-cap'
 import { serveChildProcess } from './worker-channel'
@@ -105,6 +106,9 @@ serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0],
   const dispatch = createWorkerDispatch(post, undefined, { track })
   return (data) => {
     logs.nextRequest()
+    // Read by the host when a request times out: taken in, or never reached (see RECEIVED_LABEL).
+    const requestId = typeof data === 'object' && data !== null ? (data as { requestId?: unknown }).requestId : undefined
+    if (typeof requestId === 'string') track.mark(`${RECEIVED_LABEL}${requestId}`)
     dispatch(data)
   }
 })

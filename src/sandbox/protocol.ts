@@ -300,3 +300,10 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
 ])
 /** A message the sandbox sends to the host. */
 export type SandboxToHost = z.infer<typeof sandboxToHostSchema>
+
+/**
+ * Prefix of the label the child writes as it takes in a request (`received:<requestId>`). A
+ * request whose label never appeared did not reach the child's code: something left running
+ * before it (a tool's microtask loop after it returned) kept the child from reading it.
+ */
+export const RECEIVED_LABEL = 'received:'

@@ -25,6 +25,7 @@ import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './e
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, type RequestEncoder } from './request-wire'
 import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
+import { RECEIVED_LABEL } from './protocol'
 
 /** Default hard timeout of one model call, ms. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 10_000
@@ -190,6 +191,8 @@ interface Live {
   crash: (WorkerCrash & { inFlight: number }) | undefined
   /** True once `onOutOfMemory` heard about `crash`. */
   crashReported: boolean
+  /** Whose code answered last (`tool "x" (call c1)`): what it left running is its own. */
+  lastAnswered?: string
 }
 
 function formatError(error: SerializedError): string {
@@ -450,6 +453,16 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return (await verdict()) && target.crash?.outOfMemory === true
   }
 
+  /**
+   * After request `requestId` timed out: who left code running that kept the worker from taking it
+   * in (`lastAnswered`), when the worker's label says it never did; undefined when it did, or the
+   * platform cannot tell. The child writes `received:<requestId>` as it takes each request in.
+   */
+  function neverTakenIn(target: Live, requestId: string): string | undefined {
+    if (!target.endpoint.runningCall || target.lastAnswered === undefined) return undefined
+    return target.endpoint.runningCall() === `${RECEIVED_LABEL}${requestId}` ? undefined : target.lastAnswered
+  }
+
   /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
   function reportOutOfMemory(target: Live, message: string): void {
     if (target.crashReported) return
@@ -475,12 +488,20 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     async respond(modelRequest) {
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
-      const reply = await request(target, (requestId) => ({ type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      let modelRequestId = ''
+      const reply = await request(target, (requestId) => {
+        modelRequestId = requestId
+        return { type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }
+      }, modelTimeoutMs)
       // The worker may not have taken the conversation in: send it whole next time.
       if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
       if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target))) throw new Error(stoppedError(target, { reason: '' }, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
       if (reply.status === 'timeout') {
+        const leftBy = neverTakenIn(target, modelRequestId)
         killAndRespawn(target, 'The model call timed out, so the sandbox was restarted.')
+        if (leftBy !== undefined) {
+          throw new Error(`The sandbox was still busy with code ${leftBy} left running after it returned (a microtask or promise loop), so model.ts never got turn ${modelRequest.step + 1} within ${modelTimeoutMs} ms; the sandbox was restarted.`)
+        }
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped.`)
       }
       if (reply.status === 'stopped') throw new Error(stoppedError(target, reply, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
@@ -489,6 +510,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const message = reply.message
       if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the model request: ${message.message}`)
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
+      target.lastAnswered = `model.ts (turn ${modelRequest.step + 1})`
       if (message.result.ok) return message.result.output as ModelOutput
       if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
@@ -534,6 +556,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           return { ok: false, error: outcome.reason, durationMs: hostDuration, timedOut: false }
       }
       const { result, durationMs } = outcome
+      target.lastAnswered = `tool "${name}" (call ${call.id})`
       if (!result.ok && result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         // The sandbox stopped the tool's code itself at its deadline: a timeout, with the worker kept.
         return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped. ${result.error.message}`, durationMs, timedOut: true, detail: result.error.message }
