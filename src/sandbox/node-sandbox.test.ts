@@ -105,12 +105,13 @@ describe('node sandbox', () => {
       sandbox.execute({ id: 'c9', name: 'add', arguments: { a: 1, b: 2 } }, spec('add')),
     ])
     expect(hung).toMatchObject({ timedOut: true })
-    // `add` was queued behind the busy loop, so it never ran; it is reported, not lost.
+    // `add` was queued behind the busy loop, so it never ran; it is reported, not lost, and says
+    // that it never started (the worker reports each slice of calls before starting it).
     expect(other).toMatchObject({
       ok: false,
       timedOut: false,
       interrupted: true,
-      error: 'Interrupted by the timeout of call c8 ("spin"), which shared its sandbox; it was not run again, because it may already have had effects.',
+      error: 'Not run: call c8 ("spin") stopped the sandbox before this call started, so it had no effects.',
     })
     // The sandbox itself recovers: a new call runs on the fresh worker.
     expect(await sandbox.execute({ id: 'c9', name: 'add', arguments: { a: 1, b: 2 } }, spec('add'))).toMatchObject({ ok: true, result: '{"sum":3}' })

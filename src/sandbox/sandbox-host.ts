@@ -542,6 +542,12 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
           // tool like send_email may already have done its work before it was stopped.
           return { ok: false, error: `Tool "${name}" timed out after ${timeoutMs} ms and was stopped.`, durationMs: outcome.durationMs, timedOut: true }
         case 'stopped':
+          if (outcome.notStarted) {
+            // The worker said it had not begun this call when it was stopped: nothing ran, so the
+            // user can tell it apart from the calls that may have had effects.
+            const by = outcome.blamedCallId === undefined ? 'the sandbox stopped' : `call ${outcome.blamedCallId} ("${outcome.blamed ?? ''}") stopped the sandbox`
+            return { ok: false, error: `Not run: ${by} before this call started, so it had no effects.`, durationMs: hostDuration, timedOut: false, interrupted: true }
+          }
           // The call that ran the sandbox out of memory failed by itself; the others were interrupted by it.
           if (outcome.running && target.crash?.outOfMemory) return { ok: false, error: stoppedError(target, outcome, 'tools.ts', `while running tool "${name}"`), durationMs: hostDuration, timedOut: false }
           if (target.crash && !target.crash.outOfMemory) {

@@ -25,8 +25,10 @@ export type BatchOutcome =
    * The worker stopped (or was stopped) before the call finished; `reason` says why. `running`
    * marks the call whose code the worker ran last (the batch's only call, or the labelled one),
    * and the others name its tool in `blamed` (and its call in `blamedCallId`) when it is known.
+   * `notStarted` marks a call the worker had surely not begun (it reports each slice of calls
+   * before starting it): it never ran, so it had no effects.
    */
-  | { kind: 'stopped'; reason: string; running?: boolean; blamed?: string; blamedCallId?: string }
+  | { kind: 'stopped'; reason: string; running?: boolean; blamed?: string; blamedCallId?: string; notStarted?: boolean }
   /** The worker's answer about this call could not be read. */
   | { kind: 'invalid'; reason: string }
 
@@ -124,12 +126,15 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       for (let at = firstOpen; at < Math.min(started, entries.length); at++) if (!entries[at]?.settled) return entries[at]
       return entries[firstOpen]
     }
+    /** The call whose timeout stopped the worker, once it did. */
+    let timedOutEntry: Entry | undefined
     const giveUp = (entry: Entry, durationMs: number) => {
       gaveUp = true
       clearTimeout(silence)
       const timeOut = () => {
         awaitingVerdict = undefined
         if (entry.settled) return
+        timedOutEntry = entry
         end(entry, { kind: 'timeout', durationMs })
         deps.timedOut(entry.call)
       }
@@ -206,6 +211,12 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       // ones it took down with it.
       const running = entries.length === 1 ? entries[0] : labelled()
       if (running && !running.settled) end(running, { kind: 'stopped', reason: reply.reason, running: true })
+      const cause = timedOutEntry ?? running
+      const blame = cause ? { blamed: cause.call.name, blamedCallId: cause.call.callId } : {}
+      for (let at = started; at < entries.length; at++) {
+        const entry = entries[at] as Entry
+        if (entry !== awaitingVerdict) end(entry, { kind: 'stopped', reason: reply.reason, notStarted: true, ...blame })
+      }
       endRest({ kind: 'stopped', reason: reply.reason, ...(running ? { blamed: running.call.name, blamedCallId: running.call.callId } : {}) })
     } else if (reply.status === 'invalid') {
       endRest({ kind: reply.status, reason: reply.reason })

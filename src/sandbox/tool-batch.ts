@@ -275,6 +275,9 @@ export function runToolBatch(
       starting.push({ key: index, name: call.name, arguments: call.arguments, callId: call.callId, timeoutMs: call.timeoutMs })
     }
     next = end
+    // Said before any of them runs: should one of these calls block the worker for good, the host
+    // knows every call after this slice never started (and had no effects), rather than guessing.
+    flush()
     const ended = () => {
       const took = clock() - sliceStarted
       sliceSize = Math.max(1, Math.min(MAX_SLICE, sliceSize * MAX_GROWTH, Math.floor((sliceSize * SLICE_MS) / Math.max(took, 0.01))))
