@@ -11,7 +11,6 @@
  */
 import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
-import type { Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import type { WireModelRequest } from './protocol'
 
@@ -73,70 +72,4 @@ export function createRequestEncoder(): RequestEncoder {
   }
 }
 
-/** What {@link RequestDecoder.decode} gives: the request user code receives, or why there is none. */
-export type DecodedRequest = { ok: true; request: ModelRequest } | { ok: false; error: string }
-
-/** Worker side: applies wire requests to the conversation it keeps. */
-export interface RequestDecoder {
-  /**
-   * Applies `wire.conversation` and builds the request: a fresh `messages` array (user code may
-   * change it) of frozen messages (shared between requests, so nobody may change them), and a
-   * fresh `tools` array of frozen tools. O(messages added + messages of the request), the latter
-   * a block copy of references. On any
-   * error the copy is dropped, so a request that does not start from nothing fails too.
-   */
-  decode(wire: WireModelRequest): DecodedRequest
-}
-
-/** Freezes `root` and everything reachable from it, without recursion (arguments may nest thousands deep). */
-function freezeDeep(root: unknown): void {
-  const pending: unknown[] = [root]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) continue
-    Object.freeze(value)
-    for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key])
-  }
-}
-
-/** Creates an empty {@link RequestDecoder}. */
-export function createRequestDecoder(): RequestDecoder {
-  const held: Message[] = []
-  let tools: ToolSpec[] | undefined
-
-  const fail = (error: string): DecodedRequest => {
-    held.length = 0
-    tools = undefined
-    return { ok: false, error }
-  }
-
-  return {
-    decode(wire) {
-      const { keep, append } = wire.conversation
-      if (keep > held.length) return fail(`The request keeps ${keep} messages of a conversation of ${held.length}: host and sandbox are out of step.`)
-      if (wire.tools) {
-        freezeDeep(wire.tools)
-        tools = wire.tools
-      }
-      if (!tools) return fail('The request names no tools and none were sent before.')
-      held.length = keep
-      for (const message of append) {
-        freezeDeep(message)
-        held.push(message)
-      }
-      const pieces: Message[][] = []
-      for (const part of wire.parts) {
-        if ('message' in part) {
-          freezeDeep(part.message)
-          pieces.push([part.message])
-          continue
-        }
-        if (part.from > part.to || part.to > held.length) return fail(`The request reads messages ${part.from}–${part.to} of a conversation of ${held.length}.`)
-        // A slice is a block copy of references: the one cost per request that grows with the conversation, and a small one.
-        pieces.push(held.slice(part.from, part.to))
-      }
-      const messages = pieces.length === 1 ? pieces[0]! : ([] as Message[]).concat(...pieces)
-      return { ok: true, request: { messages, tools: tools.slice(), step: wire.step, protocol: wire.protocol } }
-    },
-  }
-}
+export { createRequestDecoder, type DecodedRequest, type RequestDecoder } from './request-decoder'

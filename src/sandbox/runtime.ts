@@ -30,7 +30,10 @@ import {
   type SerializedError,
   type SourceError,
   type SourceFile,
+  type WireModelRequest,
 } from './protocol'
+import { createRequestDecoder } from './request-decoder'
+import { cloneViewsAsArrays } from './messages-view'
 import { findTopLevelAwait } from './top-level-await'
 import { runCodeBlock, type CodeProgress } from './run-code'
 import { invokeTool, serializeResult, startInvoke, type ExecuteResult } from './tool-invoke'
@@ -71,8 +74,13 @@ export interface SandboxRuntime {
    * Never throws.
    */
   load(file: SourceFile, source: string): LoadFileResult
-  /** Calls `model.ts`'s default export and checks its return value. Never rejects. */
-  callModel(request: ModelRequest): Promise<ModelCallResult>
+  /**
+   * Calls `model.ts`'s default export and checks its return value. `request` is a whole request,
+   * or a wire request (what changed since the last one, see request-decoder.ts), applied to the
+   * conversation this runtime keeps. Never rejects; a wire request out of step with the kept
+   * conversation is a failed call (the host then sends everything again).
+   */
+  callModel(request: ModelRequest | WireModelRequest): Promise<ModelCallResult>
   /**
    * Looks `name` up (tool name or alias), applies the tool's `argumentAliases`, parses `args` with
    * its zod schema, runs `execute`, and serialises the result (string as-is, otherwise JSON).
@@ -95,7 +103,7 @@ export interface SandboxRuntime {
    * turned into tool names, a namespace name (`weather`) selects every tool in it, duplicates are
    * dropped. Unknown names are an error naming them. Never rejects.
    */
-  callRoute(request: ModelRequest): Promise<RouteCallResult>
+  callRoute(request: ModelRequest | WireModelRequest): Promise<RouteCallResult>
   /** Calls the `summarize` hook with `(result, { tool, maxChars })`; it must return a string. Never rejects. */
   callSummarize(result: string, context: authoring.SummarizeContext): Promise<SummarizeCallResult>
   /**
@@ -133,10 +141,19 @@ const MODULES: Record<string, unknown> = { toolstep: authoring, zod: { z, defaul
  * snapshot of the built-ins that each call's changes are undone against (see builtins-guard.ts).
  */
 export function createRuntime(): SandboxRuntime {
+  cloneViewsAsArrays()
   const guard = guardBuiltins()
   let tools = new Map<string, RuntimeTool>()
   let hooks: Collected['hooks'] = {}
   let model: authoring.ModelFunction | undefined
+  // The conversation of the last wire request: each one carries only what changed.
+  const requests = createRequestDecoder()
+  /** `request` as user code receives it, or the error that the wire request was out of step. */
+  function decode(request: ModelRequest | WireModelRequest): { ok: true; request: ModelRequest } | { ok: false; error: SerializedError } {
+    if (!('conversation' in request)) return { ok: true, request }
+    const decoded = requests.decode(request)
+    return decoded.ok ? decoded : { ok: false, error: { name: 'Error', message: decoded.error } }
+  }
 
   /** The loaded tools' specs, made once per load: every call looks its tool up in them. */
   let specs: LoadedTool[] | undefined
@@ -176,7 +193,10 @@ export function createRuntime(): SandboxRuntime {
     return { ok: true, tools: [...currentTools()], hasModel: model !== undefined, hooks: hookFlags(hooks) }
   }
 
-  async function callModel(request: ModelRequest): Promise<ModelCallResult> {
+  async function callModel(wire: ModelRequest | WireModelRequest): Promise<ModelCallResult> {
+    const decoded = decode(wire)
+    if (!decoded.ok) return decoded
+    const { request } = decoded
     if (!model) {
       return { ok: false, error: sandboxError('Error', 'modelNotLoaded') }
     }
@@ -219,7 +239,10 @@ export function createRuntime(): SandboxRuntime {
     startInvoke(entry, args, callId, (outcome) => done(outcome.ok ? serializeResult(entry.spec.name, outcome.value) : outcome), guard)
   }
 
-  async function callRoute(request: ModelRequest): Promise<RouteCallResult> {
+  async function callRoute(wire: ModelRequest | WireModelRequest): Promise<RouteCallResult> {
+    const decoded = decode(wire)
+    if (!decoded.ok) return decoded
+    const { request } = decoded
     const route = hooks.route as ((context: authoring.RouteContext) => unknown) | undefined
     if (!route) return { ok: true, names: null }
     const outcome = await runGuarded(guard.restore, () => route({ messages: request.messages, tools: request.tools, step: request.step, protocol: request.protocol }))

@@ -493,8 +493,9 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
         modelRequestId = requestId
         return { type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }
       }, modelTimeoutMs)
-      // The worker may not have taken the conversation in: send it whole next time.
-      if (reply.status !== 'reply' || reply.message.type !== 'model-result') target.requests.reset()
+      // The worker may not have taken the conversation in (a failed call may be one out of step with
+      // it): send it whole next time.
+      if (reply.status !== 'reply' || reply.message.type !== 'model-result' || !reply.message.result.ok) target.requests.reset()
       if (reply.status === 'timeout' && (await outOfMemoryAfterTimeout(target))) throw new Error(stoppedError(target, { reason: '' }, 'model.ts', `while answering turn ${modelRequest.step + 1}`))
       if (reply.status === 'timeout') {
         const leftBy = neverTakenIn(target, modelRequestId)
@@ -576,7 +577,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
       const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
-      if (reply.status !== 'reply' || reply.message.type !== 'route-result') target.requests.reset()
+      if (reply.status !== 'reply' || reply.message.type !== 'route-result' || !reply.message.result.ok) target.requests.reset()
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')
         throw new Error(`route() in tools.ts timed out after ${modelTimeoutMs} ms and was stopped.`)

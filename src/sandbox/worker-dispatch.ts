@@ -3,7 +3,6 @@
  * request, runs it on one {@link SandboxRuntime}, and posts the reply with the same `requestId`.
  */
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
-import { createRequestDecoder } from './request-wire'
 import { createRuntime, type SandboxRuntime } from './runtime'
 import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
@@ -56,8 +55,6 @@ function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work:
 
 function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime, options: DispatchOptions): (data: unknown) => void {
   const { track } = options
-  // The conversation of the last model/route request: requests carry only what changed.
-  const requests = createRequestDecoder()
   /**
    * Posts the reply `make` builds from `work`'s result. The runtime never rejects, but if it ever
    * did the host must still get an answer at once (not wait for the timeout), and a Node worker
@@ -97,13 +94,9 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
         return
       case 'call-model': {
         const { requestId } = message
-        const decoded = requests.decode(message.request)
-        if (!decoded.ok) {
-          post({ type: 'protocol-error', requestId, message: decoded.error })
-          return
-        }
+        // The runtime keeps the conversation: the request carries only what changed since the last one.
         answer(
-          () => within(runtime, message.timeoutMs, () => runtime.callModel(decoded.request)),
+          () => within(runtime, message.timeoutMs, () => runtime.callModel(message.request)),
           (result) => ({ type: 'model-result', requestId, result }),
           (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
         )
@@ -143,13 +136,8 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
       }
       case 'route': {
         const { requestId } = message
-        const decoded = requests.decode(message.request)
-        if (!decoded.ok) {
-          post({ type: 'protocol-error', requestId, message: decoded.error })
-          return
-        }
         answer(
-          () => within(runtime, message.timeoutMs, () => runtime.callRoute(decoded.request)),
+          () => within(runtime, message.timeoutMs, () => runtime.callRoute(message.request)),
           (result) => ({ type: 'route-result', requestId, result }),
           (error) => ({ type: 'route-result', requestId, result: { ok: false, error } }),
         )

@@ -46,6 +46,28 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     runtime.dispose()
   })
 
+  it('keeps the conversation inside the VM: each model request carries only the messages added since the last', async () => {
+    const { runtime } = make()
+    runtime.load('model.ts', `export default function model({ messages, step }) {
+  const copy = [...messages]
+  messages.push({ role: 'user', content: 'mine' })
+  return step + ':' + copy.length + ':' + copy.map((m) => m.content).join(',') + ':' + Array.isArray(messages) + ':' + JSON.stringify(messages).length
+}\n`)
+    const user = (content: string) => ({ role: 'user' as const, content })
+    const wire = (step: number, keep: number, append: { role: 'user'; content: string }[], to: number) => ({
+      step,
+      protocol: 'json',
+      ...(step === 0 ? { tools: [] } : {}),
+      conversation: { keep, append },
+      parts: [{ from: 0, to }],
+    })
+    expect(await runtime.callModel(wire(0, 0, [user('a'), user('b')], 2))).toEqual({ ok: true, output: { kind: 'text', raw: expect.stringMatching(/^0:2:a,b:true:\d+$/) } })
+    // The model's push changed its own array only: the next request sees a, b, c.
+    expect(await runtime.callModel(wire(1, 2, [user('c')], 3))).toMatchObject({ ok: true, output: { kind: 'text', raw: expect.stringMatching(/^1:3:a,b,c:true:/) } })
+    expect(await runtime.callModel(wire(2, 9, [], 9))).toMatchObject({ ok: false, error: { message: expect.stringContaining('out of step') } })
+    runtime.dispose()
+  })
+
   it('loads every built-in example as the V8 runtime does', () => {
     for (const example of examples) {
       const { runtime } = make({ memoryLimitMb: 64 })

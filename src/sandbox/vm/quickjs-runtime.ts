@@ -25,7 +25,7 @@ import type { JsonValue } from '../../core/messages'
 import { errorMessage } from '../../core/util'
 import type { SummarizeContext } from '../authoring'
 import { SANDBOX_ERROR_NAMES } from '../error-names'
-import type { CodeRunResult, SerializedError, SourceFile } from '../protocol'
+import type { CodeRunResult, SerializedError, SourceFile, WireModelRequest } from '../protocol'
 import type { CodeProgress } from '../run-code'
 import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, StartedCall, SummarizeCallResult } from '../runtime'
 import { locate } from '../user-errors'
@@ -800,13 +800,13 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       // `load` is a synchronous op, so `call` answers with a value.
       return result instanceof Promise ? { ok: false, error: { file, message: 'The sandbox runtime answered a load asynchronously.' } } : result
     },
-    callModel(request: ModelRequest): Promise<ModelCallResult> {
+    callModel(request: ModelRequest | WireModelRequest): Promise<ModelCallResult> {
       return later(call('callModel', { request }, (error, ms) => ({ ok: false, error: asError({ op: 'model' })(error, ms) })))
     },
     executeTool(name: string, args: Record<string, JsonValue>, callId: string): Promise<ExecuteResult> {
       return later(call('executeTool', { name, arguments: args, callId }, (error, ms) => ({ ok: false, error: asError({ op: 'tool', name })(error, ms) })))
     },
-    callRoute(request: ModelRequest): Promise<RouteCallResult> {
+    callRoute(request: ModelRequest | WireModelRequest): Promise<RouteCallResult> {
       return later(call('callRoute', { request }, (error, ms) => ({ ok: false, error: asError({ op: 'route' })(error, ms) })))
     },
     callSummarize(result: string, summarizeContext: SummarizeContext): Promise<SummarizeCallResult> {
