@@ -49,8 +49,11 @@ function refuseOtherProcesses(): void {
   const kill = process.kill.bind(process)
   Object.defineProperty(process, 'kill', {
     value: (pid: number, signal?: string | number) => {
-      if (Number(pid) !== own) throw refused('process.kill()')
-      return kill(pid, signal)
+      // Converted once: an object whose valueOf answers this pid to the check and another to
+      // process.kill's own conversion must not get past.
+      const target = Number(pid)
+      if (target !== own) throw refused('process.kill()')
+      return kill(target, signal)
     },
     writable: false,
     configurable: false,
@@ -59,8 +62,10 @@ function refuseOtherProcesses(): void {
   const setPriority = os.setPriority
   Object.defineProperty(os, 'setPriority', {
     value: (...args: [number, number] | [number]) => {
-      if (args.length === 2 && Number(args[0]) !== own && Number(args[0]) !== 0) throw refused('os.setPriority()')
-      return Reflect.apply(setPriority, os, args)
+      if (args.length < 2) return Reflect.apply(setPriority, os, args)
+      const target = Number(args[0])
+      if (target !== own && target !== 0) throw refused('os.setPriority()')
+      return Reflect.apply(setPriority, os, [target, args[1]])
     },
     writable: false,
     configurable: false,
@@ -81,16 +86,20 @@ const FD_FUNCTIONS = [
 
 /**
  * User code must not write the label of the running call itself: it could blame a sibling for
- * its own hang (and get that sibling retried). The label's descriptor is refused to `node:fs`;
- * the tracker's writer captured `writeSync` before this ran.
+ * its own hang (and get that sibling retried). Nor the IPC channel's descriptor: a line of
+ * garbage there made the CLI's own process throw while reading it. Both descriptors are refused
+ * to `node:fs`; the tracker's writer captured `writeSync`, and the IPC channel its handle,
+ * before this ran.
  */
 function guardLabelFd(): void {
   const exports = fs as unknown as Record<string, (...args: unknown[]) => unknown>
+  const channelFd = (process as { channel?: { fd?: unknown } }).channel?.fd
+  const own = new Set<unknown>([CALL_LABEL_FD, ...(typeof channelFd === 'number' && channelFd >= 0 ? [channelFd] : [])])
   for (const name of FD_FUNCTIONS) {
     const original = exports[name]
     if (typeof original !== 'function') continue
     const guarded = function (this: unknown, fd: unknown, ...rest: unknown[]): unknown {
-      if (fd === CALL_LABEL_FD) throw Object.assign(new Error(`fs.${name}() on the sandbox's own descriptor ${CALL_LABEL_FD} is not allowed`), { code: 'ERR_ACCESS_DENIED', permission: 'FileSystemWrite' })
+      if (own.has(fd)) throw Object.assign(new Error(`fs.${name}() on the sandbox's own descriptor ${String(fd)} is not allowed`), { code: 'ERR_ACCESS_DENIED', permission: 'FileSystemWrite' })
       return Reflect.apply(original, this, [fd, ...rest])
     }
     Object.defineProperty(exports, name, { value: guarded, writable: false, configurable: false, enumerable: true })
@@ -112,3 +121,19 @@ serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0],
     dispatch(data)
   }
 })
+hideChannel()
+
+/**
+ * Only the sandbox uses the IPC channel to the CLI: `serveChildProcess` took its send function
+ * above, so user code gets none (a `process.send()` of Node's own handle messages, or a
+ * `process.disconnect()`, printed an internal assertion's stack). `process.channel` stays, as
+ * Node's own send reads it; `_disconnect` too, which Node calls when the CLI closes the channel.
+ */
+function hideChannel(): void {
+  const refuse = (name: string) => () => {
+    throw Object.assign(new Error(`${name} is not available in the sandbox: the IPC channel belongs to Toolstep`), { code: 'ERR_ACCESS_DENIED' })
+  }
+  for (const name of ['send', '_send', 'disconnect']) {
+    Object.defineProperty(process, name, { value: refuse(`process.${name}()`), writable: false, configurable: false, enumerable: false })
+  }
+}
