@@ -7,6 +7,7 @@ import { replayCommand } from './commands/replay'
 import { runCommand } from './commands/run'
 import { fakeIO } from '../test/fake-io'
 import { main, VERSION } from './main'
+import { readTextChunks } from './io'
 
 const utf16le = (text: string): Uint8Array => {
   const bytes = [0xff, 0xfe]
@@ -78,5 +79,44 @@ describe('CLI input bytes', () => {
     expect(await main(['--version'], io)).toBe(0)
     expect(stdout()).toBe(`toolstep ${VERSION}\n`)
     expect(VERSION).toMatch(/^\d+\.\d+\.\d+/)
+  })
+})
+
+describe('readTextChunks: an input read as a stream', () => {
+  /** An endless stream of `chunk`, counting how many chunks were taken. */
+  function endless(chunk: Uint8Array) {
+    const taken = { count: 0 }
+    const stream = {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          taken.count++
+          yield chunk
+        }
+      },
+    }
+    return { stream, taken }
+  }
+
+  it('refuses an endless binary input (/dev/zero) after its first bytes, not at the end of memory', async () => {
+    const { stream, taken } = endless(new Uint8Array(16 * 1024))
+    await expect(readTextChunks(stream)).rejects.toThrow(/NUL character at offset 0/)
+    expect(taken.count).toBeLessThanOrEqual(4)
+  })
+
+  it('refuses an endless text input past its size cap', async () => {
+    const { stream, taken } = endless(new TextEncoder().encode('a'.repeat(64 * 1024)))
+    await expect(readTextChunks(stream, 1024 * 1024)).rejects.toThrow(/larger than 1 MB/)
+    expect(taken.count).toBeLessThanOrEqual(17)
+  })
+
+  it('reads text whose first check falls inside a character, in any chunking', async () => {
+    const text = 'é'.repeat(40 * 1024) + '{"name":"f"}'
+    const bytes = new TextEncoder().encode(text)
+    const chunked = (size: number) => ({
+      async *[Symbol.asyncIterator]() {
+        for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size)
+      },
+    })
+    for (const size of [1000, 4097, 65_537, bytes.length]) expect(await readTextChunks(chunked(size))).toBe(text)
   })
 })

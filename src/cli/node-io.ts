@@ -1,17 +1,15 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { textOf, type CliIO } from './io'
+import { readTextChunks, type CliIO } from './io'
 
 /** `CliIO` backed by the real process. */
 export const nodeIO: CliIO = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
-  readStdin: async () => {
-    const chunks: Buffer[] = []
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-    return textOf(Buffer.concat(chunks))
-  },
-  readFile: async (path) => textOf(await readFile(path)),
+  // Streamed, so an endless or binary input (`/dev/zero`, `/dev/urandom`) is refused early.
+  readStdin: () => readTextChunks(process.stdin as AsyncIterable<Uint8Array>),
+  readFile: (path) => readTextChunks(createReadStream(path, { highWaterMark: 1024 * 1024 })),
   writeFile: (path, text) => writeFile(path, text, 'utf8'),
   listDirectory: async (path) => {
     const info = await stat(path).catch(() => null)
