@@ -227,12 +227,24 @@ function skipContinuations(text: string, pos: number): number {
   return i
 }
 
-/** Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; records calls; returns the end. */
-function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { end: number; count: number } | { failed: Attempt & { ok: false }; atFirstCall: boolean } {
-  const view = builder.view
-  const calls: Attempt[] = []
+/** What {@link readSequence} read: calls and the end of the sequence (after a list's `]`). */
+interface Sequence {
+  calls: (Attempt & { ok: true })[]
+  end: number
+}
+
+/**
+ * Reads `call, call, …` (in a list or separated by `;`) starting at `pos`; returns the calls and
+ * the end, without recording them. A list that is not closed fails; when its first calls were
+ * read, `bare` is what reading them without the list gives (the calls up to the first one not
+ * joined by `,` or `;`), so the caller need not read them a second time.
+ */
+function readSequence(view: string, pos: number, inList: boolean): Sequence | { failed: Attempt & { ok: false }; atFirstCall: boolean; bare?: Sequence } {
+  const calls: (Attempt & { ok: true })[] = []
   let i = pos
   let end = pos
+  /** The calls joined by separators only, as a bare sequence reads them. */
+  let bare: Sequence | undefined
   for (;;) {
     const attempt = readCall(view, i)
     if (!attempt.ok) {
@@ -250,6 +262,7 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
     }
     // In a list, calls on separate lines without commas are still items.
     if (inList && next > attempt.end && (isNameStart(code) || code === 0x5c) && mayStartCall(view, next)) {
+      bare ??= { calls: calls.slice(), end }
       attempt.repairs.push({ code: 'missing_comma', ...parseSaid('pythonicMissingComma', { offset: next }), span: { start: attempt.end, end: next } })
       i = next
       continue
@@ -258,15 +271,22 @@ function readSequence(builder: ParseBuilder, pos: number, inList: boolean): { en
   }
   if (inList) {
     const close = skipContinuations(view, end)
-    if (view.charCodeAt(close) !== 0x5d) return { failed: { ok: false, offset: close }, atFirstCall: false }
+    if (view.charCodeAt(close) !== 0x5d) {
+      // Read bare, the list's calls end at the first one without a separator, with the same repairs inside each call.
+      const asBare = bare ?? { calls, end }
+      return { failed: { ok: false, offset: close }, atFirstCall: false, bare: { calls: asBare.calls.map((call) => ({ ...call, repairs: call.repairs.filter((repair) => repair.code !== 'missing_comma') })), end: asBare.end } }
+    }
     end = close + 1
   }
-  for (const attempt of calls) {
-    if (!attempt.ok) continue
+  return { calls, end }
+}
+
+/** Records the calls of a sequence read by {@link readSequence}. */
+function record(builder: ParseBuilder, sequence: Sequence): void {
+  for (const attempt of sequence.calls) {
     builder.addCall(attempt.call)
     builder.repairs.push(...attempt.repairs)
   }
-  return { end, count: calls.length }
 }
 
 /**
@@ -309,7 +329,7 @@ function collect(builder: ParseBuilder): void {
       continue
     }
     const start = inList ? skipSpace(view, pos + 1) : pos
-    const result = readSequence(builder, start, inList)
+    let result = readSequence(view, start, inList)
     if ('failed' in result) {
       const failed = result.failed
       if (failed.truncated) {
@@ -317,12 +337,19 @@ function collect(builder: ParseBuilder): void {
         builder.consume(pos, view.length)
         return
       }
-      // Skip the rest of the word so each position is tried once. A list whose first call
-      // failed skips that call's name too: read bare, it fails the same way (`[f(a=1, f(a=`
-      // repeated read every call twice).
-      pos = inList && !result.atFirstCall ? pos + 1 : Math.max(start + 1, readName(view, start))
-      continue
+      if (!result.bare) {
+        // Skip the rest of the word so each position is tried once. A list whose first call
+        // failed skips that call's name too: read bare, it fails the same way (`[f(a=1, f(a=`
+        // repeated read every call twice).
+        pos = inList && !result.atFirstCall ? pos + 1 : Math.max(start + 1, readName(view, start))
+        continue
+      }
+      // A list left open: its calls are read as the bare sequence they are (`[f(a=1), [f(a=1), …`
+      // read every call twice, in the list and then bare).
+      pos = start
+      result = result.bare
     }
+    record(builder, result)
     const fence = fenceAround(view, pos, result.end, lastEnd)
     if (fence) {
       builder.addRepair('fence_stripped', parseSaid('fenceAroundCalls'), fence)

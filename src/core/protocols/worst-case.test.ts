@@ -351,6 +351,23 @@ describe('worst-case inputs, pythonic', () => {
     }
   })
 
+  it('reads the calls of a list left open once: [f(a=1), [f(a=1), … builds one reading per call', () => {
+    // Before: each call was read in the list, then again bare once the list was found open (two
+    // argument objects per call, half of them garbage).
+    const keys = vi.spyOn(String.prototype, 'slice')
+    const result = pythonic.parse('[f(a=1), '.repeat(1000))
+    const sliced = keys.mock.calls.length
+    vi.restoreAllMocks()
+    expect(result.calls).toHaveLength(1000)
+    expect(sliced).toBeLessThan(7 * 1000)
+    // What the bare reading gives: the calls joined by separators, their repairs, their spans.
+    const read = (raw: string) => pythonic.parse(raw)
+    expect(read('[f(a=1), g(b=2) h(c=3)').calls.map((call) => call.name)).toEqual(['f', 'g', 'h'])
+    expect(read('[f(a=1), g(b=2) h(c=3)').repairs.map((repair) => repair.code)).toEqual([])
+    expect(read('[f(a=1),\n g(b=2)\n h(c=3)]').repairs.map((repair) => repair.code)).toEqual(['missing_comma'])
+    expect(read('x [f(a=1); g(b=2)').calls.map((call) => call.spans?.call)).toEqual([{ start: 3, end: 9 }, { start: 11, end: 17 }])
+  })
+
   it('still reads the calls inside and after a list whose first call fails', () => {
     const read = (raw: string) => pythonic.parse(raw).calls.map((call) => [call.name, call.arguments])
     expect(read('[f(a=1, f(a=1)] [g(b=[1, 2])]')).toEqual([['f', { a: 1 }], ['g', { b: [1, 2] }]])
