@@ -169,6 +169,17 @@ export const cyclic = tool({ description: 'Cyclic', inputSchema: z.object({}), e
     expect(await runtime.executeTool('cyclic', {}, 'c1')).toMatchObject({ ok: false, error: { name: 'ResultSerializationError' } })
   })
 
+  it('says how deep a result nests when it is too deep to be written as JSON, not that the stack overflowed', async () => {
+    const deep = createRuntime()
+    expect(deep.load('tools.ts', `import { tool, z } from 'toolstep'
+export const nest = tool({ description: 'Nests.', inputSchema: z.object({}), execute: () => { let value: unknown = 1; for (let i = 0; i < 100_000; i++) value = { a: value }; return value } })
+`).ok).toBe(true)
+    expect(await deep.executeTool('nest', {}, 'c1')).toEqual({
+      ok: false,
+      error: { name: 'ResultSerializationError', message: 'Tool "nest" returned a value that cannot be written as JSON: it is nested 100,000 levels deep, more than JSON.stringify can write' },
+    })
+  })
+
   it('never resolves inherited property names as tools', async () => {
     for (const name of ['constructor', '__proto__', 'toString']) {
       expect(await runtime.executeTool(name, {}, 'c1')).toMatchObject({ ok: false, error: { name: 'UnknownToolError' } })

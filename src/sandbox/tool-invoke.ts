@@ -105,9 +105,41 @@ export function serializeResult(name: string, value: unknown): ExecuteResult {
     if (text === undefined) throw new Error(`a ${typeof value} has no JSON form`)
     return { ok: true, result: text }
   } catch (error) {
+    // JSON.stringify recurses: a value nested thousands deep (hundreds in QuickJS) overflows the
+    // stack (V8's RangeError, QuickJS's InternalError). Say so, with its depth.
+    const overflow = error instanceof Error && (error.name === 'RangeError' || error.name === 'InternalError') && /stack/i.test(error.message)
+    const depth = overflow ? nestingDepth(value, DEPTH_TOLD) : 0
+    const why = overflow ? `it is nested ${depth >= DEPTH_TOLD ? `more than ${DEPTH_TOLD.toLocaleString('en')}` : depth.toLocaleString('en')} levels deep, more than JSON.stringify can write` : serializeError(error).message
     return {
       ok: false,
-      error: { name: SANDBOX_ERROR_NAMES.resultSerialization, message: `Tool "${name}" returned a value that cannot be written as JSON: ${serializeError(error).message}` },
+      error: { name: SANDBOX_ERROR_NAMES.resultSerialization, message: `Tool "${name}" returned a value that cannot be written as JSON: ${why}` },
     }
   }
+}
+
+/** The depth {@link nestingDepth} stops counting at. */
+const DEPTH_TOLD = 1_000_000
+
+/**
+ * How deep objects and arrays nest in `value` (0 for a primitive), counted without recursion and
+ * up to `limit`; each object is entered once, so a cycle ends the count. Reading user objects may
+ * run their getters: a getter that throws counts as a leaf.
+ */
+function nestingDepth(value: unknown, limit: number): number {
+  const seen = new Set<object>()
+  const pending: [unknown, number][] = [[value, 1]]
+  let deepest = 0
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!
+    if (typeof item !== 'object' || item === null || seen.has(item)) continue
+    seen.add(item)
+    if (depth > deepest) deepest = depth
+    if (deepest >= limit) return limit
+    try {
+      for (const key of Object.keys(item)) pending.push([(item as Record<string, unknown>)[key], depth + 1])
+    } catch {
+      // A Proxy or getter that throws: nothing more to count here.
+    }
+  }
+  return deepest
 }
