@@ -203,7 +203,7 @@ const notes = [
   `A step is ${engine.phases} phases (decide, parse, validate, execute, backfill); "ms/phase" is the wall time of the steps divided by the phases they logged, including the round trips to the sandbox.`,
   '"CPU" counts the CPU time of this process and its children (the sandbox process), which a loaded machine does not inflate the way it inflates wall time; /proc is read for the children, so it is this process alone off Linux.',
   'At the last steps the conversation holds about 20 000 messages: "last ÷ first" near 1× (or below, once the JIT has warmed up) means a step costs the same however long the run already is.',
-  'The sandbox keeps the conversation on its side: each request sends only the messages added since the previous one (see src/sandbox/request-wire.ts).',
+  'The sandbox keeps the conversation on its side: each request sends only the messages added since the previous one (see src/sandbox/request-wire.ts), and model.ts reads them in place, copied only if it changes its array (src/sandbox/messages-view.ts).',
 ].join('\n')
 
 console.log(`\n${header}\n\n${tableText}\n\n${notes}`)
