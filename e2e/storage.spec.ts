@@ -83,3 +83,19 @@ test('a run that never came back is not started again on load; the code is intac
   expect((await timelineRows(page)).length).toBeGreaterThan(1)
   await expect.poll(() => page.evaluate(() => localStorage.getItem('toolstep.pending'))).toBeNull()
 })
+
+test('pane sizes saved in a form the page cannot read are dropped: the page opens with the code intact', async ({ page }) => {
+  await openApp(page)
+  const edited = `// kept through a broken layout\n${await getEditor(page, 'tools.ts')}`
+  await setEditor(page, 'tools.ts', edited)
+  // Every layout key the panes use, set to values react-resizable-panels would JSON.parse unguarded.
+  await page.evaluate(() => {
+    const keys = Object.keys(localStorage).filter((key) => key.startsWith('react-resizable-panels:'))
+    keys.forEach((key, index) => localStorage.setItem(key, index % 2 === 0 ? 'x' : 'null'))
+    localStorage.setItem('react-resizable-panels:toolstep.panes-loop', 'x')
+  })
+  await page.reload()
+  await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
+  expect(await getEditor(page, 'tools.ts')).toBe(edited)
+  await expect(page.getByTestId('run')).toBeEnabled()
+})

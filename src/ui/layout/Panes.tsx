@@ -6,28 +6,11 @@
 import type { ReactNode, RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Group, Separator, useDefaultLayout, type PanelImperativeHandle } from 'react-resizable-panels'
-
-/** Layout storage that never throws (private mode, full quota): sizes are a convenience. */
-const storage = {
-  getItem(key: string): string | null {
-    try {
-      return localStorage.getItem(key)
-    } catch {
-      return null
-    }
-  },
-  setItem(key: string, value: string): void {
-    try {
-      localStorage.setItem(key, value)
-    } catch {
-      // Not remembering a pane size is harmless.
-    }
-  },
-}
+import { paneStorage } from './pane-storage'
 
 /** A group of panes whose sizes survive a reload, stored under `toolstep.<id>`. */
 export function PaneGroup({ id, orientation = 'horizontal', children, className = '' }: { id: string; orientation?: 'horizontal' | 'vertical'; children: ReactNode; className?: string }) {
-  const layout = useDefaultLayout({ id: `toolstep.${id}`, storage })
+  const layout = useDefaultLayout({ id: `toolstep.${id}`, storage: paneStorage })
   return (
     <Group id={id} orientation={orientation} defaultLayout={layout.defaultLayout} onLayoutChanged={layout.onLayoutChanged} className={className}>
       {children}
