@@ -65,6 +65,16 @@ describe('workspace store: saving', () => {
 })
 
 describe('workspace store: a saved workspace that cannot be read', () => {
+  it('says the unreadable text was kept in storage only when it was (a full storage keeps no copy)', () => {
+    const text = '{"state": {"tools": "// my work'
+    expect(createWorkspaceStore(memoryStorage({ [WORKSPACE_KEY]: text })).getState().restoreProblem).toMatchObject({ text, keptInStorage: true })
+    const full = memoryStorage({ [WORKSPACE_KEY]: text })
+    full.setItem = () => {
+      throw new DOMException('full', 'QuotaExceededError')
+    }
+    expect(createWorkspaceStore(full).getState().restoreProblem).toMatchObject({ text, keptInStorage: false })
+  })
+
   it('resets everything when the text is not JSON, says so, and keeps the text to copy', () => {
     const text = '{"state": {"tools": "// my work'
     const storage = memoryStorage({ [WORKSPACE_KEY]: text })

@@ -42,6 +42,8 @@ export interface RestoreProblem {
   reasonPhrase: Phrase
   /** The saved text exactly as it was read, for the user to copy. */
   text: string
+  /** Whether a copy of `text` was stored under {@link UNREADABLE_WORKSPACE_KEY} (not when the storage is full). */
+  keptInStorage?: boolean
 }
 
 export interface WorkspaceState {
@@ -143,8 +145,10 @@ function reasonOf(phrase: Phrase): { reason: string; reasonPhrase: Phrase } {
  */
 export function createWorkspaceStore(storage: KeyValueStorage): StoreApi<WorkspaceState> {
   const text = readItem(storage, WORKSPACE_KEY)
-  const { saved, problem } = restoreWorkspace(text, fromExample(defaultExample.id))
-  if (problem) writeItem(storage, UNREADABLE_WORKSPACE_KEY, problem.text)
+  const restored = restoreWorkspace(text, fromExample(defaultExample.id))
+  const { saved } = restored
+  // The dialog says the text is kept in storage only when it was.
+  const problem = restored.problem && { ...restored.problem, keptInStorage: writeItem(storage, UNREADABLE_WORKSPACE_KEY, restored.problem.text).ok }
 
   const store = createStore<WorkspaceState>()((set) => ({
     ...saved,

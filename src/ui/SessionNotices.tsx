@@ -56,7 +56,7 @@ function RestoreProblemDialog({ problem, onClose }: { problem: RestoreProblem; o
   const { text } = problem
   // Files keep their names; the other parts are words, translated.
   const reset = problem.reset.map((name) => (RESET_NAMES[name] ? t(`core.store.${RESET_NAMES[name]}`) : name))
-  const { reasonPhrase } = problem
+  const { reasonPhrase, keptInStorage } = problem
   const reason = reasonPhrase
     ? translate(t, corePhrase('store', reasonPhrase.key === 'restorePart' ? { key: reasonPhrase.key, params: { parts: reset.join(', ') } } : reasonPhrase))
     : problem.reason
@@ -81,8 +81,15 @@ function RestoreProblemDialog({ problem, onClose }: { problem: RestoreProblem; o
           {t('notices.restoreTitle')}
         </h2>
         <p>
-          <span lang={reasonPhrase ? undefined : 'en'}>{reason}</span> {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>. {t('notices.restoreKept')}{' '}
-          <code>toolstep.workspace.unreadable</code>{t('notices.restoreUntil')}
+          <span lang={reasonPhrase ? undefined : 'en'}>{reason}</span> {t('notices.restoreReset')} <strong data-testid="restore-problem-reset">{reset.join(', ')}</strong>.{' '}
+          {keptInStorage === false ? (
+            t('notices.restoreNotKept')
+          ) : (
+            <>
+              {t('notices.restoreKept')} <code>toolstep.workspace.unreadable</code>
+              {t('notices.restoreUntil')}
+            </>
+          )}
         </p>
         <textarea ref={area} readOnly data-testid="restore-problem-text" value={text} className="h-64 w-full resize-y rounded border border-slate-300 bg-slate-50 p-2 font-mono text-xs" />
         <div className="flex items-center gap-2">
