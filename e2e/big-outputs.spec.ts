@@ -34,6 +34,11 @@ test('a 10 MB text output is shown windowed and the page keeps answering', async
   // The page answers: another timeline item is selected at once.
   await page.locator('[data-testid="timeline-item"][data-phase="stop"]').first().click()
   await expect(page.locator('[data-testid="timeline-item"][aria-current="step"]')).toHaveAttribute('data-phase', 'stop')
+  // The Conversation view shows the answer windowed too (it was laid out whole: a 5 s task).
+  await page.getByTestId('timeline-view').getByText('Conversation').click()
+  const conversation = page.getByTestId('conversation')
+  await expect(conversation.locator('[data-windowed="true"]').first()).toContainText('The answer, at length.')
+  expect(await conversation.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(200_000)
   const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: { longest: number; tasks: number } }).__longTasks)
   test.info().annotations.push({ type: 'long tasks', description: `${longTasks.tasks}, longest ${Math.round(longTasks.longest)} ms` })
 })

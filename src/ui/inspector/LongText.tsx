@@ -8,20 +8,23 @@ import { rowStarts, WINDOWED_CHARS } from './raw-pieces'
  * `WINDOWED_CHARS` characters. A longer one (a model's 10 MB answer) is drawn windowed: cut in
  * rows of at most `ROW_CHARS`, only the rows in view are in the page, so laying out the page
  * never measures megabytes of text. `as` and `className` style the block in both modes;
- * `testId` names it in both, with `data-windowed="true"` when windowed.
+ * `testId` names it in both, with `data-windowed="true"` when windowed; `content` marks it as text
+ * the user or the model wrote (`data-content`).
  */
-export function LongText({ text, as: Block = 'pre', className = '', testId }: { text: string; as?: 'pre' | 'p' | 'div'; className?: string; testId?: string }) {
+export function LongText({ text, as: Block = 'pre', className = '', testId, content = false }: { text: string; as?: 'pre' | 'p' | 'div'; className?: string; testId?: string; content?: boolean }) {
+  // `content` marks text the user or the model wrote (`data-content`), which the page does not translate.
+  const marks: Record<string, string> = content ? { 'data-content': '' } : {}
   if (text.length <= WINDOWED_CHARS) {
     return (
-      <Block data-testid={testId} className={className}>
+      <Block data-testid={testId} className={className} {...marks}>
         {text}
       </Block>
     )
   }
-  return <WindowedText text={text} className={className} {...(testId ? { testId } : {})} />
+  return <WindowedText text={text} className={className} marks={marks} {...(testId ? { testId } : {})} />
 }
 
-function WindowedText({ text, className, testId }: { text: string; className: string; testId?: string }) {
+function WindowedText({ text, className, testId, marks }: { text: string; className: string; testId?: string; marks: Record<string, string> }) {
   const { t } = useTranslation()
   const rows = useMemo(() => rowStarts(text), [text])
   const parentRef = useRef<HTMLDivElement>(null)
@@ -35,7 +38,7 @@ function WindowedText({ text, className, testId }: { text: string; className: st
   return (
     <div>
       <p className="mb-0.5 text-xs text-slate-500">{t('longText.windowed', { chars: text.length.toLocaleString() })}</p>
-      <div data-testid={testId} data-windowed="true" ref={parentRef} className={`max-h-80 overflow-auto ${className}`}>
+      <div data-testid={testId} data-windowed="true" ref={parentRef} className={`max-h-80 overflow-auto ${className}`} {...marks}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
           {virtualizer.getVirtualItems().map((item) => (
             <div

@@ -4,6 +4,7 @@ import type { SessionEvent, Verdict } from '../../core/loop'
 import { anomalyDetail, anomalyTooltip } from '../anomalies/AnomalyCatalogue'
 import { coreDetail } from '../i18n/text'
 import { highlightsOf } from '../inspector/ParsedView'
+import { LongText } from '../inspector/LongText'
 import { RawOutput } from '../inspector/RawOutput'
 import { RepairList } from '../inspector/RepairList'
 import { ArgumentsBlock, InlineArguments } from '../inspector/ArgumentsText'
@@ -117,7 +118,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
       {model.system !== null && (
         <details className="mx-2 mt-2 rounded border border-slate-200 bg-white px-2 py-1 text-xs text-slate-600">
           <summary className="cursor-pointer font-semibold">{t('conversation.systemPrompt', { count: model.system.length })}</summary>
-          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-[11px] [overflow-wrap:anywhere]">{model.system}</pre>
+          <LongText content text={model.system} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-[11px] [overflow-wrap:anywhere]" />
         </details>
       )}
       <div style={{ height: virtualizer.totalSize, position: 'relative' }}>
@@ -164,7 +165,7 @@ export function ConversationView({ events, cursor, onSelect }: ConversationViewP
                     ))}
                   </ul>
                 )}
-                {card.role === 'user' && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+                {card.role === 'user' && <LongText as="p" content text={card.content} className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]" />}
                 {card.role === 'assistant' && <AssistantBody card={card} results={fullResults.get(card.key) ?? card.results} goTo={goTo} />}
                 {card.role === 'tool' && <ToolBody card={card} goTo={goTo} />}
               </article>
@@ -188,7 +189,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
     // An assistant message from the log's history: no raw output to show, only the message.
     return (
       <div data-testid="card-parsed">
-        {card.content && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{card.content}</p>}
+        {card.content && <LongText as="p" content text={card.content} className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]" />}
         {card.historyCalls?.map((c) => (
           <div key={c.id} className="font-mono text-slate-700 [overflow-wrap:anywhere]">
             → {c.name}(<InlineArguments args={c.arguments} />)
@@ -219,7 +220,7 @@ function AssistantBody({ card, results, goTo }: { card: AssistantCard; results: 
           <div className="flex flex-col gap-1">
             <CardCalls calls={parse.calls} render={(c) => <CallBox key={c.id} call={c} verdict={card.verdicts[c.id]} result={results[c.id]} goTo={goTo} />} />
             {parse.calls.length === 0 && parse.errors.length === 0 && <p className="text-slate-600">{t('conversation.noCall')}</p>}
-            {parse.text && <p data-content className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]">{parse.text}</p>}
+            {parse.text && <LongText as="p" content text={parse.text} className="whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]" />}
             <RepairList repairs={parse.repairs} />
             {parse.errors.map((e, i) => {
               const said = coreSaid(t, 'parse', e)
