@@ -59,6 +59,17 @@ test('a memory bomb at the top level of tools.ts, checked on edit without Run, i
   expect(await getEditor(page, 'tools.ts')).toBe(source)
 })
 
+test('memory taken by an async loop that the top level of tools.ts left running is blamed on tools.ts, not on model.ts', async ({ page }) => {
+  await openApp(page)
+  const source = `import { tool, z } from 'toolstep'\n;(async () => {\n  const keep: number[][] = []\n  for (;;) {\n    await null\n    keep.push(new Array(1e4).fill(1))\n  }\n})()\n${TOOLS_OK.split('\n').slice(1).join('\n')}`
+  await setEditor(page, 'tools.ts', source)
+  const problem = page.getByTestId('code-problem')
+  await expect(problem).toContainText(/tools\.ts ran out of memory \(limit 256 MB\) in code still running after its top-level code ended/, { timeout: 45_000 })
+  await expect(problem).not.toContainText('model.ts ran out of memory')
+  await expectAlive(page)
+  expect(await getEditor(page, 'tools.ts')).toBe(source)
+})
+
 test('a memory bomb in a tool, during a tool call, ends that call with the file and phase', async ({ page }) => {
   await openApp(page)
   await page.getByTestId('protocol-select').selectOption('openai')

@@ -45,8 +45,8 @@ export function createBrowserSandbox(options: BrowserSandboxOptions = {}): Brows
       // The worker's VM ran out of memory or failed: the worker is done, as if it had died.
       const crashed = sandboxToHostSchema.safeParse(data)
       if (crashed.success && crashed.data.type === 'crashed') {
-        const { outOfMemory, limitMb, reason } = crashed.data
-        events.error(reason, true, { outOfMemory, ...(limitMb === undefined ? {} : { limitMb }) })
+        const { outOfMemory, limitMb, reason, leftBy } = crashed.data
+        events.error(reason, true, { outOfMemory, ...(limitMb === undefined ? {} : { limitMb }), ...(leftBy ? { leftBy } : {}) })
         return
       }
       events.message(data)

@@ -294,7 +294,14 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
    * The sandbox cannot go on (its VM ran out of memory, or the engine failed); the host stops it.
    * Calls in flight then end with an error naming the file and phase; `limitMb` is the VM's cap.
    */
-  z.object({ type: z.literal('crashed'), outOfMemory: z.boolean(), limitMb: z.number().optional(), reason: z.string() }),
+  z.object({
+    type: z.literal('crashed'),
+    outOfMemory: z.boolean(),
+    limitMb: z.number().optional(),
+    reason: z.string(),
+    /** See `WorkerCrash.leftBy`. */
+    leftBy: z.object({ file: z.enum(['tools.ts', 'model.ts', 'The code block']), after: z.string() }).optional(),
+  }),
   /** The sandbox could not understand a request (a bug in the host, not in user code). */
   z.object({ type: z.literal('protocol-error'), requestId: z.string().optional(), message: z.string() }),
 ])

@@ -156,6 +156,18 @@ export interface WorkerCrash {
   outOfMemory: boolean
   /** The heap cap it ran under, MB, when known. */
   limitMb?: number
+  /**
+   * When it failed while no call was running: the file whose code was still running, and after
+   * what (`after its top-level code ended`, `after tool "x" returned`): an async loop a load or a
+   * call left behind. The message then names it rather than the call that came next.
+   */
+  leftBy?: CrashLeftBy
+}
+
+/** See {@link WorkerCrash.leftBy}. */
+export interface CrashLeftBy {
+  file: SourceFile | 'The code block'
+  after: string
 }
 
 /** Callbacks an endpoint reports to. */
@@ -214,6 +226,7 @@ function hookError(hook: string, error: SerializedError): Error {
  */
 export function outOfMemoryMessage(file: SourceFile | 'The code block', phase: string, crash: WorkerCrash & { inFlight?: number }): string {
   const limit = crash.limitMb === undefined ? '' : ` (limit ${crash.limitMb} MB)`
+  if (crash.leftBy) return `${crash.leftBy.file} ran out of memory${limit} in code still running ${crash.leftBy.after}, and was stopped.`
   const others = crash.inFlight !== undefined && crash.inFlight > 1 ? ` (${crash.inFlight - 1} other call${crash.inFlight > 2 ? 's were' : ' was'} running in the same sandbox)` : ''
   return `${file} ran out of memory${limit} ${phase}${others} and was stopped.`
 }

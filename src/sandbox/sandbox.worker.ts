@@ -23,7 +23,7 @@ serveBrowserWorker(self as unknown as DedicatedWorkerGlobalScope, (post, hello) 
   const runtime = vmModule.then((module) =>
     createQuickJsRuntime(module, runtimeSource, {
       memoryLimitMb,
-      onCrash: (crash) => post({ type: 'crashed', outOfMemory: crash.outOfMemory, limitMb: crash.limitMb, reason: crash.message } satisfies SandboxToHost),
+      onCrash: (crash) => post({ type: 'crashed', outOfMemory: crash.outOfMemory, limitMb: crash.limitMb, reason: crash.message, ...(crash.leftBy ? { leftBy: crash.leftBy } : {}) } satisfies SandboxToHost),
     }),
   )
   return createWorkerDispatch(post, runtime)

@@ -88,6 +88,20 @@ describe('QuickJS runtime: the browser sandbox VM', () => {
     expect(crashes).toEqual([expect.objectContaining({ outOfMemory: true, limitMb: 32 })])
   }, 60_000)
 
+  it('memory taken by code a load left running is blamed on that load, not on what runs next', async () => {
+    // The load returns at once; the async loop goes on in promise jobs and fills the VM after it
+    // (the page then named model.ts, loaded next, as the file that ran out of memory).
+    const stray = make({}, await fresh())
+    const loaded = stray.runtime.budget(60_000, () => stray.runtime.load('tools.ts', `${header};(async () => { const keep: number[][] = []; for (;;) { await null; keep.push(new Array(1e4).fill(1)) } })()\nexport const echo = tool({ description: '', inputSchema: z.object({}), execute: () => 'x' })\n`))
+    expect(loaded).toMatchObject({ ok: true })
+    expect(stray.crashes).toEqual([expect.objectContaining({ outOfMemory: true, leftBy: { file: 'tools.ts', after: 'after its top-level code ended' } })])
+
+    // A bomb in the load itself is the load's, with no leftBy.
+    const own = make({}, await fresh())
+    own.runtime.budget(60_000, () => own.runtime.load('tools.ts', `${header}{\n  ${BOMB}\n}\n`))
+    expect(own.crashes).toEqual([expect.not.objectContaining({ leftBy: expect.anything() })])
+  }, 120_000)
+
   it('a memory bomb in a tool or in the model ends that call with out of memory', async () => {
     const tools = make({}, await fresh())
     tools.runtime.load('tools.ts', `${header}export const hog = tool({ description: '', inputSchema: z.object({}), execute: () => {\n  ${BOMB}\n} })\n`)

@@ -29,6 +29,7 @@ import type { CodeRunResult, SerializedError, SourceFile, WireModelRequest } fro
 import type { CodeProgress } from '../run-code'
 import type { ExecuteResult, LoadFileResult, ModelCallResult, RouteCallResult, SandboxRuntime, StartedCall, SummarizeCallResult } from '../runtime'
 import { locate } from '../user-errors'
+import type { CrashLeftBy } from '../sandbox-host'
 import { findTopLevelAwait } from '../top-level-await'
 import type { VmHost } from './host'
 import { nestingProblem } from './nesting'
@@ -62,6 +63,8 @@ export interface VmCrash {
   limitMb: number
   /** What happened, for logs. */
   message: string
+  /** When nothing was running: the load or call whose code was still running (see `WorkerCrash.leftBy`). */
+  leftBy?: CrashLeftBy
 }
 
 /** Options of {@link createQuickJsRuntime}. */
@@ -142,6 +145,43 @@ function marginOf(budgetMs: number): number {
 
 /** `Tool "x"`, `model.ts`, … — who was running when code was interrupted. */
 type Who = { op: 'load'; file: SourceFile } | { op: 'tool'; name: string } | { op: 'model' } | { op: 'route' } | { op: 'summarize' } | { op: 'code' }
+
+/** Who runs the VM operation `op` with `args` (as `call` passes them). */
+function whoOf(op: string, args: unknown): Who {
+  const fields = (typeof args === 'object' && args !== null ? args : {}) as { file?: unknown; name?: unknown }
+  switch (op) {
+    case 'load':
+      return { op: 'load', file: fields.file === 'model.ts' ? 'model.ts' : 'tools.ts' }
+    case 'executeTool':
+      return { op: 'tool', name: String(fields.name) }
+    case 'callModel':
+      return { op: 'model' }
+    case 'callRoute':
+      return { op: 'route' }
+    case 'callSummarize':
+      return { op: 'summarize' }
+    default:
+      return { op: 'code' }
+  }
+}
+
+/** The file whose code `who` ran, and after what its leftover code still runs. */
+function leftByOf(who: Who): CrashLeftBy {
+  switch (who.op) {
+    case 'load':
+      return { file: who.file, after: 'after its top-level code ended' }
+    case 'tool':
+      return { file: 'tools.ts', after: `after tool ${JSON.stringify(who.name)} returned` }
+    case 'model':
+      return { file: 'model.ts', after: 'after its turn ended' }
+    case 'route':
+      return { file: 'tools.ts', after: 'after route() returned' }
+    case 'summarize':
+      return { file: 'tools.ts', after: 'after summarize() returned' }
+    case 'code':
+      return { file: 'The code block', after: 'after it ended' }
+  }
+}
 
 function isOutOfMemoryError(error: { name?: unknown; message?: unknown } | undefined): boolean {
   return error !== undefined && error.name === 'InternalError' && error.message === 'out of memory'
@@ -242,6 +282,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
 
   let dead = false
   let crashed = false
+  /** The load or call that ended last: code still running while nothing is in flight is its. */
+  let lastEnded: Who | undefined
+  /** True while the VM runs promise jobs with no load or call in flight (see {@link enter}). */
+  let straying = false
   const inFlight = new Set<InFlight>()
   let nextBudget: number | undefined
   let sliceStarted = 0
@@ -322,7 +366,10 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     // No more user code runs here: the worker is about to be replaced.
     for (const timer of timers.values()) clearTimeout(timer)
     timers.clear()
-    options.onCrash?.({ outOfMemory, limitMb, message })
+    // Code that ran with nothing in flight was left running by the last load or call (promise jobs
+    // it queued run after it ended): it is named rather than whatever comes next.
+    const leftBy = straying && lastEnded ? leftByOf(lastEnded) : undefined
+    options.onCrash?.({ outOfMemory, limitMb, message, ...(leftBy ? { leftBy } : {}) })
   }
 
   /**
@@ -350,7 +397,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
       if (result.error) {
         const error = readError(result.error)
         result.error.dispose()
-        if (isOutOfMemoryError(error)) crash(true, 'out of memory in a promise job')
+        if (isOutOfMemoryError(error) || outOfMemoryNow()) crash(true, 'out of memory in a promise job')
         continue
       }
       const count = result.value
@@ -364,13 +411,19 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     beginSlice()
     try {
       const value = work()
+      // The work may have ended (a load, a synchronous result): the jobs left then are strays.
+      straying = !busy()
       drain()
+      // A stray job that ran out of memory rejects its own promise (no job error): the VM says so.
+      if (straying && outOfMemoryNow()) crash(true, 'out of memory in code left running')
       if (openCalls.size > 0) collectSettled()
       return value
     } catch (error) {
       // The VM itself failed (the wasm stack overflowed, memory could not grow): it cannot be trusted any more.
       crash(/memory/i.test(errorMessage(error)), `The QuickJS VM failed: ${errorMessage(error)}`)
       return undefined
+    } finally {
+      straying = false
     }
   }
 
@@ -573,6 +626,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
     }
     const finish = (value: T): T => {
       inFlight.delete(entry)
+      lastEnded = whoOf(op, args)
       workEnded()
       if (outOfMemoryNow()) return outOfMemory()
       if (reportsOutOfMemory(value)) crash(true, `out of memory in ${op}`)
@@ -631,6 +685,7 @@ export function createQuickJsRuntime(module: QuickJSWASMModule, runtimeSource: s
   /** Ends `open` with `result`: the call leaves the open set, then its batch hears of it. */
   function closeCall(open: OpenCall, result: ExecuteResult, durationMs: number): void {
     if (!openCalls.delete(open.key)) return
+    lastEnded = { op: 'tool', name: open.name }
     workEnded()
     const left = (openBudgets.get(open.budgetMs) ?? 1) - 1
     if (left === 0) openBudgets.delete(open.budgetMs)
