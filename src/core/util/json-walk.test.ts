@@ -27,6 +27,42 @@ describe('JSON walks without recursion', () => {
     expect(signature('deep', { x: nested(100_000) })).toMatch(/^deep \{"x":\{"a":\[/)
   })
 
+  it('stableJson writes the same text whether or not the keys come sorted', () => {
+    // Sorted keys take the engine's writer; each case below leaves it for the walk, same text.
+    const cases: [unknown, string][] = [
+      [{ a: 1, b: [true, null, 'x'] }, '{"a":1,"b":[true,null,"x"]}'],
+      [{ b: 1, a: 2 }, '{"a":2,"b":1}'],
+      [{ 10: 'x', 9: 'y' }, '{"10":"x","9":"y"}'],
+      [{ a: undefined, b: 1 }, '{"a":null,"b":1}'],
+      [[undefined, 1], '[null,1]'],
+      [{ a: NaN, b: -0 }, '{"a":null,"b":0}'],
+      [{ d: new Date(0) }, '{"d":{}}'],
+      [Object.assign(Object.create(null) as object, { b: 1, a: 2 }), '{"a":2,"b":1}'],
+      [nested(600), stableJson(nested(600))],
+    ]
+    for (const [value, text] of cases) expect(stableJson(value as JsonValue)).toBe(text)
+  })
+
+  it('signs one wide arguments object once, however often the state is folded', () => {
+    // 500 000 small objects in one call's arguments: the page folds a run several times, and
+    // each fold used to write the whole value again (long tasks of 1–2 s on the main thread).
+    let reads = 0
+    const wide = new Proxy(Array.from({ length: 1000 }, (_, k) => ({ k })), {
+      get(target, key, receiver) {
+        reads++
+        return Reflect.get(target, key, receiver) as unknown
+      },
+    })
+    const args = { a: wide as JsonValue }
+    const first = signature('take', args)
+    const once = reads
+    expect(once).toBeGreaterThan(1000)
+    for (let fold = 0; fold < 5; fold++) expect(signature('take', args)).toBe(first)
+    expect(reads).toBe(once)
+    expect(signature('other', args)).toBe(first.replace(/^take/, 'other'))
+    expect(reads).toBe(once)
+  })
+
   it('jsonDepth counts levels and stops past the limit', () => {
     expect(jsonDepth(1)).toBe(0)
     expect(jsonDepth({ a: [1, { b: {} }] })).toBe(4)
