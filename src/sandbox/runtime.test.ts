@@ -174,9 +174,13 @@ export const cyclic = tool({ description: 'Cyclic', inputSchema: z.object({}), e
     expect(deep.load('tools.ts', `import { tool, z } from 'toolstep'
 export const nest = tool({ description: 'Nests.', inputSchema: z.object({}), execute: () => { let value: unknown = 1; for (let i = 0; i < 100_000; i++) value = { a: value }; return value } })
 `).ok).toBe(true)
+    // V8's JSON.stringify overflows its stack; the QuickJS VM's guarded one stops at 1000 levels.
     expect(await deep.executeTool('nest', {}, 'c1')).toEqual({
       ok: false,
-      error: { name: 'ResultSerializationError', message: 'Tool "nest" returned a value that cannot be written as JSON: it is nested 100,000 levels deep, more than JSON.stringify can write' },
+      error: {
+        name: 'ResultSerializationError',
+        message: expect.stringMatching(/^Tool "nest" returned a value that cannot be written as JSON: (it is nested 100,000 levels deep, more than JSON\.stringify can write|JSON\.stringify: the value is nested deeper than 1000 levels\.)$/),
+      },
     })
   })
 
