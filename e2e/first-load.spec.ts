@@ -14,8 +14,14 @@ test('the frame paints in the saved language while the workbench loads, then the
   let released = false
   await page.route(/\/assets\/workbench-[\w-]+\.js$/, (route) => (released ? route.continue() : void held.push(route)))
   const scripts: string[] = []
+  // Only the reloaded page's requests: the first load's idle prefetch of the other languages may
+  // still be under way when the reload starts (it put en first in the list, failing the order).
+  let reloaded = false
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) reloaded = true
+  })
   page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+    if (reloaded && request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
   })
   await page.reload()
 
