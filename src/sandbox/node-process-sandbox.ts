@@ -14,10 +14,10 @@
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process'
 import { closeSync, existsSync, mkdtempSync, openSync, readFile, rmSync, unlinkSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bundledEntry } from './node-bundle-source'
 import { DEFAULT_MEMORY_LIMIT_MB } from './node-sandbox'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
 import { readFileLabel } from './node-call-tracker'
@@ -47,28 +47,17 @@ function packageRoot(from: string): string {
   }
 }
 
-let bundledFromSource: string | undefined
-
 /**
  * The child's entry file: the built one next to the CLI, else (tests, `npm run cli`) a bundle
- * of the TypeScript source made once per process with esbuild. A TypeScript loader cannot be
- * used inside the child: tsx and esbuild start worker threads, which the permission model forbids.
+ * of the TypeScript source (see `node-bundle-source.ts`). A TypeScript loader cannot be used inside the
+ * child anyway: tsx and esbuild start worker threads, which the permission model forbids.
  */
 function childEntry(): string {
   for (const candidate of BUILT_CHILD_CANDIDATES) {
     const built = fileURLToPath(new URL(candidate, import.meta.url))
     if (existsSync(built)) return built
   }
-  if (bundledFromSource) return bundledFromSource
-  const source = fileURLToPath(new URL('./node-process-sandbox.child.ts', import.meta.url))
-  if (!existsSync(source)) throw new Error(`The sandbox child was not found next to ${fileURLToPath(import.meta.url)}; run \`npm run build:cli\` first.`)
-  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild')
-  const outDir = mkdtempSync(join(tmpdir(), 'toolstep-sandbox-'))
-  const outfile = join(outDir, 'node-process-sandbox.child.mjs')
-  esbuild.buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' })
-  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }))
-  bundledFromSource = outfile
-  return outfile
+  return bundledEntry(new URL('./node-process-sandbox.child.ts', import.meta.url))
 }
 
 /** The permission flag of this Node (`--permission` from Node 22, `--experimental-permission` on 20). */

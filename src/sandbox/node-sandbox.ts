@@ -2,16 +2,14 @@
  * The sandbox on Node (the `toolstep run` CLI and unit tests): user code runs in a worker thread.
  *
  * The worker file is found next to this module: `node-sandbox.worker.js` when running from the
- * `dist-cli/` build, else `node-sandbox.worker.ts`, which is started through tsx's loader (tests,
- * `tsx src/cli/main.ts`). Node cannot run a `.ts` worker by itself, and `execArgv: ['--import',
- * 'tsx']` does not reach a worker's entry module on Node 20, so a tiny bootstrap registers tsx
- * first and then imports the worker.
+ * `dist-cli/` build, else (tests, `npm run cli`) a bundle of `node-sandbox.worker.ts` made once
+ * per process (see `node-bundle-source.ts`): Node cannot run a `.ts` worker by itself, and a
+ * TypeScript loader registered in each worker made every start cost most of a second.
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads'
+import { bundledEntry } from './node-bundle-source'
 import { readSharedLabel, SHARED_LABEL_BYTES } from './node-call-tracker'
 import { CONNECT_MESSAGE } from './worker-channel'
 import { createSandboxHost, type Sandbox, type SandboxOptions, type SpawnWorker } from './sandbox-host'
@@ -46,16 +44,7 @@ function createWorker(resourceLimits: ResourceLimits): Worker {
     const built = new URL(candidate, import.meta.url)
     if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits })
   }
-  const source = new URL('./node-sandbox.worker.ts', import.meta.url)
-  if (!existsSync(fileURLToPath(source))) {
-    throw new Error(`The sandbox worker was not found next to ${fileURLToPath(import.meta.url)}; run \`npm run build:cli\` first.`)
-  }
-  // The ESM build of tsx's API, by path: `require.resolve` would pick the CommonJS build, whose
-  // `register()` looks for its loader in the wrong place when imported from ESM.
-  const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json')
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), 'dist/esm/api/index.mjs')).href
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(source.href)}) })`
-  return new Worker(bootstrap, { eval: true, resourceLimits })
+  return new Worker(bundledEntry(new URL('./node-sandbox.worker.ts', import.meta.url)), { resourceLimits })
 }
 
 /**

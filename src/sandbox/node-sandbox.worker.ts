@@ -1,6 +1,6 @@
 /**
  * worker_threads entry of the sandbox, started by `node-sandbox.ts`. Built to
- * `dist-cli/node-sandbox.worker.js` for the CLI; run from source through tsx in tests. Requests
+ * `dist-cli/node-sandbox.worker.js` for the CLI; run from a bundle of its source in tests (node-bundle-source.ts). Requests
  * arrive on the private port the host transfers first (see `worker-channel.ts`); the handshake
  * also carries the shared buffer where the label of the running tool call is kept.
  */
