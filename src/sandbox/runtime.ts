@@ -359,7 +359,9 @@ function evaluateModule(file: SourceFile, source: string, guard: BuiltinsGuard):
     const changes = guard.restore()
     if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
     const serialized = serializeError(error)
-    const awaitAt = error instanceof SyntaxError ? findTopLevelAwait(code) : undefined
+    // `await (x)` and `await(x)` are valid script syntax (a call of a function named `await`):
+    // they fail only when run, with a ReferenceError, and are the same mistake as `await x`.
+    const awaitAt = error instanceof SyntaxError || (error instanceof ReferenceError && /\bawait\b/.test(error.message)) ? findTopLevelAwait(code) : undefined
     const where = awaitAt ?? (error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error))
     const message = awaitAt ? TOP_LEVEL_AWAIT_MESSAGE : `${serialized.name}: ${serialized.message}`
     return { ok: false, error: { file, ...inUserColumns(where, source, file), message } }

@@ -539,6 +539,9 @@ export const fine = tool({ description: '', inputSchema: z.object({}), execute: 
       ['model.ts', "import { z } from 'zod'\nconst cfg = await Promise.resolve(z)\nexport default function model() { return cfg?.string ?? 'x' }\n", 2, 13],
       ['model.ts', "const cfg = await Promise.resolve(1)\nexport default function model() { return cfg ?? 'x' }\n", 1, 13],
       ['tools.ts', `${header}\nfor await (const x of []) console.log(x)\n`, 3, 1],
+      // Parsed by a script as a call of a function named `await`: the load fails at run time, with a ReferenceError.
+      ['tools.ts', 'const cfg = await (Promise.resolve(1))\n', 1, 13],
+      ['model.ts', "const a = 1\nconst cfg = await(a)\nexport default function model() { return 'x' }\n", 2, 13],
     ]
     for (const [file, source, line, column] of cases) {
       const expected = { ok: false, error: { file, line, column, message: AWAIT_MESSAGE } }
