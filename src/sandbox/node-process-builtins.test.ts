@@ -28,14 +28,14 @@ describe.each(ATTACKS)('CLI sandbox: user code that runs `%s`', (attack, change)
       expect(await sandbox.execute({ id: 'g', name: 'good', arguments: { items: [1, 2] } }, spec('good'))).toMatchObject({ ok: true, result: '{"doubled":[2,4]}' })
     }
     await expect(sandbox.respond(request(0))).rejects.toThrow(new RegExp(`^model\\.ts ${escape(change)}\\. `))
-    expect(await sandbox.respond(request(1))).toMatchObject({ kind: 'message' })
+    expect(await sandbox.respond(request(1))).toMatchObject({ kind: 'text', raw: expect.stringContaining('"tool_calls"') })
     expect(await sandbox.execute({ id: 'g2', name: 'good', arguments: { items: [3] } }, spec('good'))).toMatchObject({ ok: true, result: '{"doubled":[6]}' })
 
     const topLevel = await sandbox.load({ tools: `;${attack}\n${toolsWith('')}`, model: modelWith('') })
     expect(topLevel).toMatchObject({ ok: false, errors: [{ file: 'tools.ts', message: expect.stringMatching(new RegExp(`^tools\\.ts at its top level ${escape(change)}\\. `)) }] })
     expect(await sandbox.load({ tools: toolsWith(''), model: modelWith('') })).toMatchObject({ ok: true })
     expect(await sandbox.execute({ id: 'g3', name: 'good', arguments: { items: [1] } }, spec('good'))).toMatchObject({ ok: true, result: '{"doubled":[2]}' })
-    expect(await sandbox.respond(request(0))).toMatchObject({ kind: 'message' })
+    expect(await sandbox.respond(request(0))).toMatchObject({ kind: 'text', raw: expect.stringContaining('"tool_calls"') })
   }, 30_000)
 })
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { rawOutput } from '../core/loop/phases'
 import type { ToolSpec } from '../core/tools/types'
 import { createNodeSandbox } from './node-sandbox'
 
@@ -60,11 +61,9 @@ describe('node sandbox', () => {
     ])
   })
 
-  it('calls the model', async () => {
-    expect(await sandbox.respond(request(0))).toEqual({
-      kind: 'message',
-      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_0_1', type: 'function', function: { name: 'add', arguments: '{"a":1,"b":2}' } }] },
-    })
+  it('calls the model; a native assistant message comes back as the OpenAI wire JSON the engine logs for it', async () => {
+    const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_0_1', type: 'function', function: { name: 'add', arguments: '{"a":1,"b":2}' } }] } as const
+    expect(await sandbox.respond(request(0))).toEqual({ kind: 'text', raw: rawOutput({ kind: 'message', message }) })
   })
 
   it('runs a tool', async () => {

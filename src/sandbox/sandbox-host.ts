@@ -72,7 +72,9 @@ export interface Sandbox extends Model, ToolExecutor, ToolRouter, ResultSummariz
   load(sources: SandboxSources): Promise<LoadResult>
   /**
    * Calls `model.ts`. Rejects with an `Error` whose message is shown to the user when the model
-   * throws, returns something that is not a model output, or exceeds the model timeout.
+   * throws, returns something that is not a model output, or exceeds the model timeout. A native
+   * assistant message comes back as its raw text (`kind: 'text'`, OpenAI Chat wire JSON, what the
+   * engine logs for it), written in the worker so the page never clones or prints a huge one.
    */
   respond(request: ModelRequest): Promise<ModelOutput>
   /**

@@ -2,8 +2,10 @@
  * The message loop shared by both worker entries (Web Worker and worker_threads): validates each
  * request, runs it on one {@link SandboxRuntime}, and posts the reply with the same `requestId`.
  */
+import type { ModelOutput } from '../core/loop/interfaces'
+import { writeOpenAIAssistant } from '../core/wire/openai-chat'
 import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
-import { createRuntime, type SandboxRuntime } from './runtime'
+import { createRuntime, type ModelCallResult, type SandboxRuntime } from './runtime'
 import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
 
@@ -14,6 +16,23 @@ export interface DispatchOptions {
    * node-call-tracker.ts), so the host can tell which call blocks the worker.
    */
   track?: { open(beforeSwitch?: () => void): () => void; run<T>(label: string, work: () => T): T }
+}
+
+/**
+ * A model output as the host receives it: a native assistant message becomes its raw text (OpenAI
+ * Chat wire JSON, exactly what the engine logs for it, see `rawOutput`), written here in the
+ * worker. The engine reads nothing else of it, and a message of 100 000 tool calls or of 10 MB
+ * of arguments cost the page its structured clone, a check of its shape and a pretty-print.
+ */
+function asRaw(result: ModelCallResult): ModelCallResult {
+  if (!result.ok || result.output.kind === 'text') return result
+  try {
+    const output: ModelOutput = { kind: 'text', raw: writeOpenAIAssistant(result.output.message) }
+    return { ok: true, output }
+  } catch (error) {
+    // Only when code left running after a call replaced a built-in the writer uses.
+    return { ok: false, error: serializeError(error) }
+  }
 }
 
 /**
@@ -97,7 +116,7 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
         // The runtime keeps the conversation: the request carries only what changed since the last one.
         answer(
           () => within(runtime, message.timeoutMs, () => runtime.callModel(message.request)),
-          (result) => ({ type: 'model-result', requestId, result }),
+          (result) => ({ type: 'model-result', requestId, result: asRaw(result) }),
           (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
         )
         return
