@@ -62,7 +62,7 @@ describe('node sandbox', () => {
   })
 
   it('calls the model; a native assistant message comes back as the OpenAI wire JSON the engine logs for it', async () => {
-    const message = { role: 'assistant', content: null, tool_calls: [{ id: 'call_0_1', type: 'function', function: { name: 'add', arguments: '{"a":1,"b":2}' } }] } as const
+    const message = { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call_0_1', type: 'function' as const, function: { name: 'add', arguments: '{"a":1,"b":2}' } }] }
     expect(await sandbox.respond(request(0))).toEqual({ kind: 'text', raw: rawOutput({ kind: 'message', message }) })
   })
 

@@ -4,10 +4,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { Conversation, LoopRunner, modelRequest, type ModelRequest } from '../core/loop/index'
-import type { Message } from '../core/messages'
+import type { JsonValue, Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox'
-import type { HostToSandbox, WireModelRequest } from './protocol'
+import { modelRequestSchema, type HostToSandbox, type WireModelRequest } from './protocol'
 import { createRequestDecoder, createRequestEncoder } from './request-wire'
 import { createSandboxHost, type Sandbox, type SpawnWorker } from './sandbox-host'
 import { createWorkerDispatch } from './worker-dispatch'
@@ -45,8 +45,9 @@ function inProcessSandbox(posted: HostToSandbox[]): Sandbox {
   return createSandboxHost(spawn, { modelTimeoutMs: 2_000 })
 }
 
+/** The model requests posted, as the worker reads them (appended messages posted as JSON text, parsed). */
 const wireRequests = (posted: HostToSandbox[]) =>
-  posted.flatMap((message): WireModelRequest[] => (message.type === 'call-model' || message.type === 'route' ? [message.request] : []))
+  posted.flatMap((message): WireModelRequest[] => (message.type === 'call-model' || message.type === 'route' ? [modelRequestSchema.parse(message.request)] : []))
 
 let sandbox: Sandbox | NodeSandbox | undefined
 afterEach(() => sandbox?.dispose())
@@ -161,5 +162,29 @@ describe('the worker side of the request wire', () => {
     expect(encoder.encode(ask([])).tools).toEqual([])
     encoder.reset()
     expect(encoder.encode(ask([])).tools).toEqual([])
+  })
+
+  it('posts the appended messages as JSON text, one copy however many objects they hold, and the worker reads them back alike', () => {
+    const encoder = createRequestEncoder()
+    const wide: Message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'take', arguments: { a: Array.from({ length: 1000 }, (_, k) => ({ k })) } }] }
+    const conversation = Conversation.of([user('a'), wide])
+    const posted = encoder.encode(modelRequest({ conversation, tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request)
+    expect(typeof posted.conversation.append).toBe('string')
+    const read = modelRequestSchema.parse(posted)
+    expect(read.conversation.append).toEqual([user('a'), wide])
+    const decoded = createRequestDecoder().decode(read)
+    expect(decoded.ok && decoded.request.messages).toEqual([user('a'), wide])
+    // Text that is not JSON is refused with the reason, not thrown.
+    const broken = modelRequestSchema.safeParse({ ...posted, conversation: { keep: 0, append: '[{"role":' } })
+    expect(broken.success).toBe(false)
+    expect(JSON.stringify(broken.error?.issues)).toContain('The appended messages are not JSON: ')
+  })
+
+  it('posts messages too deep for JSON text as the array', () => {
+    let deep: JsonValue = 1
+    for (let level = 0; level < 20_000; level++) deep = [deep]
+    const message: Message = { role: 'tool', tool_call_id: 'c1', content: 'ok', ...({ extra: deep } as object) } as Message
+    const posted = createRequestEncoder().encode(modelRequest({ conversation: Conversation.of([message]), tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request)
+    expect(Array.isArray(posted.conversation.append)).toBe(true)
   })
 })

@@ -12,7 +12,8 @@
 import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
-import type { WireModelRequest } from './protocol'
+import type { Message } from '../core/messages'
+import type { PostedModelRequest } from './protocol'
 
 /** Host side: turns engine requests into wire requests for one worker. */
 export interface RequestEncoder {
@@ -21,9 +22,22 @@ export interface RequestEncoder {
    * order. O(messages added + parts + tools) for a request made by the engine's `modelRequest`;
    * O(messages) for any other (its messages are sent whole).
    */
-  encode(request: ModelRequest): WireModelRequest
+  encode(request: ModelRequest): PostedModelRequest
   /** Forgets what was sent: the next request carries the whole conversation and the tools. */
   reset(): void
+}
+
+/**
+ * Messages as JSON text for the post (see `conversationUpdateSchema`), or the array when it cannot
+ * be written (nesting deeper than the engine's writer goes): the structured clone then copies it.
+ */
+function asText(messages: readonly Message[]): string | Message[] {
+  if (messages.length === 0) return []
+  try {
+    return JSON.stringify(messages)
+  } catch {
+    return messages.slice()
+  }
 }
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */
@@ -47,7 +61,7 @@ export function createRequestEncoder(): RequestEncoder {
         // Not cut from an engine conversation: send the messages as they are.
         sent = undefined
         held = request.messages.length
-        return { ...base, conversation: { keep: 0, append: request.messages }, parts: [{ from: 0, to: held }] }
+        return { ...base, conversation: { keep: 0, append: asText(request.messages) }, parts: [{ from: 0, to: held }] }
       }
       const conversation = layout.conversation
       const parts = layout.parts.map((part) => ('message' in part ? { message: part.message } : { from: part.from, to: part.to }))
@@ -56,13 +70,13 @@ export function createRequestEncoder(): RequestEncoder {
         sent = conversation
         const keep = held
         held += append.length
-        return { ...base, conversation: { keep, append }, parts }
+        return { ...base, conversation: { keep, append: asText(append) }, parts }
       }
       // An earlier point of the same conversation: the worker's copy begins with it already.
       if (sent && sent.extends(conversation)) return { ...base, conversation: { keep: held, append: [] }, parts }
       sent = conversation
       held = conversation.length
-      return { ...base, conversation: { keep: 0, append: conversation.slice() }, parts }
+      return { ...base, conversation: { keep: 0, append: asText(conversation.slice()) }, parts }
     },
     reset() {
       sent = undefined
