@@ -106,7 +106,9 @@ test('a tool call with 10 MB of arguments is shown windowed and the page keeps a
   expect(await call.evaluate((element) => element.textContent?.length ?? 0)).toBeLessThan(100_000)
   const args = page.getByTestId('parsed-arguments')
   await expect(args).toHaveAttribute('data-windowed', 'true')
-  await expect(args).toContainText('"t": "qqq')
+  // Over a million characters, arguments are shown on one line (wrapped in rows), and say so.
+  await expect(args).toContainText('{"t":"qqq')
+  await expect(call.getByTestId('arguments-unindented')).toContainText('10,000,011 characters: shown without indentation')
   // Scrolled to the end, the last row is there: the arguments are windowed, not cut.
   await expect
     .poll(async () => args.evaluate((element) => (element.scrollTo({ top: element.scrollHeight }), element.textContent?.includes('END"') ?? false)), { timeout: 15_000 })

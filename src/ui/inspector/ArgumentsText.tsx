@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { LongText } from './LongText'
 import { WINDOWED_CHARS } from './raw-pieces'
 
@@ -19,12 +20,28 @@ export function argumentsJson(args: unknown, pretty: boolean): string {
 }
 
 /**
+ * Arguments whose JSON is longer than this (characters) are drawn unindented: indenting 500 000
+ * small objects cost the page ~300 ms and made ~1.5 million rows for the windowed view to lay out,
+ * where the one-line text (printed once, shared with the message list) makes a few thousand.
+ */
+export const INDENT_LIMIT_CHARS = 1_000_000
+
+/**
  * A call's arguments, pretty-printed, as a {@link LongText}: drawn whole while short, windowed
  * when longer than `WINDOWED_CHARS` (a 10 MB string argument), so laying out the page never
- * measures megabytes of text. The arguments are kept whole: every row can be scrolled to.
+ * measures megabytes of text; over {@link INDENT_LIMIT_CHARS} they are shown unindented, and say
+ * so. The arguments are kept whole: every row can be scrolled to.
  */
 export function ArgumentsBlock({ args, className, testId }: { args: unknown; className: string; testId?: string }) {
-  return <LongText text={argumentsJson(args, true)} className={className} {...(testId ? { testId } : {})} />
+  const { t } = useTranslation()
+  const compact = argumentsJson(args, false)
+  if (compact.length <= INDENT_LIMIT_CHARS) return <LongText text={argumentsJson(args, true)} className={className} {...(testId ? { testId } : {})} />
+  return (
+    <div data-testid="arguments-unindented">
+      <p className="text-xs text-slate-500">{t('longText.unindented', { chars: compact.length.toLocaleString() })}</p>
+      <LongText text={compact} className={className} {...(testId ? { testId } : {})} />
+    </div>
+  )
 }
 
 /**
