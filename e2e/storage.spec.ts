@@ -64,11 +64,15 @@ test('a run that never came back is not started again on load; the code is intac
   await setEditor(page, 'tools.ts', edited)
   await expect.poll(() => page.evaluate(() => localStorage.getItem('toolstep.workspace') ?? '')).toContain('// my code')
 
-  // The edit's own check is over (its end clears the marker, and would clear the one set below).
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('toolstep.pending'))).toBeNull()
-  // What a tab that crashed during a run leaves behind.
+  // What a tab that crashed during a run leaves behind, written as the reloaded page starts,
+  // before its own scripts: set from this page, a check of the edit still to come or in flight
+  // here (debounced) could replace it, and its end or the reload would remove it.
   const marker = JSON.stringify({ kinds: ['run'], since: '2026-01-02T03:04:05.000Z' })
-  await page.evaluate((text) => localStorage.setItem('toolstep.pending', text), marker)
+  await page.addInitScript((text) => {
+    if (sessionStorage.getItem('test.marker-written') !== null) return
+    sessionStorage.setItem('test.marker-written', '1')
+    localStorage.setItem('toolstep.pending', text)
+  }, marker)
   await page.reload()
   await expect(page.getByTestId('interrupted-notice')).toContainText('The last run of this code did not finish')
   await expect(page.getByTestId('editor-tools').locator('.monaco-editor')).toBeVisible()
