@@ -103,6 +103,29 @@ describe('createPhaseOffload', () => {
     offload.dispose()
   })
 
+  it('one call whose arguments make the output big is parsed in the worker and validated there too, with the same log', async () => {
+    const wide = `{"n":1,"city":"${'x'.repeat(300_000)}"}`
+    const big = (): LoopRunner => {
+      let turn = 0
+      const loop = new LoopRunner({
+        model: { respond: async () => (turn++ === 0 ? { kind: 'message', message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: wide } }] } } : { kind: 'text', raw: 'done' }) },
+        executor,
+        clock: () => 0,
+        ...(offload ? { phases: offload } : {}),
+      })
+      loop.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      return loop
+    }
+    let offload: ReturnType<typeof createPhaseOffload> | undefined
+    const expected = await big().run()
+    const traffic = newTraffic()
+    offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    expect(await big().run()).toEqual(expected)
+    // The page walked none of the arguments: the worker that parsed the call validated it.
+    expect(traffic.toWorker).toEqual(['parse', 'validate'])
+    offload.dispose()
+  })
+
   it('keeps small turns in the page', async () => {
     const traffic = newTraffic()
     const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })

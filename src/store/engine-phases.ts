@@ -10,7 +10,7 @@ import { PART_ITEMS, type PageToWorker, type WorkerToPage } from './engine-phase
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
 export const OFFLOAD_PARSE_CHARS = 200_000
-/** Turns with this many calls or more are validated in the worker. */
+/** Turns with this many calls or more are validated in the worker (and any turn the worker parsed). */
 export const OFFLOAD_VALIDATE_CALLS = 1000
 
 /** The page's end of the worker: what a `Worker` has. */
@@ -112,7 +112,10 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
 
   async function validateOffloaded(input: Parameters<PhaseRunner['validate']>[0]): Promise<ValidateCompleted> {
     const calls = input.parse?.calls ?? []
-    const target = calls.length >= OFFLOAD_VALIDATE_CALLS ? worker() : null
+    // Calls the worker parsed are validated there too, however few: they cost nothing to send
+    // back (a token), and one call can hold megabytes of arguments to walk.
+    const heldThere = calls.length > 0 && live?.held?.calls === calls
+    const target = calls.length >= OFFLOAD_VALIDATE_CALLS || heldThere ? worker() : null
     if (!target || !input.parse) return inThreadPhases.validate(input)
     const id = nextId++
     const parse = { ...input.parse, calls: [] as [] }
