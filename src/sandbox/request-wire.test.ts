@@ -9,6 +9,7 @@ import type { ToolSpec } from '../core/tools/types'
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox'
 import { modelRequestSchema, type HostToSandbox, type WireModelRequest } from './protocol'
 import { createRequestDecoder, createRequestEncoder } from './request-wire'
+import { jsonOf, rememberedJson, REMEMBERED_JSON_CHARS } from '../core/util/json-walk'
 import { createSandboxHost, type Sandbox, type SpawnWorker } from './sandbox-host'
 import { createWorkerDispatch } from './worker-dispatch'
 
@@ -178,6 +179,18 @@ describe('the worker side of the request wire', () => {
     const broken = modelRequestSchema.safeParse({ ...posted, conversation: { keep: 0, append: '[{"role":' } })
     expect(broken.success).toBe(false)
     expect(JSON.stringify(broken.error?.issues)).toContain('The appended messages are not JSON: ')
+  })
+
+  it('reuses the written text of big arguments (a tool batch wrote it) and the worker reads the same messages', () => {
+    const args = { a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
+    expect(jsonOf(args).length).toBeGreaterThanOrEqual(REMEMBERED_JSON_CHARS)
+    expect(rememberedJson(args)).toBeDefined()
+    const wide: Message = { role: 'assistant', content: 'Taking them.', tool_calls: [{ id: 'c1', name: 'take', arguments: args, rawArguments: JSON.stringify(args) }, { id: 'c2', name: 'none', arguments: {} }] }
+    const messages = [user('a'), wide, { role: 'tool', tool_call_id: 'c1', name: 'take', content: 'ok' } as Message]
+    const posted = createRequestEncoder().encode(modelRequest({ conversation: Conversation.of(messages), tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request)
+    expect(typeof posted.conversation.append).toBe('string')
+    expect(JSON.parse(posted.conversation.append as string)).toEqual(messages)
+    expect(modelRequestSchema.parse(posted).conversation.append).toEqual(messages)
   })
 
   it('posts messages too deep for JSON text as the array', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonValue } from '../messages'
 import { signature } from '../loop/signature'
-import { jsonDepth, MAX_FILE_DEPTH, partialJsonMatch, stableJson, tooDeep } from './json-walk'
+import { jsonDepth, jsonOf, MAX_FILE_DEPTH, partialJsonMatch, rememberedJson, REMEMBERED_JSON_CHARS, stableJson, tooDeep } from './json-walk'
 import { parseJsonText } from './text-file'
 
 /** `{"a":{"a":…{leaf}}}` nested `depth` objects deep. */
@@ -61,6 +61,18 @@ describe('JSON walks without recursion', () => {
     expect(reads).toBe(once)
     expect(signature('other', args)).toBe(first.replace(/^take/, 'other'))
     expect(reads).toBe(once)
+  })
+
+  it('jsonOf writes JSON.stringify\'s text and remembers it for long values only; stableJson of ordered keys shares it', () => {
+    const small = { b: 1, a: [true, null, 'x'] }
+    expect(jsonOf(small)).toBe(JSON.stringify(small))
+    expect(rememberedJson(small)).toBeUndefined()
+    const big = { items: Array.from({ length: 20_000 }, (_, k) => ({ k, v: 'é\u2028' })) }
+    const text = jsonOf(big)
+    expect(text).toBe(JSON.stringify(big))
+    expect(text.length).toBeGreaterThanOrEqual(REMEMBERED_JSON_CHARS)
+    expect(rememberedJson(big)).toBe(text)
+    expect(stableJson(big)).toBe(text)
   })
 
   it('jsonDepth counts levels and stops past the limit', () => {

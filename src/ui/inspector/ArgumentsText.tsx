@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { jsonOf } from '../../core/util'
 import { LongText } from './LongText'
 import { WINDOWED_CHARS } from './raw-pieces'
 
@@ -11,7 +12,7 @@ const compactCache = new WeakMap<object, string>()
  * again each time was a long task of its own.
  */
 export function argumentsJson(args: unknown, pretty: boolean): string {
-  const print = () => (pretty ? JSON.stringify(args, null, 2) : JSON.stringify(args)) ?? String(args)
+  const print = () => (pretty ? JSON.stringify(args, null, 2) : typeof args === 'object' && args !== null ? jsonOf(args) : JSON.stringify(args)) ?? String(args)
   if (typeof args !== 'object' || args === null) return print()
   const cache = pretty ? prettyCache : compactCache
   let text = cache.get(args)
