@@ -13,7 +13,7 @@ import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import type { Message } from '../core/messages'
-import { jsonOf, rememberedJson } from '../core/util/json-walk'
+import { jsonOf, jsonWithMember, rememberedJson } from '../core/util/json-walk'
 import type { PostedModelRequest } from './protocol'
 
 /** Host side: turns engine requests into wire requests for one worker. */
@@ -46,18 +46,12 @@ function holdsWrittenArguments(message: Message): boolean {
   return message.role === 'assistant' && (message.tool_calls?.some((call) => rememberedJson(call.arguments) !== undefined) ?? false)
 }
 
-/** `{…rest, "key": text}`: an object's JSON with one more member whose value is already JSON. */
-function withMember(rest: object, key: string, text: string): string {
-  const head = JSON.stringify(rest)
-  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(key)}:${text}}`
-}
-
 /** A message as JSON, reusing the written text of its calls' arguments (the same value as `JSON.stringify`, members in another order). */
 function messageText(message: Message): string {
-  if (!holdsWrittenArguments(message) || message.role !== 'assistant') return JSON.stringify(message)
+  if (message.role !== 'assistant' || !holdsWrittenArguments(message)) return JSON.stringify(message)
   const { tool_calls: calls = [], ...rest } = message
-  const items = calls.map(({ arguments: args, ...call }) => withMember(call, 'arguments', jsonOf(args)))
-  return withMember(rest, 'tool_calls', `[${items.join(',')}]`)
+  const items = calls.map(({ arguments: args, ...call }) => jsonWithMember(call, 'arguments', jsonOf(args)))
+  return jsonWithMember(rest, 'tool_calls', `[${items.join(',')}]`)
 }
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */

@@ -12,7 +12,7 @@
  * Either way exactly one call is reported as timed out and `timedOut` is called, which stops the
  * worker; the other open calls then end as stopped, never to be run again.
  */
-import { jsonOf } from '../core/util/json-walk'
+import { jsonOf, jsonWithMember } from '../core/util/json-walk'
 import type { Settled } from './request-client'
 import type { BatchCall, BatchResult, HostToSandbox, SandboxToHost } from './protocol'
 import type { ExecuteResult } from './runtime'
@@ -21,8 +21,8 @@ import type { ExecuteResult } from './runtime'
  * One call of a batch as JSON, its arguments through `jsonOf`: the text of big arguments is
  * written once and shared with the view and the next model request.
  */
-function batchCallText(call: BatchCall): string {
-  return `{"callId":${JSON.stringify(call.callId)},"name":${JSON.stringify(call.name)},"arguments":${jsonOf(call.arguments)},"timeoutMs":${JSON.stringify(call.timeoutMs)}}`
+function batchCallText({ arguments: args, ...call }: BatchCall): string {
+  return jsonWithMember(call, 'arguments', jsonOf(args))
 }
 
 /** How one call of a batch ended, as the host sees it. Durations in ms. */

@@ -89,6 +89,15 @@ export function rememberedJson(value: object): string | undefined {
 }
 
 /**
+ * `{…rest, "key": text}`: the JSON of `rest` with one more member whose value is already JSON text
+ * (big arguments written once by {@link jsonOf}). Members of `rest` keep their order; `key` comes last.
+ */
+export function jsonWithMember(rest: object, key: string, text: string): string {
+  const head = JSON.stringify(rest)
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(key)}:${text}}`
+}
+
+/**
  * JSON text with object keys sorted (by UTF-16 code units), so `{a,b}` and `{b,a}` give the same
  * text: the identity of a call's arguments for repeated-call detection and session diffs.
  * Iterative, any depth; O(size + keys × log keys).

@@ -4,19 +4,18 @@ import { LongText } from './LongText'
 import { WINDOWED_CHARS } from './raw-pieces'
 
 const prettyCache = new WeakMap<object, string>()
-const compactCache = new WeakMap<object, string>()
 
 /**
- * A call's arguments as JSON text, pretty-printed or on one line. Cached per arguments object:
- * the same call is drawn by several views and on every render, and printing 10 MB of arguments
- * again each time was a long task of its own.
+ * A call's arguments as JSON text, pretty-printed or on one line. Remembered per arguments object
+ * (the one-line text through `jsonOf`, shared with the tool batch and the next request): the same
+ * call is drawn by several views and on every render, and printing 10 MB of arguments again each
+ * time was a long task of its own.
  */
 export function argumentsJson(args: unknown, pretty: boolean): string {
-  const print = () => (pretty ? JSON.stringify(args, null, 2) : typeof args === 'object' && args !== null ? jsonOf(args) : JSON.stringify(args)) ?? String(args)
-  if (typeof args !== 'object' || args === null) return print()
-  const cache = pretty ? prettyCache : compactCache
-  let text = cache.get(args)
-  if (text === undefined) cache.set(args, (text = print()))
+  if (typeof args !== 'object' || args === null) return JSON.stringify(args) ?? String(args)
+  if (!pretty) return jsonOf(args)
+  let text = prettyCache.get(args)
+  if (text === undefined) prettyCache.set(args, (text = JSON.stringify(args, null, 2)))
   return text
 }
 
