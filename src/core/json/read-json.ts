@@ -211,6 +211,19 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   t: '\t',
   "'": "'",
 }
+/** True when the four characters at `at` are hex digits (a `\\u` escape's). */
+function isHex4(text: string, at: number): boolean {
+  if (at + 4 > text.length) return false
+  for (let k = at; k < at + 4; k++) {
+    const code = text.charCodeAt(k)
+    const letter = code | 0x20
+    if (!((code >= 0x30 && code <= 0x39) || (letter >= 0x61 && letter <= 0x66 && code >= 0x41))) return false
+  }
+  return true
+}
+
+/** {@link SIMPLE_ESCAPES} by the escaped character's code (a string of escapes reads one per step). */
+const SIMPLE_ESCAPE_BY_CODE: readonly (string | undefined)[] = Array.from({ length: 128 }, (_, code) => SIMPLE_ESCAPES[String.fromCharCode(code)])
 
 const LITERALS: Record<string, { value: JsonValue; python: boolean }> = {
   true: { value: true, python: false },
@@ -422,19 +435,51 @@ class LenientReader {
     const quoteAt = this.pos
     const quote = this.text.charCodeAt(this.pos)
     if (quote === APOSTROPHE) this.repair('single_quotes', 'jsonSingleQuotes', undefined, this.pos, this.pos)
-    let out = ''
+    // Escapes are gathered as parts joined once: `+=` per escape builds a rope of a node per
+    // escape, and a string of 500 000 escapes spent most of its parse collecting that rope.
+    const parts: string[] = []
     let chunk = this.pos + 1
     let i = this.pos + 1
+    if (quote === QUOTE) {
+      // The valid prefix of a double-quoted string is JSON's own: the engine decodes it many
+      // times faster than the loop below, which reads on from where that prefix ends (the closing
+      // quote, something to repair, or the end of the text), so failures and repairs stay its own.
+      const text = this.text
+      let end = i
+      let escaped = false
+      for (; end < this.length; end++) {
+        const code = text.charCodeAt(end)
+        if (code === QUOTE || code < 0x20) break
+        if (code === BACKSLASH) {
+          const next = text.charCodeAt(end + 1)
+          if (next === 0x75 /* u */) {
+            if (!isHex4(text, end + 2)) break
+            end += 5
+          } else if (next === APOSTROPHE || SIMPLE_ESCAPE_BY_CODE[next] === undefined) break
+          else end++
+          escaped = true
+        }
+      }
+      if (!escaped && text.charCodeAt(end) === QUOTE) {
+        this.pos = end + 1
+        return text.slice(i, end)
+      }
+      if (escaped) {
+        parts.push(JSON.parse(`${text.slice(quoteAt, end)}"`) as string)
+        i = chunk = end
+      }
+    }
     let sawNewline = false
     let sawControl = false
     for (;;) {
       if (i >= this.length) {
-        out += this.text.slice(chunk, i)
-        return this.fail('truncated', 'jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }, this.length, out)
+        parts.push(this.text.slice(chunk, i))
+        return this.fail('truncated', 'jsonStringCut', { offset: quoteAt, excerpt: excerpt(this.text, quoteAt), quote: quote === QUOTE ? '"' : "'" }, this.length, parts.join(''))
       }
       const code = this.text.charCodeAt(i)
       if (code === quote) {
-        out += this.text.slice(chunk, i)
+        const tail = this.text.slice(chunk, i)
+        const out = parts.length === 0 ? tail : (parts.push(tail), parts.join(''))
         this.pos = i + 1
         if (quote === APOSTROPHE) {
           const first = this.pending.find((seen) => seen.code === 'single_quotes')
@@ -443,33 +488,34 @@ class LenientReader {
         return out
       }
       if (code === BACKSLASH) {
-        out += this.text.slice(chunk, i)
+        if (i > chunk) parts.push(this.text.slice(chunk, i))
         if (i + 1 >= this.length) {
-          return this.fail('truncated', 'jsonEscapeCut', { at: i, offset: quoteAt }, this.length, out)
+          return this.fail('truncated', 'jsonEscapeCut', { at: i, offset: quoteAt }, this.length, parts.join(''))
         }
-        const escaped = this.text[i + 1] ?? ''
-        const simple = SIMPLE_ESCAPES[escaped]
-        if (simple !== undefined && (escaped !== "'" || quote === APOSTROPHE)) {
-          out += simple
+        const escapedCode = this.text.charCodeAt(i + 1)
+        const simple = SIMPLE_ESCAPE_BY_CODE[escapedCode]
+        if (simple !== undefined && (escapedCode !== APOSTROPHE || quote === APOSTROPHE)) {
+          parts.push(simple)
           i += 2
-        } else if (escaped === 'u') {
+        } else if (escapedCode === 0x75 /* u */) {
           if (i + 6 > this.length) {
-            return this.fail('truncated', 'jsonUnicodeEscapeCut', { at: i }, this.length, out)
+            return this.fail('truncated', 'jsonUnicodeEscapeCut', { at: i }, this.length, parts.join(''))
           }
           const hex = this.text.slice(i + 2, i + 6)
           if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-            out += String.fromCharCode(parseInt(hex, 16))
+            parts.push(String.fromCharCode(parseInt(hex, 16)))
             i += 6
           } else {
             this.repair('invalid_escape', 'jsonInvalidUnicodeEscape', { hex }, i, i + 2)
-            out += '\\u'
+            parts.push('\\u')
             i += 2
           }
         } else {
           // `\'` in a double-quoted string, `\d` in a regex argument: the writer meant the
           // character, so keep both rather than guess.
+          const escaped = this.text.charAt(i + 1)
           this.repair('invalid_escape', 'jsonUnknownEscape', { char: escaped }, i, i + 2)
-          out += escaped === "'" ? "'" : `\\${escaped}`
+          parts.push(escaped === "'" ? "'" : `\\${escaped}`)
           i += 2
         }
         chunk = i
