@@ -114,7 +114,12 @@ function choose(raw: string, formats: readonly Protocol[]): Choice {
 export function createAuto(formats: () => readonly Protocol[]): Protocol & { detectProtocol(raw: string): { protocol: Protocol; reason: string; phrase?: Phrase } } {
   const parse = (raw: string): ParseResult => {
     const { protocol, reason, phrase, result } = choose(raw, formats())
-    return { ...result, protocol: protocol.id, detection: reason, ...(phrase ? { detectionPhrase: phrase } : {}) }
+    // Copied field by field: results of different formats have different shapes, and spreading
+    // them took the slow generic path (a tenth of `auto`'s time on a 2 KB output).
+    const parsed: ParseResult = { protocol: protocol.id, calls: result.calls, text: result.text, repairs: result.repairs, errors: result.errors, detection: reason }
+    if (phrase) parsed.detectionPhrase = phrase
+    if (result.reasoning !== undefined) parsed.reasoning = result.reasoning
+    return parsed
   }
   return {
     id: 'auto',

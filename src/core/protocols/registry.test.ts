@@ -104,6 +104,23 @@ describe('auto iterates the registry', () => {
     const result = getProtocol('auto')?.parse(raw)
     expect(result?.calls.map((c) => c.name)).toEqual(['get_weather'])
   })
+
+  it("passes on everything the chosen format's reading holds, reasoning included", () => {
+    const outputs = [
+      '<think>The user wants the weather.</think>{"tool": "get_weather", "arguments": {"city": "Paris"}}',
+      '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> and {"broken": ',
+      'Just text.',
+    ]
+    for (const raw of outputs) {
+      const parsed = getProtocol('auto')?.parse(raw)
+      const chosen = getProtocol(parsed?.protocol ?? '')?.parse(raw)
+      const { detection, detectionPhrase, ...rest } = parsed ?? {}
+      expect(detection).toEqual(expect.any(String))
+      expect(detectionPhrase).toBeDefined()
+      expect(rest).toEqual(chosen)
+    }
+    expect(getProtocol('auto')?.parse(outputs[0] ?? '').reasoning).toBe('The user wants the weather.')
+  })
 })
 
 describe('auto: item cases', () => {
