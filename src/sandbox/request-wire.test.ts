@@ -193,6 +193,37 @@ describe('the worker side of the request wire', () => {
     expect(modelRequestSchema.parse(posted).conversation.append).toEqual(messages)
   })
 
+  it('writes a long append in slices with the page given its turn between them, posting what one encode would', async () => {
+    const many = Array.from({ length: 2_600 }, (_, k) => user(`m${k}`))
+    const ask = (messages: Message[], step: number) => modelRequest({ conversation: Conversation.of(messages), tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const request = ask(many, 0)
+    const whole = createRequestEncoder().encode(request)
+    let pauses = 0
+    const sliced = await createRequestEncoder().encodeInSlices(request, async () => void pauses++, 0)
+    expect(pauses).toBeGreaterThanOrEqual(5)
+    expect(sliced).toEqual(whole)
+    expect(JSON.parse(sliced.conversation.append as string)).toEqual(many)
+  })
+
+  it('plans a sliced request again when the worker was reset while it was being written', async () => {
+    const conversation = Conversation.of(Array.from({ length: 2_000 }, (_, k) => user(`m${k}`)))
+    const encoder = createRequestEncoder()
+    const ask = (from: Conversation, step: number) => modelRequest({ conversation: from, tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    encoder.encode(ask(conversation, 0))
+    const longer = conversation.append(Array.from({ length: 2_000 }, (_, k) => user(`n${k}`)))
+    // The worker restarts (a timeout) while the next request is being written: it then holds nothing.
+    const sliced = await encoder.encodeInSlices(ask(longer, 1), async () => encoder.reset(), 0)
+    expect(sliced.conversation.keep).toBe(0)
+    expect(sliced.tools).toEqual([echo])
+    expect(JSON.parse(sliced.conversation.append as string)).toHaveLength(4_000)
+    // Without the reset, only what is new goes.
+    const fresh = createRequestEncoder()
+    fresh.encode(ask(conversation, 0))
+    const next = await fresh.encodeInSlices(ask(longer, 1), async () => undefined, 0)
+    expect(next.conversation.keep).toBe(2_000)
+    expect(JSON.parse(next.conversation.append as string)).toHaveLength(2_000)
+  })
+
   it('posts messages too deep for JSON text as the array', () => {
     let deep: JsonValue = 1
     for (let level = 0; level < 20_000; level++) deep = [deep]

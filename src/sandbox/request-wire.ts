@@ -24,9 +24,21 @@ export interface RequestEncoder {
    * O(messages) for any other (its messages are sent whole).
    */
   encode(request: ModelRequest): PostedModelRequest
+  /**
+   * {@link encode}, with the new messages' text written in slices of about
+   * `sliceMs` (default {@link SLICE_MS}) ms, `pause` awaited between them, so a turn that adds a hundred thousand
+   * messages does not hold the page for the whole text. When the encoder was used or reset
+   * meanwhile, the request is encoded again as it then stands.
+   */
+  encodeInSlices(request: ModelRequest, pause: () => Promise<void>, sliceMs?: number): Promise<PostedModelRequest>
   /** Forgets what was sent: the next request carries the whole conversation and the tools. */
   reset(): void
 }
+
+/** Time one slice of {@link RequestEncoder.encodeInSlices} may write for, in ms. */
+export const SLICE_MS = 30
+/** Messages written between two looks at the clock. */
+const CLOCK_EVERY = 500
 
 /**
  * Messages as JSON text for the post (see `conversationUpdateSchema`), or the array when it cannot
@@ -35,10 +47,35 @@ export interface RequestEncoder {
 function asText(messages: readonly Message[]): string | Message[] {
   if (messages.length === 0) return []
   try {
-    return messages.some(holdsWrittenArguments) ? `[${messages.map(messageText).join(',')}]` : JSON.stringify(messages)
+    return `[${itemsText(messages)}]`
   } catch {
     return messages.slice()
   }
+}
+
+/** `messages` as the items of a JSON array (without its brackets). Throws where `JSON.stringify` does. */
+function itemsText(messages: readonly Message[]): string {
+  return messages.some(holdsWrittenArguments) ? messages.map(messageText).join(',') : JSON.stringify(messages).slice(1, -1)
+}
+
+/** {@link asText} written a slice at a time, awaiting `pause` whenever a slice has run `sliceMs` ms. */
+async function asTextInSlices(messages: readonly Message[], pause: () => Promise<void>, sliceMs: number): Promise<string | Message[]> {
+  if (messages.length <= CLOCK_EVERY) return asText(messages)
+  const items: string[] = []
+  let sliceStart = performance.now()
+  try {
+    for (let from = 0; from < messages.length; from += CLOCK_EVERY) {
+      const text = itemsText(messages.slice(from, from + CLOCK_EVERY))
+      if (text !== '') items.push(text)
+      if (performance.now() - sliceStart >= sliceMs) {
+        await pause()
+        sliceStart = performance.now()
+      }
+    }
+  } catch {
+    return messages.slice()
+  }
+  return `[${items.join(',')}]`
 }
 
 /** An assistant message with a call whose arguments' text is already written (big arguments, see `jsonOf`). */
@@ -65,34 +102,60 @@ export function createRequestEncoder(): RequestEncoder {
   const sameTools = (next: readonly ToolSpec[]): boolean =>
     tools !== undefined && tools.length === next.length && next.every((tool, index) => tool === tools![index])
 
+  /** What the worker's copy becomes once a planned request is posted. */
+  interface Plan {
+    wire: Omit<PostedModelRequest, 'conversation'> & { conversation: { keep: number } }
+    append: readonly Message[]
+    sent: Conversation | undefined
+    held: number
+  }
+  /** Bumped by every encode and reset: a sliced encoding that sees it move plans again. */
+  let version = 0
+
+  function plan(request: ModelRequest): Plan {
+    const offered = sameTools(request.tools) ? undefined : request.tools
+    const base = { step: request.step, protocol: request.protocol, ...(offered ? { tools: offered } : {}) }
+    const layout = requestLayout(request)
+    if (!layout) {
+      // Not cut from an engine conversation: send the messages as they are.
+      const count = request.messages.length
+      return { wire: { ...base, conversation: { keep: 0 }, parts: [{ from: 0, to: count }] }, append: request.messages, sent: undefined, held: count }
+    }
+    const conversation = layout.conversation
+    const parts = layout.parts.map((part) => ('message' in part ? { message: part.message } : { from: part.from, to: part.to }))
+    if (sent && conversation.extends(sent)) {
+      const append = conversation.since(sent) ?? []
+      return { wire: { ...base, conversation: { keep: held }, parts }, append, sent: conversation, held: held + append.length }
+    }
+    // An earlier point of the same conversation: the worker's copy begins with it already.
+    if (sent && sent.extends(conversation)) return { wire: { ...base, conversation: { keep: held }, parts }, append: [], sent, held }
+    return { wire: { ...base, conversation: { keep: 0 }, parts }, append: conversation.slice(), sent: conversation, held: conversation.length }
+  }
+
+  function commit(request: ModelRequest, planned: Plan, append: string | Message[]): PostedModelRequest {
+    version++
+    tools = request.tools
+    sent = planned.sent
+    held = planned.held
+    return { ...planned.wire, conversation: { ...planned.wire.conversation, append } }
+  }
+
+  const encode = (request: ModelRequest): PostedModelRequest => {
+    const planned = plan(request)
+    return commit(request, planned, asText(planned.append))
+  }
+
   return {
-    encode(request) {
-      const offered = sameTools(request.tools) ? undefined : request.tools
-      tools = request.tools
-      const base = { step: request.step, protocol: request.protocol, ...(offered ? { tools: offered } : {}) }
-      const layout = requestLayout(request)
-      if (!layout) {
-        // Not cut from an engine conversation: send the messages as they are.
-        sent = undefined
-        held = request.messages.length
-        return { ...base, conversation: { keep: 0, append: asText(request.messages) }, parts: [{ from: 0, to: held }] }
-      }
-      const conversation = layout.conversation
-      const parts = layout.parts.map((part) => ('message' in part ? { message: part.message } : { from: part.from, to: part.to }))
-      if (sent && conversation.extends(sent)) {
-        const append = conversation.since(sent) ?? []
-        sent = conversation
-        const keep = held
-        held += append.length
-        return { ...base, conversation: { keep, append: asText(append) }, parts }
-      }
-      // An earlier point of the same conversation: the worker's copy begins with it already.
-      if (sent && sent.extends(conversation)) return { ...base, conversation: { keep: held, append: [] }, parts }
-      sent = conversation
-      held = conversation.length
-      return { ...base, conversation: { keep: 0, append: asText(conversation.slice()) }, parts }
+    encode,
+    async encodeInSlices(request, pause, sliceMs = SLICE_MS) {
+      const before = version
+      const planned = plan(request)
+      if (planned.append.length <= CLOCK_EVERY) return commit(request, planned, asText(planned.append))
+      const append = await asTextInSlices(planned.append, pause, sliceMs)
+      return version === before ? commit(request, planned, append) : encode(request)
     },
     reset() {
+      version++
       sent = undefined
       held = 0
       tools = undefined

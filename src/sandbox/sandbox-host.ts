@@ -54,6 +54,9 @@ export type LoadResult =
 
 const NO_HOOKS: Hooks = { route: false, summarize: false }
 
+/** Lets the page (or the CLI's event loop) take its turn between slices of a long request's text. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
 function loadFailed(tools: LoadedTool[], hasModel: boolean, hooks: Hooks, first: SourceError, rest: SourceError[]): LoadResult {
   return { ok: false, tools, hasModel, hooks, error: first, errors: [first, ...rest] }
 }
@@ -504,9 +507,10 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
       let modelRequestId = ''
+      const posted = await target.requests.encodeInSlices(modelRequest, nextTask)
       const reply = await request(target, (requestId) => {
         modelRequestId = requestId
-        return { type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }
+        return { type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: posted }
       }, modelTimeoutMs)
       // The worker may not have taken the conversation in (a failed call may be one out of step with
       // it): send it whole next time.
@@ -591,7 +595,8 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: target.requests.encode(modelRequest) }), modelTimeoutMs)
+      const posted = await target.requests.encodeInSlices(modelRequest, nextTask)
+      const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: posted }), modelTimeoutMs)
       if (reply.status !== 'reply' || reply.message.type !== 'route-result' || !reply.message.result.ok) target.requests.reset()
       if (reply.status === 'timeout') {
         killAndRespawn(target, 'route() timed out, so the sandbox was restarted.')

@@ -65,6 +65,8 @@ export function declinedError(reason?: string): string {
  * algorithm by levels: O(calls + dependencies), plus sorting each wave.
  */
 export function planWaves(calls: readonly RunnableCall[]): { waves: number[][]; problems: Map<number, string> } {
+  // Parallel calls without `dependsOn` (nearly every turn) are one wave: no graph to build.
+  if (calls.every((c) => c.dependsOn.length === 0)) return { waves: calls.length === 0 ? [] : [calls.map((_, i) => i)], problems: new Map() }
   const byId = new Map(calls.map((c, i) => [c.call.id, i]))
   const problems = new Map<number, string>()
   calls.forEach((c, i) => {

@@ -57,6 +57,17 @@ describe('a turn of n calls is linear', () => {
     expect(messages[n]).toEqual({ role: 'tool', tool_call_id: `c${n - 1}`, name: 'echo', content: `c${n - 1}` })
   })
 
+  it('pairs each call with its own verdict, in whatever order the verdicts come', () => {
+    const log = turnOf(6, { reads: 0 })
+    const validated = log[3] as Extract<SessionEvent, { type: 'validate.completed' }>
+    const shuffled = { ...validated, verdicts: [...validated.verdicts].reverse().map((v, k) => ({ ...v, name: k === 0 ? 'missing' : v.name })) }
+    const state = fold([...log.slice(0, 3), shuffled])
+    const calls = runnableCalls(state)
+    expect(calls.map((c) => [c.call.id, c.call.arguments])).toEqual(Array.from({ length: 6 }, (_, i) => [`c${i}`, { n: i }]))
+    // The verdict renamed 'missing' was c5's: only that call has no tool.
+    expect(calls.map((c) => c.spec?.name ?? null)).toEqual(['echo', 'echo', 'echo', 'echo', 'echo', null])
+  })
+
   it('plans a chain of n dependent calls in O(n) waves bookkeeping', () => {
     const n = 3_000
     const counter = { reads: 0 }

@@ -247,22 +247,31 @@ export function callsToConfirm(state: Pick<LoopState, 'verdicts'>): string[] {
 
 /** The current turn's calls as the runner must run them, in output order. O(calls + tools). */
 export function runnableCalls(state: Pick<LoopState, 'parse' | 'verdicts' | 'decisions' | 'tools' | 'settings'>): RunnableCall[] {
-  const verdicts = new Map((state.verdicts ?? []).map((v) => [v.callId, v]))
+  // Verdicts come in the calls' order: looked up by position, by id only when they do not match.
+  const verdictList = state.verdicts ?? []
+  let verdictsById: Map<string, Verdict> | undefined
+  const verdictOf = (id: string, index: number): Verdict | undefined => {
+    const atIndex = verdictList[index]
+    if (atIndex?.callId === id) return atIndex
+    verdictsById ??= new Map(verdictList.map((v) => [v.callId, v]))
+    return verdictsById.get(id)
+  }
   const decisions = new Map((state.decisions ?? []).map((d) => [d.callId, d]))
   const specs = new Map<string, ToolSpec>()
   // First tool of a name wins, as a list lookup would.
   for (const tool of state.tools) if (!specs.has(tool.name)) specs.set(tool.name, tool)
+  const codeAsAction = state.settings.codeAsAction
+  // Optional fields are set, not spread in: a turn can hold a hundred thousand calls, and a
+  // conditional spread takes V8's slow generic path for each.
   return (state.parse?.calls ?? []).map((parsed, index) => {
-    const verdict = verdicts.get(parsed.id)
+    const verdict = verdictOf(parsed.id, index)
     const spec = verdict ? (specs.get(verdict.name) ?? null) : null
-    const decision = decisions.get(parsed.id)
-    const call: ToolCall = {
-      id: parsed.id,
-      name: verdict?.name ?? parsed.name,
-      arguments: verdict?.arguments ?? parsed.arguments,
-      ...(parsed.rawArguments === undefined ? {} : { rawArguments: parsed.rawArguments }),
-    }
-    return { call, spec: parsed.name === RUN_CODE && state.settings.codeAsAction ? null : spec, problems: verdict?.problems ?? [], dependsOn: parsed.dependsOn ?? [], index, ...(decision ? { decision } : {}) }
+    const decision = decisions.size === 0 ? undefined : decisions.get(parsed.id)
+    const call: ToolCall = { id: parsed.id, name: verdict?.name ?? parsed.name, arguments: verdict?.arguments ?? parsed.arguments }
+    if (parsed.rawArguments !== undefined) call.rawArguments = parsed.rawArguments
+    const runnable: RunnableCall = { call, spec: parsed.name === RUN_CODE && codeAsAction ? null : spec, problems: verdict?.problems ?? [], dependsOn: parsed.dependsOn ?? [], index }
+    if (decision) runnable.decision = decision
+    return runnable
   })
 }
 
@@ -274,15 +283,13 @@ export function pendingCallIds(state: Pick<LoopState, 'parse' | 'results' | 'res
 
 /** The fields every `tool.finished` of `call` starts from: not timed out, not truncated. */
 export function finishedFor(call: { id: string; name: string; index?: number; arguments?: Record<string, JsonValue> }): Pick<ToolFinished, 'type' | 'callId' | 'name' | 'index' | 'arguments' | 'truncated' | 'timedOut'> {
-  return {
-    type: 'tool.finished',
-    callId: call.id,
-    name: call.name,
-    ...(call.index === undefined ? {} : { index: call.index }),
-    ...(call.arguments === undefined ? {} : { arguments: call.arguments }),
-    truncated: false,
-    timedOut: false,
-  }
+  // Built in key order without spreads (once per call of a turn that may hold 100 000).
+  const finished = { type: 'tool.finished', callId: call.id, name: call.name } as Pick<ToolFinished, 'type' | 'callId' | 'name' | 'index' | 'arguments' | 'truncated' | 'timedOut'>
+  if (call.index !== undefined) finished.index = call.index
+  if (call.arguments !== undefined) finished.arguments = call.arguments
+  finished.truncated = false
+  finished.timedOut = false
+  return finished
 }
 
 /**
@@ -323,7 +330,9 @@ export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 
     ? []
     : (parse?.calls ?? []).map((c) => {
         const result = results.get(c.id)
-        return { id: c.id, name: result?.name ?? c.name, arguments: result?.arguments ?? c.arguments, ...(c.rawArguments === undefined ? {} : { rawArguments: c.rawArguments }) }
+        const call: ToolCall = { id: c.id, name: result?.name ?? c.name, arguments: result?.arguments ?? c.arguments }
+        if (c.rawArguments !== undefined) call.rawArguments = c.rawArguments
+        return call
       })
   // A native turn's raw output is the message's JSON: never written back as if the model had said it.
   const native = parse !== null && getProtocol(parse.protocol)?.native === true
