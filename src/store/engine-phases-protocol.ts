@@ -10,6 +10,11 @@ import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type Val
 
 /** Items of a list per message; small enough that one message clones in a few ms. */
 export const PART_ITEMS = 2000
+/**
+ * A raw output longer than this many chars goes to the worker in parts of this size, one per
+ * task: posting 10 MB of text in one message held the page for ~50 ms.
+ */
+export const PART_CHARS = 1_000_000
 
 type ParsedCalls = ParseCompleted['calls']
 
@@ -17,7 +22,8 @@ type ParsedCalls = ParseCompleted['calls']
 export type ValidateRequestInput = Omit<ValidateInput, 'parse'> & { parse: (Omit<NonNullable<ValidateInput['parse']>, 'calls'> & { calls: [] }) | null }
 
 export type PageToWorker =
-  | { type: 'parse'; id: number; input: ParseInput }
+  | { type: 'parse'; id: number; input: ParseInput; rawInParts?: true }
+  | { type: 'raw-part'; id: number; text: string }
   /** Calls the next validate request of `id` reads (sent before it, when the worker does not hold them). */
   | { type: 'calls-part'; id: number; items: ParsedCalls }
   /** `callsOf`: the id of the parse whose calls the worker holds, or `id` itself for the calls sent in parts. */
@@ -45,6 +51,7 @@ export function servePhases(port: PhasePort): void {
   let held: { id: number; calls: ParsedCalls } | null = null
   /** Calls sent in parts for a validate request, by its id. */
   const sent = new Map<number, ParsedCalls>()
+  const rawParts = new Map<number, string[]>()
 
   const reply = (id: number, event: ParseCompleted | ValidateCompleted, field: 'calls' | 'verdicts') => {
     const list: unknown[] = field === 'calls' ? (event as ParseCompleted).calls : (event as ValidateCompleted).verdicts
@@ -56,9 +63,17 @@ export function servePhases(port: PhasePort): void {
     try {
       switch (data.type) {
         case 'parse': {
-          const event = parseTurn(data.input)
+          const input = data.rawInParts ? { ...data.input, raw: (rawParts.get(data.id) ?? []).join('') } : data.input
+          rawParts.delete(data.id)
+          const event = parseTurn(input)
           held = { id: data.id, calls: event.calls }
           reply(data.id, event, 'calls')
+          return
+        }
+        case 'raw-part': {
+          const parts = rawParts.get(data.id) ?? []
+          parts.push(data.text)
+          rawParts.set(data.id, parts)
           return
         }
         case 'calls-part': {

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { inThreadPhases, LoopRunner, parseInput, validateInput, fold, type ModelOutput, type PhaseRunner, type SessionEvent, type ToolExecutor } from '../core/loop'
 import type { ToolSpec } from '../core/tools'
-import { PART_ITEMS, servePhases, type PageToWorker, type PhasePort, type WorkerToPage } from './engine-phases-protocol'
+import { PART_CHARS, PART_ITEMS, servePhases, type PageToWorker, type PhasePort, type WorkerToPage } from './engine-phases-protocol'
 import { createPhaseOffload, OFFLOAD_VALIDATE_CALLS, type PhaseWorker } from './engine-phases'
 
 const echo: ToolSpec = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }
@@ -123,6 +123,29 @@ describe('createPhaseOffload', () => {
     expect(await big().run()).toEqual(expected)
     // The page walked none of the arguments: the worker that parsed the call validated it.
     expect(traffic.toWorker).toEqual(['parse', 'validate'])
+    offload.dispose()
+  })
+
+  it('sends a raw output of millions of chars to the worker in parts, one per task, and reads it whole there', async () => {
+    // A call in prose, the prose making the output 2.5 M chars (surrogate pairs may be cut by a part's end).
+    const raw = `${'😀 prose '.repeat(250_000)}{"tool": "echo", "arguments": {"n": 7}}`
+    expect(raw.length).toBeGreaterThan(2 * PART_CHARS)
+    const make = (phases?: PhaseRunner): LoopRunner => {
+      let turn = 0
+      const loop = new LoopRunner({ model: { respond: async () => ({ kind: 'text', raw: turn++ === 0 ? raw : 'done' }) }, executor, clock: () => 0, ...(phases ? { phases } : {}) })
+      loop.start({ protocol: 'json', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      return loop
+    }
+    const expected = await make().run()
+    let pauses = 0
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic), pause: async () => void pauses++ })
+    const events = await make(offload).run()
+    expect(events).toEqual(expected)
+    expect(events.find((event) => event.type === 'parse.completed')).toMatchObject({ calls: [{ name: 'echo', arguments: { n: 7 } }] })
+    const parts = Math.ceil(raw.length / PART_CHARS)
+    expect(traffic.toWorker.slice(0, parts + 1)).toEqual([...Array<string>(parts).fill('raw-part'), 'parse'])
+    expect(pauses).toBeGreaterThanOrEqual(parts - 1)
     offload.dispose()
   })
 

@@ -6,7 +6,7 @@
  * worker; the next big phase starts a fresh one.
  */
 import { inThreadPhases, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
-import { PART_ITEMS, type PageToWorker, type WorkerToPage } from './engine-phases-protocol'
+import { PART_CHARS, PART_ITEMS, type PageToWorker, type WorkerToPage } from './engine-phases-protocol'
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
 export const OFFLOAD_PARSE_CHARS = 200_000
@@ -138,7 +138,17 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
       if (!target) return inThreadPhases.parse(input)
       return orInPage(async () => {
         const id = nextId++
-        const event = await request<ParseCompleted>(target, id, { type: 'parse', id, input })
+        const raw = input.raw ?? ''
+        let message: PageToWorker = { type: 'parse', id, input }
+        if (raw.length > PART_CHARS) {
+          for (let at = 0; at < raw.length; at += PART_CHARS) {
+            if (at > 0) await pause()
+            if (target.ended) throw target.ended
+            target.worker.postMessage({ type: 'raw-part', id, text: raw.slice(at, at + PART_CHARS) })
+          }
+          message = { type: 'parse', id, input: { ...input, raw: '' }, rawInParts: true }
+        }
+        const event = await request<ParseCompleted>(target, id, message)
         target.held = { id, calls: event.calls }
         return event
       }, () => inThreadPhases.parse(input))
