@@ -14,6 +14,9 @@ import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from '../.
 type JsonObject = { [key: string]: JsonValue }
 type Container = JsonObject | JsonValue[]
 
+/** What a reusable frame holds when no container is open in it. */
+const NO_CONTAINER: Container = []
+
 interface Frame {
   container: Container
   isArray: boolean
@@ -136,7 +139,15 @@ export class JsonStreamReader {
   onStringStart: ((reader: JsonStreamReader) => StringSink | undefined) | undefined
 
   private state = VALUE
+  /**
+   * The open containers' frames are `stack[0 .. open)`. Frames past `open` are kept for reuse: a
+   * scanner trying a reading at every `[{` of an output opens and drops two per try, and
+   * allocating them was most of the garbage of a megabyte of `[{`.
+   */
   private readonly stack: Frame[] = []
+  private open = 0
+  /** Frames up to here may still point at containers of an earlier value (cleared on reset). */
+  private used = 0
   /** A closer may follow (right after an opener, or after a trailing comma). */
   private closeAllowed = false
   private text = ''
@@ -165,7 +176,10 @@ export class JsonStreamReader {
     this.shallowVersion++
     this.status = 'open'
     this.state = VALUE
-    this.stack.length = 0
+    // Dropped frames let go of the old tree's containers (only those used since the last reset).
+    for (let level = 0; level < this.used; level++) this.stack[level]!.container = NO_CONTAINER
+    this.open = 0
+    this.used = 0
     this.closeAllowed = false
     this.text = ''
     this.quote = QUOTE
@@ -182,17 +196,17 @@ export class JsonStreamReader {
 
   /** How many containers are open. */
   get depth(): number {
-    return this.stack.length
+    return this.open
   }
 
   /** The open container at `level` (0 = root). */
   containerAt(level: number): Container | undefined {
-    return this.stack[level]?.container
+    return level < this.open ? this.stack[level]?.container : undefined
   }
 
   /** The key being read in the open container at `level` (0 = root), or `undefined` for arrays. */
   keyAt(level: number): string | undefined {
-    const frame = this.stack[level]
+    const frame = level < this.open ? this.stack[level] : undefined
     return frame && !frame.isArray ? frame.key : undefined
   }
 
@@ -286,12 +300,21 @@ export class JsonStreamReader {
       }
       if (state === VALUE) {
         if (code === 0x7b || code === 0x5b) {
-          if (this.stack.length >= this.maxDepth) return this.fail(TOO_DEEP, '', i)
+          if (this.open >= this.maxDepth) return this.fail(TOO_DEEP, '', i)
           const isArray = code === 0x5b
           const container: Container = isArray ? [] : {}
           if (this.root === undefined) this.root = container
           else this.attachContainer(container)
-          this.stack.push({ container, isArray, key: '' })
+          const reused = this.stack[this.open]
+          if (reused) {
+            reused.container = container
+            reused.isArray = isArray
+            reused.key = ''
+          } else {
+            this.stack.push({ container, isArray, key: '' })
+          }
+          this.open++
+          if (this.open > this.used) this.used = this.open
           this.state = isArray ? VALUE : KEY
           this.closeAllowed = true
           i++
@@ -371,7 +394,7 @@ export class JsonStreamReader {
   }
 
   private top(): Frame | undefined {
-    return this.stack[this.stack.length - 1]
+    return this.open > 0 ? this.stack[this.open - 1] : undefined
   }
 
   private fail(kind: Failure, found: string, at: number): number {
@@ -388,9 +411,9 @@ export class JsonStreamReader {
 
   /** Closes the innermost container at the closer at `at`; returns the index after it. */
   private close(at: number): number {
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
-    this.stack.pop()
-    if (this.stack.length === 0) {
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
+    this.open--
+    if (this.open === 0) {
       this.status = 'done'
       this.state = DONE
     } else {
@@ -400,7 +423,7 @@ export class JsonStreamReader {
   }
 
   private attachContainer(container: Container): void {
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (!frame) return
     if (frame.isArray) (frame.container as JsonValue[]).push(container)
@@ -409,7 +432,7 @@ export class JsonStreamReader {
 
   /** Attaches a finished scalar to the innermost container. */
   private attach(value: JsonValue): void {
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (frame) {
       if (frame.isArray) (frame.container as JsonValue[]).push(value)
@@ -419,7 +442,7 @@ export class JsonStreamReader {
   }
 
   private setKey(key: string): void {
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
     const frame = this.top()
     if (frame) frame.key = key
     this.state = COLON
@@ -431,7 +454,7 @@ export class JsonStreamReader {
     this.text = ''
     this.state = STRING
     if (isKey) return
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
     // The string is attached at once so the live tree shows it while it grows.
     const frame = this.top()
     if (!frame) return
@@ -462,7 +485,7 @@ export class JsonStreamReader {
       this.setKey(this.text)
       return
     }
-    if (this.stack.length <= SHALLOW_LEVELS) this.shallowVersion++
+    if (this.open <= SHALLOW_LEVELS) this.shallowVersion++
     this.sink?.end()
     this.sink = undefined
     this.slotContainer = undefined

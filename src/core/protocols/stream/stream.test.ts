@@ -217,4 +217,27 @@ describe('JsonStreamReader', () => {
     deep.write('['.repeat(20))
     expect(deep.status).toBe('failed')
   })
+
+  it('reads again after a reset as a new reader would, leaving the trees it read before as they were', () => {
+    const reader = new JsonStreamReader()
+    reader.write('{"a": [1, {"b": 2}], "c": "d"}')
+    const first = reader.root
+    expect(reader.status).toBe('done')
+    // A deeper failed try, then a shallower value: no container of either leaks into the next.
+    reader.reset()
+    reader.write('[[[{"x": [[')
+    expect(reader.depth).toBe(6)
+    reader.write('}')
+    expect(reader.status).toBe('failed')
+    reader.reset()
+    expect(reader.depth).toBe(0)
+    expect(reader.containerAt(0)).toBeUndefined()
+    reader.write('[{"e": ')
+    expect(reader.depth).toBe(2)
+    expect(reader.keyAt(1)).toBe('e')
+    expect(reader.containerAt(2)).toBeUndefined()
+    reader.write('[3]}]')
+    expect(reader.root).toEqual([{ e: [3] }])
+    expect(first).toEqual({ a: [1, { b: 2 }], c: 'd' })
+  })
 })
