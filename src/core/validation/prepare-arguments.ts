@@ -4,7 +4,7 @@
  * Everything it changes is recorded, so the timeline can show it and the model can be told.
  */
 import type { JsonValue } from '../messages'
-import { isJsonObject } from '../util/json-object'
+import { isJsonObject, setMember } from '../util/json-object'
 import type { JsonSchema, ToolSpec } from '../tools/types'
 import type { Phrase } from '../util/phrase'
 import { argumentProblems } from './validate-arguments'
@@ -89,7 +89,7 @@ export function prepareArguments(spec: ToolSpec, input: Record<string, JsonValue
       }
       coercions.push(say('renamed', { key, target }))
     }
-    args[target] = value
+    setMember(args, target, value)
   }
   if (declared) {
     for (const key of Object.keys(args)) {
@@ -104,7 +104,7 @@ export function prepareArguments(spec: ToolSpec, input: Record<string, JsonValue
         const coerced = coerce(value, declared[key])
         if (coerced) {
           coercions.push(say('coerced', { key, from: JSON.stringify(value), to: JSON.stringify(coerced.value) }))
-          args[key] = coerced.value
+          setMember(args, key, coerced.value)
         }
       }
     }

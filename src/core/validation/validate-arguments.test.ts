@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import type { JsonValue } from '../messages'
 import type { ToolSpec } from '../tools/types'
 import airlineTools from '../__fixtures__/tau-bench-airline-tools.json'
 import { prepareArguments } from './prepare-arguments'
@@ -69,6 +70,17 @@ describe('validateArguments', () => {
     // A JSON string coercion cannot decode stays a string; the problem names it.
     expect(prepareArguments(search, { filters: '{"year": 2024,}' }, policy).problems).toEqual(['"filters" must be an object, got string "{\\"year\\": 2024,}"'])
     expect(prepareArguments(search, { filters: '{"year": 2024}' }, { ...policy, coerce: false }).problems).toEqual(['"filters" is a JSON-encoded object; send the object itself'])
+  })
+
+  it('treats a "__proto__" argument as an unknown argument, never as the prototype of the arguments', () => {
+    const input = JSON.parse('{"city": "Oslo", "__proto__": {"days": 3, "polluted": true}}') as Record<string, JsonValue>
+    const dropped = prepareArguments(weather, input, { unknownArguments: 'drop', coerce: true })
+    expect(Object.getPrototypeOf(dropped.arguments)).toBe(Object.prototype)
+    expect(dropped.arguments).toEqual({ city: 'Oslo' })
+    expect((dropped.arguments as Record<string, unknown>).polluted).toBeUndefined()
+    expect(dropped.warnings.join(' ')).toContain('__proto__')
+    const rejected = prepareArguments(weather, input, { unknownArguments: 'reject', coerce: true })
+    expect(rejected.problems.join(' ')).toContain('__proto__')
   })
 
   it('reports numeric and length limits', () => {

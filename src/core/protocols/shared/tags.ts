@@ -14,6 +14,7 @@ import { ForwardFinder, readNameEnd } from './scan'
 import { defineMarkers, detectMarkers, detectionReason } from './detect'
 import { nested, parsePhrase, parseSaid } from '../../util/parse-text'
 import type { Phrase } from '../../util/phrase'
+import { setMember } from '../../util/json-object'
 
 const WRAPPER_TAGS = ['tool_call', 'tool', 'function_call', 'seed:tool_call'] as const
 const WRAPPER_OPENERS = WRAPPER_TAGS.map((name) => `<${name}>`)
@@ -362,10 +363,6 @@ export function endsInsideMarkup(view: string, pos: number, tags: readonly strin
 export function endsInsideTag(view: string, pos: number, tags: readonly string[]): boolean {
   const rest = view.length - pos
   return rest > 0 && rest < 24 && tags.some((tag) => rest < tag.length && tag.startsWith(view.slice(pos)))
-}
-
-function setMember(target: JsonObject, key: string, value: JsonValue): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 import type { JsonValue } from '../../messages'
 import { isDigit, isIdentifierPart, isIdentifierStart, isWhitespace } from '../../json/chars'
+import { setMember } from '../../util/json-object'
 
 type JsonObject = { [key: string]: JsonValue }
 type Container = JsonObject | JsonValue[]
@@ -80,11 +81,6 @@ function isHex(code: number): boolean {
 }
 
 /** Sets a member; `__proto__` becomes an own key instead of replacing the prototype. */
-function setMember(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
-  else target[key] = value
-}
-
 /**
  * Reads one JSON object or array from consecutive pieces of text.
  *
