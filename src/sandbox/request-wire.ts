@@ -62,6 +62,9 @@ function itemsText(messages: readonly Message[]): string {
 async function asTextInSlices(messages: readonly Message[], pause: () => Promise<void>, sliceMs: number): Promise<string | Message[]> {
   if (messages.length <= CLOCK_EVERY) return asText(messages)
   const items: string[] = []
+  // The first slice starts in a task of its own: the caller's task has just done the turn's own
+  // work (a backfill of as many messages), and the two together held the page.
+  await pause()
   let sliceStart = performance.now()
   try {
     for (let from = 0; from < messages.length; from += CLOCK_EVERY) {

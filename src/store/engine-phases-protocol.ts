@@ -6,7 +6,7 @@
  * of 100 000 calls never arrives as one structured clone that blocks it. The worker keeps the
  * calls of the last parse it made, so validating that parse sends only a token, not the calls.
  */
-import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type ValidateCompleted, type ValidateInput } from '../core/loop'
+import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type ValidateCompleted, type ValidateInput, type Verdict } from '../core/loop'
 
 /** Items of a list per message; small enough that one message clones in a few ms. */
 export const PART_ITEMS = 2000
@@ -20,6 +20,42 @@ type ParsedCalls = ParseCompleted['calls']
 
 /** What a validate request carries instead of the state's parse: the parse without its calls. */
 export type ValidateRequestInput = Omit<ValidateInput, 'parse'> & { parse: (Omit<NonNullable<ValidateInput['parse']>, 'calls'> & { calls: [] }) | null }
+
+/**
+ * A verdict as the worker sends it: when its arguments hold the very members of its call's (no
+ * coercion, nothing dropped), they are not sent again (a call can hold megabytes of them):
+ * `sameArguments` says the page takes its own call's, the one at the verdict's position (see
+ * {@link fromWireVerdict}).
+ */
+export type WireVerdict = Verdict & { sameArguments?: true }
+
+/** `verdict` for the wire, its arguments left out when they are `call`'s members as they were. */
+export function asWireVerdict(verdict: Verdict, call: ParsedCalls[number] | undefined): WireVerdict {
+  if (!call || verdict.callId !== call.id || !sameMembers(verdict.arguments, call.arguments)) return verdict
+  const { arguments: _same, ...rest } = verdict
+  return { ...rest, sameArguments: true }
+}
+
+/** The verdict the worker made, its arguments (when left out) being the page's own call's object. */
+export function fromWireVerdict(verdict: WireVerdict, calls: ParsedCalls, position: number): Verdict {
+  if (verdict.sameArguments === undefined) return verdict
+  const { sameArguments: _same, ...rest } = verdict
+  const call = calls[position]
+  return call && call.id === verdict.callId ? { ...rest, arguments: call.arguments } : rest
+}
+
+/** True when `a` has exactly `b`'s own members, in the same order, each the same value. */
+function sameMembers(a: Verdict['arguments'], b: ParsedCalls[number]['arguments']): boolean {
+  if (a === undefined || a === b) return a === b
+  const keys = Object.keys(a)
+  const other = Object.keys(b)
+  if (keys.length !== other.length) return false
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!
+    if (key !== other[k] || a[key] !== b[key]) return false
+  }
+  return true
+}
 
 export type PageToWorker =
   | { type: 'parse'; id: number; input: ParseInput; rawInParts?: true }
@@ -90,7 +126,8 @@ export function servePhases(port: PhasePort): void {
             return
           }
           const { parse, ...rest } = data.input
-          reply(data.id, validateTurn({ ...rest, parse: parse ? { ...parse, calls } : null }), 'verdicts')
+          const event = validateTurn({ ...rest, parse: parse ? { ...parse, calls } : null })
+          reply(data.id, { ...event, verdicts: event.verdicts.map((verdict, index) => asWireVerdict(verdict, calls[index])) }, 'verdicts')
           return
         }
       }

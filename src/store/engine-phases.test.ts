@@ -149,6 +149,31 @@ describe('createPhaseOffload', () => {
     offload.dispose()
   })
 
+  it('does not send back the arguments validation left as they were: the verdict holds the page\'s own call arguments', async () => {
+    const calls = OFFLOAD_VALIDATE_CALLS + 10
+    // Every third call's n is a string, which validation coerces; the others pass as written.
+    const mixed = (): LoopRunner => {
+      let turn = 0
+      const message = { content: null, tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 'echo', arguments: i % 3 === 0 ? `{"n":"${i}"}` : `{"n":${i}}` } })) }
+      const loop = new LoopRunner({ model: { respond: async () => (turn++ === 0 ? { kind: 'message', message } : { kind: 'text', raw: 'done' }) }, executor, clock: () => 0, ...(offload ? { phases: offload } : {}) })
+      loop.start({ protocol: 'openai', tools: [echo], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      return loop
+    }
+    let offload: ReturnType<typeof createPhaseOffload> | undefined
+    const expected = await mixed().run()
+    offload = createPhaseOffload({ spawn: channelWorkers(newTraffic()) })
+    const events = await mixed().run()
+    expect(events).toEqual(expected)
+    const parsed = events.find((event) => event.type === 'parse.completed')
+    const validated = events.find((event) => event.type === 'validate.completed')
+    if (parsed?.type !== 'parse.completed' || validated?.type !== 'validate.completed') throw new Error('no turn')
+    expect(validated.verdicts[1]?.arguments).toBe(parsed.calls[1]?.arguments)
+    expect(validated.verdicts[3]?.arguments).not.toBe(parsed.calls[3]?.arguments)
+    expect(validated.verdicts[3]?.arguments).toEqual({ n: 3 })
+    expect(validated.verdicts.every((verdict) => !('sameArguments' in verdict))).toBe(true)
+    offload.dispose()
+  })
+
   it('keeps small turns in the page', async () => {
     const traffic = newTraffic()
     const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })

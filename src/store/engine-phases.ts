@@ -6,7 +6,7 @@
  * worker; the next big phase starts a fresh one.
  */
 import { inThreadPhases, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
-import { PART_CHARS, PART_ITEMS, type PageToWorker, type WorkerToPage } from './engine-phases-protocol'
+import { fromWireVerdict, PART_CHARS, PART_ITEMS, type PageToWorker, type WireVerdict, type WorkerToPage } from './engine-phases-protocol'
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
 export const OFFLOAD_PARSE_CHARS = 200_000
@@ -129,7 +129,8 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
         target.worker.postMessage({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) })
       }
     }
-    return request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
+    const event = await request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
+    return { ...event, verdicts: (event.verdicts as WireVerdict[]).map((verdict, position) => fromWireVerdict(verdict, calls, position)) }
   }
 
   return {
