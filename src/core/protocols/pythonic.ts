@@ -14,6 +14,7 @@ import { fenceAround } from './shared/scan'
 import type { FormatDetection, ParsedCall, Repair } from './types'
 import { defineMarkers, detectMarkers, scanOutput, searchWindow, detectionReason } from './shared/detect'
 import { nested, parseSaid } from '../util/parse-text'
+import { setMember } from '../util/json-object'
 
 /** Wrappers around a Python call list: LFM2, Llama 4, and Llama 3.1's built-in tools. */
 const WRAPPERS = defineMarkers('<|tool_call_start|>', '<|python_start|>')
@@ -201,9 +202,7 @@ function readCall(text: string, pos: number): Attempt {
     j = skipSpace(text, j + 1)
     const literal = readLiteral(text, j)
     if (!literal.ok) return literal.truncated ? cutAttempt(text, callName(text, pos, nameEnd), lowerFirst(literal.message)) : { ok: false, offset: Math.max(literal.offset, j + 1) }
-    // `__proto__` becomes an own key; any other key is set plainly (defineProperty costs more than the rest of a short call).
-    if (key === '__proto__') Object.defineProperty(args, key, { value: literal.value, enumerable: true, writable: true, configurable: true })
-    else args[key] = literal.value
+    setMember(args, key, literal.value)
     if (literal.repairs.length > 0) (repairs ??= []).push(...literal.repairs)
     i = skipSpace(text, literal.end)
     if (i >= text.length) return cutAttempt(text, callName(text, pos, nameEnd), `the text ends after the argument "${key}": expected ',' or ')'.`)

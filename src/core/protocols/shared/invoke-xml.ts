@@ -11,6 +11,7 @@ import { ForwardFinder, readNameEnd } from './scan'
 import { endsInsideMarkup, endsInsideTag, stripOneNewline, tagValue } from './tags'
 import { nested, parsePhrase, parseSaid } from '../../util/parse-text'
 import type { Phrase } from '../../util/phrase'
+import { setMember } from '../../util/json-object'
 
 /** The element names of one spelling. */
 export interface InvokeSyntax {
@@ -165,9 +166,7 @@ class InvokeReader {
       } else if (syntax.typedParameters) {
         value = text
       }
-      // `__proto__` becomes an own key; other keys are set plainly (defineProperty costs more per call).
-      if (key === '__proto__') Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
-      else args[key] = value
+      setMember(args, key, value)
       const parameterStart = pos
       pos = valueEnd + syntax.parameterClose.length
       // The arguments span runs from the first parameter tag to the end of the last one.

@@ -10,6 +10,7 @@ import { decodeArguments } from './call-object'
 import { type ParseBuilder, skipSpace } from './parse-builder'
 import { readNameEnd } from './scan'
 import { nested, parseSaid } from '../../util/parse-text'
+import { setMember } from '../../util/json-object'
 
 const OPEN = '[TOOL'
 
@@ -53,9 +54,7 @@ function readPipe(builder: ParseBuilder, at: number, name: string, nameSpan: { s
       } else {
         const key = segment.slice(0, equals).trim()
         const value = segment.slice(equals + 1).trim()
-        // `__proto__` becomes an own key; other keys are set plainly (defineProperty costs more per call).
-        if (key === '__proto__') Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true })
-        else args[key] = value
+        setMember(args, key, value)
       }
     }
     segmentStart = i + 1
