@@ -205,6 +205,18 @@ describe('the worker side of the request wire', () => {
     expect(JSON.parse(sliced.conversation.append as string)).toEqual(many)
   })
 
+  it('writes the calls of one assistant message of thousands of calls in slices too, to the same text', async () => {
+    const calls = Array.from({ length: 3_000 }, (_, k) => ({ id: `c${k}`, name: 'echo', arguments: { n: k } }))
+    const turn: Message[] = [user('go'), { role: 'assistant', content: null, tool_calls: calls }, ...calls.map((call): Message => ({ role: 'tool', tool_call_id: call.id, name: 'echo', content: String(call.arguments.n) }))]
+    const request = modelRequest({ conversation: Conversation.of(turn), tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const whole = createRequestEncoder().encode(request)
+    let pauses = 0
+    const sliced = await createRequestEncoder().encodeInSlices(request, async () => void pauses++, 0)
+    expect(sliced.conversation.append).toBe(whole.conversation.append)
+    // One pause before the first slice, then one per slice: 6 of the message's calls, 6 of the results.
+    expect(pauses).toBeGreaterThanOrEqual(12)
+  })
+
   it('plans a sliced request again when the worker was reset while it was being written', async () => {
     const conversation = Conversation.of(Array.from({ length: 2_000 }, (_, k) => user(`m${k}`)))
     const encoder = createRequestEncoder()

@@ -12,7 +12,7 @@
 import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
-import type { Message } from '../core/messages'
+import type { AssistantMessage, Message, ToolCall } from '../core/messages'
 import { jsonOf, jsonWithMember, rememberedJson } from '../core/util/json-walk'
 import type { PostedModelRequest } from './protocol'
 
@@ -66,19 +66,58 @@ async function asTextInSlices(messages: readonly Message[], pause: () => Promise
   // work (a backfill of as many messages), and the two together held the page.
   await pause()
   let sliceStart = performance.now()
+  const tick = async (): Promise<void> => {
+    if (performance.now() - sliceStart < sliceMs) return
+    await pause()
+    sliceStart = performance.now()
+  }
   try {
-    for (let from = 0; from < messages.length; from += CLOCK_EVERY) {
-      const text = itemsText(messages.slice(from, from + CLOCK_EVERY))
-      if (text !== '') items.push(text)
-      if (performance.now() - sliceStart >= sliceMs) {
-        await pause()
-        sliceStart = performance.now()
+    for (let from = 0; from < messages.length; ) {
+      const first = messages[from]!
+      if (holdsManyCalls(first)) {
+        items.push(await manyCallsText(first, tick))
+        from++
+        continue
       }
+      let to = from + 1
+      while (to < messages.length && to - from < CLOCK_EVERY && !holdsManyCalls(messages[to]!)) to++
+      const text = itemsText(messages.slice(from, to))
+      if (text !== '') items.push(text)
+      from = to
+      await tick()
     }
   } catch {
     return messages.slice()
   }
   return `[${items.join(',')}]`
+}
+
+/**
+ * An assistant message whose calls are too many to write in one slice (the message a turn of
+ * 100 000 calls writes back), with `tool_calls` as its last member, so that writing it around its
+ * calls gives `JSON.stringify`'s text exactly.
+ */
+function holdsManyCalls(message: Message): message is AssistantMessage & { tool_calls: ToolCall[] } {
+  if (message.role !== 'assistant' || (message.tool_calls?.length ?? 0) <= CLOCK_EVERY) return false
+  const keys = Object.keys(message)
+  return keys[keys.length - 1] === 'tool_calls'
+}
+
+/** A message of {@link holdsManyCalls} as JSON, its calls written a slice at a time. */
+async function manyCallsText(message: AssistantMessage & { tool_calls: ToolCall[] }, tick: () => Promise<void>): Promise<string> {
+  const { tool_calls: calls, ...rest } = message
+  const parts: string[] = []
+  for (let at = 0; at < calls.length; at += CLOCK_EVERY) {
+    const slice = calls.slice(at, at + CLOCK_EVERY)
+    parts.push(slice.some((call) => rememberedJson(call.arguments) !== undefined) ? slice.map(callText).join(',') : JSON.stringify(slice).slice(1, -1))
+    await tick()
+  }
+  return jsonWithMember(rest, 'tool_calls', `[${parts.join(',')}]`)
+}
+
+/** A tool call as JSON, reusing the written text of its arguments when there is one. */
+function callText({ arguments: args, ...call }: ToolCall): string {
+  return jsonWithMember(call, 'arguments', jsonOf(args))
 }
 
 /** An assistant message with a call whose arguments' text is already written (big arguments, see `jsonOf`). */
@@ -90,8 +129,7 @@ function holdsWrittenArguments(message: Message): boolean {
 function messageText(message: Message): string {
   if (message.role !== 'assistant' || !holdsWrittenArguments(message)) return JSON.stringify(message)
   const { tool_calls: calls = [], ...rest } = message
-  const items = calls.map(({ arguments: args, ...call }) => jsonWithMember(call, 'arguments', jsonOf(args)))
-  return jsonWithMember(rest, 'tool_calls', `[${items.join(',')}]`)
+  return jsonWithMember(rest, 'tool_calls', `[${calls.map(callText).join(',')}]`)
 }
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */
