@@ -32,7 +32,9 @@ function refuseUncheckedWrites(): void {
     for (const name of names) Object.defineProperty(exports, name, { value: refuse(`${module}.${name}()`), writable: false, configurable: false, enumerable: true })
   }
   lock(traceEvents, 'trace_events', ['createTracing'])
-  lock(v8, 'v8', ['setHeapSnapshotNearHeapLimit', 'setFlagsFromString'])
+  // A heap snapshot (a stream in memory, no file) holds every string of the process: the
+  // channel's token with them.
+  lock(v8, 'v8', ['setHeapSnapshotNearHeapLimit', 'setFlagsFromString', 'getHeapSnapshot'])
   guardLabelFd()
   refuseOtherProcesses()
   syncBuiltinESMExports()
@@ -106,6 +108,82 @@ function guardLabelFd(): void {
   }
 }
 
+/**
+ * `new net.Socket({ fd })` and `new tty.WriteStream(fd)` open a new handle on a descriptor, past
+ * `node:fs`: a line of garbage written so to the IPC channel made the CLI's own process throw.
+ * The pipe handle's `open` and the TTY stream constructors refuse the sandbox's own descriptors.
+ */
+function guardOpen(pipePrototype: object, own: readonly unknown[]): void {
+  const refused = (what: string, fd: unknown) => Object.assign(new Error(`${what} on the sandbox's own descriptor ${String(fd)} is not allowed`), { code: 'ERR_ACCESS_DENIED' })
+  const open = (pipePrototype as { open?: unknown }).open
+  if (typeof open === 'function') {
+    Object.defineProperty(pipePrototype, 'open', {
+      value: function (this: unknown, fd: unknown, ...rest: unknown[]): unknown {
+        // Converted once (an object's valueOf could answer one fd to the check, another to open).
+        const target = Number(fd)
+        if (own.includes(target)) throw refused('Opening a pipe', target)
+        return Reflect.apply(open, this, [target, ...rest])
+      },
+      writable: false,
+      configurable: false,
+      enumerable: false,
+    })
+  }
+  const tty = process.getBuiltinModule?.('node:tty') as Record<string, unknown> | undefined
+  for (const name of ['WriteStream', 'ReadStream']) {
+    const Original = tty?.[name]
+    if (!tty || typeof Original !== 'function') continue
+    const guarded = function (this: unknown, fd: unknown, ...rest: unknown[]): unknown {
+      const target = Number(fd)
+      if (own.includes(target)) throw refused(`tty.${name}`, target)
+      return Reflect.construct(Original, [target, ...rest], new.target ?? Original) as unknown
+    }
+    guarded.prototype = Original.prototype as unknown
+    Object.defineProperty(Original.prototype as object, 'constructor', { value: guarded, writable: false, configurable: false, enumerable: false })
+    Object.defineProperty(tty, name, { value: guarded, writable: false, configurable: false, enumerable: true })
+  }
+}
+
+/** What a stream handle writes and reads with (`LibuvStreamWrap`'s methods, shared by pipes, TTYs and TCP). */
+const STREAM_METHODS = ['readStart', 'readStop', 'shutdown', 'writev', 'writeBuffer', 'writeAsciiString', 'writeUtf8String', 'writeUcs2String', 'writeLatin1String'] as const
+
+/**
+ * Code could reach the IPC channel's handle (`process._getActiveHandles()`, or the running
+ * resource of a `message` listener) and replace its write methods, on it or on the prototype
+ * every pipe shares: it then read the channel's token as the sandbox wrote its replies, and
+ * forged model answers and tool results. The handle's write methods become its own read-only
+ * members, the shared prototype's read-only too, and the active-handle lists are refused.
+ */
+function lockChannelHandle(): void {
+  const internals = process as unknown as { _getActiveHandles?: () => unknown[]; _getActiveRequests?: () => unknown[]; channel?: { fd?: unknown } }
+  const channelFd = internals.channel?.fd
+  const handles = typeof internals._getActiveHandles === 'function' ? internals._getActiveHandles() : []
+  const channel = handles.find((handle): handle is Record<string, unknown> => typeof handle === 'object' && handle !== null && (handle as { fd?: unknown }).fd === channelFd && typeof (handle as { writeUtf8String?: unknown }).writeUtf8String === 'function')
+  if (channel) {
+    guardOpen(Object.getPrototypeOf(channel) as object, [channelFd, CALL_LABEL_FD])
+    for (let proto: object | null = Object.getPrototypeOf(channel) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+      for (const name of STREAM_METHODS) {
+        const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+        if (descriptor && 'value' in descriptor) Object.defineProperty(proto, name, { value: descriptor.value as unknown, writable: false, configurable: false, enumerable: descriptor.enumerable ?? false })
+      }
+    }
+    for (const name of STREAM_METHODS) {
+      const method = channel[name]
+      if (typeof method === 'function') Object.defineProperty(channel, name, { value: method, writable: false, configurable: false, enumerable: false })
+    }
+  }
+  for (const name of ['_getActiveHandles', '_getActiveRequests']) {
+    Object.defineProperty(process, name, {
+      value: () => {
+        throw Object.assign(new Error(`process.${name}() is not available in the sandbox: it reaches the channel to Toolstep`), { code: 'ERR_ACCESS_DENIED' })
+      },
+      writable: false,
+      configurable: false,
+      enumerable: false,
+    })
+  }
+}
+
 // The tracker's writer first: it keeps the real `writeSync` for the label descriptor.
 const track = createCallTracker(fdLabelWriter(CALL_LABEL_FD))
 refuseUncheckedWrites()
@@ -122,6 +200,11 @@ serveChildProcess(process as unknown as Parameters<typeof serveChildProcess>[0],
   }
 })
 hideChannel()
+// After `serveChildProcess`: the channel's handle is active (listed) only once something listens.
+if ((process as { permission?: unknown }).permission !== undefined) {
+  lockChannelHandle()
+  syncBuiltinESMExports()
+}
 
 /**
  * Only the sandbox uses the IPC channel to the CLI: `serveChildProcess` took its send function

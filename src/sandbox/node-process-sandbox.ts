@@ -295,6 +295,31 @@ function openLabelFile(token: string): number {
  * Creates the CLI sandbox. Same behaviour as the other sandboxes; call `dispose()` when done.
  * Throws when `memoryLimitMb` is not a whole number ≥ 16.
  */
+/** How each live sandbox child is stopped when a line on an IPC channel cannot be read. */
+const garbleStops = new Set<() => void>()
+let watchingGarble = false
+
+/**
+ * Node reads each child's IPC channel itself and throws, uncaught, on a line that is not JSON (a
+ * sandbox given `--trust` can write anything to its descriptor): the CLI died with the channel's
+ * buffer in its output, the token with it. Which channel it was cannot be told, so every sandbox
+ * child is stopped with a clear error and the CLI goes on. Any other uncaught error still ends the
+ * process as Node would when nothing else listens.
+ */
+function watchChannelGarble(): void {
+  if (watchingGarble) return
+  watchingGarble = true
+  process.on('uncaughtException', (error) => {
+    if (error instanceof SyntaxError && /parseChannelMessages/.test(error.stack ?? '')) {
+      for (const stop of [...garbleStops]) stop()
+      return
+    }
+    if (process.listenerCount('uncaughtException') > 1) return
+    process.stderr.write(`${error.stack ?? String(error)}\n`)
+    process.exit(1)
+  })
+}
+
 export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandbox {
   const limitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB
   if (!Number.isInteger(limitMb) || limitMb < 16) throw new Error(`The sandbox memory limit must be a whole number of MB ≥ 16, not ${limitMb}.`)
@@ -349,8 +374,22 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       events.message(message)
     })
     child.on('error', (error) => events.error(`${error.name}: ${error.message}`, true))
+    let garbled = false
+    const stopGarbled = () => {
+      if (garbled || terminated) return
+      garbled = true
+      events.error('a sandbox process wrote something that is not a message to its channel to the CLI (code in it wrote to the channel\'s descriptor), so it was stopped', true, { outOfMemory: false })
+      child.kill('SIGKILL')
+    }
+    watchChannelGarble()
+    garbleStops.add(stopGarbled)
+    child.once('exit', () => garbleStops.delete(stopGarbled))
     const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       if (terminated) return
+      if (garbled) {
+        verdicts.exited(false)
+        return
+      }
       if (outOfMemory) events.error('the sandbox process ran out of memory', true, { outOfMemory: true, limitMb })
       else events.error(`the sandbox process ${signal === 'SIGABRT' || code === 134 ? 'aborted' : `exited with ${signal ? `signal ${signal}` : `code ${code}`}`}`, true, { outOfMemory: false })
       verdicts.exited(outOfMemory)
@@ -383,6 +422,7 @@ export function createProcessSandbox(options: ProcessSandboxOptions = {}): Sandb
       outOfMemoryVerdict: () => verdicts.verdict(),
       terminate: () => {
         terminated = true
+        garbleStops.delete(stopGarbled)
         stopWatching()
         child.kill('SIGKILL')
         closeLabels()

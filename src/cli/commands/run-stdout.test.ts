@@ -37,3 +37,24 @@ export default function model({ step }: ModelContext) {
   expect(session.ok && session.value.events.at(-1)).toMatchObject({ type: 'loop.stopped', reason: 'final_answer' })
   expect(stderr).toContain('CALL-NOISE')
 }, 120_000)
+
+it('a sandbox with full privileges (--trust) that writes garbage to its channel is stopped with a clear error; the CLI goes on', async () => {
+  const tools = `import { tool, z } from 'toolstep'
+const fs = (process as any).getBuiltinModule('node:fs')
+export const garble = tool({ description: '', inputSchema: z.object({}), execute: async () => { fs.writeSync((process as any).channel.fd, 'garbage, not a message\\n'); await new Promise((resolve) => setTimeout(resolve, 5_000)); return 'late' } })
+`
+  const model = `import type { ModelContext } from 'toolstep'
+export default function model({ step, messages }: ModelContext) {
+  if (step === 0) return { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'garble', arguments: '{}' } }] }
+  return 'done after: ' + String(messages[messages.length - 1]?.content)
+}
+`
+  const workspace = folder.write('w.json', writeWorkspace({ tools, model, input: 'go', settings: { protocol: 'openai', maxSteps: 3, systemPrompt: '' } }))
+  const { code, stdout, stderr } = await runTsx(BIN, ['run', workspace, '--trust'], { cwd: folder.dir })
+  expect(code).toBe(0)
+  expect(stdout).toContain('is not a message to its channel to the CLI')
+  expect(stdout).toMatch(/done after: .*stopped/)
+  // Node's own report of the unreadable line (which held the channel's token) is not printed.
+  expect(stderr).not.toContain('parseChannelMessages')
+  expect(`${stdout}${stderr}`).not.toMatch(/"token"/)
+}, 120_000)
