@@ -117,6 +117,18 @@ export default { a: tool({ description: 'other A', inputSchema: z.object({}), ex
     expect(result).toEqual({ ok: false, error: { file: 'model.ts', line: 3, column: expect.any(Number), message: 'TypeError: boom' } })
   })
 
+  it('reports a top-level throw of a proxy whose every trap throws as a load error of its file', () => {
+    const runtime = createRuntime()
+    const traps = "{ get() { throw 't' }, getPrototypeOf() { throw 'p' }, has() { throw 'h' }, ownKeys() { throw 'k' }, getOwnPropertyDescriptor() { throw 'd' } }"
+    for (const file of ['tools.ts', 'model.ts'] as const) {
+      const result = runtime.load(file, `${header}throw new Proxy({}, ${traps})\n`)
+      expect(result).toEqual({ ok: false, error: { file, message: expect.stringMatching(/^Error: /) } })
+    }
+    // Thrown by an export's getter, read as the tools are collected.
+    const getter = runtime.load('tools.ts', `${header}export const x = { get description() { throw new Proxy({}, ${traps}) } }\n`)
+    expect(getter).toMatchObject({ ok: false, error: { file: 'tools.ts' } })
+  })
+
   it('drops the previous tools when a reload fails', async () => {
     const runtime = createRuntime()
     runtime.load('tools.ts', header + `export const a = tool({ description: 'A', inputSchema: z.object({}), execute: () => 'a' })`)

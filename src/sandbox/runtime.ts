@@ -37,7 +37,7 @@ import { cloneViewsAsArrays } from './messages-view'
 import { findTopLevelAwait } from './top-level-await'
 import { runCodeBlock, type CodeProgress } from './run-code'
 import { invokeTool, serializeResult, startInvoke, type ExecuteResult } from './tool-invoke'
-import { describeIssues, locate, locateSyntaxError, serializeError, syntaxError } from './user-errors'
+import { describeIssues, isInstance, locate, locateSyntaxError, serializeError, syntaxError } from './user-errors'
 
 /** Result of loading one file: the tools now loaded, or the error that prevented it. */
 export type LoadFileResult =
@@ -187,8 +187,9 @@ export function createRuntime(): SandboxRuntime {
     } catch (error) {
       const changes = guard.restore()
       if (changes.length > 0) return { ok: false, error: { file, message: builtinsChangedError(`${file} at its top level`, changes).message } }
-      const where = error instanceof ToolDefinitionError && error.place ? locatePlace(source, error.place) : {}
-      return { ok: false, error: { file, ...where, message: serializeError(error).message, ...(error instanceof SandboxFinding ? { phrase: error.phrase } : {}) } }
+      // Reading the exports runs user getters, which may throw anything (a hostile proxy too).
+      const where = isInstance(error, ToolDefinitionError) && (error as ToolDefinitionError).place ? locatePlace(source, (error as ToolDefinitionError).place!) : {}
+      return { ok: false, error: { file, ...where, message: serializeError(error).message, ...(isInstance(error, SandboxFinding) ? { phrase: (error as SandboxFinding).phrase } : {}) } }
     }
     return { ok: true, tools: [...currentTools()], hasModel: model !== undefined, hooks: hookFlags(hooks) }
   }
@@ -361,8 +362,9 @@ function evaluateModule(file: SourceFile, source: string, guard: BuiltinsGuard):
     const serialized = serializeError(error)
     // `await (x)` and `await(x)` are valid script syntax (a call of a function named `await`):
     // they fail only when run, with a ReferenceError, and are the same mistake as `await x`.
-    const awaitAt = error instanceof SyntaxError || (error instanceof ReferenceError && /\bawait\b/.test(error.message)) ? findTopLevelAwait(code) : undefined
-    const where = awaitAt ?? (error instanceof SyntaxError ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error))
+    const syntax = isInstance(error, SyntaxError)
+    const awaitAt = syntax || (isInstance(error, ReferenceError) && /\bawait\b/.test(serialized.message)) ? findTopLevelAwait(code) : undefined
+    const where = awaitAt ?? (syntax ? (locateSyntaxError(code) ?? locate(file, error)) : locate(file, error))
     const message = awaitAt ? TOP_LEVEL_AWAIT_MESSAGE : `${serialized.name}: ${serialized.message}`
     return { ok: false, error: { file, ...inUserColumns(where, source, file), message } }
   }

@@ -56,7 +56,9 @@ function framePattern(file: SourceFile): RegExp {
 
 /** Position of the innermost frame of `error`'s stack that is in `file`, in the user's coordinates. */
 export function locate(file: SourceFile, error: unknown): { line?: number; column?: number } {
-  const stack = error instanceof Error ? (error.stack ?? '') : ''
+  // Guarded: a thrown proxy's traps or a getter may throw (see serializeError).
+  const read = attempt(() => (error instanceof Error ? error.stack : ''))
+  const stack = typeof read === 'string' ? read : ''
   const match = framePattern(file).exec(stack)
   if (!match) return {}
   const line = Number(match[1]) - FUNCTION_LINE_OFFSET
@@ -83,6 +85,14 @@ function cleanStack(stack: string): string {
 }
 
 /** Runs `read`, returning `undefined` when it throws: user values may throw from any getter or trap. */
+/**
+ * `value instanceof type`, false when finding out throws (a proxy whose `getPrototypeOf` trap
+ * throws, thrown at the top level, ended the CLI's sandbox process).
+ */
+export function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  return attempt(() => value instanceof type) === true
+}
+
 function attempt<T>(read: () => T): T | undefined {
   try {
     return read()
