@@ -9,6 +9,9 @@ export default defineConfig({
   // `toolstep export-code` / `export-test` write Toolstep's bundled code into the exported file.
   plugins: [exportKitPlugin()],
   resolve: { alias: { toolstep: fileURLToPath(new URL('./src/sandbox/authoring.ts', import.meta.url)) } },
+  // Dependencies are bundled in: the sandbox child may read only Toolstep's own folder (Node's
+  // permission model), and an install hoists zod, sucrase and the rest beside it, out of reach.
+  ssr: { noExternal: true },
   build: {
     ssr: true,
     outDir: 'dist-cli',
