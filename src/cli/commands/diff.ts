@@ -8,6 +8,7 @@ import { readSession } from '../../core/files/session-file'
 import type { SessionEvent } from '../../core/loop/events'
 import { importLog, replayEvents } from '../../core/trace'
 import type { CliIO } from '../io'
+import { wholeNumber } from '../whole-number'
 
 const HELP = `Usage: toolstep diff A B [--json] [--conversation N]
 
@@ -31,8 +32,8 @@ export async function diffCommand(argv: string[], io: CliIO): Promise<number> {
       return 0
     } else if (arg === '--json') json = true
     else if (arg === '--conversation' || arg.startsWith('--conversation=')) {
-      const n = Number(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i])
-      if (!Number.isInteger(n) || n < 1) {
+      const n = wholeNumber(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i], 1, Number.MAX_SAFE_INTEGER)
+      if (n === undefined) {
         io.stderr('toolstep diff: --conversation takes a whole number ≥ 1.\n')
         return 2
       }

@@ -8,6 +8,7 @@ import { evalMetrics, evalReportJson, inShard, junitXml, parseShard, runEvalCase
 import { readWorkspace, type Workspace } from '../../core/files/workspace-file'
 import { createProcessSandbox } from '../../sandbox/node-process-sandbox'
 import type { CliIO } from '../io'
+import { wholeNumber } from '../whole-number'
 
 const HELP = `Usage: toolstep eval WORKSPACE.json [--json] [--junit FILE] [--shard K/N] [--concurrency N]
 
@@ -62,8 +63,8 @@ export async function evalCommand(argv: string[], io: CliIO): Promise<number> {
       if (!parsed.ok) return usage(parsed.error)
       shard = parsed.shard
     } else if (flag === '--concurrency') {
-      const n = Number(value())
-      if (!Number.isInteger(n) || n < 1 || n > 64) return usage('--concurrency takes a whole number from 1 to 64.')
+      const n = wholeNumber(value(), 1, 64)
+      if (n === undefined) return usage('--concurrency takes a whole number from 1 to 64.')
       concurrency = n
     } else if (flag.startsWith('-')) {
       io.stderr(`toolstep eval: unknown option "${arg}".\n\n${HELP}`)

@@ -38,6 +38,7 @@ import {
 } from '../../core/trace/index'
 import type { CliIO } from '../io'
 import { errorMessage } from '../../core/util'
+import { wholeNumber } from '../whole-number'
 
 const HELP = `Usage: toolstep replay LOG… [--format auto|F] [--tools TOOLS.json] [--summary | --check | --export openai|anthropic|ollama] [--json]
 
@@ -243,8 +244,8 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | { 
       }
       case '--trim-window': {
         const text = value()
-        const size = Number(text)
-        if (text === undefined || !Number.isInteger(size) || size < 0) return { error: `--trim-window takes a whole number of messages${text === undefined ? '' : ` (got "${text}")`}.` }
+        const size = wholeNumber(text, 0, Number.MAX_SAFE_INTEGER)
+        if (size === undefined) return { error: `--trim-window takes a whole number of messages${text === undefined ? '' : ` (got "${text}")`}.` }
         trimWindow = size
         break
       }

@@ -202,5 +202,11 @@ export default (ctx: ModelContext) => {
     const bad = io({ 'w.json': workspaceWith('', '[]') })
     expect(await runCommand(['w.json', '--max-memory-mb', 'lots'], bad.fake)).toBe(2)
     expect(bad.err()).toContain('--max-memory-mb takes a whole number')
+    // Numbers Number() reads but nobody means: exponent, hex, padded, beyond any machine.
+    for (const [flag, given] of [['--max-memory-mb', '1e3'], ['--max-memory-mb', '0x40'], ['--max-memory-mb', ' 64'], ['--max-memory-mb', '99999999'], ['--max-steps', '1e3'], ['--max-steps', '99999999999999999999'], ['--timeout', '1.5e3']] as const) {
+      const rejected = io({ 'w.json': workspaceWith('', '[]') })
+      expect(await runCommand(['w.json', flag, given], rejected.fake), `${flag} ${given}`).toBe(2)
+      expect(rejected.err()).toContain(`${flag} takes a whole number`)
+    }
   })
 })

@@ -15,6 +15,14 @@ import { errorMessage } from '../../core/util'
 import { checkBaseUrl, createEndpointModel, withReceived, type EndpointConfig } from '../../core/endpoint'
 import type { Model } from '../../core/loop/interfaces'
 import { armBreakpoints, parseBreakpointSpec, runUntilBreak, type Breakpoint, type BreakHit } from '../../core/debug'
+import { wholeNumber } from '../whole-number'
+
+/** Largest `--timeout`: what `setTimeout` can wait (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647
+/** Largest `--max-memory-mb` (64 GB). */
+const MAX_MEMORY_MB = 65_536
+/** Largest `--max-steps`. */
+const MAX_STEPS = 1_000_000
 
 const HELP = `Usage: toolstep run WORKSPACE.json [--max-steps N] [--approve all|none] [--deny-reason TEXT] [--break SPEC]… [--json]
                     [--max-memory-mb N] [--allow-fs-write PATH] [--trust]
@@ -91,9 +99,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       }
       temperature = n
     } else if (arg === '--timeout') {
-      const n = Number(argv[++i])
-      if (!Number.isInteger(n) || n < 1) {
-        io.stderr('toolstep run: --timeout takes a whole number of ms ≥ 1.\n')
+      const n = wholeNumber(argv[++i], 1, MAX_TIMEOUT_MS)
+      if (n === undefined) {
+        io.stderr(`toolstep run: --timeout takes a whole number of ms from 1 to ${MAX_TIMEOUT_MS}.\n`)
         return 2
       }
       timeoutMs = n
@@ -119,9 +127,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       }
       breaks.push(parsed.breakpoint)
     } else if (arg === '--max-memory-mb' || arg.startsWith('--max-memory-mb=')) {
-      const n = Number(value('--max-memory-mb'))
-      if (!Number.isInteger(n) || n < 16) {
-        io.stderr('toolstep run: --max-memory-mb takes a whole number of MB ≥ 16.\n')
+      const n = wholeNumber(value('--max-memory-mb'), 16, MAX_MEMORY_MB)
+      if (n === undefined) {
+        io.stderr(`toolstep run: --max-memory-mb takes a whole number of MB from 16 to ${MAX_MEMORY_MB}.\n`)
         return 2
       }
       memoryLimitMb = n
@@ -151,9 +159,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
       }
       denyReason = value
     } else if (arg === '--max-steps') {
-      const n = Number(argv[++i])
-      if (!Number.isInteger(n) || n < 1) {
-        io.stderr('toolstep run: --max-steps takes a whole number ≥ 1.\n')
+      const n = wholeNumber(argv[++i], 1, MAX_STEPS)
+      if (n === undefined) {
+        io.stderr(`toolstep run: --max-steps takes a whole number from 1 to ${MAX_STEPS}.\n`)
         return 2
       }
       maxSteps = n
