@@ -199,6 +199,9 @@ export default (ctx: ModelContext) => {
     const { fake, err } = io({ 'w.json': workspaceWith('const a: number[][] = []; for (;;) a.push(new Array(1e6).fill(1.5))', '[]') })
     expect(await runCommand(['w.json', '--max-memory-mb=64'], fake)).toBe(2)
     expect(err()).toContain('toolstep run: tools.ts ran out of memory (limit 64 MB) while running its top-level code')
+    // Said once, as the load error (the run stops: no sandbox is restarted).
+    expect(err().split('ran out of memory')).toHaveLength(2)
+    expect(err()).not.toContain('The sandbox was restarted')
     const bad = io({ 'w.json': workspaceWith('', '[]') })
     expect(await runCommand(['w.json', '--max-memory-mb', 'lots'], bad.fake)).toBe(2)
     expect(bad.err()).toContain('--max-memory-mb takes a whole number')

@@ -227,11 +227,15 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     // Said on stderr too, where the readable log does not show a tool's whole error.
     onOutOfMemory(message) {
       ranOutOfMemory = true
+      // Top-level code that ran out of memory is a load error, said once below; the run stops there.
+      if (loading) return
       io.stderr(`toolstep run: ${message} The sandbox was restarted.\n`)
     },
   })
+  let loading = true
   try {
     const loaded = await sandbox.load({ tools: workspace.value.tools, model: workspace.value.model })
+    loading = false
     if (!loaded.ok) {
       for (const error of loaded.errors) {
         const where = error.line ? `${error.file}:${error.line}${error.column ? `:${error.column}` : ''}` : error.file
