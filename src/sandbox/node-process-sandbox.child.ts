@@ -86,6 +86,18 @@ const FD_FUNCTIONS = [
   'fchmod', 'fchmodSync', 'fchown', 'fchownSync', 'futimes', 'futimesSync', 'fstat', 'fstatSync',
 ] as const
 
+/** The IPC channel's descriptor, when this process has one. */
+function channelDescriptor(): number | undefined {
+  const fd = (process as { channel?: { fd?: unknown } }).channel?.fd
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined
+}
+
+/** The descriptors user code must not touch: the running call's label and the IPC channel. */
+function ownDescriptors(): number[] {
+  const channel = channelDescriptor()
+  return channel === undefined ? [CALL_LABEL_FD] : [CALL_LABEL_FD, channel]
+}
+
 /**
  * User code must not write the label of the running call itself: it could blame a sibling for
  * its own hang (and get that sibling retried). Nor the IPC channel's descriptor: a line of
@@ -95,8 +107,7 @@ const FD_FUNCTIONS = [
  */
 function guardLabelFd(): void {
   const exports = fs as unknown as Record<string, (...args: unknown[]) => unknown>
-  const channelFd = (process as { channel?: { fd?: unknown } }).channel?.fd
-  const own = new Set<unknown>([CALL_LABEL_FD, ...(typeof channelFd === 'number' && channelFd >= 0 ? [channelFd] : [])])
+  const own = new Set<unknown>(ownDescriptors())
   for (const name of FD_FUNCTIONS) {
     const original = exports[name]
     if (typeof original !== 'function') continue
@@ -155,12 +166,12 @@ const STREAM_METHODS = ['readStart', 'readStop', 'shutdown', 'writev', 'writeBuf
  * members, the shared prototype's read-only too, and the active-handle lists are refused.
  */
 function lockChannelHandle(): void {
-  const internals = process as unknown as { _getActiveHandles?: () => unknown[]; _getActiveRequests?: () => unknown[]; channel?: { fd?: unknown } }
-  const channelFd = internals.channel?.fd
+  const internals = process as unknown as { _getActiveHandles?: () => unknown[] }
+  const channelFd = channelDescriptor()
   const handles = typeof internals._getActiveHandles === 'function' ? internals._getActiveHandles() : []
-  const channel = handles.find((handle): handle is Record<string, unknown> => typeof handle === 'object' && handle !== null && (handle as { fd?: unknown }).fd === channelFd && typeof (handle as { writeUtf8String?: unknown }).writeUtf8String === 'function')
+  const channel = channelFd === undefined ? undefined : handles.find((handle): handle is Record<string, unknown> => typeof handle === 'object' && handle !== null && (handle as { fd?: unknown }).fd === channelFd && typeof (handle as { writeUtf8String?: unknown }).writeUtf8String === 'function')
   if (channel) {
-    guardOpen(Object.getPrototypeOf(channel) as object, [channelFd, CALL_LABEL_FD])
+    guardOpen(Object.getPrototypeOf(channel) as object, ownDescriptors())
     for (let proto: object | null = Object.getPrototypeOf(channel) as object | null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
       for (const name of STREAM_METHODS) {
         const descriptor = Object.getOwnPropertyDescriptor(proto, name)

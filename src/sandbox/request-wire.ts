@@ -13,7 +13,7 @@ import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import type { AssistantMessage, Message, ToolCall } from '../core/messages'
-import { jsonOf, jsonWithMember, rememberedJson } from '../core/util/json-walk'
+import { callJson, jsonWithMember, rememberedJson } from '../core/util/json-walk'
 import type { PostedModelRequest } from './protocol'
 
 /** Host side: turns engine requests into wire requests for one worker. */
@@ -109,15 +109,10 @@ async function manyCallsText(message: AssistantMessage & { tool_calls: ToolCall[
   const parts: string[] = []
   for (let at = 0; at < calls.length; at += CLOCK_EVERY) {
     const slice = calls.slice(at, at + CLOCK_EVERY)
-    parts.push(slice.some((call) => rememberedJson(call.arguments) !== undefined) ? slice.map(callText).join(',') : JSON.stringify(slice).slice(1, -1))
+    parts.push(slice.some((call) => rememberedJson(call.arguments) !== undefined) ? slice.map(callJson).join(',') : JSON.stringify(slice).slice(1, -1))
     await tick()
   }
   return jsonWithMember(rest, 'tool_calls', `[${parts.join(',')}]`)
-}
-
-/** A tool call as JSON, reusing the written text of its arguments when there is one. */
-function callText({ arguments: args, ...call }: ToolCall): string {
-  return jsonWithMember(call, 'arguments', jsonOf(args))
 }
 
 /** An assistant message with a call whose arguments' text is already written (big arguments, see `jsonOf`). */
@@ -129,7 +124,7 @@ function holdsWrittenArguments(message: Message): boolean {
 function messageText(message: Message): string {
   if (message.role !== 'assistant' || !holdsWrittenArguments(message)) return JSON.stringify(message)
   const { tool_calls: calls = [], ...rest } = message
-  return jsonWithMember(rest, 'tool_calls', `[${calls.map(callText).join(',')}]`)
+  return jsonWithMember(rest, 'tool_calls', `[${calls.map(callJson).join(',')}]`)
 }
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */

@@ -7,6 +7,7 @@
  * sources again, so the next call finds the same tools.
  */
 import type { CodeOutcome, CodeRunner, CodeToolCall, Model, ModelOutput, ModelRequest, ResultSummarizer, ToolExecutor, ToolOutcome, ToolRouter } from '../core/loop/index'
+import { nextTask } from '../core/loop/index'
 import type { ToolCall } from '../core/messages'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolSpec } from '../core/tools/types'
 import {
@@ -53,9 +54,6 @@ export type LoadResult =
   | { ok: false; tools: LoadedTool[]; hasModel: boolean; hooks: Hooks; error: SourceError; errors: SourceError[] }
 
 const NO_HOOKS: Hooks = { route: false, summarize: false }
-
-/** Lets the page (or the CLI's event loop) take its turn between slices of a long request's text. */
-const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
 function loadFailed(tools: LoadedTool[], hasModel: boolean, hooks: Hooks, first: SourceError, rest: SourceError[]): LoadResult {
   return { ok: false, tools, hasModel, hooks, error: first, errors: [first, ...rest] }

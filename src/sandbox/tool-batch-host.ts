@@ -12,18 +12,10 @@
  * Either way exactly one call is reported as timed out and `timedOut` is called, which stops the
  * worker; the other open calls then end as stopped, never to be run again.
  */
-import { jsonOf, jsonWithMember } from '../core/util/json-walk'
+import { callJson } from '../core/util/json-walk'
 import type { Settled } from './request-client'
 import type { BatchCall, BatchResult, HostToSandbox, SandboxToHost } from './protocol'
 import type { ExecuteResult } from './runtime'
-
-/**
- * One call of a batch as JSON, its arguments through `jsonOf`: the text of big arguments is
- * written once and shared with the view and the next model request.
- */
-function batchCallText({ arguments: args, ...call }: BatchCall): string {
-  return jsonWithMember(call, 'arguments', jsonOf(args))
-}
 
 /** How one call of a batch ended, as the host sees it. Durations in ms. */
 export type BatchOutcome =
@@ -197,7 +189,7 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
 
     let calls: string
     try {
-      calls = `[${entries.map((entry) => batchCallText(entry.call)).join(',')}]`
+      calls = `[${entries.map((entry) => callJson(entry.call)).join(',')}]`
     } catch (error) {
       endRest({ kind: 'invalid', reason: `The tool calls could not be sent: ${error instanceof Error ? error.message : String(error)}` })
       return

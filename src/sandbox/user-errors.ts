@@ -57,7 +57,7 @@ function framePattern(file: SourceFile): RegExp {
 /** Position of the innermost frame of `error`'s stack that is in `file`, in the user's coordinates. */
 export function locate(file: SourceFile, error: unknown): { line?: number; column?: number } {
   // Guarded: a thrown proxy's traps or a getter may throw (see serializeError).
-  const read = attempt(() => (error instanceof Error ? error.stack : ''))
+  const read = isInstance(error, Error) ? attempt(() => (error as Error).stack) : ''
   const stack = typeof read === 'string' ? read : ''
   const match = framePattern(file).exec(stack)
   if (!match) return {}
@@ -84,7 +84,6 @@ function cleanStack(stack: string): string {
   return [...lines.slice(0, firstFrame), ...frames].join('\n')
 }
 
-/** Runs `read`, returning `undefined` when it throws: user values may throw from any getter or trap. */
 /**
  * `value instanceof type`, false when finding out throws (a proxy whose `getPrototypeOf` trap
  * throws, thrown at the top level, ended the CLI's sandbox process).
@@ -93,6 +92,7 @@ export function isInstance(value: unknown, type: abstract new (...args: never[])
   return attempt(() => value instanceof type) === true
 }
 
+/** Runs `read`, returning `undefined` when it throws: user values may throw from any getter or trap. */
 function attempt<T>(read: () => T): T | undefined {
   try {
     return read()
@@ -114,7 +114,7 @@ function safeString(value: unknown): string | undefined {
  * once instead of surfacing as a timeout or a dead worker.
  */
 export function serializeError(error: unknown): SerializedError {
-  if (attempt(() => error instanceof Error) === true) {
+  if (isInstance(error, Error)) {
     const err = error as Error
     const name = attempt(() => err.name)
     const message = attempt(() => err.message)

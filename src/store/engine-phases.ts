@@ -5,7 +5,7 @@
  * `engine-phases-protocol.ts` for how they travel). Stop cancels a phase in flight by ending its
  * worker; the next big phase starts a fresh one.
  */
-import { inThreadPhases, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
+import { inThreadPhases, nextTask, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
 import { fromWireVerdict, PART_CHARS, PART_ITEMS, type PageToWorker, type WireVerdict, type WorkerToPage } from './engine-phases-protocol'
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
@@ -28,8 +28,6 @@ export interface PhaseOffloadOptions {
   pause?: () => Promise<void>
 }
 
-const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
-
 /** The phase was given up (Stop, Reset, the playground closed): not retried in the page. */
 class Cancelled extends Error {}
 
@@ -50,7 +48,7 @@ interface Live {
 
 /** A `PhaseRunner` that sends big turns to a worker from `options.spawn`. */
 export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & { dispose(): void } {
-  const pause = options.pause ?? macrotask
+  const pause = options.pause ?? nextTask
   let live: Live | null = null
   let nextId = 1
 
@@ -110,6 +108,18 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     }
   }
 
+  /**
+   * Posts `length` items (calls, or chars of a raw output) to `target` `size` at a time, one part
+   * per task, so no one structured clone holds the page; throws if the worker ended meanwhile.
+   */
+  async function postInParts(target: Live, length: number, size: number, part: (at: number) => PageToWorker): Promise<void> {
+    for (let at = 0; at < length; at += size) {
+      if (at > 0) await pause()
+      if (target.ended) throw target.ended
+      target.worker.postMessage(part(at))
+    }
+  }
+
   async function validateOffloaded(input: Parameters<PhaseRunner['validate']>[0]): Promise<ValidateCompleted> {
     const calls = input.parse?.calls ?? []
     // Calls the worker parsed are validated there too, however few: they cost nothing to send
@@ -122,13 +132,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     // The worker still holds these very calls when it made them; otherwise they go over in parts.
     let callsOf = id
     if (target.held?.calls === calls) callsOf = target.held.id
-    else {
-      for (let at = 0; at < calls.length; at += PART_ITEMS) {
-        if (at > 0) await pause()
-        if (target.ended) throw target.ended
-        target.worker.postMessage({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) })
-      }
-    }
+    else await postInParts(target, calls.length, PART_ITEMS, (at) => ({ type: 'calls-part', id, items: calls.slice(at, at + PART_ITEMS) }))
     const event = await request<ValidateCompleted>(target, id, { type: 'validate', id, input: { ...input, parse }, callsOf })
     return { ...event, verdicts: (event.verdicts as WireVerdict[]).map((verdict, position) => fromWireVerdict(verdict, calls, position)) }
   }
@@ -142,11 +146,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
         const raw = input.raw ?? ''
         let message: PageToWorker = { type: 'parse', id, input }
         if (raw.length > PART_CHARS) {
-          for (let at = 0; at < raw.length; at += PART_CHARS) {
-            if (at > 0) await pause()
-            if (target.ended) throw target.ended
-            target.worker.postMessage({ type: 'raw-part', id, text: raw.slice(at, at + PART_CHARS) })
-          }
+          await postInParts(target, raw.length, PART_CHARS, (at) => ({ type: 'raw-part', id, text: raw.slice(at, at + PART_CHARS) }))
           message = { type: 'parse', id, input: { ...input, raw: '' }, rawInParts: true }
         }
         const event = await request<ParseCompleted>(target, id, message)

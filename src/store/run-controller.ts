@@ -4,7 +4,7 @@
  * and reads the run slice.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { DEFAULT_MAX_STEPS, LoopRunner, loopPhrase, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
+import { DEFAULT_MAX_STEPS, LoopRunner, loopPhrase, nextTask, runInitFor, type PhaseRunner, type RunInit, type SessionEvent } from '../core/loop'
 import type { Workspace } from '../core/files'
 import type { Message } from '../core/messages'
 import type { Sandbox } from '../sandbox/sandbox-host'
@@ -186,7 +186,7 @@ export function createRunController(deps: RunControllerDeps): RunController {
       confirm: (calls) => confirm.ask(calls),
       ...(deps.phases ? { phases: deps.phases } : {}),
       // The page paints and answers input between slices of a big turn's results.
-      pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+      pause: nextTask,
       // A phase appends its events in one go (100 000 tool.finished for a big turn): the log is
       // copied and the store told once per phase, not once per event (which was O(n²)).
       onEvent: () => {

@@ -87,3 +87,4 @@ export { describeEvent, summarizeEvent, renderSummary, fmtMs, EVENT_TEXT, INFORM
 export { cellOf, diffSessions, stopOf, turnsOf, type DiffCellLines, type DiffRow, type TurnSummary } from './present/diff'
 export { createRequestCache, requestAt } from './present/request-at'
 export { LOOP_TEXT, loopEnglish, loopPhrase, loopRef, storedPhrase, type LoopPhrase, type LoopTextKey, type StoredPhrase } from './loop-text'
+export { nextTask } from './next-task'

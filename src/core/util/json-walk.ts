@@ -98,6 +98,14 @@ export function jsonWithMember(rest: object, key: string, text: string): string 
 }
 
 /**
+ * A tool call (any object with `arguments`) as JSON, its arguments' text through {@link jsonOf}
+ * (written once for big arguments, and shared); `arguments` comes last.
+ */
+export function callJson({ arguments: args, ...rest }: { arguments: object }): string {
+  return jsonWithMember(rest, 'arguments', jsonOf(args))
+}
+
+/**
  * JSON text with object keys sorted (by UTF-16 code units), so `{a,b}` and `{b,a}` give the same
  * text: the identity of a call's arguments for repeated-call detection and session diffs.
  * Iterative, any depth; O(size + keys × log keys).
