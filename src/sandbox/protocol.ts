@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { jsonValueSchema, messageSchema, type JsonValue, type Message } from '../core/messages'
 import { toolSpecSchema } from '../core/tools/types'
 import { phraseSchema } from '../core/loop/events'
+import type { TextPartsRef } from './text-parts'
 
 /** The two user files the sandbox runs. */
 export const sourceFileSchema = z.enum(['tools.ts', 'model.ts'])
@@ -162,8 +163,12 @@ export const modelRequestSchema = z.object({
 })
 /** A model request as the worker reads it, its appended messages parsed (see {@link modelRequestSchema}). */
 export type WireModelRequest = z.output<typeof modelRequestSchema>
-/** A model request as the host posts it: the appended messages may be JSON text. */
-export type PostedModelRequest = Omit<WireModelRequest, 'conversation'> & { conversation: { keep: number; append: string | Message[] } }
+/**
+ * A model request as the host posts it: the appended messages may be JSON text, or a reference
+ * to that text posted before it in `text-part` messages (see text-parts.ts), which the worker
+ * puts in its place before it reads the request.
+ */
+export type PostedModelRequest = Omit<WireModelRequest, 'conversation'> & { conversation: { keep: number; append: string | Message[] | TextPartsRef } }
 
 const requestId = z.string().min(1)
 /**
@@ -176,6 +181,11 @@ const timeoutMs = z.number().positive().optional()
 export const hostToSandboxSchema = z.discriminatedUnion('type', [
   /** Compile and evaluate one user file, replacing what was loaded from it before. */
   z.object({ type: z.literal('load'), requestId, timeoutMs, file: sourceFileSchema, source: z.string() }),
+  /**
+   * One part of the appended messages' text of the `call-model` or `route` request that follows
+   * (see text-parts.ts): `key` groups the parts of one request. Not answered.
+   */
+  z.object({ type: z.literal('text-part'), key: z.string(), text: z.string() }),
   /** Call `model.ts`'s default export. */
   z.object({ type: z.literal('call-model'), requestId, timeoutMs, request: modelRequestSchema }),
   /** Validate arguments against a tool's schema and run it. `name` may be an alias. */

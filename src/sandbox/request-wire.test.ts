@@ -8,7 +8,8 @@ import type { JsonValue, Message } from '../core/messages'
 import type { ToolSpec } from '../core/tools/types'
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox'
 import { modelRequestSchema, type HostToSandbox, type WireModelRequest } from './protocol'
-import { createRequestDecoder, createRequestEncoder } from './request-wire'
+import { createRequestDecoder, createRequestEncoder, type EncodedModelRequest } from './request-wire'
+import { TEXT_PART_CHARS, textParts } from './text-parts'
 import { jsonOf, rememberedJson, REMEMBERED_JSON_CHARS } from '../core/util/json-walk'
 import { createSandboxHost, type Sandbox, type SpawnWorker } from './sandbox-host'
 import { createWorkerDispatch } from './worker-dispatch'
@@ -49,6 +50,17 @@ function inProcessSandbox(posted: HostToSandbox[]): Sandbox {
 /** The model requests posted, as the worker reads them (appended messages posted as JSON text, parsed). */
 const wireRequests = (posted: HostToSandbox[]) =>
   posted.flatMap((message): WireModelRequest[] => (message.type === 'call-model' || message.type === 'route' ? [modelRequestSchema.parse(message.request)] : []))
+
+/** The appended messages' text of an encoded request, its pieces joined. */
+function appendText(encoded: EncodedModelRequest): string {
+  const { append } = encoded.conversation
+  if (typeof append === 'string') return append
+  if (Array.isArray(append)) throw new Error('The append is an array, not text.')
+  return append.pieces.join('')
+}
+
+/** `encoded` with its appended text whole, as `encode` gives it. */
+const joined = (encoded: EncodedModelRequest) => ({ ...encoded, conversation: { ...encoded.conversation, append: appendText(encoded) } })
 
 let sandbox: Sandbox | NodeSandbox | undefined
 afterEach(() => sandbox?.dispose())
@@ -201,8 +213,8 @@ describe('the worker side of the request wire', () => {
     let pauses = 0
     const sliced = await createRequestEncoder().encodeInSlices(request, async () => void pauses++, 0)
     expect(pauses).toBeGreaterThanOrEqual(5)
-    expect(sliced).toEqual(whole)
-    expect(JSON.parse(sliced.conversation.append as string)).toEqual(many)
+    expect(joined(sliced)).toEqual(whole)
+    expect(JSON.parse(appendText(sliced))).toEqual(many)
   })
 
   it('writes the calls of one assistant message of thousands of calls in slices too, to the same text', async () => {
@@ -212,7 +224,7 @@ describe('the worker side of the request wire', () => {
     const whole = createRequestEncoder().encode(request)
     let pauses = 0
     const sliced = await createRequestEncoder().encodeInSlices(request, async () => void pauses++, 0)
-    expect(sliced.conversation.append).toBe(whole.conversation.append)
+    expect(appendText(sliced)).toBe(whole.conversation.append)
     // One pause before the first slice, then one per slice: 6 of the message's calls, 6 of the results.
     expect(pauses).toBeGreaterThanOrEqual(12)
   })
@@ -227,13 +239,68 @@ describe('the worker side of the request wire', () => {
     const sliced = await encoder.encodeInSlices(ask(longer, 1), async () => encoder.reset(), 0)
     expect(sliced.conversation.keep).toBe(0)
     expect(sliced.tools).toEqual([echo])
-    expect(JSON.parse(sliced.conversation.append as string)).toHaveLength(4_000)
+    expect(JSON.parse(appendText(sliced))).toHaveLength(4_000)
     // Without the reset, only what is new goes.
     const fresh = createRequestEncoder()
     fresh.encode(ask(conversation, 0))
     const next = await fresh.encodeInSlices(ask(longer, 1), async () => undefined, 0)
     expect(next.conversation.keep).toBe(2_000)
-    expect(JSON.parse(next.conversation.append as string)).toHaveLength(2_000)
+    expect(JSON.parse(appendText(next))).toHaveLength(2_000)
+  })
+
+  it('posts a long append as text parts, one per task, which the worker joins before model.ts reads it', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    await sandbox.load({ tools: TOOLS, model: `export default ({ messages }) => messages.map((m) => m.content.length).join(',')` })
+    const long = 'é"\\'.repeat(1_000_000)
+    const ask = (conversation: Conversation) => modelRequest({ conversation, tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const conversation = Conversation.of([user('a'), user(long), user('b')])
+    expect(await sandbox.respond(ask(conversation))).toEqual({ kind: 'text', raw: `1,${long.length},1` })
+    const parts = posted.filter((message) => message.type === 'text-part')
+    // ~5 MB of JSON text ("é", an escaped quote and backslash): in parts of at most 1 M chars, none in the request.
+    expect(parts.length).toBeGreaterThanOrEqual(5)
+    expect(Math.max(...parts.map((part) => part.text.length))).toBeLessThanOrEqual(TEXT_PART_CHARS)
+    const request = posted.find((message) => message.type === 'call-model')
+    expect(request?.type === 'call-model' && request.request.conversation.append).toEqual({ textParts: parts[0]?.key, count: parts.length })
+    // The next request sends only what is new, in the request itself.
+    expect(await sandbox.respond(ask(conversation.append([user('cc')])))).toEqual({ kind: 'text', raw: `1,${long.length},1,2` })
+    expect(posted.filter((message) => message.type === 'text-part')).toHaveLength(parts.length)
+  })
+
+  it('keeps the written text of big arguments as a piece of its own, never copied into a longer string before it is posted', async () => {
+    const args = { a: Array.from({ length: 200_000 }, (_, k) => ({ k })) }
+    const text = jsonOf(args)
+    const wide: Message = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'take', arguments: args }] }
+    const messages = [user('a'), wide, { role: 'tool', tool_call_id: 'c1', name: 'take', content: 'ok' } as Message]
+    const request = modelRequest({ conversation: Conversation.of(messages), tools: [echo], step: 0, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const encoded = await createRequestEncoder().encodeInSlices(request, async () => undefined, 0)
+    const { append } = encoded.conversation
+    expect(typeof append === 'object' && !Array.isArray(append) && append.pieces.includes(text)).toBe(true)
+    expect(JSON.parse(appendText(encoded))).toEqual(messages)
+  })
+
+  it('answers a request whose text parts did not all arrive with a protocol error, and forgets the parts', async () => {
+    const replies: unknown[] = []
+    const dispatch = createWorkerDispatch((message) => replies.push(message))
+    const wire = { conversation: { keep: 0, append: { textParts: 't9', count: 2 } }, parts: [{ from: 0, to: 1 }], tools: [echo], step: 0, protocol: 'openai' }
+    dispatch({ type: 'text-part', key: 't9', text: '[{"role":"user",' })
+    dispatch({ type: 'call-model', requestId: 'r1', request: wire })
+    expect(replies).toContainEqual({ type: 'protocol-error', requestId: 'r1', message: "The request's text came in 1 of its 2 parts." })
+    // Parts of another request, or a second try with the first parts forgotten, do not mix.
+    dispatch({ type: 'text-part', key: 't9', text: '"content":"x"}]' })
+    dispatch({ type: 'call-model', requestId: 'r2', request: wire })
+    expect(replies).toContainEqual({ type: 'protocol-error', requestId: 'r2', message: "The request's text came in 1 of its 2 parts." })
+  })
+
+  it('cuts pieces into parts of a given size that join to the same text', () => {
+    const pieces = ['[', 'a'.repeat(25), ',', 'bc', 'd'.repeat(7), ']']
+    for (const size of [1, 3, 10, 26, 100]) {
+      const parts = [...textParts(pieces, size)]
+      expect(parts.join('')).toBe(pieces.join(''))
+      expect(parts.slice(0, -1).every((part) => part.length === size)).toBe(true)
+      expect(parts.at(-1)!.length).toBeLessThanOrEqual(size)
+    }
+    expect([...textParts([], 10)]).toEqual([])
   })
 
   it('posts messages too deep for JSON text as the array', () => {

@@ -13,8 +13,20 @@ import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import type { AssistantMessage, Message, ToolCall } from '../core/messages'
-import { callJson, jsonWithMember, rememberedJson } from '../core/util/json-walk'
-import type { PostedModelRequest } from './protocol'
+import { jsonOf, memberHead, rememberedJson } from '../core/util/json-walk'
+import type { HostToSandbox, PostedModelRequest } from './protocol'
+import { piecesLength, TEXT_PART_CHARS, textParts } from './text-parts'
+
+/** Appended messages' JSON text in pieces (host side): concatenated, they are the text. */
+export interface AppendPieces {
+  pieces: readonly string[]
+}
+
+/** A request as the encoder gives it: the appended messages as an array, JSON text, or text in {@link AppendPieces}. */
+export type EncodedModelRequest = Omit<PostedModelRequest, 'conversation'> & { conversation: { keep: number; append: string | Message[] | AppendPieces } }
+
+/** A request whose appended messages are all in it, as an array or JSON text: what can be posted as it is. */
+export type WholeModelRequest = Omit<PostedModelRequest, 'conversation'> & { conversation: { keep: number; append: string | Message[] } }
 
 /** Host side: turns engine requests into wire requests for one worker. */
 export interface RequestEncoder {
@@ -23,14 +35,15 @@ export interface RequestEncoder {
    * order. O(messages added + parts + tools) for a request made by the engine's `modelRequest`;
    * O(messages) for any other (its messages are sent whole).
    */
-  encode(request: ModelRequest): PostedModelRequest
+  encode(request: ModelRequest): WholeModelRequest
   /**
    * {@link encode}, with the new messages' text written in slices of about
-   * `sliceMs` (default {@link SLICE_MS}) ms, `pause` awaited between them, so a turn that adds a hundred thousand
-   * messages does not hold the page for the whole text. When the encoder was used or reset
-   * meanwhile, the request is encoded again as it then stands.
+   * `sliceMs` (default {@link SLICE_MS}) ms, `pause` awaited between them, so a turn that adds a
+   * hundred thousand messages (or a call with megabytes of arguments) does not hold the page for
+   * the whole text; such text comes as {@link AppendPieces}, for {@link postTextParts}. When the
+   * encoder was used or reset meanwhile, the request is encoded again as it then stands.
    */
-  encodeInSlices(request: ModelRequest, pause: () => Promise<void>, sliceMs?: number): Promise<PostedModelRequest>
+  encodeInSlices(request: ModelRequest, pause: () => Promise<void>, sliceMs?: number): Promise<EncodedModelRequest>
   /** Forgets what was sent: the next request carries the whole conversation and the tools. */
   reset(): void
 }
@@ -58,10 +71,16 @@ function itemsText(messages: readonly Message[]): string {
   return messages.some(holdsWrittenArguments) ? messages.map(messageText).join(',') : JSON.stringify(messages).slice(1, -1)
 }
 
-/** {@link asText} written a slice at a time, awaiting `pause` whenever a slice has run `sliceMs` ms. */
-async function asTextInSlices(messages: readonly Message[], pause: () => Promise<void>, sliceMs: number): Promise<string | Message[]> {
-  if (messages.length <= CLOCK_EVERY) return asText(messages)
-  const items: string[] = []
+/**
+ * {@link asText} in pieces written a slice at a time, awaiting `pause` whenever a slice has run
+ * `sliceMs` ms. Concatenated, the pieces are the text; they are never joined here, so a turn's
+ * ~20 MB of text is copied only part by part, as it is posted (see text-parts.ts).
+ */
+async function asPiecesInSlices(messages: readonly Message[], pause: () => Promise<void>, sliceMs: number): Promise<AppendPieces | Message[]> {
+  const pieces: string[] = ['[']
+  const separate = () => {
+    if (pieces.length > 1) pieces.push(',')
+  }
   // The first slice starts in a task of its own: the caller's task has just done the turn's own
   // work (a backfill of as many messages), and the two together held the page.
   await pause()
@@ -75,21 +94,31 @@ async function asTextInSlices(messages: readonly Message[], pause: () => Promise
     for (let from = 0; from < messages.length; ) {
       const first = messages[from]!
       if (holdsManyCalls(first)) {
-        items.push(await manyCallsText(first, tick))
+        separate()
+        await manyCallsPieces(first, pieces, tick)
         from++
         continue
       }
       let to = from + 1
       while (to < messages.length && to - from < CLOCK_EVERY && !holdsManyCalls(messages[to]!)) to++
-      const text = itemsText(messages.slice(from, to))
-      if (text !== '') items.push(text)
+      const group = messages.slice(from, to)
+      if (group.some(holdsWrittenArguments)) {
+        for (const message of group) {
+          separate()
+          messagePieces(message, pieces)
+        }
+      } else {
+        separate()
+        pieces.push(JSON.stringify(group).slice(1, -1))
+      }
       from = to
       await tick()
     }
   } catch {
     return messages.slice()
   }
-  return `[${items.join(',')}]`
+  pieces.push(']')
+  return { pieces }
 }
 
 /**
@@ -103,16 +132,18 @@ function holdsManyCalls(message: Message): message is AssistantMessage & { tool_
   return keys[keys.length - 1] === 'tool_calls'
 }
 
-/** A message of {@link holdsManyCalls} as JSON, its calls written a slice at a time. */
-async function manyCallsText(message: AssistantMessage & { tool_calls: ToolCall[] }, tick: () => Promise<void>): Promise<string> {
+/** A message of {@link holdsManyCalls} as JSON pieces pushed onto `out`, its calls written a slice at a time. */
+async function manyCallsPieces(message: AssistantMessage & { tool_calls: ToolCall[] }, out: string[], tick: () => Promise<void>): Promise<void> {
   const { tool_calls: calls, ...rest } = message
-  const parts: string[] = []
+  out.push(memberHead(rest, 'tool_calls'), '[')
   for (let at = 0; at < calls.length; at += CLOCK_EVERY) {
+    if (at > 0) out.push(',')
     const slice = calls.slice(at, at + CLOCK_EVERY)
-    parts.push(slice.some((call) => rememberedJson(call.arguments) !== undefined) ? slice.map(callJson).join(',') : JSON.stringify(slice).slice(1, -1))
+    if (slice.some((call) => rememberedJson(call.arguments) !== undefined)) callsPieces(slice, out)
+    else out.push(JSON.stringify(slice).slice(1, -1))
     await tick()
   }
-  return jsonWithMember(rest, 'tool_calls', `[${parts.join(',')}]`)
+  out.push(']}')
 }
 
 /** An assistant message with a call whose arguments' text is already written (big arguments, see `jsonOf`). */
@@ -120,12 +151,63 @@ function holdsWrittenArguments(message: Message): boolean {
   return message.role === 'assistant' && (message.tool_calls?.some((call) => rememberedJson(call.arguments) !== undefined) ?? false)
 }
 
-/** A message as JSON, reusing the written text of its calls' arguments (the same value as `JSON.stringify`, members in another order). */
-function messageText(message: Message): string {
-  if (message.role !== 'assistant' || !holdsWrittenArguments(message)) return JSON.stringify(message)
+/**
+ * A message as JSON pieces pushed onto `out`, reusing the written text of its calls' arguments
+ * as pieces of their own (the same value as `JSON.stringify`, members in another order).
+ */
+function messagePieces(message: Message, out: string[]): void {
+  if (message.role !== 'assistant' || !holdsWrittenArguments(message)) {
+    out.push(JSON.stringify(message))
+    return
+  }
   const { tool_calls: calls = [], ...rest } = message
-  return jsonWithMember(rest, 'tool_calls', `[${calls.map(callJson).join(',')}]`)
+  out.push(memberHead(rest, 'tool_calls'), '[')
+  callsPieces(calls, out)
+  out.push(']}')
 }
+
+/** Calls as the items of a JSON array, in pieces (as `callJson` writes them: `arguments` comes last). */
+function callsPieces(calls: readonly ToolCall[], out: string[]): void {
+  for (let index = 0; index < calls.length; index++) {
+    if (index > 0) out.push(',')
+    const { arguments: args, ...rest } = calls[index]!
+    out.push(memberHead(rest, 'arguments'), jsonOf(args), '}')
+  }
+}
+
+/** {@link messagePieces} joined. */
+function messageText(message: Message): string {
+  const out: string[] = []
+  messagePieces(message, out)
+  return out.join('')
+}
+
+/**
+ * Posts `encoded`'s appended text, when it is longer than {@link TEXT_PART_CHARS}, as
+ * `text-part` messages through `post`, one per task (`pause` between them), and gives the request
+ * to post after them, which names those parts instead of holding the text. A shorter text (or an
+ * array) stays in the request.
+ */
+export async function postTextParts(
+  encoded: EncodedModelRequest,
+  post: (message: Extract<HostToSandbox, { type: 'text-part' }>) => void,
+  pause: () => Promise<void>,
+): Promise<PostedModelRequest> {
+  const { append } = encoded.conversation
+  const pieces = typeof append === 'string' ? [append] : Array.isArray(append) ? undefined : append.pieces
+  const keep = encoded.conversation.keep
+  if (!pieces) return { ...encoded, conversation: { keep, append: append as Message[] } }
+  if (piecesLength(pieces) <= TEXT_PART_CHARS) return { ...encoded, conversation: { keep, append: pieces.length === 1 ? pieces[0]! : pieces.join('') } }
+  const key = `t${nextPartsKey++}`
+  let count = 0
+  for (const text of textParts(pieces)) {
+    if (count > 0) await pause()
+    post({ type: 'text-part', key, text })
+    count++
+  }
+  return { ...encoded, conversation: { keep, append: { textParts: key, count } } }
+}
+let nextPartsKey = 1
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */
 export function createRequestEncoder(): RequestEncoder {
@@ -168,7 +250,7 @@ export function createRequestEncoder(): RequestEncoder {
     return { wire: { ...base, conversation: { keep: 0 }, parts }, append: conversation.slice(), sent: conversation, held: conversation.length }
   }
 
-  function commit(request: ModelRequest, planned: Plan, append: string | Message[]): PostedModelRequest {
+  function commit<Append extends string | Message[] | AppendPieces>(request: ModelRequest, planned: Plan, append: Append): Omit<PostedModelRequest, 'conversation'> & { conversation: { keep: number; append: Append } } {
     version++
     tools = request.tools
     sent = planned.sent
@@ -176,7 +258,7 @@ export function createRequestEncoder(): RequestEncoder {
     return { ...planned.wire, conversation: { ...planned.wire.conversation, append } }
   }
 
-  const encode = (request: ModelRequest): PostedModelRequest => {
+  const encode = (request: ModelRequest): WholeModelRequest => {
     const planned = plan(request)
     return commit(request, planned, asText(planned.append))
   }
@@ -186,8 +268,8 @@ export function createRequestEncoder(): RequestEncoder {
     async encodeInSlices(request, pause, sliceMs = SLICE_MS) {
       const before = version
       const planned = plan(request)
-      if (planned.append.length <= CLOCK_EVERY) return commit(request, planned, asText(planned.append))
-      const append = await asTextInSlices(planned.append, pause, sliceMs)
+      if (planned.append.length <= CLOCK_EVERY && !planned.append.some(holdsWrittenArguments)) return commit(request, planned, asText(planned.append))
+      const append = await asPiecesInSlices(planned.append, pause, sliceMs)
       return version === before ? commit(request, planned, append) : encode(request)
     },
     reset() {

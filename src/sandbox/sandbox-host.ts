@@ -14,6 +14,7 @@ import {
   sandboxToHostSchema,
   type Hooks,
   type HostToSandbox,
+  type PostedModelRequest,
   type LoadedTool,
   type SandboxToHost,
   type SerializedError,
@@ -24,7 +25,7 @@ import { errorMessage } from '../core/util'
 import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
-import { createRequestEncoder, type RequestEncoder } from './request-wire'
+import { createRequestEncoder, postTextParts, type RequestEncoder } from './request-wire'
 import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
 import { RECEIVED_LABEL } from './protocol'
 
@@ -479,6 +480,15 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
     return target.endpoint.runningCall() === `${RECEIVED_LABEL}${requestId}` ? undefined : target.lastAnswered
   }
 
+  /**
+   * `modelRequest` for `target`'s worker: written in slices, its long text posted ahead in parts
+   * (see text-parts.ts), so neither the writing nor the one structured clone holds the page.
+   */
+  async function encodeAndPost(target: Live, modelRequest: ModelRequest): Promise<PostedModelRequest> {
+    const encoded = await target.requests.encodeInSlices(modelRequest, nextTask)
+    return postTextParts(encoded, (part) => target.endpoint.post(part), nextTask)
+  }
+
   /** Tells `onOutOfMemory` once per crashed worker (several calls may end with it). */
   function reportOutOfMemory(target: Live, message: string): void {
     if (target.crashReported) return
@@ -505,7 +515,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
       let modelRequestId = ''
-      const posted = await target.requests.encodeInSlices(modelRequest, nextTask)
+      const posted = await encodeAndPost(target, modelRequest)
       const reply = await request(target, (requestId) => {
         modelRequestId = requestId
         return { type: 'call-model', requestId, timeoutMs: modelTimeoutMs, request: posted }
@@ -593,7 +603,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (typeof target === 'string') throw new Error(target)
       // No round trip when there is no hook: the engine asks at every decide.
       if (!(await target.loaded).hooks.route) return null
-      const posted = await target.requests.encodeInSlices(modelRequest, nextTask)
+      const posted = await encodeAndPost(target, modelRequest)
       const reply = await request(target, (requestId) => ({ type: 'route', requestId, timeoutMs: modelTimeoutMs, request: posted }), modelTimeoutMs)
       if (reply.status !== 'reply' || reply.message.type !== 'route-result' || !reply.message.result.ok) target.requests.reset()
       if (reply.status === 'timeout') {

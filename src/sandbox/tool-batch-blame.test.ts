@@ -44,9 +44,9 @@ describe('batch queue: blame', () => {
     const timedOut: string[] = []
     const queue = createToolBatchQueue({
       send: (make, onInterim) => {
-        const message = make('req-1')
+        make('req-1')
         running = label('req-1')
-        onInterim({ type: 'tool-results', requestId: message.requestId, started: 3, done: false, results: [] } as SandboxToHost)
+        onInterim({ type: 'tool-results', requestId: 'req-1', started: 3, done: false, results: [] } as SandboxToHost)
         return new Promise((resolve) => (stop = resolve))
       },
       timedOut: (call) => {

@@ -8,6 +8,7 @@ import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from '.
 import { createRuntime, type ModelCallResult, type SandboxRuntime } from './runtime'
 import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
+import { createTextPartStore, isTextPartsRef, type TextPartStore } from './text-parts'
 
 /** Options of {@link createWorkerDispatch}. */
 export interface DispatchOptions {
@@ -72,6 +73,22 @@ function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work:
   return runtime.budget ? runtime.budget(timeoutMs, work) : work()
 }
 
+/**
+ * `data` with its request's appended messages' text put back where a reference to its parts
+ * stands (see text-parts.ts), or the error when the parts did not all arrive. Reads unchecked
+ * data: only the reference's own shape is trusted, the schema checks the rest afterwards.
+ */
+function withTextJoined(data: unknown, store: TextPartStore): { data: unknown; error?: undefined } | { error: string; requestId: string | undefined } {
+  type Shape = { requestId?: unknown; request?: { conversation?: { append?: unknown } } }
+  const shaped = typeof data === 'object' && data !== null ? (data as Shape) : undefined
+  const request = typeof shaped?.request === 'object' && shaped.request !== null ? shaped.request : undefined
+  const conversation = typeof request?.conversation === 'object' && request.conversation !== null ? request.conversation : undefined
+  if (!conversation || !isTextPartsRef(conversation.append)) return { data }
+  const claimed = store.claim(conversation.append)
+  if (!claimed.ok) return { error: claimed.error, requestId: typeof shaped?.requestId === 'string' ? shaped.requestId : undefined }
+  return { data: { ...shaped, request: { ...request, conversation: { ...conversation, append: claimed.text } } } }
+}
+
 function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime, options: DispatchOptions): (data: unknown) => void {
   const { track } = options
   /**
@@ -92,6 +109,7 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
       (error: unknown) => post(failed(serializeError(error))),
     )
   }
+  const textParts = createTextPartStore()
   post({ type: 'ready' })
   return (data) => {
     // Reading the request uses zod and the built-ins: code that ran outside any call (a timer) may have changed them.
@@ -99,7 +117,12 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
     if (changes.length > 0) {
       post({ type: 'protocol-error', message: `User code running outside any call (a timer or a callback) ${changes.join(', ')}; the sandbox put the built-ins back.` })
     }
-    const parsed = hostToSandboxSchema.safeParse(data)
+    const joined = withTextJoined(data, textParts)
+    if (joined.error !== undefined) {
+      post({ type: 'protocol-error', requestId: joined.requestId, message: joined.error })
+      return
+    }
+    const parsed = hostToSandboxSchema.safeParse(joined.data)
     if (!parsed.success) {
       const requestId =
         typeof data === 'object' && data !== null && 'requestId' in data && typeof data.requestId === 'string' ? data.requestId : undefined
@@ -108,6 +131,9 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
     }
     const message = parsed.data
     switch (message.type) {
+      case 'text-part':
+        textParts.add(message.key, message.text)
+        return
       case 'load':
         post({ type: 'loaded', requestId: message.requestId, result: within(runtime, message.timeoutMs, () => runtime.load(message.file, message.source)) })
         return

@@ -1,0 +1,85 @@
+/**
+ * Long request text crosses to the sandbox worker in parts. Posting is a structured clone made
+ * in the sender's task: the appended messages of a turn of 100 000 calls (~20 MB of JSON) held
+ * the page for 40–120 ms in one `postMessage`. The host posts the text as `text-part` messages
+ * of at most {@link TEXT_PART_CHARS} chars, one per task, under a key; the request then names
+ * the key and the number of parts (`{ textParts, count }` in place of the text), and the worker
+ * joins them before it reads the request. Both ends are here: {@link textParts} (host) and
+ * {@link createTextPartStore} (worker).
+ */
+
+/** Chars (UTF-16 code units) of one part: a clone of this many takes a few ms. */
+export const TEXT_PART_CHARS = 1_000_000
+
+/** Where a request's appended text went in parts: the parts' key, and how many were posted. */
+export interface TextPartsRef {
+  textParts: string
+  count: number
+}
+
+/**
+ * The text `pieces` make when concatenated, cut into parts of `size` chars (the last may be
+ * shorter), built one at a time so that each part's copying falls in the task that posts it.
+ * A piece longer than `size` is sliced (a flat string's slice is not copied until posted).
+ */
+export function* textParts(pieces: readonly string[], size = TEXT_PART_CHARS): Generator<string, void, undefined> {
+  let buffer: string[] = []
+  let length = 0
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; ) {
+      const take = Math.min(piece.length - at, size - length)
+      buffer.push(at === 0 && take === piece.length ? piece : piece.slice(at, at + take))
+      length += take
+      at += take
+      if (length >= size) {
+        yield buffer.join('')
+        buffer = []
+        length = 0
+      }
+    }
+  }
+  if (length > 0) yield buffer.join('')
+}
+
+/** Chars of `pieces` together. */
+export function piecesLength(pieces: readonly string[]): number {
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  return length
+}
+
+/** The worker's store of parts received and not yet claimed by a request. */
+export interface TextPartStore {
+  /** Keeps one part posted under `key`. */
+  add(key: string, text: string): void
+  /**
+   * The text of `ref`'s parts joined, or an error when fewer or more than `ref.count` arrived.
+   * Forgets every part held (a sequence the host gave up on is never claimed later).
+   */
+  claim(ref: TextPartsRef): { ok: true; text: string } | { ok: false; error: string }
+}
+
+/** Creates an empty {@link TextPartStore}. */
+export function createTextPartStore(): TextPartStore {
+  let held = new Map<string, string[]>()
+  return {
+    add(key, text) {
+      const parts = held.get(key)
+      if (parts) parts.push(text)
+      else held.set(key, [text])
+    },
+    claim(ref) {
+      const parts = held.get(ref.textParts) ?? []
+      held = new Map()
+      if (parts.length !== ref.count) return { ok: false, error: `The request's text came in ${parts.length} of its ${ref.count} parts.` }
+      return { ok: true, text: parts.join('') }
+    },
+  }
+}
+
+/** True when `value` has the shape of a {@link TextPartsRef} (read from unchecked data). */
+export function isTextPartsRef(value: unknown): value is TextPartsRef {
+  if (typeof value !== 'object' || value === null) return false
+  const { textParts, count } = value as Partial<TextPartsRef>
+  return typeof textParts === 'string' && typeof count === 'number' && Number.isInteger(count) && count > 0
+}
