@@ -5,8 +5,12 @@
  * event. Each part is its own message, so the page takes each in a task of its own and a turn
  * of 100 000 calls never arrives as one structured clone that blocks it. The worker keeps the
  * calls of the last parse it made, so validating that parse sends only a token, not the calls.
+ * A call whose arguments are wide (tens of thousands of nodes: one call of 500 000 objects took
+ * ~270 ms to clone) goes with empty arguments, and its arguments follow in `value-part`s (see
+ * json-parts.ts in core/util), which the page reads one task each.
  */
 import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type ValidateCompleted, type ValidateInput, type Verdict } from '../core/loop'
+import { isWideJson, toJsonParts, type JsonPart } from '../core/util'
 
 /** Items of a list per message; small enough that one message clones in a few ms. */
 export const PART_ITEMS = 2000
@@ -44,6 +48,19 @@ export function fromWireVerdict(verdict: WireVerdict, calls: ParsedCalls, positi
   return call && call.id === verdict.callId ? { ...rest, arguments: call.arguments } : rest
 }
 
+/** `calls`, each with wide arguments given empty ones instead, those arguments in parts pushed onto `wide`. */
+function withWideArgumentsApart(calls: ParsedCalls, wide: { position: number; parts: JsonPart[] }[]): ParsedCalls {
+  let out: ParsedCalls | undefined
+  for (let position = 0; position < calls.length; position++) {
+    const call = calls[position]!
+    if (!isWideJson(call.arguments)) continue
+    out ??= calls.slice()
+    out[position] = { ...call, arguments: {} }
+    wide.push({ position, parts: toJsonParts(call.arguments) })
+  }
+  return out ?? calls
+}
+
 /** True when `a` has exactly `b`'s own members, in the same order, each the same value. */
 function sameMembers(a: Verdict['arguments'], b: ParsedCalls[number]['arguments']): boolean {
   if (a === undefined || a === b) return a === b
@@ -67,6 +84,8 @@ export type PageToWorker =
 
 export type WorkerToPage =
   | { type: 'part'; id: number; items: unknown[] }
+  /** A part of the arguments of the call at `position` of the parts sent (sent with `{}` for them); `last` ends them. */
+  | { type: 'value-part'; id: number; position: number; part: JsonPart; last: boolean }
   /** The event with its long list emptied: `field` says which one the parts fill. */
   | { type: 'done'; id: number; event: ParseCompleted | ValidateCompleted; field: 'calls' | 'verdicts' }
   | { type: 'failed'; id: number; message: string }
@@ -90,8 +109,12 @@ export function servePhases(port: PhasePort): void {
   const rawParts = new Map<number, string[]>()
 
   const reply = (id: number, event: ParseCompleted | ValidateCompleted, field: 'calls' | 'verdicts') => {
-    const list: unknown[] = field === 'calls' ? (event as ParseCompleted).calls : (event as ValidateCompleted).verdicts
+    const wide: { position: number; parts: JsonPart[] }[] = []
+    const list: unknown[] = field === 'calls' ? withWideArgumentsApart((event as ParseCompleted).calls, wide) : (event as ValidateCompleted).verdicts
     for (let at = 0; at < list.length; at += PART_ITEMS) port.postMessage({ type: 'part', id, items: list.slice(at, at + PART_ITEMS) })
+    for (const { position, parts } of wide) {
+      parts.forEach((part, index) => port.postMessage({ type: 'value-part', id, position, part, last: index === parts.length - 1 }))
+    }
     port.postMessage({ type: 'done', id, event: { ...event, [field]: [] } as ParseCompleted | ValidateCompleted, field })
   }
 

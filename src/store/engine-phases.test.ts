@@ -126,6 +126,36 @@ describe('createPhaseOffload', () => {
     offload.dispose()
   })
 
+  it('sends wide arguments back in parts of their own that the page reads one task each, to the same log', async () => {
+    // One call of 100 000 small objects (and a "__proto__" member): one structured clone of it held the page.
+    const wide = `{"n":1,"__proto__":{"x":1},"list":[${Array.from({ length: 100_000 }, (_, k) => `{"k":${k},"s":"v${k % 10}"}`).join(',')}]}`
+    const big = (): LoopRunner => {
+      let turn = 0
+      const loop = new LoopRunner({
+        model: { respond: async () => (turn++ === 0 ? { kind: 'message', message: { content: null, tool_calls: [{ id: 'c0', type: 'function', function: { name: 'echo', arguments: '{"n":0}' } }, { id: 'c1', type: 'function', function: { name: 'echo', arguments: wide } }] } } : { kind: 'text', raw: 'done' }) },
+        executor,
+        clock: () => 0,
+        ...(offload ? { phases: offload } : {}),
+      })
+      loop.start({ protocol: 'openai', tools: [{ ...echo, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      return loop
+    }
+    let offload: ReturnType<typeof createPhaseOffload> | undefined
+    const expected = await big().run()
+    const traffic = newTraffic()
+    offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    const events = await big().run()
+    expect(events).toEqual(expected)
+    const parsed = events.find((event) => event.type === 'parse.completed')
+    if (parsed?.type !== 'parse.completed') throw new Error('no parse')
+    expect(Object.keys(parsed.calls[1]!.arguments)).toEqual(['n', '__proto__', 'list'])
+    expect((parsed.calls[1]!.arguments.list as unknown[]).length).toBe(100_000)
+    const valueParts = traffic.toPage.filter((type) => type === 'value-part').length
+    expect(valueParts).toBeGreaterThanOrEqual(5)
+    expect(traffic.toPage.slice(0, valueParts + 2)).toEqual(['part', ...Array<string>(valueParts).fill('value-part'), 'done'])
+    offload.dispose()
+  })
+
   it('sends a raw output of millions of chars to the worker in parts, one per task, and reads it whole there', async () => {
     // A call in prose, the prose making the output 2.5 M chars (surrogate pairs may be cut by a part's end).
     const raw = `${'😀 prose '.repeat(250_000)}{"tool": "echo", "arguments": {"n": 7}}`

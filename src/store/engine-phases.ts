@@ -6,6 +6,7 @@
  * worker; the next big phase starts a fresh one.
  */
 import { inThreadPhases, nextTask, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
+import { readJsonParts, type JsonPartsReader } from '../core/util'
 import { fromWireVerdict, PART_CHARS, PART_ITEMS, type PageToWorker, type WireVerdict, type WorkerToPage } from './engine-phases-protocol'
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
@@ -35,6 +36,8 @@ interface Pending {
   resolve(event: ParseCompleted | ValidateCompleted): void
   reject(error: Error): void
   items: unknown[]
+  /** Readers of the wide arguments on their way, by the position of their call. */
+  readers: Map<number, JsonPartsReader>
 }
 
 interface Live {
@@ -78,6 +81,10 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
         for (const item of data.items) pending.items.push(item)
         return
       }
+      if (data.type === 'value-part') {
+        readArgumentsPart(target, data.id, pending, data)
+        return
+      }
       target.pending.delete(data.id)
       if (data.type === 'failed') {
         pending.reject(new Error(data.message))
@@ -90,9 +97,27 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     return target
   }
 
+  /** Feeds one part of a call's wide arguments; the last one puts them in the call. A part that cannot be read fails the request. */
+  function readArgumentsPart(target: Live, id: number, pending: Pending, data: Extract<WorkerToPage, { type: 'value-part' }>): void {
+    try {
+      let reader = pending.readers.get(data.position)
+      if (!reader) pending.readers.set(data.position, (reader = readJsonParts()))
+      reader.feed(data.part)
+      if (!data.last) return
+      pending.readers.delete(data.position)
+      type Call = ParseCompleted['calls'][number]
+      const call = pending.items[data.position] as Call | undefined
+      if (!call) throw new Error(`no call at position ${data.position}`)
+      call.arguments = reader.value() as Call['arguments']
+    } catch (error) {
+      target.pending.delete(id)
+      pending.reject(new Error(`The engine-phase worker sent arguments that could not be read: ${error instanceof Error ? error.message : String(error)}`))
+    }
+  }
+
   function request<T extends ParseCompleted | ValidateCompleted>(target: Live, id: number, message: PageToWorker): Promise<T> {
     const done = new Promise<T>((resolve, reject) => {
-      target.pending.set(id, { resolve: resolve as Pending['resolve'], reject, items: [] })
+      target.pending.set(id, { resolve: resolve as Pending['resolve'], reject, items: [], readers: new Map() })
     })
     target.worker.postMessage(message)
     return done

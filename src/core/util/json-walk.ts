@@ -93,8 +93,13 @@ export function rememberedJson(value: object): string | undefined {
  * (big arguments written once by {@link jsonOf}). Members of `rest` keep their order; `key` comes last.
  */
 export function jsonWithMember(rest: object, key: string, text: string): string {
+  return `${memberHead(rest, key)}${text}}`
+}
+
+/** `{…rest, "key":` : the text {@link jsonWithMember} writes before the member's value (then comes the value and `}`). */
+export function memberHead(rest: object, key: string): string {
   const head = JSON.stringify(rest)
-  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(key)}:${text}}`
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(key)}:`
 }
 
 /**
