@@ -182,8 +182,9 @@ export const hostToSandboxSchema = z.discriminatedUnion('type', [
   /** Compile and evaluate one user file, replacing what was loaded from it before. */
   z.object({ type: z.literal('load'), requestId, timeoutMs, file: sourceFileSchema, source: z.string() }),
   /**
-   * One part of the appended messages' text of the `call-model` or `route` request that follows
-   * (see text-parts.ts): `key` groups the parts of one request. Not answered.
+   * One part of the long text of a request that follows (a `call-model` or `route` request's
+   * appended messages, an `execute-tools` batch's calls; see text-parts.ts): `key` groups the
+   * parts of one request. Not answered.
    */
   z.object({ type: z.literal('text-part'), key: z.string(), text: z.string() }),
   /** Call `model.ts`'s default export. */
@@ -200,7 +201,8 @@ export const hostToSandboxSchema = z.discriminatedUnion('type', [
   /**
    * Run the calls of one turn: `calls` is the JSON text of an array of
    * `{ callId, name, arguments, timeoutMs }` (a {@link BatchCall} each), one string for the whole
-   * batch so that neither end walks 100 000 argument objects with a schema. Each call keeps its
+   * batch so that neither end walks 100 000 argument objects with a schema (posted, a long text may
+   * be a reference to `text-part`s sent before, as a model request's may). Each call keeps its
    * own timeout, counted from when it starts in the sandbox. Answered by `tool-results`.
    */
   z.object({ type: z.literal('execute-tools'), requestId, calls: z.string() }),
@@ -249,7 +251,11 @@ export type BatchResult = z.infer<typeof batchResultSchema>
 /** A message the host sends to the sandbox. */
 export type HostToSandbox = Posted<z.output<typeof hostToSandboxSchema>>
 /** A request as the host posts it: a model request's appended messages may be JSON text. */
-type Posted<T> = T extends { request: WireModelRequest } ? Omit<T, 'request'> & { request: PostedModelRequest } : T
+type Posted<T> = T extends { request: WireModelRequest }
+  ? Omit<T, 'request'> & { request: PostedModelRequest }
+  : T extends { type: 'execute-tools' }
+    ? Omit<T, 'calls'> & { calls: string | TextPartsRef }
+    : T
 
 /** Sandbox → host. */
 export const sandboxToHostSchema = z.discriminatedUnion('type', [

@@ -279,6 +279,21 @@ describe('the worker side of the request wire', () => {
     expect(JSON.parse(appendText(encoded))).toEqual(messages)
   })
 
+  it('posts a tool batch of megabytes of arguments in text parts too, and the tool gets them whole', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    await sandbox.load({ tools: `import { tool, z } from 'toolstep'\nexport const size = tool({ description: 'Size.', inputSchema: z.object({ s: z.string(), list: z.array(z.number()) }), execute: ({ s, list }) => s.length + ' ' + list.length + ' ' + list[list.length - 1] })`, model: `export default () => 'x'` })
+    const args = { s: '"é\\'.repeat(400_000), list: Array.from({ length: 100_000 }, (_, k) => k) }
+    const spec: ToolSpec = { name: 'size', description: 'Size.', inputSchema: { type: 'object' } }
+    const outcome = await sandbox.execute({ id: 'c1', name: 'size', arguments: args }, spec)
+    expect(outcome).toMatchObject({ ok: true, result: `1200000 100000 99999` })
+    const parts = posted.filter((message) => message.type === 'text-part')
+    expect(parts.length).toBeGreaterThanOrEqual(3)
+    expect(Math.max(...parts.map((part) => part.text.length))).toBeLessThanOrEqual(TEXT_PART_CHARS)
+    const batch = posted.find((message) => message.type === 'execute-tools')
+    expect(batch?.type === 'execute-tools' && batch.calls).toEqual({ textParts: parts[0]?.key, count: parts.length })
+  })
+
   it('answers a request whose text parts did not all arrive with a protocol error, and forgets the parts', async () => {
     const replies: unknown[] = []
     const dispatch = createWorkerDispatch((message) => replies.push(message))

@@ -13,9 +13,9 @@ import type { Conversation, ModelRequest } from '../core/loop/index'
 import { requestLayout } from '../core/loop/index'
 import type { ToolSpec } from '../core/tools/types'
 import type { AssistantMessage, Message, ToolCall } from '../core/messages'
-import { jsonOf, memberHead, rememberedJson } from '../core/util/json-walk'
+import { memberHead, pushCallJson, rememberedJson } from '../core/util/json-walk'
 import type { HostToSandbox, PostedModelRequest } from './protocol'
-import { piecesLength, TEXT_PART_CHARS, textParts } from './text-parts'
+import { postInTextParts } from './text-parts'
 
 /** Appended messages' JSON text in pieces (host side): concatenated, they are the text. */
 export interface AppendPieces {
@@ -166,12 +166,11 @@ function messagePieces(message: Message, out: string[]): void {
   out.push(']}')
 }
 
-/** Calls as the items of a JSON array, in pieces (as `callJson` writes them: `arguments` comes last). */
+/** Calls as the items of a JSON array, in pieces (see `pushCallJson`). */
 function callsPieces(calls: readonly ToolCall[], out: string[]): void {
   for (let index = 0; index < calls.length; index++) {
     if (index > 0) out.push(',')
-    const { arguments: args, ...rest } = calls[index]!
-    out.push(memberHead(rest, 'arguments'), jsonOf(args), '}')
+    pushCallJson(calls[index]!, out)
   }
 }
 
@@ -183,31 +182,21 @@ function messageText(message: Message): string {
 }
 
 /**
- * Posts `encoded`'s appended text, when it is longer than {@link TEXT_PART_CHARS}, as
- * `text-part` messages through `post`, one per task (`pause` between them), and gives the request
- * to post after them, which names those parts instead of holding the text. A shorter text (or an
- * array) stays in the request.
+ * Posts `encoded`'s appended text, when it is longer than `TEXT_PART_CHARS`, as `text-part`
+ * messages through `post`, one per task (`pause` between them), and gives the request to post
+ * after them, which names those parts instead of holding the text (see `postInTextParts`). A
+ * shorter text (or an array) stays in the request.
  */
 export async function postTextParts(
   encoded: EncodedModelRequest,
   post: (message: Extract<HostToSandbox, { type: 'text-part' }>) => void,
   pause: () => Promise<void>,
 ): Promise<PostedModelRequest> {
-  const { append } = encoded.conversation
-  const pieces = typeof append === 'string' ? [append] : Array.isArray(append) ? undefined : append.pieces
-  const keep = encoded.conversation.keep
-  if (!pieces) return { ...encoded, conversation: { keep, append: append as Message[] } }
-  if (piecesLength(pieces) <= TEXT_PART_CHARS) return { ...encoded, conversation: { keep, append: pieces.length === 1 ? pieces[0]! : pieces.join('') } }
-  const key = `t${nextPartsKey++}`
-  let count = 0
-  for (const text of textParts(pieces)) {
-    if (count > 0) await pause()
-    post({ type: 'text-part', key, text })
-    count++
-  }
-  return { ...encoded, conversation: { keep, append: { textParts: key, count } } }
+  const { keep, append } = encoded.conversation
+  if (Array.isArray(append)) return { ...encoded, conversation: { keep, append } }
+  const pieces = typeof append === 'string' ? [append] : append.pieces
+  return { ...encoded, conversation: { keep, append: await postInTextParts(pieces, post, pause) } }
 }
-let nextPartsKey = 1
 
 /** Creates a {@link RequestEncoder} for one fresh worker. */
 export function createRequestEncoder(): RequestEncoder {

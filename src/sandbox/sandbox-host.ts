@@ -285,6 +285,7 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       requests: createRequestEncoder(),
       batches: createToolBatchQueue({
         send: (make, onInterim) => request(target, make, undefined, onInterim),
+        postTextPart: (part) => target.endpoint.post(part),
         running: () => target.endpoint.runningCall?.(),
         outOfMemoryVerdict: () => (target.endpoint.outOfMemoryVerdict ? outOfMemoryAfterTimeout(target) : undefined),
         timedOut: (call) =>

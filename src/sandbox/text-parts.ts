@@ -54,14 +54,15 @@ export interface TextPartStore {
   add(key: string, text: string): void
   /**
    * The text of `ref`'s parts joined, or an error when fewer or more than `ref.count` arrived.
-   * Forgets every part held (a sequence the host gave up on is never claimed later).
+   * Forgets those parts either way. (Parts of other keys stay: two tool batches may post theirs
+   * at once. The host posts every part of a key before the request that claims it, in one loop.)
    */
   claim(ref: TextPartsRef): { ok: true; text: string } | { ok: false; error: string }
 }
 
 /** Creates an empty {@link TextPartStore}. */
 export function createTextPartStore(): TextPartStore {
-  let held = new Map<string, string[]>()
+  const held = new Map<string, string[]>()
   return {
     add(key, text) {
       const parts = held.get(key)
@@ -70,12 +71,34 @@ export function createTextPartStore(): TextPartStore {
     },
     claim(ref) {
       const parts = held.get(ref.textParts) ?? []
-      held = new Map()
+      held.delete(ref.textParts)
       if (parts.length !== ref.count) return { ok: false, error: `The request's text came in ${parts.length} of its ${ref.count} parts.` }
       return { ok: true, text: parts.join('') }
     },
   }
 }
+
+/**
+ * Posts the text `pieces` make, when longer than {@link TEXT_PART_CHARS}, as `text-part`
+ * messages through `post`, one per task (`pause` awaited between them), and gives the
+ * reference to them to put in the request that follows; a shorter text is given as it is.
+ */
+export async function postInTextParts(
+  pieces: readonly string[],
+  post: (message: { type: 'text-part'; key: string; text: string }) => void,
+  pause: () => Promise<void>,
+): Promise<string | TextPartsRef> {
+  if (piecesLength(pieces) <= TEXT_PART_CHARS) return pieces.length === 1 ? pieces[0]! : pieces.join('')
+  const key = `t${nextKey++}`
+  let count = 0
+  for (const text of textParts(pieces)) {
+    if (count > 0) await pause()
+    post({ type: 'text-part', key, text })
+    count++
+  }
+  return { textParts: key, count }
+}
+let nextKey = 1
 
 /** True when `value` has the shape of a {@link TextPartsRef} (read from unchecked data). */
 export function isTextPartsRef(value: unknown): value is TextPartsRef {

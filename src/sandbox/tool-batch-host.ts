@@ -12,7 +12,9 @@
  * Either way exactly one call is reported as timed out and `timedOut` is called, which stops the
  * worker; the other open calls then end as stopped, never to be run again.
  */
-import { callJson } from '../core/util/json-walk'
+import { nextTask } from '../core/loop/index'
+import { pushCallJson } from '../core/util/json-walk'
+import { postInTextParts } from './text-parts'
 import type { Settled } from './request-client'
 import type { BatchCall, BatchResult, HostToSandbox, SandboxToHost } from './protocol'
 import type { ExecuteResult } from './runtime'
@@ -52,6 +54,13 @@ export interface BatchQueueDeps {
   outOfMemoryVerdict?(): Promise<boolean> | undefined
   /** Monotonic clock, ms. */
   now(): number
+  /**
+   * Posts one part of a batch's text ahead of it (see text-parts.ts); without it, the text goes
+   * in the batch's own message whatever its length.
+   */
+  postTextPart?(message: { type: 'text-part'; key: string; text: string }): void
+  /** Waits between two parts (a macrotask, so the page can paint). Default: `nextTask`. */
+  pause?(): Promise<void>
   /** Waits before giving up on a silent worker, past the shortest timeout of the open calls, ms. Default 500. */
   silenceSlackMs?: number
 }
@@ -187,13 +196,20 @@ export function createToolBatchQueue(deps: BatchQueueDeps): ToolBatchQueue {
       else armSilence()
     }
 
-    let calls: string
+    const pieces: string[] = ['[']
     try {
-      calls = `[${entries.map((entry) => callJson(entry.call)).join(',')}]`
+      for (let index = 0; index < entries.length; index++) {
+        if (index > 0) pieces.push(',')
+        pushCallJson(entries[index]!.call, pieces)
+      }
     } catch (error) {
       endRest({ kind: 'invalid', reason: `The tool calls could not be sent: ${error instanceof Error ? error.message : String(error)}` })
       return
     }
+    pieces.push(']')
+    // A turn of 100 000 calls is megabytes of text: it goes ahead in parts, one task each.
+    const calls = deps.postTextPart ? await postInTextParts(pieces, deps.postTextPart, deps.pause ?? nextTask) : pieces.join('')
+    lastHeard = deps.now()
     armSilence()
     const reply = await deps.send((requestId) => {
       batchId = requestId

@@ -74,18 +74,25 @@ function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work:
 }
 
 /**
- * `data` with its request's appended messages' text put back where a reference to its parts
- * stands (see text-parts.ts), or the error when the parts did not all arrive. Reads unchecked
- * data: only the reference's own shape is trusted, the schema checks the rest afterwards.
+ * `data` with its long text put back where a reference to its parts stands (see text-parts.ts): a
+ * model or route request's appended messages, a tool batch's calls; or the error when the parts
+ * did not all arrive. Reads unchecked data: only the reference's own shape is trusted, the
+ * schema checks the rest afterwards.
  */
 function withTextJoined(data: unknown, store: TextPartStore): { data: unknown; error?: undefined } | { error: string; requestId: string | undefined } {
-  type Shape = { requestId?: unknown; request?: { conversation?: { append?: unknown } } }
+  type Shape = { requestId?: unknown; calls?: unknown; request?: { conversation?: { append?: unknown } } }
   const shaped = typeof data === 'object' && data !== null ? (data as Shape) : undefined
-  const request = typeof shaped?.request === 'object' && shaped.request !== null ? shaped.request : undefined
+  if (!shaped) return { data }
+  const failed = (error: string) => ({ error, requestId: typeof shaped.requestId === 'string' ? shaped.requestId : undefined })
+  if (isTextPartsRef(shaped.calls)) {
+    const claimed = store.claim(shaped.calls)
+    return claimed.ok ? { data: { ...shaped, calls: claimed.text } } : failed(claimed.error)
+  }
+  const request = typeof shaped.request === 'object' && shaped.request !== null ? shaped.request : undefined
   const conversation = typeof request?.conversation === 'object' && request.conversation !== null ? request.conversation : undefined
   if (!conversation || !isTextPartsRef(conversation.append)) return { data }
   const claimed = store.claim(conversation.append)
-  if (!claimed.ok) return { error: claimed.error, requestId: typeof shaped?.requestId === 'string' ? shaped.requestId : undefined }
+  if (!claimed.ok) return failed(claimed.error)
   return { data: { ...shaped, request: { ...request, conversation: { ...conversation, append: claimed.text } } } }
 }
 

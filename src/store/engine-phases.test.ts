@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { inThreadPhases, LoopRunner, parseInput, validateInput, fold, type ModelOutput, type PhaseRunner, type SessionEvent, type ToolExecutor } from '../core/loop'
 import type { ToolSpec } from '../core/tools'
+import { rememberedJson } from '../core/util'
 import { PART_CHARS, PART_ITEMS, servePhases, type PageToWorker, type PhasePort, type WorkerToPage } from './engine-phases-protocol'
 import { createPhaseOffload, OFFLOAD_VALIDATE_CALLS, type PhaseWorker } from './engine-phases'
 
@@ -128,7 +129,7 @@ describe('createPhaseOffload', () => {
 
   it('sends wide arguments back in parts of their own that the page reads one task each, to the same log', async () => {
     // One call of 100 000 small objects (and a "__proto__" member): one structured clone of it held the page.
-    const wide = `{"n":1,"__proto__":{"x":1},"list":[${Array.from({ length: 100_000 }, (_, k) => `{"k":${k},"s":"v${k % 10}"}`).join(',')}]}`
+    const wide = `{"n":"1","__proto__":{"x":1},"list":[${Array.from({ length: 100_000 }, (_, k) => `{"k":${k},"s":"v${k % 10}"}`).join(',')}]}`
     const big = (): LoopRunner => {
       let turn = 0
       const loop = new LoopRunner({
@@ -137,7 +138,7 @@ describe('createPhaseOffload', () => {
         clock: () => 0,
         ...(offload ? { phases: offload } : {}),
       })
-      loop.start({ protocol: 'openai', tools: [{ ...echo, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      loop.start({ protocol: 'openai', tools: [{ ...echo, inputSchema: { type: 'object', properties: { n: { type: 'integer' }, list: { type: 'array' } } } }], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
       return loop
     }
     let offload: ReturnType<typeof createPhaseOffload> | undefined
@@ -150,9 +151,18 @@ describe('createPhaseOffload', () => {
     if (parsed?.type !== 'parse.completed') throw new Error('no parse')
     expect(Object.keys(parsed.calls[1]!.arguments)).toEqual(['n', '__proto__', 'list'])
     expect((parsed.calls[1]!.arguments.list as unknown[]).length).toBe(100_000)
-    const valueParts = traffic.toPage.filter((type) => type === 'value-part').length
+    // Their JSON text came with them: the page writes none of it.
+    expect(rememberedJson(parsed.calls[1]!.arguments)).toBe(JSON.stringify(parsed.calls[1]!.arguments))
+    // Validation coerced "1" to 1: the verdict's new arguments came back in parts too.
+    const validated = events.find((event) => event.type === 'validate.completed')
+    if (validated?.type !== 'validate.completed') throw new Error('no validation')
+    expect(validated.verdicts[1]?.arguments?.n).toBe(1)
+    expect((validated.verdicts[1]?.arguments?.list as unknown[]).length).toBe(100_000)
+    const parse = traffic.toPage.slice(0, traffic.toPage.indexOf('done') + 1)
+    const valueParts = parse.filter((type) => type === 'value-part').length
     expect(valueParts).toBeGreaterThanOrEqual(5)
-    expect(traffic.toPage.slice(0, valueParts + 2)).toEqual(['part', ...Array<string>(valueParts).fill('value-part'), 'done'])
+    expect(parse).toEqual(['part', ...Array<string>(valueParts).fill('value-part'), ...Array<string>(parse.length - valueParts - 2).fill('value-json'), 'done'])
+    expect(traffic.toPage.slice(parse.length)).toContain('value-part')
     offload.dispose()
   })
 

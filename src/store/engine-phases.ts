@@ -6,7 +6,7 @@
  * worker; the next big phase starts a fresh one.
  */
 import { inThreadPhases, nextTask, type ParseCompleted, type PhaseRunner, type ValidateCompleted } from '../core/loop'
-import { readJsonParts, type JsonPartsReader } from '../core/util'
+import { readJsonParts, rememberJson, type JsonPartsReader } from '../core/util'
 import { fromWireVerdict, PART_CHARS, PART_ITEMS, type PageToWorker, type WireVerdict, type WorkerToPage } from './engine-phases-protocol'
 
 /** Raw outputs from this many chars (UTF-16 code units) up are parsed in the worker. */
@@ -36,8 +36,10 @@ interface Pending {
   resolve(event: ParseCompleted | ValidateCompleted): void
   reject(error: Error): void
   items: unknown[]
-  /** Readers of the wide arguments on their way, by the position of their call. */
+  /** Readers of the wide arguments on their way, by the position of their call or verdict. */
   readers: Map<number, JsonPartsReader>
+  /** Parts of the JSON text of wide arguments read, by position. */
+  texts: Map<number, string[]>
 }
 
 interface Live {
@@ -85,6 +87,10 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
         readArgumentsPart(target, data.id, pending, data)
         return
       }
+      if (data.type === 'value-json') {
+        readArgumentsText(pending, data)
+        return
+      }
       target.pending.delete(data.id)
       if (data.type === 'failed') {
         pending.reject(new Error(data.message))
@@ -97,7 +103,18 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     return target
   }
 
-  /** Feeds one part of a call's wide arguments; the last one puts them in the call. A part that cannot be read fails the request. */
+  /** Keeps one part of wide arguments' JSON text; with the last, the text is remembered for them (see `rememberJson`). */
+  function readArgumentsText(pending: Pending, data: Extract<WorkerToPage, { type: 'value-json' }>): void {
+    const texts = pending.texts.get(data.position) ?? []
+    texts.push(data.text)
+    pending.texts.set(data.position, texts)
+    if (!data.last) return
+    pending.texts.delete(data.position)
+    const args = (pending.items[data.position] as { arguments?: object } | undefined)?.arguments
+    if (args !== undefined) rememberJson(args, texts.join(''), data.stable)
+  }
+
+  /** Feeds one part of a call's (or verdict's) wide arguments; the last one puts them in it. A part that cannot be read fails the request. */
   function readArgumentsPart(target: Live, id: number, pending: Pending, data: Extract<WorkerToPage, { type: 'value-part' }>): void {
     try {
       let reader = pending.readers.get(data.position)
@@ -105,10 +122,10 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
       reader.feed(data.part)
       if (!data.last) return
       pending.readers.delete(data.position)
-      type Call = ParseCompleted['calls'][number]
-      const call = pending.items[data.position] as Call | undefined
-      if (!call) throw new Error(`no call at position ${data.position}`)
-      call.arguments = reader.value() as Call['arguments']
+      type Item = ParseCompleted['calls'][number]
+      const item = pending.items[data.position] as Item | undefined
+      if (!item) throw new Error(`nothing at position ${data.position}`)
+      item.arguments = reader.value() as Item['arguments']
     } catch (error) {
       target.pending.delete(id)
       pending.reject(new Error(`The engine-phase worker sent arguments that could not be read: ${error instanceof Error ? error.message : String(error)}`))
@@ -117,7 +134,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
 
   function request<T extends ParseCompleted | ValidateCompleted>(target: Live, id: number, message: PageToWorker): Promise<T> {
     const done = new Promise<T>((resolve, reject) => {
-      target.pending.set(id, { resolve: resolve as Pending['resolve'], reject, items: [], readers: new Map() })
+      target.pending.set(id, { resolve: resolve as Pending['resolve'], reject, items: [], readers: new Map(), texts: new Map() })
     })
     target.worker.postMessage(message)
     return done

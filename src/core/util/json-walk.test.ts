@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonValue } from '../messages'
 import { signature } from '../loop/signature'
-import { jsonDepth, jsonOf, MAX_FILE_DEPTH, partialJsonMatch, rememberedJson, REMEMBERED_JSON_CHARS, stableJson, tooDeep } from './json-walk'
+import { jsonDepth, jsonOf, MAX_FILE_DEPTH, partialJsonMatch, rememberedJson, rememberJson, REMEMBERED_JSON_CHARS, stableJson, tooDeep } from './json-walk'
 import { parseJsonText } from './text-file'
 
 /** `{"a":{"a":…{leaf}}}` nested `depth` objects deep. */
@@ -96,5 +96,23 @@ describe('JSON walks without recursion', () => {
     const text = JSON.stringify(nested(MAX_FILE_DEPTH + 1))
     expect(parseJsonText(text)).toEqual({ ok: false, error: `The JSON nests deeper than ${MAX_FILE_DEPTH} levels (objects and arrays inside one another), more than Toolstep reads.`, errorPhrase: { key: 'fileTooDeep', params: { max: MAX_FILE_DEPTH } } })
     expect(parseJsonText(JSON.stringify(nested(MAX_FILE_DEPTH))).ok).toBe(true)
+  })
+})
+
+describe('remembered JSON text', () => {
+  it('takes text written elsewhere for both writers, the stable one only when told the keys are in order', () => {
+    const inOrder = { a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
+    const written = JSON.stringify(inOrder)
+    rememberJson(inOrder, written, true)
+    expect(jsonOf(inOrder)).toBe(written)
+    expect(stableJson(inOrder)).toBe(written)
+    const unordered = { z: 1, a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
+    rememberJson(unordered, JSON.stringify(unordered), false)
+    expect(stableJson(unordered).startsWith('{"a":[')).toBe(true)
+    // Short text is not kept: writing it again costs nothing.
+    const small = { b: 1 }
+    rememberJson(small, '{"b":1}', true)
+    expect(rememberedJson(small)).toBeUndefined()
+    expect(written.length).toBeGreaterThan(REMEMBERED_JSON_CHARS)
   })
 })

@@ -83,6 +83,21 @@ export function jsonOf(value: object): string {
   return text
 }
 
+/**
+ * Remembers `text` as `value`'s JSON, for {@link jsonOf}, and as its {@link stableJson} too when
+ * `stable` (its keys are in order): text written elsewhere (the engine's phase worker writes a
+ * wide call's arguments as it sends them) is not written again. Short texts are not kept.
+ * The caller vouches that `text` is `JSON.stringify(value)`.
+ */
+export function rememberJson(value: object, text: string, stable: boolean): void {
+  if (text.length < REMEMBERED_JSON_CHARS) return
+  longTexts.set(value, text)
+  if (stable) stableTexts.set(value, text)
+}
+
+/** Texts of long values {@link stableJson} wrote, or {@link rememberJson} was given, by object. */
+const stableTexts = new WeakMap<object, string>()
+
 /** The text {@link jsonOf} remembers for `value`, if any (a cheap check before building text around it). */
 export function rememberedJson(value: object): string | undefined {
   return longTexts.get(value)
@@ -111,14 +126,34 @@ export function callJson({ arguments: args, ...rest }: { arguments: object }): s
 }
 
 /**
+ * Pushes `call` as JSON onto `out`, the text {@link callJson} writes: long arguments' text as a
+ * piece of its own, so that it is never copied into a longer string (the pieces are posted in
+ * parts, see text-parts.ts in the sandbox).
+ */
+export function pushCallJson({ arguments: args, ...rest }: { arguments: object }, out: string[]): void {
+  const text = jsonOf(args)
+  if (text.length < REMEMBERED_JSON_CHARS) out.push(jsonWithMember(rest, 'arguments', text))
+  else out.push(memberHead(rest, 'arguments'), text, '}')
+}
+
+/**
  * JSON text with object keys sorted (by UTF-16 code units), so `{a,b}` and `{b,a}` give the same
  * text: the identity of a call's arguments for repeated-call detection and session diffs.
  * Iterative, any depth; O(size + keys × log keys).
  */
 export function stableJson(value: JsonValue): string {
+  if (value === null || typeof value !== 'object') return keysInOrder(value) ? JSON.stringify(value) : walkStable(value)
+  const known = stableTexts.get(value)
+  if (known !== undefined) return known
   // Keys already in order (what models and most code write): the engine's own writer gives the
   // same text some twenty times faster than the walk below (500 000 small objects: ~50 ms, not ~800).
-  if (keysInOrder(value)) return value !== null && typeof value === 'object' ? jsonOf(value) : JSON.stringify(value)
+  const text = keysInOrder(value) ? jsonOf(value) : walkStable(value)
+  if (text.length >= REMEMBERED_JSON_CHARS) stableTexts.set(value, text)
+  return text
+}
+
+/** {@link stableJson} by walking the value, its keys sorted. */
+function walkStable(value: JsonValue): string {
   const out: string[] = []
   const stack: Frame[] = []
   const open = (node: JsonValue | undefined): void => {
