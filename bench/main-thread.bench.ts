@@ -110,6 +110,8 @@ async function waitForServer(url: string, child: ChildProcess): Promise<void> {
  */
 function taskSpans(profile: Profile, fromMs: number, tasks: readonly LongTask[]): BusySpan[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const parentOf = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id)
   const times: number[] = []
   let at = fromMs
   profile.samples.forEach((_id, index) => {
@@ -120,6 +122,8 @@ function taskSpans(profile: Profile, fromMs: number, tasks: readonly LongTask[])
     .filter((task) => task.duration > GOAL_MS)
     .map((task) => {
       const self = new Map<string, number>()
+      /** A sampled node of each label: its callers are printed for the task's top function. */
+      const nodeOf = new Map<string, number>()
       profile.samples.forEach((id, index) => {
         const time = times[index]!
         if (time < task.start || time >= task.start + task.duration) return
@@ -128,14 +132,24 @@ function taskSpans(profile: Profile, fromMs: number, tasks: readonly LongTask[])
         const where = node?.callFrame.url ? `${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber + 1}` : ''
         const label = `${name || '(anonymous)'}${where ? ` ${where}` : ''}`
         self.set(label, (self.get(label) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000)
+        if (!nodeOf.has(label)) nodeOf.set(label, id)
       })
-      const top = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([name, ms]) => `${name} ${fixed(ms)} ms`)
+      const sorted = [...self.entries()].sort((x, y) => y[1] - x[1])
+      const top = sorted.slice(0, 6).map(([name, ms]) => `${name} ${fixed(ms)} ms`)
+      // Who called the top function (not a pseudo-node like "(garbage collector)"): five callers up.
+      const first = sorted.find(([name]) => !name.startsWith('('))
+      const callers: string[] = []
+      for (let id = first ? parentOf.get(nodeOf.get(first[0])!) : undefined; id !== undefined && callers.length < 5; id = parentOf.get(id)) {
+        const node = byId.get(id)
+        if (node) callers.push(`${node.callFrame.functionName || '(anonymous)'}:${node.callFrame.lineNumber + 1}`)
+      }
+      if (callers.length > 0) top.push(`[${first![0].split(' ')[0]} ← ${callers.join(' ← ')}]`)
       return { ms: task.duration, top }
     })
 }
 
 interface Profile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]
   samples: number[]
   timeDeltas: number[]
 }

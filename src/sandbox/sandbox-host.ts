@@ -26,6 +26,7 @@ import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, postTextParts, type RequestEncoder } from './request-wire'
+import { TEXT_PART_CHARS } from './text-parts'
 import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
 import { RECEIVED_LABEL } from './protocol'
 
@@ -540,7 +541,13 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       if (message.type === 'protocol-error') throw new Error(`The sandbox could not read the model request: ${message.message}`)
       if (message.type !== 'model-result') throw new Error(`Unexpected reply "${message.type}" to a model call.`)
       target.lastAnswered = `model.ts (turn ${modelRequest.step + 1})`
-      if (message.result.ok) return message.result.output as ModelOutput
+      if (message.result.ok) {
+        const output = message.result.output as ModelOutput
+        // A reply of megabytes was read (its structured clone) in this task: the engine's work on
+        // it, and the page's drawing of it, start in the next one, so the two never add up.
+        if (output.kind === 'text' && output.raw.length > TEXT_PART_CHARS) await nextTask()
+        return output
+      }
       if (message.result.error.name === SANDBOX_ERROR_NAMES.interrupted) {
         throw new Error(`Model timed out after ${modelTimeoutMs} ms and was stopped. ${message.result.error.message}`)
       }

@@ -10,7 +10,7 @@
 import type { NewSessionEvent } from './events'
 import { modelRequest, type PlannedRequest, type RequestSettings } from './model-request'
 import { parseInput, validateInput, type ParseInput, type ValidateInput } from './phase-runner'
-import { backfillTurn, callsToConfirm, pendingCallIds, runnableCalls, stopped, type RunnableCall } from './phases'
+import { backfillTurn, callsToConfirm, firstOutcomes, pendingCallIds, runnableCalls, stopped, type RunnableCall } from './phases'
 import { loopPhrase } from './loop-text'
 import { parseExhausted, type LoopState } from './reducer'
 import type { LoopSettings } from './settings'
@@ -78,8 +78,10 @@ export function nextEffects(state: LoopState): Effect[] {
     case 'confirm.decided':
       return [runTools(state)]
     case 'tool.finished': {
-      const pending = pendingCallIds(state)
-      return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state))]
+      // One map of outcomes for both: the last result of a 100 000-call turn built it twice.
+      const outcomes = firstOutcomes(state)
+      const pending = pendingCallIds(state, outcomes)
+      return pending.size > 0 ? [runTools(state, pending)] : [append(backfillTurn(state, undefined, outcomes))]
     }
     case 'backfill.completed':
       if (state.finalTurn) return [append(stopped('max_steps', loopPhrase('maxStepsFinalTurn', { steps: state.maxSteps, count: state.maxSteps })))]

@@ -14,7 +14,7 @@ import type { ModelOutput, ResponseTiming } from './interfaces'
 import type { PlannedRequest } from './model-request'
 import { parseCodeAction, parseWithFallback, RUN_CODE } from './parse-turn'
 import { loopEnglish, loopPhrase, storedPhrase, type LoopPhrase } from './loop-text'
-import { extendRepeatRun, parseExhausted, turnResults, type LoopState, type ToolFinished } from './reducer'
+import { extendRepeatRun, parseExhausted, type LoopState, type ToolFinished } from './reducer'
 import { signature } from './signature'
 import { writeOpenAIAssistant } from '../wire/index'
 
@@ -275,13 +275,25 @@ export function runnableCalls(state: Pick<LoopState, 'parse' | 'verdicts' | 'dec
   })
 }
 
-/** Ids of the current turn's calls that have no outcome yet. O(calls + results). */
-export function pendingCallIds(state: Pick<LoopState, 'parse' | 'results' | 'resultCount'>): Set<string> {
+/**
+ * The first outcome of each call of the current turn (retries' outcomes, which name a
+ * `parentCallId`, left out), by `tool_call_id`. O(results). Made once when the last result
+ * arrives, for both {@link pendingCallIds} and {@link backfillMessages}.
+ */
+export function firstOutcomes(state: Pick<LoopState, 'results'>): Map<string, ToolFinished> {
+  const outcomes = new Map<string, ToolFinished>()
+  // Newest first, each overwriting: what stays is the first logged. No array of the results is made.
+  for (let node = state.results; node !== null; node = node.earlier) {
+    if (node.latest.parentCallId === undefined) outcomes.set(node.latest.callId, node.latest)
+  }
+  return outcomes
+}
+
+/** Ids of the current turn's calls that have no outcome yet (`outcomes`: see {@link firstOutcomes}). O(calls + results). */
+export function pendingCallIds(state: Pick<LoopState, 'parse' | 'results'>, outcomes = firstOutcomes(state)): Set<string> {
   // Loops, not filter/map chains: after a turn of 100 000 calls this runs once per batch of results.
-  const done = new Set<string>()
-  for (const result of turnResults(state)) if (result.parentCallId === undefined) done.add(result.callId)
   const pending = new Set<string>()
-  for (const call of state.parse?.calls ?? []) if (!done.has(call.id)) pending.add(call.id)
+  for (const call of state.parse?.calls ?? []) if (!outcomes.has(call.id)) pending.add(call.id)
   return pending
 }
 
@@ -322,13 +334,14 @@ export function correctionMessage(parse: Pick<ParseResult, 'errors' | 'protocol'
  * per `tool_call_id` (an error for a call that was not run), then the correction when the output
  * held a malformed call and retries remain. Results are looked up once through a map: O(calls + results).
  */
-export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 'raw' | 'results' | 'resultCount' | 'parseFailures' | 'settings'>): Message[] {
+export function backfillMessages(
+  state: Pick<LoopState, 'parse' | 'finalTurn' | 'raw' | 'results' | 'parseFailures' | 'settings'>,
+  results: ReadonlyMap<string, ToolFinished> = firstOutcomes(state),
+): Message[] {
   const parse = state.parse
   const text = parse?.text ? parse.text : null
   const failed = parse !== null && parse.calls.length === 0 && parse.errors.length > 0
-  const results = new Map<string, ToolFinished>()
-  // The first logged outcome of a call is the one that pairs with it.
-  for (const result of turnResults(state)) if (result.parentCallId === undefined && !results.has(result.callId)) results.set(result.callId, result)
+  // The first logged outcome of a call (`results`, see firstOutcomes) is the one that pairs with it.
   // The tools-disabled last turn never runs calls, whatever the model wrote.
   const calls: ToolCall[] = state.finalTurn
     ? []
@@ -359,8 +372,12 @@ export function backfillMessages(state: Pick<LoopState, 'parse' | 'finalTurn' | 
  * log's own messages of the turn (`logged`, the assistant message and what followed it), since
  * a log may hold what no live run would write (orphan results, user turns between calls).
  */
-export function backfillTurn(state: Parameters<typeof backfillMessages>[0] & Pick<LoopState, 'validationPolicy'>, logged?: readonly Message[]): Event<'backfill.completed'> {
-  const messages = state.validationPolicy === 'as-logged' && logged ? [...logged] : backfillMessages(state)
+export function backfillTurn(
+  state: Parameters<typeof backfillMessages>[0] & Pick<LoopState, 'validationPolicy'>,
+  logged?: readonly Message[],
+  outcomes?: ReadonlyMap<string, ToolFinished>,
+): Event<'backfill.completed'> {
+  const messages = state.validationPolicy === 'as-logged' && logged ? [...logged] : backfillMessages(state, outcomes)
   return { type: 'backfill.completed', messages }
 }
 

@@ -21,11 +21,16 @@ export function highlightsOf(calls: ParseResult['calls']): Highlight[] {
 }
 
 function rangesOf(calls: ParseResult['calls']): Highlight[] {
-  return calls.flatMap((c, i) => [
-    { ...c.spans.call, kind: 'call' as const, call: i },
-    ...(c.spans.name ? [{ ...c.spans.name, kind: 'name' as const, call: i }] : []),
-    ...(c.spans.arguments ? [{ ...c.spans.arguments, kind: 'arguments' as const, call: i }] : []),
-  ])
+  // A loop of same-shaped objects, not flatMap with spreads: for 100 000 calls that made ~500 000
+  // temporary arrays and objects, ~100 ms with the garbage they left.
+  const ranges: Highlight[] = []
+  for (let call = 0; call < calls.length; call++) {
+    const spans = calls[call]!.spans
+    ranges.push({ start: spans.call.start, end: spans.call.end, kind: 'call', call })
+    if (spans.name) ranges.push({ start: spans.name.start, end: spans.name.end, kind: 'name', call })
+    if (spans.arguments) ranges.push({ start: spans.arguments.start, end: spans.arguments.end, kind: 'arguments', call })
+  }
+  return ranges
 }
 
 /** What a parse found: detection, each call with its arguments, the prose, repairs and errors. */

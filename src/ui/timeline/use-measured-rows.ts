@@ -17,12 +17,18 @@ export class RowOffsets {
   readonly starts: Float64Array
 
   constructor(readonly count: number, sizeOf: (index: number) => number) {
-    this.sizes = new Float64Array(count)
-    this.starts = new Float64Array(count + 1)
+    // Locals, not `this.` members, in the loop: it runs for every row of 800 000.
+    const sizes = new Float64Array(count)
+    const starts = new Float64Array(count + 1)
+    let end = 0
     for (let i = 0; i < count; i++) {
-      this.sizes[i] = sizeOf(i)
-      this.starts[i + 1] = this.starts[i]! + this.sizes[i]!
+      const size = sizeOf(i)
+      sizes[i] = size
+      end += size
+      starts[i + 1] = end
     }
+    this.sizes = sizes
+    this.starts = starts
   }
 
   /** Height of the whole list, px. */
