@@ -302,13 +302,18 @@ export function createRunController(deps: RunControllerDeps): RunController {
     const breakpoints = armed()
     try {
       if (runner && breakpoints.length > 0) {
-        const hit = await runUntilBreak(runner, breakpoints, resume)
+        const hit = await runUntilBreak(runner, breakpoints, resume, nextTask)
         if (hit && mine === generation) {
           store.setState({ status: 'idle', breakHit: hit, cursor: hit.seq - 1 })
           return
         }
       }
-      while (runner && !runner.stopped && mine === generation) await runner.step()
+      // A task per phase: a phase's events are drawn (in a microtask after them) in the phase's own
+      // task, and the next phase starts in the next one, so a big turn's phases never add up.
+      while (runner && !runner.stopped && mine === generation) {
+        await runner.step()
+        await nextTask()
+      }
     } finally {
       done()
     }

@@ -32,9 +32,10 @@ export function upcomingPhase(state: LoopState): Phase | null {
  * the hit, or `null` when the loop stopped without one. `resumeAfter` (a previous hit's `at`)
  * continues past that hit. A hit after an event is reported once the step that appended it
  * is complete (an execute step appends one event per call); its `seq` says where it was.
- * Rejects only when the runner does (a step already in progress).
+ * Rejects only when the runner does (a step already in progress). `pause`, when given, is awaited
+ * after each step (the playground gives `nextTask`, so each phase and its drawing is a task of its own).
  */
-export async function runUntilBreak(runner: LoopRunner, armed: readonly ArmedBreakpoint[], resumeAfter = -1): Promise<BreakHit | null> {
+export async function runUntilBreak(runner: LoopRunner, armed: readonly ArmedBreakpoint[], resumeAfter = -1, pause?: () => Promise<void>): Promise<BreakHit | null> {
   // The breakpoints' view of the turn, folded once per event as the run appends them, so a
   // turn of 100 000 calls is checked in linear time.
   const turn = createBreakTurn()
@@ -54,6 +55,7 @@ export async function runUntilBreak(runner: LoopRunner, armed: readonly ArmedBre
     }
     const appended = await runner.step()
     if (appended.length === 0) break
+    if (pause) await pause()
     const events = runner.events
     for (const event of appended) {
       foldUpTo(events, event.seq + 1)
