@@ -136,10 +136,10 @@ function taskSpans(profile: Profile, fromMs: number, tasks: readonly LongTask[])
       })
       const sorted = [...self.entries()].sort((x, y) => y[1] - x[1])
       const top = sorted.slice(0, 6).map(([name, ms]) => `${name} ${fixed(ms)} ms`)
-      // Who called the top function (not a pseudo-node like "(garbage collector)"): five callers up.
+      // Who called the top function (not a pseudo-node like "(garbage collector)"): nine callers up.
       const first = sorted.find(([name]) => !name.startsWith('('))
       const callers: string[] = []
-      for (let id = first ? parentOf.get(nodeOf.get(first[0])!) : undefined; id !== undefined && callers.length < 5; id = parentOf.get(id)) {
+      for (let id = first ? parentOf.get(nodeOf.get(first[0])!) : undefined; id !== undefined && callers.length < 9; id = parentOf.get(id)) {
         const node = byId.get(id)
         if (node) callers.push(`${node.callFrame.functionName || '(anonymous)'}:${node.callFrame.lineNumber + 1}`)
       }

@@ -347,6 +347,17 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
 export type SandboxToHost = z.infer<typeof sandboxToHostSchema>
 
 /**
+ * A message as the sandbox posts it: a long model output comes as `text-part` messages first
+ * (reading a 15 MB string from one message held the page for ~120 ms; parts of 1 M chars take
+ * a few ms each, one task each), and the `model-result` names them in place of its text. The
+ * host puts the text back (`joinPostedParts`) before it reads the message.
+ */
+export type PostedSandboxToHost =
+  | SandboxToHost
+  | { type: 'text-part'; key: string; text: string }
+  | { type: 'model-result'; requestId: string; result: { ok: true; output: { kind: 'text'; raw: TextPartsRef } } }
+
+/**
  * Prefix of the label the child writes as it takes in a request (`received:<requestId>`). A
  * request whose label never appeared did not reach the child's code: something left running
  * before it (a tool's microtask loop after it returned) kept the child from reading it.

@@ -294,6 +294,30 @@ describe('the worker side of the request wire', () => {
     expect(batch?.type === 'execute-tools' && batch.calls).toEqual({ textParts: parts[0]?.key, count: parts.length })
   })
 
+  it('gets a model output of megabytes back in text parts, one message each, and hands the engine the whole text', async () => {
+    const replies: unknown[] = []
+    const spawn: SpawnWorker = (events) => {
+      let alive = true
+      const dispatch = createWorkerDispatch((message) => {
+        replies.push(structuredClone(message))
+        setTimeout(() => alive && events.message(structuredClone(message)), 0)
+      })
+      return { post: (message) => void setTimeout(() => alive && dispatch(structuredClone(message)), 0), terminate: () => void (alive = false) }
+    }
+    sandbox = createSandboxHost(spawn, { modelTimeoutMs: 5_000 })
+    await sandbox.load({ tools: TOOLS, model: `export default ({ step }) => step === 0 ? 'é"\\\\'.repeat(900_000) + '!' : 'short'` })
+    const ask = (step: number) => modelRequest({ conversation: Conversation.of([user('go')]), tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
+    const output = await sandbox.respond(ask(0))
+    expect(output.kind === 'text' && output.raw).toBe('é"\\'.repeat(900_000) + '!')
+    const parts = replies.filter((message) => (message as { type?: string }).type === 'text-part') as { text: string }[]
+    expect(parts).toHaveLength(Math.ceil(2_700_001 / TEXT_PART_CHARS))
+    expect(Math.max(...parts.map((part) => part.text.length))).toBeLessThanOrEqual(TEXT_PART_CHARS)
+    expect(replies.find((message) => (message as { type?: string }).type === 'model-result')).toMatchObject({ result: { ok: true, output: { kind: 'text', raw: { count: parts.length } } } })
+    // A short output comes in its result, as before.
+    expect(await sandbox.respond(ask(1))).toEqual({ kind: 'text', raw: 'short' })
+    expect(replies.filter((message) => (message as { type?: string }).type === 'text-part')).toHaveLength(parts.length)
+  })
+
   it('answers a request whose text parts did not all arrive with a protocol error, and forgets the parts', async () => {
     const replies: unknown[] = []
     const dispatch = createWorkerDispatch((message) => replies.push(message))

@@ -26,7 +26,7 @@ import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, postTextParts, type RequestEncoder } from './request-wire'
-import { TEXT_PART_CHARS } from './text-parts'
+import { createTextPartStore, joinPostedParts, TEXT_PART_CHARS } from './text-parts'
 import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
 import { RECEIVED_LABEL } from './protocol'
 
@@ -309,6 +309,8 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       stop(target, 'The sandbox worker did not start.')
     }, bootTimeoutMs)
     target.bootTimer = bootTimer
+    // Parts of long outputs this worker posted ahead of their results (see text-parts.ts).
+    const outputParts = createTextPartStore()
     try {
       target.endpoint = spawn({
         message(data) {
@@ -319,7 +321,8 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
             resolveReady()
             return
           }
-          target.client.receive(data)
+          const joined = joinPostedParts(data, outputParts)
+          if (joined !== undefined) target.client.receive(joined)
         },
         error(message, fatal, crash) {
           if (!target.alive) return

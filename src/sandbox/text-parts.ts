@@ -100,6 +100,42 @@ export async function postInTextParts(
 }
 let nextKey = 1
 
+/**
+ * Posts `text` as `text-part` messages through `post` at once (a worker's side: the receiver
+ * takes each message in a task of its own) and gives the reference to put in its place.
+ */
+export function postTextNow(text: string, post: (message: { type: 'text-part'; key: string; text: string }) => void): TextPartsRef {
+  const key = `r${nextKey++}`
+  let count = 0
+  for (const part of textParts([text])) {
+    post({ type: 'text-part', key, text: part })
+    count++
+  }
+  return { textParts: key, count }
+}
+
+/**
+ * The host's side of a sandbox's long outputs: keeps a `text-part` message (gives `undefined`),
+ * puts the text back into a model result that names its parts, and gives any other message as
+ * it came. Reads unchecked data; the schema checks the result afterwards (a reference whose parts
+ * did not all arrive stays in place, and fails it).
+ */
+export function joinPostedParts(data: unknown, store: TextPartStore): unknown {
+  type Shape = { type?: unknown; key?: unknown; text?: unknown; result?: { ok?: unknown; output?: { kind?: unknown; raw?: unknown } } }
+  if (typeof data !== 'object' || data === null) return data
+  const shaped = data as Shape
+  if (shaped.type === 'text-part') {
+    if (typeof shaped.key === 'string' && typeof shaped.text === 'string') store.add(shaped.key, shaped.text)
+    return undefined
+  }
+  if (shaped.type !== 'model-result' || typeof shaped.result !== 'object' || shaped.result === null) return data
+  const output = shaped.result.output
+  if (typeof output !== 'object' || output === null || !isTextPartsRef(output.raw)) return data
+  const claimed = store.claim(output.raw)
+  if (!claimed.ok) return data
+  return { ...shaped, result: { ...shaped.result, output: { ...output, raw: claimed.text } } }
+}
+
 /** True when `value` has the shape of a {@link TextPartsRef} (read from unchecked data). */
 export function isTextPartsRef(value: unknown): value is TextPartsRef {
   if (typeof value !== 'object' || value === null) return false

@@ -4,11 +4,11 @@
  */
 import type { ModelOutput } from '../core/loop/interfaces'
 import { writeOpenAIAssistant } from '../core/wire/openai-chat'
-import { hostToSandboxSchema, type SandboxToHost, type SerializedError } from './protocol'
+import { hostToSandboxSchema, type PostedSandboxToHost, type SandboxToHost, type SerializedError } from './protocol'
 import { createRuntime, type ModelCallResult, type SandboxRuntime } from './runtime'
 import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
-import { createTextPartStore, isTextPartsRef, type TextPartStore } from './text-parts'
+import { createTextPartStore, isTextPartsRef, postTextNow, TEXT_PART_CHARS, type TextPartStore } from './text-parts'
 
 /** Options of {@link createWorkerDispatch}. */
 export interface DispatchOptions {
@@ -48,7 +48,7 @@ function asRaw(result: ModelCallResult): ModelCallResult {
  * @returns a function to call with each received message's data. It never throws.
  */
 export function createWorkerDispatch(
-  post: (message: SandboxToHost) => void,
+  post: (message: PostedSandboxToHost) => void,
   runtime: SandboxRuntime | Promise<SandboxRuntime> = createRuntime(),
   options: DispatchOptions = {},
 ): (data: unknown) => void {
@@ -96,14 +96,14 @@ function withTextJoined(data: unknown, store: TextPartStore): { data: unknown; e
   return { data: { ...shaped, request: { ...request, conversation: { ...conversation, append: claimed.text } } } }
 }
 
-function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRuntime, options: DispatchOptions): (data: unknown) => void {
+function serveRuntime(post: (message: PostedSandboxToHost) => void, runtime: SandboxRuntime, options: DispatchOptions): (data: unknown) => void {
   const { track } = options
   /**
    * Posts the reply `make` builds from `work`'s result. The runtime never rejects, but if it ever
    * did the host must still get an answer at once (not wait for the timeout), and a Node worker
    * must not die of an unhandled rejection.
    */
-  const answer = <T>(work: () => Promise<T>, make: (result: T) => SandboxToHost, failed: (error: SerializedError) => SandboxToHost): void => {
+  const answer = <T>(work: () => Promise<T>, make: (result: T) => PostedSandboxToHost, failed: (error: SerializedError) => SandboxToHost): void => {
     let pending: Promise<T>
     try {
       pending = work()
@@ -149,7 +149,12 @@ function serveRuntime(post: (message: SandboxToHost) => void, runtime: SandboxRu
         // The runtime keeps the conversation: the request carries only what changed since the last one.
         answer(
           () => within(runtime, message.timeoutMs, () => runtime.callModel(message.request)),
-          (result) => ({ type: 'model-result', requestId, result: asRaw(result) }),
+          (result): PostedSandboxToHost => {
+            const written = asRaw(result)
+            // A long output goes ahead in parts: the page reads each in a task of its own.
+            if (!written.ok || written.output.kind !== 'text' || written.output.raw.length <= TEXT_PART_CHARS) return { type: 'model-result', requestId, result: written }
+            return { type: 'model-result', requestId, result: { ok: true, output: { kind: 'text', raw: postTextNow(written.output.raw, post) } } }
+          },
           (error) => ({ type: 'model-result', requestId, result: { ok: false, error } }),
         )
         return
