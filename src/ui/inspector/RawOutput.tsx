@@ -1,4 +1,5 @@
-import { useCallback, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { nextTask } from '../../core/loop'
 import { useTranslation } from 'react-i18next'
 import type { Span } from '../../core/protocols'
 import { useMeasuredRows } from '../timeline/use-measured-rows'
@@ -51,12 +52,43 @@ export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: str
  * out of the Conversation view and back (or the inspector and the card of one turn) draws the
  * same 8 MB output again, and cutting it took tens of ms each time.
  */
-let lastRows: { raw: string; rows: Int32Array } | null = null
+let lastLayout: { raw: string; layout: RowLayout } | null = null
 const indexes = new WeakMap<readonly Highlight[], ReturnType<typeof indexRanges>>()
 
-function rowsOf(raw: string): Int32Array {
-  if (lastRows?.raw !== raw) lastRows = { raw, rows: rowStarts(raw) }
-  return lastRows.rows
+/** A text's rows: where each starts, and its guessed height, px (a row is a line, or ROW_CHARS of a longer one that wraps: ~90 characters a line). */
+interface RowLayout {
+  rows: Int32Array
+  heights: Float64Array
+}
+
+function layoutOf(raw: string): RowLayout {
+  if (lastLayout?.raw === raw) return lastLayout.layout
+  const rows = rowStarts(raw)
+  const heights = new Float64Array(rows.length)
+  for (let i = 0; i < rows.length; i++) heights[i] = 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90))
+  lastLayout = { raw, layout: { rows, heights } }
+  return lastLayout.layout
+}
+
+/**
+ * `raw`'s row layout, made in a task after the one that first draws it (null until then): cutting
+ * 15 MB into 800 000 rows, then placing them, added tens of ms each to the task that drew the
+ * turn. Given at once when it is the last text laid out.
+ */
+function useRowLayout(raw: string): RowLayout | null {
+  const [made, setMade] = useState<{ raw: string; layout: RowLayout } | null>(null)
+  const ready = made?.raw === raw ? made.layout : lastLayout?.raw === raw ? lastLayout.layout : null
+  useEffect(() => {
+    if (ready) return
+    let live = true
+    void nextTask().then(() => {
+      if (live) setMade({ raw, layout: layoutOf(raw) })
+    })
+    return () => {
+      live = false
+    }
+  }, [raw, ready])
+  return ready
 }
 
 function indexOf(highlights: readonly Highlight[]): ReturnType<typeof indexRanges> {
@@ -68,16 +100,19 @@ function indexOf(highlights: readonly Highlight[]): ReturnType<typeof indexRange
 /** A row of the raw output is known by its index: the rows of one text never move. */
 const rowKey = (index: number) => index
 
+const NO_ROWS = new Int32Array(0)
+const NO_HEIGHTS = new Float64Array(0)
+
 function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlights: readonly Highlight[]; testId: string }) {
   const { t } = useTranslation()
-  const rows = useMemo(() => rowsOf(raw), [raw])
-  const index = useMemo(() => indexOf(highlights), [highlights])
+  const layout = useRowLayout(raw)
+  const rows = layout?.rows ?? NO_ROWS
+  const index = useMemo(() => (layout ? indexOf(highlights) : null), [highlights, layout])
   const parentRef = useRef<HTMLPreElement>(null)
   // Hundreds of thousands of rows (a turn of 100 000 calls, pretty-printed): offsets in typed arrays, not an object per row.
   const virtualizer = useMeasuredRows(parentRef, {
     count: rows.length,
-    // A row is a line, or ROW_CHARS of a longer one that wraps: guess ~90 characters a line.
-    estimate: useCallback((i: number) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90)), [rows, raw]),
+    estimate: layout?.heights ?? NO_HEIGHTS,
     keyOf: rowKey,
     scope: rows,
     overscan: 8,
@@ -89,9 +124,10 @@ function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlight
       <p className="mb-1 text-xs text-slate-500" data-testid="raw-output-windowed">
         {t('rawOutput.windowed', { chars: raw.length.toLocaleString(), ranges: highlights.length.toLocaleString() })}
       </p>
-      <pre data-testid={testId} data-windowed="true" ref={parentRef} className={BOX}>
+      <pre data-testid={testId} data-windowed="true" ref={parentRef} className={BOX} aria-busy={layout ? undefined : true}>
+        {layout ? null : <span className="italic text-slate-400">{t('rawOutput.layingOut')}</span>}
         <div style={{ height: virtualizer.totalSize, position: 'relative', width: '100%' }}>
-          {virtualizer.rows.map((item) => {
+          {index && virtualizer.rows.map((item) => {
             const start = rows[item.index]!
             const end = item.index + 1 < rows.length ? rows[item.index + 1]! : raw.length
             return (

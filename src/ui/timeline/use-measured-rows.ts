@@ -16,16 +16,24 @@ export class RowOffsets {
   readonly sizes: Float64Array
   readonly starts: Float64Array
 
-  constructor(readonly count: number, sizeOf: (index: number) => number) {
-    // Locals, not `this.` members, in the loop: it runs for every row of 800 000.
-    const sizes = new Float64Array(count)
+  /** `sizeOf`: each row's height, px, by a function or (cheaper for 800 000 rows: no call per row) all at once. */
+  constructor(readonly count: number, sizeOf: ((index: number) => number) | Float64Array) {
+    // Locals, not `this.` members, in the loops: they run for every row of 800 000.
+    const sizes = typeof sizeOf === 'function' ? new Float64Array(count) : sizeOf.slice(0, count)
     const starts = new Float64Array(count + 1)
     let end = 0
-    for (let i = 0; i < count; i++) {
-      const size = sizeOf(i)
-      sizes[i] = size
-      end += size
-      starts[i + 1] = end
+    if (typeof sizeOf === 'function') {
+      for (let i = 0; i < count; i++) {
+        const size = sizeOf(i)
+        sizes[i] = size
+        end += size
+        starts[i + 1] = end
+      }
+    } else {
+      for (let i = 0; i < count; i++) {
+        end += sizes[i]!
+        starts[i + 1] = end
+      }
     }
     this.sizes = sizes
     this.starts = starts
@@ -108,7 +116,8 @@ export function useMeasuredRows(
   }: {
     count: number
     keyOf(index: number): string | number
-    estimate(index: number): number
+    /** Guessed heights, px: per row, or all at once (a typed array of at least `count`, for lists of hundreds of thousands of rows). */
+    estimate: ((index: number) => number) | Float64Array
     overscan: number
     fallbackHeight?: number
     /** The measured heights are forgotten when this changes (another text whose rows are keyed by index). */
@@ -119,7 +128,9 @@ export function useMeasuredRows(
   const offsets = useMemo(() => {
     if (known.current.scope !== scope) known.current = { scope, sizes: new Map() }
     const sizes = known.current.sizes
-    return new RowOffsets(count, sizes.size === 0 ? estimate : (i) => sizes.get(keyOf(i)) ?? estimate(i))
+    if (sizes.size === 0) return new RowOffsets(count, estimate)
+    const guess = typeof estimate === 'function' ? estimate : (i: number) => estimate[i]!
+    return new RowOffsets(count, (i) => sizes.get(keyOf(i)) ?? guess(i))
   }, [count, keyOf, estimate, scope])
   const current = useRef({ offsets, keyOf })
   current.current = { offsets, keyOf }
