@@ -2,7 +2,8 @@
  * Main-thread benchmark (issue 11 item 8): the production build in real Chromium, a mock model
  * that returns (a) one turn of 100 000 tool calls whose tool returns at once, (b) 10 MB of
  * text, (c) 1 MB of a parser's worst case (`{` repeated, read with `auto`), (d) one tool call
- * whose arguments are a wide value (500 000 small objects). Long tasks of the
+ * whose arguments are a wide value (500 000 small objects), and (e) a one-line answer, the baseline
+ * of what a Run costs the page whatever the model emits. Long tasks of the
  * page's main thread (PerformanceObserver `longtask`, over 50 ms) are recorded while the run
  * goes, and while the result is inspected (the turn's parse, the Parse lab tab and back, the
  * stop); the goal is that none exceeds 100 ms. Writes bench-results/main-thread.md.
@@ -23,7 +24,7 @@ import { fixed, table } from './measure'
 const flag = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}`))
 const value = (name: string) => flag(name)?.split('=')[1]
 const CALLS = Number(value('calls') ?? 100_000)
-const ONLY = value('only')?.split(',') ?? ['a', 'b', 'c', 'd']
+const ONLY = value('only')?.split(',') ?? ['a', 'b', 'c', 'd', 'e']
 const PROFILE = flag('profile') !== undefined
 const PORT = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 4191)
 const GOAL_MS = 100
@@ -67,6 +68,13 @@ const scenarios: Scenario[] = [
     protocol: 'openai',
     tools: `import { tool, z } from 'toolstep'\nexport const take = tool({ description: 'Take.', inputSchema: z.object({ a: z.any().optional(), text: z.string().optional() }), execute: ({ a }) => 'got ' + (Array.isArray(a) ? a.length : 0) })\n`,
     model: `export default function model({ step }) {\n  if (step > 0) return 'done'\n  return { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'take', arguments: JSON.stringify({ a: Array.from({ length: 5e5 }, (_, i) => ({ k: i })) }) } }] }\n}\n`,
+  },
+  {
+    key: 'e',
+    title: 'a one-line answer (baseline: what a Run costs the page whatever the model emits)',
+    protocol: 'openai',
+    tools: echoTools,
+    model: `export default function model() {\n  return 'The answer.'\n}\n`,
   },
 ].filter((scenario) => ONLY.includes(scenario.key))
 

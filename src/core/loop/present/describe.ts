@@ -113,6 +113,14 @@ export const LISTED_CALL_NAMES = 5
  * calls (a model can return 100 000 calls in one turn). Linear in the number of calls.
  */
 function callNames(calls: readonly { name: string }[]): string | Phrase {
+  // Remembered per list: the timeline draws the same turn's row again on every run update.
+  let named = namesOf.get(calls)
+  if (named === undefined) namesOf.set(calls, (named = countNames(calls)))
+  return named
+}
+const namesOf = new WeakMap<readonly { name: string }[], string | Phrase>()
+
+function countNames(calls: readonly { name: string }[]): string | Phrase {
   const counts = new Map<string, number>()
   for (const call of calls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1)
   const listed = [...counts].slice(0, LISTED_CALL_NAMES)
