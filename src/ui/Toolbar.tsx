@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { writeSession } from '../core/files'
 import { writeWorkspace } from '../core/files'
@@ -79,6 +79,26 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
     }
   }, [exportOpen])
   const busy = status === 'loading' || status === 'running'
+  // The pickers' options (two texts each, some 60 translations) change only with the language,
+  // while the toolbar draws again at every phase of a run (it shows the event count).
+  const exampleOptions = useMemo(
+    () =>
+      examples.map((ex) => (
+        <option key={ex.id} value={ex.id} title={exampleDescription(t, ex)}>
+          {exampleTitle(t, ex)}
+        </option>
+      )),
+    [t],
+  )
+  const protocolOptions = useMemo(
+    () =>
+      protocols.map((p) => (
+        <option key={p.id} value={p.id} title={protocolDescription(t, p)}>
+          {protocolLabel(t, p)}
+        </option>
+      )),
+    [t],
+  )
   // Widths in rem, so a larger text size compacts the row as a narrower window does.
   const header = useRef<HTMLElement>(null)
   const room = useRemWidth(header, 90)
@@ -130,11 +150,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           className="w-60 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
           {exampleId === 'custom' && <option value="custom">({t('toolbar.yourWorkspaceLower')})</option>}
-          {examples.map((ex) => (
-            <option key={ex.id} value={ex.id} title={exampleDescription(t, ex)}>
-              {exampleTitle(t, ex)}
-            </option>
-          ))}
+          {exampleOptions}
         </select>
       </label>
       <label className="flex min-w-0 shrink items-center gap-1 text-xs text-slate-300">
@@ -147,11 +163,7 @@ export function Toolbar({ onImported }: { onImported(outcome: ImportOutcome): vo
           title={((p) => (p ? `${protocolLabel(t, p)}: ${protocolDescription(t, p)}` : undefined))(protocols.find((p) => p.id === protocol))}
           className="w-52 min-w-24 shrink rounded border border-slate-600 bg-slate-800 px-1.5 py-1 text-sm text-white 2xl:w-auto"
         >
-          {protocols.map((p) => (
-            <option key={p.id} value={p.id} title={protocolDescription(t, p)}>
-              {protocolLabel(t, p)}
-            </option>
-          ))}
+          {protocolOptions}
         </select>
       </label>
       {wide && <MaxStepsInput value={maxSteps} />}
