@@ -1,11 +1,13 @@
 /**
- * Long request text crosses to the sandbox worker in parts. Posting is a structured clone made
- * in the sender's task: the appended messages of a turn of 100 000 calls (~20 MB of JSON) held
- * the page for 40–120 ms in one `postMessage`. The host posts the text as `text-part` messages
- * of at most {@link TEXT_PART_CHARS} chars, one per task, under a key; the request then names
- * the key and the number of parts (`{ textParts, count }` in place of the text), and the worker
- * joins them before it reads the request. Both ends are here: {@link textParts} (host) and
- * {@link createTextPartStore} (worker).
+ * Long text crosses between the sandbox host and its worker in parts, both ways. A message is
+ * a structured clone, made in the sender's task and read in the receiver's: the appended
+ * messages of a turn of 100 000 calls (~20 MB of JSON) held the page for 40–120 ms in one
+ * `postMessage`, and reading a 15 MB model output out of one message ~120 ms. The sender posts
+ * the text as `text-part` messages of at most {@link TEXT_PART_CHARS} chars under a key (the
+ * host one per task, {@link postInTextParts}; the worker at once, {@link postTextNow}: the page
+ * reads each in a task of its own), and the message that follows names the key and the number
+ * of parts (`{ textParts, count }` in place of the text). The receiver keeps the parts in a
+ * {@link TextPartStore} and puts the text back before it reads the message.
  */
 
 /** Chars (UTF-16 code units) of one part: a clone of this many takes a few ms. */

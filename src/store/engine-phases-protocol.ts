@@ -49,13 +49,13 @@ export function fromWireVerdict(verdict: WireVerdict, calls: ParsedCalls, positi
   return call && call.id === verdict.callId ? { ...rest, arguments: call.arguments } : rest
 }
 
-/** Wide arguments sent apart from their item: where the item is in its list, the value in parts, its JSON text. */
+/** Wide arguments sent apart from their item: where the item is in its list, the value in parts, its JSON texts. */
 interface WideArguments {
   position: number
   parts: JsonPart[]
   json: string
-  /** True when the text is the arguments' `stableJson` too (their keys are in order). */
-  stable: boolean
+  /** Their `stableJson` (keys sorted): the very `json` string when their keys are in order. */
+  stable: string
 }
 
 /**
@@ -70,8 +70,7 @@ function withWideArgumentsApart<Item extends { arguments?: ParsedCalls[number]['
     if (args === undefined || !isWideJson(args)) continue
     out ??= items.slice()
     out[position] = { ...item, arguments: {} }
-    const json = jsonOf(args)
-    wide.push({ position, parts: toJsonParts(args), json, stable: stableJson(args) === json })
+    wide.push({ position, parts: toJsonParts(args), json: jsonOf(args), stable: stableJson(args) })
   }
   return out ?? items
 }
@@ -102,10 +101,11 @@ export type WorkerToPage =
   /** A part of the arguments of the call at `position` of the parts sent (sent with `{}` for them); `last` ends them. */
   | { type: 'value-part'; id: number; position: number; part: JsonPart; last: boolean }
   /**
-   * A part of the JSON text of the wide arguments at `position` (after their value parts); `last`
-   * ends it, `stable` says the text is their `stableJson` too.
+   * A part of a JSON text of the wide arguments at `position` (after their value parts): `as`
+   * says which (`JSON.stringify`'s, `stableJson`'s, or both when their keys are in order, see
+   * `rememberJson`); `last` ends it.
    */
-  | { type: 'value-json'; id: number; position: number; text: string; last: boolean; stable: boolean }
+  | { type: 'value-json'; id: number; position: number; text: string; last: boolean; as: 'json' | 'stable' | 'both' }
   /** The event with its long list emptied: `field` says which one the parts fill. */
   | { type: 'done'; id: number; event: ParseCompleted | ValidateCompleted; field: 'calls' | 'verdicts' }
   | { type: 'failed'; id: number; message: string }
@@ -134,8 +134,13 @@ export function servePhases(port: PhasePort): void {
     for (let at = 0; at < list.length; at += PART_ITEMS) port.postMessage({ type: 'part', id, items: list.slice(at, at + PART_ITEMS) })
     for (const { position, parts, json, stable } of wide) {
       parts.forEach((part, index) => port.postMessage({ type: 'value-part', id, position, part, last: index === parts.length - 1 }))
-      for (let at = 0; at < json.length; at += PART_CHARS) {
-        port.postMessage({ type: 'value-json', id, position, text: json.slice(at, at + PART_CHARS), last: at + PART_CHARS >= json.length, stable })
+      // The page checks repeated calls by the stable text: when it differs (keys out of order, as
+      // models write them), it is sent too, or the page would walk 500 000 objects to write it.
+      const texts: [string, 'json' | 'stable' | 'both'][] = stable === json ? [[json, 'both']] : [[json, 'json'], [stable, 'stable']]
+      for (const [text, as] of texts) {
+        for (let at = 0; at < text.length; at += PART_CHARS) {
+          port.postMessage({ type: 'value-json', id, position, text: text.slice(at, at + PART_CHARS), last: at + PART_CHARS >= text.length, as })
+        }
       }
     }
     port.postMessage({ type: 'done', id, event: { ...event, [field]: [] } as ParseCompleted | ValidateCompleted, field })

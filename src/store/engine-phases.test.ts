@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { inThreadPhases, LoopRunner, parseInput, validateInput, fold, type ModelOutput, type PhaseRunner, type SessionEvent, type ToolExecutor } from '../core/loop'
 import type { ToolSpec } from '../core/tools'
-import { rememberedJson } from '../core/util'
+import { rememberedJson, stableJson } from '../core/util'
 import { PART_CHARS, PART_ITEMS, servePhases, type PageToWorker, type PhasePort, type WorkerToPage } from './engine-phases-protocol'
 import { createPhaseOffload, OFFLOAD_VALIDATE_CALLS, type PhaseWorker } from './engine-phases'
 
@@ -151,8 +151,13 @@ describe('createPhaseOffload', () => {
     if (parsed?.type !== 'parse.completed') throw new Error('no parse')
     expect(Object.keys(parsed.calls[1]!.arguments)).toEqual(['n', '__proto__', 'list'])
     expect((parsed.calls[1]!.arguments.list as unknown[]).length).toBe(100_000)
-    // Their JSON text came with them: the page writes none of it.
-    expect(rememberedJson(parsed.calls[1]!.arguments)).toBe(JSON.stringify(parsed.calls[1]!.arguments))
+    // Their JSON text came with them: the page writes none of it. Their keys are out of order, so
+    // the stable text (keys sorted, for the repeated-call check) came too, as many parts again.
+    const json = JSON.stringify(parsed.calls[1]!.arguments)
+    expect(rememberedJson(parsed.calls[1]!.arguments)).toBe(json)
+    const parseTraffic = traffic.toPage.slice(0, traffic.toPage.indexOf('done'))
+    expect(parseTraffic.filter((type) => type === 'value-json')).toHaveLength(2 * Math.ceil(json.length / PART_CHARS))
+    expect(stableJson(parsed.calls[1]!.arguments).startsWith('{"__proto__":{"x":1},"list":[{"k":0,"s":"v0"}')).toBe(true)
     // Validation coerced "1" to 1: the verdict's new arguments came back in parts too.
     const validated = events.find((event) => event.type === 'validate.completed')
     if (validated?.type !== 'validate.completed') throw new Error('no validation')

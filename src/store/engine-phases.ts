@@ -38,8 +38,8 @@ interface Pending {
   items: unknown[]
   /** Readers of the wide arguments on their way, by the position of their call or verdict. */
   readers: Map<number, JsonPartsReader>
-  /** Parts of the JSON text of wide arguments read, by position. */
-  texts: Map<number, string[]>
+  /** Parts of the JSON texts of wide arguments read, by position and kind (see `value-json`). */
+  texts: Map<string, string[]>
 }
 
 interface Live {
@@ -105,13 +105,14 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
 
   /** Keeps one part of wide arguments' JSON text; with the last, the text is remembered for them (see `rememberJson`). */
   function readArgumentsText(pending: Pending, data: Extract<WorkerToPage, { type: 'value-json' }>): void {
-    const texts = pending.texts.get(data.position) ?? []
+    const key = `${data.position} ${data.as}`
+    const texts = pending.texts.get(key) ?? []
     texts.push(data.text)
-    pending.texts.set(data.position, texts)
+    pending.texts.set(key, texts)
     if (!data.last) return
-    pending.texts.delete(data.position)
+    pending.texts.delete(key)
     const args = (pending.items[data.position] as { arguments?: object } | undefined)?.arguments
-    if (args !== undefined) rememberJson(args, texts.join(''), data.stable)
+    if (args !== undefined) rememberJson(args, texts.join(''), data.as)
   }
 
   /** Feeds one part of a call's (or verdict's) wide arguments; the last one puts them in it. A part that cannot be read fails the request. */

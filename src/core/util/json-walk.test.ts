@@ -100,18 +100,26 @@ describe('JSON walks without recursion', () => {
 })
 
 describe('remembered JSON text', () => {
-  it('takes text written elsewhere for both writers, the stable one only when told the keys are in order', () => {
+  it('takes text written elsewhere for either writer, or both', () => {
     const inOrder = { a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
     const written = JSON.stringify(inOrder)
-    rememberJson(inOrder, written, true)
+    rememberJson(inOrder, written, 'both')
     expect(jsonOf(inOrder)).toBe(written)
     expect(stableJson(inOrder)).toBe(written)
     const unordered = { z: 1, a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
-    rememberJson(unordered, JSON.stringify(unordered), false)
+    const json = JSON.stringify(unordered)
+    rememberJson(unordered, json, 'json')
+    expect(jsonOf(unordered)).toBe(json)
     expect(stableJson(unordered).startsWith('{"a":[')).toBe(true)
+    // The stable text given is the one used: nothing is walked again.
+    const other = { z: 1, a: Array.from({ length: 10_000 }, (_, k) => ({ k })) }
+    const stable = `{"a":${JSON.stringify(other.a)},"z":1}`
+    rememberJson(other, stable, 'stable')
+    expect(stableJson(other)).toBe(stable)
+    expect(rememberedJson(other)).toBeUndefined()
     // Short text is not kept: writing it again costs nothing.
     const small = { b: 1 }
-    rememberJson(small, '{"b":1}', true)
+    rememberJson(small, '{"b":1}', 'both')
     expect(rememberedJson(small)).toBeUndefined()
     expect(written.length).toBeGreaterThan(REMEMBERED_JSON_CHARS)
   })

@@ -84,15 +84,15 @@ export function jsonOf(value: object): string {
 }
 
 /**
- * Remembers `text` as `value`'s JSON, for {@link jsonOf}, and as its {@link stableJson} too when
- * `stable` (its keys are in order): text written elsewhere (the engine's phase worker writes a
- * wide call's arguments as it sends them) is not written again. Short texts are not kept.
- * The caller vouches that `text` is `JSON.stringify(value)`.
+ * Remembers `text` as `value`'s JSON (`as: 'json'`, for {@link jsonOf}), as its
+ * {@link stableJson} (`'stable'`), or both (`'both'`: its keys are in order, the two are the
+ * same): text written elsewhere (the engine's phase worker writes a wide call's arguments as it
+ * sends them) is not written again. Short texts are not kept. The caller vouches for the text.
  */
-export function rememberJson(value: object, text: string, stable: boolean): void {
+export function rememberJson(value: object, text: string, as: 'json' | 'stable' | 'both'): void {
   if (text.length < REMEMBERED_JSON_CHARS) return
-  longTexts.set(value, text)
-  if (stable) stableTexts.set(value, text)
+  if (as !== 'stable') longTexts.set(value, text)
+  if (as !== 'json') stableTexts.set(value, text)
 }
 
 /** Texts of long values {@link stableJson} wrote, or {@link rememberJson} was given, by object. */
