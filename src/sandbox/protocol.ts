@@ -347,15 +347,19 @@ export const sandboxToHostSchema = z.discriminatedUnion('type', [
 export type SandboxToHost = z.infer<typeof sandboxToHostSchema>
 
 /**
- * A message as the sandbox posts it: a long model output comes as `text-part` messages first
+ * A message as the sandbox posts it: a long model output or tool result comes as `text-part` messages first
  * (reading a 15 MB string from one message held the page for ~120 ms; parts of 1 M chars take
- * a few ms each, one task each), and the `model-result` names them in place of its text. The
+ * a few ms each, one task each), and the `model-result` (or `tool-results`) names them in place of its text. The
  * host puts the text back (`joinPostedParts`) before it reads the message.
  */
 export type PostedSandboxToHost =
   | SandboxToHost
   | { type: 'text-part'; key: string; text: string }
   | { type: 'model-result'; requestId: string; result: { ok: true; output: { kind: 'text'; raw: TextPartsRef } } }
+  | (Omit<Extract<SandboxToHost, { type: 'tool-results' }>, 'results'> & { results: (BatchResult | PostedBatchResult)[] })
+
+/** A finished call of a batch as the sandbox posts it: a long result may name its `text-part`s instead (see {@link PostedSandboxToHost}). */
+export type PostedBatchResult = Omit<BatchResult, 'result'> & { result: { ok: true; result: TextPartsRef } }
 
 /**
  * Prefix of the label the child writes as it takes in a request (`received:<requestId>`). A

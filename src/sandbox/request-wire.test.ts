@@ -62,6 +62,19 @@ function appendText(encoded: EncodedModelRequest): string {
 /** `encoded` with its appended text whole, as `encode` gives it. */
 const joined = (encoded: EncodedModelRequest) => ({ ...encoded, conversation: { ...encoded.conversation, append: appendText(encoded) } })
 
+/** A sandbox whose worker runs in this process, recording every message it posts to the host. */
+function replyRecordingSandbox(replies: unknown[]): Sandbox {
+  const spawn: SpawnWorker = (events) => {
+    let alive = true
+    const dispatch = createWorkerDispatch((message) => {
+      replies.push(structuredClone(message))
+      setTimeout(() => alive && events.message(structuredClone(message)), 0)
+    })
+    return { post: (message) => void setTimeout(() => alive && dispatch(structuredClone(message)), 0), terminate: () => void (alive = false) }
+  }
+  return createSandboxHost(spawn, { modelTimeoutMs: 5_000 })
+}
+
 let sandbox: Sandbox | NodeSandbox | undefined
 afterEach(() => sandbox?.dispose())
 
@@ -296,15 +309,7 @@ describe('the worker side of the request wire', () => {
 
   it('gets a model output of megabytes back in text parts, one message each, and hands the engine the whole text', async () => {
     const replies: unknown[] = []
-    const spawn: SpawnWorker = (events) => {
-      let alive = true
-      const dispatch = createWorkerDispatch((message) => {
-        replies.push(structuredClone(message))
-        setTimeout(() => alive && events.message(structuredClone(message)), 0)
-      })
-      return { post: (message) => void setTimeout(() => alive && dispatch(structuredClone(message)), 0), terminate: () => void (alive = false) }
-    }
-    sandbox = createSandboxHost(spawn, { modelTimeoutMs: 5_000 })
+    sandbox = replyRecordingSandbox(replies)
     await sandbox.load({ tools: TOOLS, model: `export default ({ step }) => step === 0 ? 'é"\\\\'.repeat(900_000) + '!' : 'short'` })
     const ask = (step: number) => modelRequest({ conversation: Conversation.of([user('go')]), tools: [echo], step, protocol: 'openai', systemPromptBase: null }, { contextWindow: 0, finalTurn: false }, null).request
     const output = await sandbox.respond(ask(0))
@@ -316,6 +321,20 @@ describe('the worker side of the request wire', () => {
     // A short output comes in its result, as before.
     expect(await sandbox.respond(ask(1))).toEqual({ kind: 'text', raw: 'short' })
     expect(replies.filter((message) => (message as { type?: string }).type === 'text-part')).toHaveLength(parts.length)
+  })
+
+  it('gets a tool result of megabytes back in text parts too, and the engine gets it whole', async () => {
+    const replies: unknown[] = []
+    sandbox = replyRecordingSandbox(replies)
+    await sandbox.load({ tools: `import { tool, z } from 'toolstep'\nexport const big = tool({ description: 'Big.', inputSchema: z.object({}), execute: () => 'ü'.repeat(2_500_000) + '.' })\nexport const small = tool({ description: 'Small.', inputSchema: z.object({}), execute: () => 'ok' })`, model: `export default () => 'x'` })
+    const spec = (name: string): ToolSpec => ({ name, description: name, inputSchema: { type: 'object' } })
+    const [big, small] = await Promise.all([sandbox.execute({ id: 'c1', name: 'big', arguments: {} }, spec('big')), sandbox.execute({ id: 'c2', name: 'small', arguments: {} }, spec('small'))])
+    expect(big).toMatchObject({ ok: true, result: 'ü'.repeat(2_500_000) + '.' })
+    expect(small).toMatchObject({ ok: true, result: 'ok' })
+    const parts = replies.filter((message) => (message as { type?: string }).type === 'text-part')
+    expect(parts).toHaveLength(3)
+    const results = replies.filter((message) => (message as { type?: string }).type === 'tool-results').flatMap((message) => (message as { results: { result: unknown }[] }).results)
+    expect(results.map((result) => result.result)).toEqual(expect.arrayContaining([{ ok: true, result: { textParts: expect.any(String), count: 3 } }, { ok: true, result: 'ok' }]))
   })
 
   it('answers a request whose text parts did not all arrive with a protocol error, and forgets the parts', async () => {

@@ -118,17 +118,29 @@ export function postTextNow(text: string, post: (message: { type: 'text-part'; k
 
 /**
  * The host's side of a sandbox's long outputs: keeps a `text-part` message (gives `undefined`),
- * puts the text back into a model result that names its parts, and gives any other message as
- * it came. Reads unchecked data; the schema checks the result afterwards (a reference whose parts
- * did not all arrive stays in place, and fails it).
+ * puts the text back into a model result or a batch's tool results that name their parts, and
+ * gives any other message as it came. Reads unchecked data; the schema checks the result
+ * afterwards (a reference whose parts did not all arrive stays in place, and fails it).
  */
 export function joinPostedParts(data: unknown, store: TextPartStore): unknown {
-  type Shape = { type?: unknown; key?: unknown; text?: unknown; result?: { ok?: unknown; output?: { kind?: unknown; raw?: unknown } } }
+  type Shape = { type?: unknown; key?: unknown; text?: unknown; result?: { ok?: unknown; output?: { kind?: unknown; raw?: unknown } }; results?: unknown }
   if (typeof data !== 'object' || data === null) return data
   const shaped = data as Shape
   if (shaped.type === 'text-part') {
     if (typeof shaped.key === 'string' && typeof shaped.text === 'string') store.add(shaped.key, shaped.text)
     return undefined
+  }
+  if (shaped.type === 'tool-results' && Array.isArray(shaped.results)) {
+    let results: unknown[] | undefined
+    shaped.results.forEach((entry: unknown, index) => {
+      const result = typeof entry === 'object' && entry !== null ? (entry as { result?: { result?: unknown } }).result : undefined
+      if (typeof result !== 'object' || result === null || !isTextPartsRef(result.result)) return
+      const claimed = store.claim(result.result)
+      if (!claimed.ok) return
+      results ??= (shaped.results as unknown[]).slice()
+      results[index] = { ...(entry as object), result: { ...result, result: claimed.text } }
+    })
+    return results ? { ...shaped, results } : data
   }
   if (shaped.type !== 'model-result' || typeof shaped.result !== 'object' || shaped.result === null) return data
   const output = shaped.result.output

@@ -4,7 +4,7 @@
  */
 import type { ModelOutput } from '../core/loop/interfaces'
 import { writeOpenAIAssistant } from '../core/wire/openai-chat'
-import { hostToSandboxSchema, type PostedSandboxToHost, type SandboxToHost, type SerializedError } from './protocol'
+import { hostToSandboxSchema, type BatchResult, type PostedBatchResult, type PostedSandboxToHost, type SandboxToHost, type SerializedError } from './protocol'
 import { createRuntime, type ModelCallResult, type SandboxRuntime } from './runtime'
 import { readBatch, runToolBatch, type CallStarter } from './tool-batch'
 import { serializeError } from './user-errors'
@@ -71,6 +71,15 @@ export function createWorkerDispatch(
 /** Runs `work` (one runtime operation) under the host's timeout, when the runtime can interrupt code. */
 function within<T>(runtime: SandboxRuntime, timeoutMs: number | undefined, work: () => T): T {
   return runtime.budget ? runtime.budget(timeoutMs, work) : work()
+}
+
+/**
+ * `result` with a long text (a tool that returned megabytes) posted ahead in parts and named in
+ * its place (see text-parts.ts); `result` itself otherwise.
+ */
+function withLongResultApart(result: BatchResult, post: (message: PostedSandboxToHost) => void): BatchResult | PostedBatchResult {
+  if (!result.result.ok || result.result.result.length <= TEXT_PART_CHARS) return result
+  return { ...result, result: { ok: true, result: postTextNow(result.result.result, post) } }
 }
 
 /**
@@ -184,7 +193,7 @@ function serveRuntime(post: (message: PostedSandboxToHost) => void, runtime: San
           batch.calls,
           (update) => {
             if (update.done) close?.()
-            post({ type: 'tool-results', requestId, ...update })
+            post({ type: 'tool-results', requestId, ...update, results: update.results.map((result) => withLongResultApart(result, post)) })
           },
           startCall,
           (report) => (reportPending = report),
