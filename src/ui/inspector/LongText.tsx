@@ -1,12 +1,13 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useMemo, useRef } from 'react'
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { rowStarts, WINDOWED_CHARS } from './raw-pieces'
+import { useMeasuredRows } from '../timeline/use-measured-rows'
+import { NO_HEIGHTS, NO_ROWS, WINDOWED_CHARS } from './raw-pieces'
+import { useTextRows } from './text-layout'
 
 /**
  * A text block (an answer, a message's content, a parse's text) drawn whole up to
  * `WINDOWED_CHARS` characters. A longer one (a model's 10 MB answer) is drawn windowed: cut in
- * rows of at most `ROW_CHARS`, only the rows in view are in the page, so laying out the page
+ * rows of whole lines (at most `ROW_LINES`) or of `ROW_CHARS` of a longer line, only the rows in view are in the page, so laying out the page
  * never measures megabytes of text. `as` and `className` style the block in both modes;
  * `testId` names it in both, with `data-windowed="true"` when windowed; `content` marks it as text
  * the user or the model wrote (`data-content`).
@@ -24,23 +25,31 @@ export function LongText({ text, as: Block = 'pre', className = '', testId, cont
   return <WindowedText text={text} className={className} marks={marks} {...(testId ? { testId } : {})} />
 }
 
+/** A row of a text is known by its index: the rows of one text never move. */
+const rowKey = (index: number) => index
+
 function WindowedText({ text, className, testId, marks }: { text: string; className: string; testId?: string; marks: Record<string, string> }) {
   const { t } = useTranslation()
-  const rows = useMemo(() => rowStarts(text), [text])
+  // Rows and offsets in typed arrays, made in the task after the first draw (see text-layout.ts):
+  // 10 MB of short lines is hundreds of thousands of rows.
+  const layout = useTextRows(text)
+  const rows = layout?.starts ?? NO_ROWS
   const parentRef = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({
+  const virtualizer = useMeasuredRows(parentRef, {
     count: rows.length,
-    getScrollElement: () => parentRef.current,
-    estimateSize: (i) => 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : text.length) - rows[i]!) / 90)),
+    estimate: layout?.heights ?? NO_HEIGHTS,
+    keyOf: rowKey,
+    scope: rows,
     overscan: 8,
-    initialRect: { width: 600, height: 320 },
+    fallbackHeight: 320,
   })
   return (
     <div>
       <p className="mb-0.5 text-xs text-slate-500">{t('longText.windowed', { chars: text.length.toLocaleString() })}</p>
-      <div data-testid={testId} data-windowed="true" ref={parentRef} className={`max-h-80 overflow-auto ${className}`} {...marks}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-          {virtualizer.getVirtualItems().map((item) => (
+      <div data-testid={testId} data-windowed="true" ref={parentRef} className={`max-h-80 overflow-auto ${className}`} aria-busy={layout ? undefined : true} {...marks}>
+        {layout ? null : <span className="italic text-slate-400">{t('rawOutput.layingOut')}</span>}
+        <div style={{ height: virtualizer.totalSize, position: 'relative', width: '100%' }}>
+          {virtualizer.rows.map((item) => (
             <div
               key={item.key}
               data-index={item.index}

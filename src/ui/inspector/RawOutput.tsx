@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { nextTask } from '../../core/loop'
+import { useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Span } from '../../core/protocols'
 import { useMeasuredRows } from '../timeline/use-measured-rows'
-import { indexRanges, piecesOf, rangesMeeting, rowStarts, WINDOWED_CHARS, WINDOWED_RANGES, type Piece } from './raw-pieces'
+import { indexRanges, NO_HEIGHTS, NO_ROWS, piecesOf, rangesMeeting, WINDOWED_CHARS, WINDOWED_RANGES, type Piece } from './raw-pieces'
+import { useTextRows } from './text-layout'
 
 export interface Highlight extends Span {
   kind: 'call' | 'name' | 'arguments'
@@ -47,49 +47,8 @@ export function RawOutput({ raw, highlights, testId = 'raw-output' }: { raw: str
   )
 }
 
-/**
- * The last texts cut into rows and the indexes of their ranges: a card of a huge turn scrolled
- * out of the Conversation view and back (or the inspector and the card of one turn) draws the
- * same 8 MB output again, and cutting it took tens of ms each time.
- */
-let lastLayout: { raw: string; layout: RowLayout } | null = null
+/** The indexes of the last texts' ranges: a card of a huge turn drawn again reuses them. */
 const indexes = new WeakMap<readonly Highlight[], ReturnType<typeof indexRanges>>()
-
-/** A text's rows: where each starts, and its guessed height, px (a row is a line, or ROW_CHARS of a longer one that wraps: ~90 characters a line). */
-interface RowLayout {
-  rows: Int32Array
-  heights: Float64Array
-}
-
-function layoutOf(raw: string): RowLayout {
-  if (lastLayout?.raw === raw) return lastLayout.layout
-  const rows = rowStarts(raw)
-  const heights = new Float64Array(rows.length)
-  for (let i = 0; i < rows.length; i++) heights[i] = 18 * Math.max(1, Math.ceil(((i + 1 < rows.length ? rows[i + 1]! : raw.length) - rows[i]!) / 90))
-  lastLayout = { raw, layout: { rows, heights } }
-  return lastLayout.layout
-}
-
-/**
- * `raw`'s row layout, made in a task after the one that first draws it (null until then): cutting
- * 15 MB into 800 000 rows, then placing them, added tens of ms each to the task that drew the
- * turn. Given at once when it is the last text laid out.
- */
-function useRowLayout(raw: string): RowLayout | null {
-  const [made, setMade] = useState<{ raw: string; layout: RowLayout } | null>(null)
-  const ready = made?.raw === raw ? made.layout : lastLayout?.raw === raw ? lastLayout.layout : null
-  useEffect(() => {
-    if (ready) return
-    let live = true
-    void nextTask().then(() => {
-      if (live) setMade({ raw, layout: layoutOf(raw) })
-    })
-    return () => {
-      live = false
-    }
-  }, [raw, ready])
-  return ready
-}
 
 function indexOf(highlights: readonly Highlight[]): ReturnType<typeof indexRanges> {
   let index = indexes.get(highlights)
@@ -100,13 +59,10 @@ function indexOf(highlights: readonly Highlight[]): ReturnType<typeof indexRange
 /** A row of the raw output is known by its index: the rows of one text never move. */
 const rowKey = (index: number) => index
 
-const NO_ROWS = new Int32Array(0)
-const NO_HEIGHTS = new Float64Array(0)
-
 function WindowedRawOutput({ raw, highlights, testId }: { raw: string; highlights: readonly Highlight[]; testId: string }) {
   const { t } = useTranslation()
-  const layout = useRowLayout(raw)
-  const rows = layout?.rows ?? NO_ROWS
+  const layout = useTextRows(raw)
+  const rows = layout?.starts ?? NO_ROWS
   const index = useMemo(() => (layout ? indexOf(highlights) : null), [highlights, layout])
   const parentRef = useRef<HTMLPreElement>(null)
   // Hundreds of thousands of rows (a turn of 100 000 calls, pretty-printed): offsets in typed arrays, not an object per row.

@@ -1,5 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useRef, type ReactNode } from 'react'
+import { useCallback, useRef, type ReactNode } from 'react'
+import { useMeasuredRows } from '../timeline/use-measured-rows'
 
 /** Lists longer than this render windowed: a turn of 100 000 calls would otherwise put 100 000 cards in the page. */
 export const WINDOWED_ITEMS = 200
@@ -21,19 +21,24 @@ export function WindowedList({ count, render, as: List = 'div', className = '', 
   return <Windowed count={count} render={render} List={List} className={className} estimate={estimate} />
 }
 
+/** An item is known by its index in the list. */
+const itemKey = (index: number) => index
+
 function Windowed({ count, render, List, className, estimate }: { count: number; render: (index: number) => ReactNode; List: 'ol' | 'ul' | 'div'; className: string; estimate: number }) {
   const parentRef = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({
+  // Offsets in typed arrays (see use-measured-rows.ts): @tanstack/react-virtual kept an object per
+  // item and rebuilt them from the first one measured, for the 100 000 calls of a turn.
+  const virtualizer = useMeasuredRows(parentRef, {
     count,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => estimate,
+    estimate: useCallback(() => estimate, [estimate]),
+    keyOf: itemKey,
     overscan: 6,
-    initialRect: { width: 600, height: 480 },
+    fallbackHeight: 480,
   })
   return (
     <div ref={parentRef} data-windowed="true" className="max-h-[30rem] overflow-auto">
-      <List className={className} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => (
+      <List className={className} style={{ height: virtualizer.totalSize, position: 'relative' }}>
+        {virtualizer.rows.map((item) => (
           <div
             key={item.key}
             data-index={item.index}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../test/fuzz-inputs'
-import { indexRanges, piecesOf, rangesMeeting, ROW_CHARS, rowStarts } from './raw-pieces'
+import { indexRanges, piecesOf, rangesMeeting, ROW_CHARS, ROW_LINES, textRows } from './raw-pieces'
 import type { Highlight } from './RawOutput'
 
 /** The reading RawOutput had before: every range checked for every piece. */
@@ -61,13 +61,30 @@ describe('raw output pieces', () => {
     expect(rangesMeeting(indexRanges([...ranges.slice(3, 6), ...ranges.slice(0, 3)]), 0, 5).map((h) => [h.kind, h.call])).toEqual([['call', 0], ['name', 0]])
   })
 
-  it('rows break after each line and within long lines, never inside a surrogate pair', () => {
-    expect([...rowStarts('a\nbb\n\nc')]).toEqual([0, 2, 5, 6])
-    expect([...rowStarts('')]).toEqual([0])
-    expect([...rowStarts('x'.repeat(ROW_CHARS * 2 + 5))]).toEqual([0, ROW_CHARS, ROW_CHARS * 2])
+  it('rows hold whole lines up to a count and a length, break within long lines, never inside a surrogate pair', () => {
+    const starts = (text: string, lines?: number) => [...textRows(text, ROW_CHARS, lines).starts]
+    expect(starts('a\nbb\n\nc', 1)).toEqual([0, 2, 5, 6])
+    expect(starts('a\nbb\n\nc', 2)).toEqual([0, 5])
+    expect(starts('a\nbb\n\nc')).toEqual([0])
+    expect(starts('')).toEqual([0])
+    expect(starts('x'.repeat(ROW_CHARS * 2 + 5))).toEqual([0, ROW_CHARS, ROW_CHARS * 2])
+    // A long line starts a row of its own, and the line after it another.
+    expect(starts(`ab\n${'x'.repeat(ROW_CHARS + 1)}\ncd\nef`)).toEqual([0, 3, 3 + ROW_CHARS, 3 + ROW_CHARS + 2])
+    // Short lines fill a row up to ROW_CHARS.
+    const line = `${'y'.repeat(99)}\n`
+    expect(starts(line.repeat(30))).toEqual([0, 2000])
     const emoji = `${'x'.repeat(ROW_CHARS - 1)}😀tail`
-    expect([...rowStarts(emoji)]).toEqual([0, ROW_CHARS + 1])
+    expect(starts(emoji)).toEqual([0, ROW_CHARS + 1])
     const tenMb = 'word '.repeat(2_000_000)
-    expect(rowStarts(tenMb).length).toBe(Math.ceil(tenMb.length / ROW_CHARS))
+    expect(textRows(tenMb).starts.length).toBe(Math.ceil(tenMb.length / ROW_CHARS))
+    // Ten million line breaks make a quarter of a million rows, not ten million.
+    const breaks = textRows('\n'.repeat(10_000_000))
+    expect(breaks.starts.length).toBe(10_000_000 / ROW_LINES)
+    expect(breaks.heights[0]).toBe(18 * ROW_LINES)
+  })
+
+  it('guesses each row\'s height from its lines', () => {
+    const { heights } = textRows(`short\n${'z'.repeat(181)}\n`, ROW_CHARS, 1)
+    expect([...heights]).toEqual([18, 54])
   })
 })
