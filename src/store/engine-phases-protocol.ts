@@ -49,28 +49,46 @@ export function fromWireVerdict(verdict: WireVerdict, calls: ParsedCalls, positi
   return call && call.id === verdict.callId ? { ...rest, arguments: call.arguments } : rest
 }
 
-/** Wide arguments sent apart from their item: where the item is in its list, the value in parts, its JSON texts. */
-interface WideArguments {
+/** What a `value-json` message's text is: see {@link WorkerToPage}. */
+export type SentText = 'json' | 'stable' | 'both' | 'raw'
+
+/** What of an item is sent apart from it: where the item is in its list, its wide arguments in parts, and long texts. */
+interface SentApart {
   position: number
   parts: JsonPart[]
-  json: string
-  /** Their `stableJson` (keys sorted): the very `json` string when their keys are in order. */
-  stable: string
+  texts: [string, SentText][]
 }
 
 /**
- * `items` (calls or verdicts), each with wide arguments given empty ones instead, those arguments
- * pushed onto `wide`; `items` itself when none is wide.
+ * `items` (calls or verdicts), each with wide arguments given empty ones instead and a long
+ * `rawArguments` given `''`, what was taken pushed onto `apart`; `items` itself when nothing was.
  */
-function withWideArgumentsApart<Item extends { arguments?: ParsedCalls[number]['arguments'] }>(items: Item[], wide: WideArguments[]): Item[] {
+function withWideArgumentsApart<Item extends { arguments?: ParsedCalls[number]['arguments']; rawArguments?: string }>(items: Item[], apart: SentApart[]): Item[] {
   let out: Item[] | undefined
   for (let position = 0; position < items.length; position++) {
     const item = items[position]!
     const args = item.arguments
-    if (args === undefined || !isWideJson(args)) continue
+    const wide = args !== undefined && isWideJson(args)
+    const longRaw = item.rawArguments !== undefined && item.rawArguments.length > PART_CHARS
+    if (!wide && !longRaw) continue
     out ??= items.slice()
-    out[position] = { ...item, arguments: {} }
-    wide.push({ position, parts: toJsonParts(args), json: jsonOf(args), stable: stableJson(args) })
+    const taken: SentApart = { position, parts: [], texts: [] }
+    const copy = { ...item }
+    if (wide) {
+      copy.arguments = {}
+      taken.parts = toJsonParts(args)
+      // The page checks repeated calls by the stable text: when it differs (keys out of order, as
+      // models write them), it is sent too, or the page would walk 500 000 objects to write it.
+      const json = jsonOf(args)
+      const stable = stableJson(args)
+      taken.texts = stable === json ? [[json, 'both']] : [[json, 'json'], [stable, 'stable']]
+    }
+    if (longRaw) {
+      copy.rawArguments = ''
+      taken.texts.push([item.rawArguments!, 'raw'])
+    }
+    out[position] = copy
+    apart.push(taken)
   }
   return out ?? items
 }
@@ -101,11 +119,11 @@ export type WorkerToPage =
   /** A part of the arguments of the call at `position` of the parts sent (sent with `{}` for them); `last` ends them. */
   | { type: 'value-part'; id: number; position: number; part: JsonPart; last: boolean }
   /**
-   * A part of a JSON text of the wide arguments at `position` (after their value parts): `as`
-   * says which (`JSON.stringify`'s, `stableJson`'s, or both when their keys are in order, see
-   * `rememberJson`); `last` ends it.
+   * A part of a long text of the item at `position` (after the value parts of its arguments):
+   * `as` says which (the arguments' JSON as `JSON.stringify` writes it, their `stableJson`, both
+   * when their keys are in order, see `rememberJson`; or the call's `rawArguments`); `last` ends it.
    */
-  | { type: 'value-json'; id: number; position: number; text: string; last: boolean; as: 'json' | 'stable' | 'both' }
+  | { type: 'value-json'; id: number; position: number; text: string; last: boolean; as: SentText }
   /** The event with its long list emptied: `field` says which one the parts fill. */
   | { type: 'done'; id: number; event: ParseCompleted | ValidateCompleted; field: 'calls' | 'verdicts' }
   | { type: 'failed'; id: number; message: string }
@@ -129,14 +147,11 @@ export function servePhases(port: PhasePort): void {
   const rawParts = new Map<number, string[]>()
 
   const reply = (id: number, event: ParseCompleted | ValidateCompleted, field: 'calls' | 'verdicts') => {
-    const wide: WideArguments[] = []
-    const list: unknown[] = field === 'calls' ? withWideArgumentsApart((event as ParseCompleted).calls, wide) : withWideArgumentsApart((event as ValidateCompleted).verdicts, wide)
+    const apart: SentApart[] = []
+    const list: unknown[] = field === 'calls' ? withWideArgumentsApart((event as ParseCompleted).calls, apart) : withWideArgumentsApart((event as ValidateCompleted).verdicts, apart)
     for (let at = 0; at < list.length; at += PART_ITEMS) port.postMessage({ type: 'part', id, items: list.slice(at, at + PART_ITEMS) })
-    for (const { position, parts, json, stable } of wide) {
+    for (const { position, parts, texts } of apart) {
       parts.forEach((part, index) => port.postMessage({ type: 'value-part', id, position, part, last: index === parts.length - 1 }))
-      // The page checks repeated calls by the stable text: when it differs (keys out of order, as
-      // models write them), it is sent too, or the page would walk 500 000 objects to write it.
-      const texts: [string, 'json' | 'stable' | 'both'][] = stable === json ? [[json, 'both']] : [[json, 'json'], [stable, 'stable']]
       for (const [text, as] of texts) {
         for (let at = 0; at < text.length; at += PART_CHARS) {
           port.postMessage({ type: 'value-json', id, position, text: text.slice(at, at + PART_CHARS), last: at + PART_CHARS >= text.length, as })

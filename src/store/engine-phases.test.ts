@@ -152,11 +152,13 @@ describe('createPhaseOffload', () => {
     expect(Object.keys(parsed.calls[1]!.arguments)).toEqual(['n', '__proto__', 'list'])
     expect((parsed.calls[1]!.arguments.list as unknown[]).length).toBe(100_000)
     // Their JSON text came with them: the page writes none of it. Their keys are out of order, so
-    // the stable text (keys sorted, for the repeated-call check) came too, as many parts again.
+    // the stable text (keys sorted, for the repeated-call check) came too, and so did the call's
+    // raw arguments (as long), as many parts each.
     const json = JSON.stringify(parsed.calls[1]!.arguments)
     expect(rememberedJson(parsed.calls[1]!.arguments)).toBe(json)
+    expect(parsed.calls[1]!.rawArguments).toBe(wide)
     const parseTraffic = traffic.toPage.slice(0, traffic.toPage.indexOf('done'))
-    expect(parseTraffic.filter((type) => type === 'value-json')).toHaveLength(2 * Math.ceil(json.length / PART_CHARS))
+    expect(parseTraffic.filter((type) => type === 'value-json')).toHaveLength(3 * Math.ceil(json.length / PART_CHARS))
     expect(stableJson(parsed.calls[1]!.arguments).startsWith('{"__proto__":{"x":1},"list":[{"k":0,"s":"v0"}')).toBe(true)
     // Validation coerced "1" to 1: the verdict's new arguments came back in parts too.
     const validated = events.find((event) => event.type === 'validate.completed')
@@ -168,6 +170,36 @@ describe('createPhaseOffload', () => {
     expect(valueParts).toBeGreaterThanOrEqual(5)
     expect(parse).toEqual(['part', ...Array<string>(valueParts).fill('value-part'), ...Array<string>(parse.length - valueParts - 2).fill('value-json'), 'done'])
     expect(traffic.toPage.slice(parse.length)).toContain('value-part')
+    offload.dispose()
+  })
+
+  it('sends a call whose one argument is megabytes back in parts too: the string in chunks, the raw arguments as text parts', async () => {
+    const long = '"quoted" é 😀 '.repeat(200_000)
+    const wide = JSON.stringify({ n: 2, text: long })
+    const make = (phases?: PhaseRunner): LoopRunner => {
+      let turn = 0
+      const loop = new LoopRunner({
+        model: { respond: async () => (turn++ === 0 ? { kind: 'message', message: { content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: wide } }] } } : { kind: 'text', raw: 'done' }) },
+        executor,
+        clock: () => 0,
+        ...(phases ? { phases } : {}),
+      })
+      loop.start({ protocol: 'openai', tools: [{ ...echo, inputSchema: { type: 'object', properties: { n: { type: 'integer' }, text: { type: 'string' } } } }], messages: [{ role: 'user', content: 'go' }], maxSteps: 3 })
+      return loop
+    }
+    const expected = await make().run()
+    const traffic = newTraffic()
+    const offload = createPhaseOffload({ spawn: channelWorkers(traffic) })
+    const events = await make(offload).run()
+    expect(events).toEqual(expected)
+    const parsed = events.find((event) => event.type === 'parse.completed')
+    if (parsed?.type !== 'parse.completed') throw new Error('no parse')
+    expect(parsed.calls[0]!.rawArguments).toBe(wide)
+    expect(parsed.calls[0]!.arguments.text).toBe(long)
+    const parse = traffic.toPage.slice(0, traffic.toPage.indexOf('done') + 1)
+    expect(parse.filter((type) => type === 'value-part').length).toBeGreaterThanOrEqual(Math.floor(long.length / PART_CHARS))
+    // The JSON text (keys in order: once, for both uses) and the raw arguments, a million chars a part.
+    expect(parse.filter((type) => type === 'value-json')).toHaveLength(2 * Math.ceil(wide.length / PART_CHARS))
     offload.dispose()
   })
 

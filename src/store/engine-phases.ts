@@ -103,7 +103,7 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     return target
   }
 
-  /** Keeps one part of wide arguments' JSON text; with the last, the text is remembered for them (see `rememberJson`). */
+  /** Keeps one part of a long text of an item; with the last, it is put in place: a call's `rawArguments`, or remembered for its arguments (see `rememberJson`). */
   function readArgumentsText(pending: Pending, data: Extract<WorkerToPage, { type: 'value-json' }>): void {
     const key = `${data.position} ${data.as}`
     const texts = pending.texts.get(key) ?? []
@@ -111,8 +111,10 @@ export function createPhaseOffload(options: PhaseOffloadOptions): PhaseRunner & 
     pending.texts.set(key, texts)
     if (!data.last) return
     pending.texts.delete(key)
-    const args = (pending.items[data.position] as { arguments?: object } | undefined)?.arguments
-    if (args !== undefined) rememberJson(args, texts.join(''), data.as)
+    const item = pending.items[data.position] as { arguments?: object; rawArguments?: string } | undefined
+    if (!item) return
+    if (data.as === 'raw') item.rawArguments = texts.join('')
+    else if (item.arguments !== undefined) rememberJson(item.arguments, texts.join(''), data.as)
   }
 
   /** Feeds one part of a call's (or verdict's) wide arguments; the last one puts them in it. A part that cannot be read fails the request. */

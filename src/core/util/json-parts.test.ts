@@ -35,6 +35,21 @@ describe('json parts', () => {
     expect(parts[0]!.ops[0]).toBe(OP.openObject)
   })
 
+  it('cuts strings of megabytes (values and keys) into chunks, so no part carries more than its share', () => {
+    const long = 'é'.repeat(2_500_001)
+    const value: JsonValue = { [long]: [long, 'short', { k: long }], n: 1 }
+    const parts = toJsonParts(value, 65_536, 1_000_000)
+    expect(Math.max(...parts.map((part) => part.values.reduce((sum: number, item) => sum + (typeof item === 'string' ? item.length : 0), 0)))).toBeLessThanOrEqual(2_000_000)
+    expect(parts.length).toBeGreaterThanOrEqual(7)
+    const reader = readJsonParts()
+    for (const part of parts) reader.feed(structuredClone(part))
+    expect(reader.value()).toEqual(value)
+    // A string cut in chunks is not complete until its end came.
+    const cut = readJsonParts()
+    cut.feed(toJsonParts(long, 65_536, 1_000_000)[0]!)
+    expect(() => cut.value()).toThrow(/not complete/)
+  })
+
   it('walks values nested far deeper than the stack allows, both ways', () => {
     let deep: JsonValue = 1
     for (let level = 0; level < 100_000; level++) deep = [deep]
@@ -60,9 +75,11 @@ describe('json parts', () => {
     throw new Error('a second value was taken')
   })
 
-  it('tells wide values from small ones, counting no further than the bound', () => {
+  it('tells wide values from small ones, by nodes or chars of strings, counting no further than the bound', () => {
     expect(isWideJson({ a: Array.from({ length: 50 }, (_, k) => k) }, 100)).toBe(false)
     expect(isWideJson({ a: Array.from({ length: 200 }, (_, k) => ({ k })) }, 100)).toBe(true)
-    expect(isWideJson('x'.repeat(1e6), 100)).toBe(false)
+    expect(isWideJson({ text: 'x'.repeat(990) }, 100, 1000)).toBe(false)
+    expect(isWideJson({ text: 'x'.repeat(1000) }, 100, 1000)).toBe(true)
+    expect(isWideJson({ ['k'.repeat(600)]: 'v'.repeat(400) }, 100, 1000)).toBe(true)
   })
 })

@@ -9,35 +9,50 @@
 import type { JsonObject, JsonValue } from '../messages'
 import { setMember } from './json-object'
 
-/** One part of a value: `ops[i]` is one of {@link OP}; `values` holds, in order, what the `scalar` and `key` operations take. */
+/**
+ * One part of a value: `ops[i]` is one of {@link OP}; `values` holds, in order, what the
+ * `scalar`, `key` and `chunk` operations take. A `chunk` is the beginning of the string the next
+ * `scalar` or `key` ends: a string of megabytes is cut into chunks, so no part is big.
+ */
 export interface JsonPart {
   ops: Uint8Array
   values: unknown[]
 }
 
 /** The operations of a {@link JsonPart}. */
-export const OP = { scalar: 0, openArray: 1, openObject: 2, close: 3, key: 4 } as const
+export const OP = { scalar: 0, openArray: 1, openObject: 2, close: 3, key: 4, chunk: 5 } as const
 
 /** Operations per part by default: a part is built and read in a few ms. */
 export const JSON_PART_OPS = 65_536
 
 /** Nodes (objects, arrays, scalars) from which {@link isWideJson} calls a value wide. */
 export const WIDE_JSON_NODES = 20_000
+/** Chars of strings (keys and values) from which {@link isWideJson} calls a value wide. */
+export const WIDE_JSON_CHARS = 1_000_000
+/** Chars of strings one part carries, about: longer strings are cut into chunks of this. */
+export const JSON_PART_CHARS = 1_000_000
 
 /**
- * True when `value` holds at least `nodes` nodes (objects, arrays and scalars), counted up to
- * that many and no further: O(min(size, nodes)).
+ * True when `value` holds at least `nodes` nodes (objects, arrays and scalars) or `chars` chars
+ * of strings, counted up to that many and no further: O(min(size, nodes)).
  */
-export function isWideJson(value: unknown, nodes = WIDE_JSON_NODES): boolean {
-  if (value === null || typeof value !== 'object') return false
+export function isWideJson(value: unknown, nodes = WIDE_JSON_NODES, chars = WIDE_JSON_CHARS): boolean {
+  if (value === null || typeof value !== 'object') return typeof value === 'string' && value.length >= chars
   const pending: object[] = [value]
   let seen = 0
+  let text = 0
   while (pending.length > 0) {
     const node = pending.pop()!
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node)
+    const isArray = Array.isArray(node)
+    const children: unknown[] = isArray ? node : Object.values(node)
     seen += 1 + children.length
     if (seen >= nodes) return true
-    for (const child of children) if (child !== null && typeof child === 'object') pending.push(child)
+    if (!isArray) for (const key of Object.keys(node)) text += key.length
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') pending.push(child)
+      else if (typeof child === 'string') text += child.length
+    }
+    if (text >= chars) return true
   }
   return false
 }
@@ -46,20 +61,33 @@ export function isWideJson(value: unknown, nodes = WIDE_JSON_NODES): boolean {
  * `value` cut into parts of at most `opsPerPart` operations (see {@link JsonPart}); the last part
  * may be shorter. Array holes and `undefined` members go as `undefined` scalars. O(size).
  */
-export function toJsonParts(value: JsonValue, opsPerPart = JSON_PART_OPS): JsonPart[] {
+export function toJsonParts(value: JsonValue, opsPerPart = JSON_PART_OPS, charsPerPart = JSON_PART_CHARS): JsonPart[] {
   const parts: JsonPart[] = []
   let ops = new Uint8Array(opsPerPart)
   let values: unknown[] = []
   let count = 0
-  const emit = (op: number, taken?: unknown, takes = false): void => {
-    if (count === opsPerPart) {
-      parts.push({ ops, values })
+  let chars = 0
+  const put = (op: number, taken?: unknown, takes = false): void => {
+    if (count === opsPerPart || chars >= charsPerPart) {
+      parts.push({ ops: ops.subarray(0, count), values })
       ops = new Uint8Array(opsPerPart)
       values = []
       count = 0
+      chars = 0
     }
     ops[count++] = op
-    if (takes) values.push(taken)
+    if (!takes) return
+    values.push(taken)
+    if (typeof taken === 'string') chars += taken.length
+  }
+  // A long string (a key or a scalar) goes as chunks, then its end with the operation itself.
+  const emit = (op: number, taken?: unknown, takes = false): void => {
+    if (typeof taken === 'string' && taken.length > charsPerPart) {
+      let at = 0
+      for (; taken.length - at > charsPerPart; at += charsPerPart) put(OP.chunk, taken.slice(at, at + charsPerPart), true)
+      return put(op, taken.slice(at), true)
+    }
+    put(op, taken, takes)
   }
   // Frames: the node and where its walk is; `keys` only for objects.
   const nodes: object[] = []
@@ -113,6 +141,15 @@ export function readJsonParts(): JsonPartsReader {
   let root: JsonValue | undefined
   let done = false
   let key = ''
+  /** Chunks of a long string whose end has not come yet. */
+  let chunks: string[] = []
+  const whole = (end: string): string => {
+    if (chunks.length === 0) return end
+    chunks.push(end)
+    const text = chunks.join('')
+    chunks = []
+    return text
+  }
   const put = (item: JsonValue): void => {
     const top = stack.length - 1
     if (top < 0) {
@@ -129,8 +166,13 @@ export function readJsonParts(): JsonPartsReader {
       let taken = 0
       for (let index = 0; index < ops.length; index++) {
         switch (ops[index]) {
-          case OP.scalar:
-            put(values[taken++] as JsonValue)
+          case OP.scalar: {
+            const scalar = values[taken++] as JsonValue
+            put(typeof scalar === 'string' ? whole(scalar) : scalar)
+            break
+          }
+          case OP.chunk:
+            chunks.push(String(values[taken++]))
             break
           case OP.openArray: {
             const array: JsonValue[] = []
@@ -152,7 +194,7 @@ export function readJsonParts(): JsonPartsReader {
             isArray.pop()
             break
           case OP.key:
-            key = String(values[taken++])
+            key = whole(String(values[taken++]))
             break
           default:
             throw new Error(`Unknown operation ${String(ops[index])} in a part.`)
@@ -160,7 +202,7 @@ export function readJsonParts(): JsonPartsReader {
       }
     },
     value() {
-      if (!done || stack.length > 0) throw new Error('The value is not complete: parts are missing.')
+      if (!done || stack.length > 0 || chunks.length > 0) throw new Error('The value is not complete: parts are missing.')
       return root as JsonValue
     },
   }
