@@ -255,7 +255,9 @@ type Posted<T> = T extends { request: WireModelRequest }
   ? Omit<T, 'request'> & { request: PostedModelRequest }
   : T extends { type: 'execute-tools' }
     ? Omit<T, 'calls'> & { calls: string | TextPartsRef }
-    : T
+    : T extends { type: 'summarize' }
+      ? Omit<T, 'result'> & { result: string | TextPartsRef }
+      : T
 
 /** Sandbox → host. */
 export const sandboxToHostSchema = z.discriminatedUnion('type', [

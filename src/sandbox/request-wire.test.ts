@@ -337,6 +337,17 @@ describe('the worker side of the request wire', () => {
     expect(results.map((result) => result.result)).toEqual(expect.arrayContaining([{ ok: true, result: { textParts: expect.any(String), count: 3 } }, { ok: true, result: 'ok' }]))
   })
 
+  it('posts a tool result of megabytes to the summarize hook in text parts, and the hook reads it whole', async () => {
+    const posted: HostToSandbox[] = []
+    sandbox = inProcessSandbox(posted)
+    await sandbox.load({ tools: `${TOOLS}\nexport const summarize = (text, { tool, maxChars }) => tool + ' ' + text.length + ' ' + text.slice(-3) + ' ' + maxChars`, model: `export default () => 'x'` })
+    const result = 'ß'.repeat(2_200_000) + 'end'
+    expect(await sandbox.summarize(result, { tool: 'echo', maxChars: 100 })).toBe('echo 2200003 end 100')
+    const parts = posted.filter((message) => message.type === 'text-part')
+    expect(parts).toHaveLength(3)
+    expect(posted.find((message) => message.type === 'summarize')).toMatchObject({ result: { textParts: parts[0]?.key, count: 3 } })
+  })
+
   it('answers a request whose text parts did not all arrive with a protocol error, and forgets the parts', async () => {
     const replies: unknown[] = []
     const dispatch = createWorkerDispatch((message) => replies.push(message))

@@ -26,7 +26,7 @@ import { resolveToolName } from '../core/validation'
 import { formatSandboxError, isSandboxErrorName, SANDBOX_ERROR_NAMES } from './error-names'
 import { createRequestClient, type RequestClient, type Settled } from './request-client'
 import { createRequestEncoder, postTextParts, type RequestEncoder } from './request-wire'
-import { createTextPartStore, joinPostedParts, TEXT_PART_CHARS } from './text-parts'
+import { createTextPartStore, joinPostedParts, postInTextParts, TEXT_PART_CHARS } from './text-parts'
 import { createToolBatchQueue, type ToolBatchQueue } from './tool-batch-host'
 import { RECEIVED_LABEL } from './protocol'
 
@@ -638,9 +638,11 @@ export function createSandboxHost(spawn: SpawnWorker, options: SandboxOptions = 
       const target = await usable()
       if (typeof target === 'string') throw new Error(target)
       if (!(await target.loaded).hooks.summarize) return null
+      // A result of megabytes goes ahead in parts (see text-parts.ts).
+      const posted = await postInTextParts([result], (part) => target.endpoint.post(part), nextTask)
       const reply = await request(
         target,
-        (requestId) => ({ type: 'summarize', requestId, timeoutMs: modelTimeoutMs, result, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
+        (requestId) => ({ type: 'summarize', requestId, timeoutMs: modelTimeoutMs, result: posted, tool: context.tool, maxChars: Math.max(0, Math.floor(context.maxChars)) }),
         modelTimeoutMs,
       )
       if (reply.status === 'timeout') {

@@ -84,18 +84,23 @@ function withLongResultApart(result: BatchResult, post: (message: PostedSandboxT
 
 /**
  * `data` with its long text put back where a reference to its parts stands (see text-parts.ts): a
- * model or route request's appended messages, a tool batch's calls; or the error when the parts
+ * model or route request's appended messages, a tool batch's calls, a summarize request's result;
+ * or the error when the parts
  * did not all arrive. Reads unchecked data: only the reference's own shape is trusted, the
  * schema checks the rest afterwards.
  */
 function withTextJoined(data: unknown, store: TextPartStore): { data: unknown; error?: undefined } | { error: string; requestId: string | undefined } {
-  type Shape = { requestId?: unknown; calls?: unknown; request?: { conversation?: { append?: unknown } } }
+  type Shape = { type?: unknown; requestId?: unknown; calls?: unknown; result?: unknown; request?: { conversation?: { append?: unknown } } }
   const shaped = typeof data === 'object' && data !== null ? (data as Shape) : undefined
   if (!shaped) return { data }
   const failed = (error: string) => ({ error, requestId: typeof shaped.requestId === 'string' ? shaped.requestId : undefined })
-  if (isTextPartsRef(shaped.calls)) {
-    const claimed = store.claim(shaped.calls)
-    return claimed.ok ? { data: { ...shaped, calls: claimed.text } } : failed(claimed.error)
+  // A batch's calls, or the result a summarize request carries.
+  const field = shaped.type === 'execute-tools' ? 'calls' : shaped.type === 'summarize' ? 'result' : undefined
+  if (field !== undefined) {
+    const ref = shaped[field]
+    if (!isTextPartsRef(ref)) return { data }
+    const claimed = store.claim(ref)
+    return claimed.ok ? { data: { ...shaped, [field]: claimed.text } } : failed(claimed.error)
   }
   const request = typeof shaped.request === 'object' && shaped.request !== null ? shaped.request : undefined
   const conversation = typeof request?.conversation === 'object' && request.conversation !== null ? request.conversation : undefined
