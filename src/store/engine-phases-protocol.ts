@@ -5,10 +5,12 @@
  * event. Each part is its own message, so the page takes each in a task of its own and a turn
  * of 100 000 calls never arrives as one structured clone that blocks it. The worker keeps the
  * calls of the last parse it made, so validating that parse sends only a token, not the calls.
- * A call or verdict whose arguments are wide (tens of thousands of nodes: one call of 500 000
- * objects took ~270 ms to clone) goes with empty arguments; its arguments follow in `value-part`s
- * (see json-parts.ts in core/util), which the page reads one task each, then their JSON text in
- * `value-json` parts, written here so that the page never writes it (~80 ms for 500 000 objects).
+ * A call or verdict whose arguments are wide (tens of thousands of values, or a million chars of
+ * strings: one call of 500 000 objects took ~270 ms to clone) goes with empty arguments; its
+ * arguments follow in `value-part`s (see json-parts.ts in core/util), which the page reads one
+ * task each, then their JSON texts in `value-json` parts, written here so that the page never
+ * writes them (~80 ms for 500 000 objects). A call's raw arguments over a million chars follow
+ * as `value-json` parts too.
  */
 import { parseTurn, validateTurn, type ParseCompleted, type ParseInput, type ValidateCompleted, type ValidateInput, type Verdict } from '../core/loop'
 import { isWideJson, jsonOf, stableJson, toJsonParts, type JsonPart } from '../core/util'
