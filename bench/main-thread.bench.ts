@@ -64,7 +64,7 @@ const scenarios: Scenario[] = [
   },
   {
     key: 'd',
-    // Keys as a model writes them, not sorted: the repeated-call check's stable text differs.
+    // Keys in a schema's order, not sorted (as a model may write them): the repeated-call check's stable text differs.
     title: 'one tool call whose arguments are 500 000 small objects',
     protocol: 'openai',
     tools: `import { tool, z } from 'toolstep'\nexport const take = tool({ description: 'Take.', inputSchema: z.object({ a: z.any().optional(), text: z.string().optional() }), execute: ({ a }) => 'got ' + (Array.isArray(a) ? a.length : 0) })\n`,

@@ -79,8 +79,9 @@ function withWideArgumentsApart<Item extends { arguments?: ParsedCalls[number]['
     if (wide) {
       copy.arguments = {}
       taken.parts = toJsonParts(args)
-      // The page checks repeated calls by the stable text: when it differs (keys out of order, as
-      // models write them), it is sent too, or the page would walk 500 000 objects to write it.
+      // The page checks repeated calls by the stable text: when it differs (keys not sorted, as a
+      // model writes them in its schema's order), it is sent too, or the page would walk 500 000
+      // objects to write it.
       const json = jsonOf(args)
       const stable = stableJson(args)
       taken.texts = stable === json ? [[json, 'both']] : [[json, 'json'], [stable, 'stable']]
